@@ -1,0 +1,281 @@
+"""Exact all-in preflop equities: the shipped table, its checksum, and queries.
+
+The table holds, for every ordered pair of card-disjoint combos ``(a, b)`` (1,624,350 of them),
+the integer number of the C(48,5) = 1,712,304 boards on which ``a`` wins, ties and loses against
+``b``.  ``wins(a,b) + wins(b,a) + ties(a,b) = 1,712,304``.  Equity counts a tie as half:
+``equity = (wins + ties/2) / boards``.
+
+Class aggregates are derived on load: for each ordered class pair ``(i, j)`` the number of
+disjoint combo pairs and the summed win / tie counts, so every class equity is an exact rational.
+
+File format (``data/equity_table.bin``, format version 1)::
+
+    b"SFLPEQ\\n"                          magic
+    one line of JSON + b"\\n"             {"format_version": 1, "combos": 1326, ...}
+    zlib stream                          little-endian uint32 arrays wins_ab, ties_ab over the
+                                         812,175 disjoint pairs a < b in combo-id order, stored
+                                         byte-plane by byte-plane (better compression)
+
+The SHA-256 of the whole file is in ``data/equity_table.sha256`` (``sha256sum`` format) and is
+checked on every load.  Only the standard library and numpy are used here; building the table
+(numba) lives in :mod:`sflp.equity_build` and is imported only when a build is asked for.
+
+>>> table = load_table()
+>>> from sflp.cards import parse_combo
+>>> table.combo_counts(parse_combo("AdAc"), parse_combo("KhKs"))  # GNU poker-eval
+(1388072, 6538, 317694)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zlib
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from sflp.cards import (
+    COMBO_CARDS,
+    COMBO_CLASS,
+    COMBO_DISJOINT,
+    N_CLASSES,
+    N_COMBOS,
+)
+from sflp.errors import DataError
+
+BOARDS_PER_PAIR = 1_712_304
+"""C(48, 5): the boards that miss four given cards."""
+FORMAT_VERSION = 1
+MAGIC = b"SFLPEQ\n"
+TABLE_NAME = "equity_table.bin"
+CHECKSUM_NAME = "equity_table.sha256"
+REBUILD_HINT = "rebuild it with `sflp equity build` (about a minute) or restore data/ from git"
+
+_UPPER = np.triu(COMBO_DISJOINT, k=1)
+_PAIR_A, _PAIR_B = np.nonzero(_UPPER)  # the 812,175 disjoint pairs a < b, in combo-id order
+
+
+def default_data_dir() -> Path:
+    """``$SFLP_DATA_DIR`` if set, else the repository's ``data/`` folder."""
+    env = os.environ.get("SFLP_DATA_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "data"
+
+
+@dataclass(frozen=True, eq=False)
+class EquityTable:
+    """Exact win/tie counts for every ordered pair of disjoint combos, and class aggregates.
+
+    ``wins[a, b]`` / ``ties[a, b]`` count boards (of 1,712,304) for combos ``a`` vs ``b``; both are
+    0 where the combos share a card.  ``class_pairs[i, j]`` is the number of disjoint combo pairs
+    of classes ``i`` and ``j``; ``class_wins`` / ``class_ties`` sum the counts over those pairs.
+    """
+
+    wins: np.ndarray
+    ties: np.ndarray
+    class_pairs: np.ndarray
+    class_wins: np.ndarray
+    class_ties: np.ndarray
+    sha256: str
+
+    @classmethod
+    def from_wins(cls, wins: np.ndarray, sha256: str = "") -> "EquityTable":
+        """Derive ties and class aggregates from a full ``wins`` matrix."""
+        wins = np.ascontiguousarray(wins, dtype=np.uint32)
+        ties = np.where(
+            COMBO_DISJOINT, BOARDS_PER_PAIR - wins.astype(np.int64) - wins.T.astype(np.int64), 0
+        ).astype(np.uint32)
+        key = (COMBO_CLASS.astype(np.int64)[:, None] * N_CLASSES + COMBO_CLASS[None, :]).ravel()
+        size = N_CLASSES * N_CLASSES
+        pairs = np.bincount(key, weights=COMBO_DISJOINT.ravel(), minlength=size)
+        cwins = np.bincount(key, weights=wins.ravel(), minlength=size)
+        cties = np.bincount(key, weights=ties.ravel(), minlength=size)
+        shape = (N_CLASSES, N_CLASSES)
+        arrays = [a.astype(np.int64).reshape(shape) for a in (pairs, cwins, cties)]
+        for a in (wins, ties, *arrays):
+            a.setflags(write=False)
+        return cls(wins, ties, *arrays, sha256=sha256)
+
+    # ------------------------------------------------------------ queries
+
+    def combo_counts(self, a: int, b: int) -> tuple[int, int, int]:
+        """``(wins, ties, losses)`` of combo ``a`` against combo ``b`` over all 1,712,304 boards."""
+        if not COMBO_DISJOINT[a, b]:
+            raise DataError(f"combos {a} and {b} share a card")
+        w, t = int(self.wins[a, b]), int(self.ties[a, b])
+        return w, t, BOARDS_PER_PAIR - w - t
+
+    def class_counts(self, i: int, j: int) -> tuple[int, int, int, int]:
+        """``(pairs, wins, ties, losses)`` of class ``i`` against class ``j`` summed over disjoint pairs."""
+        pairs = int(self.class_pairs[i, j])
+        w, t = int(self.class_wins[i, j]), int(self.class_ties[i, j])
+        return pairs, w, t, pairs * BOARDS_PER_PAIR - w - t
+
+    def class_equity(self, i: int, j: int) -> Fraction:
+        """Exact equity of class ``i`` against class ``j`` (ties half), averaged over disjoint pairs."""
+        pairs, w, t, _ = self.class_counts(i, j)
+        return Fraction(2 * w + t, 2 * pairs * BOARDS_PER_PAIR)
+
+    def weighted_counts(self, weights1: np.ndarray, weights2: np.ndarray) -> "MatchupCounts":
+        """Counts of a weighted combo range against another (weights are 1,326-vectors in [0, 1]).
+
+        Each disjoint combo pair counts with weight ``weights1[a] * weights2[b]``.  With 0/1
+        weights every figure is an integer.
+        """
+        u = np.asarray(weights1, dtype=np.float64)
+        v = np.asarray(weights2, dtype=np.float64)
+        integral = bool(np.all((u == 0) | (u == 1)) and np.all((v == 0) | (v == 1)))
+        if integral:
+            ui, vi = u.astype(np.int64), v.astype(np.int64)
+            pairs = int(ui @ COMBO_DISJOINT.astype(np.int64) @ vi)
+            wins = int(ui @ self.wins.astype(np.int64) @ vi)
+            ties = int(ui @ self.ties.astype(np.int64) @ vi)
+        else:
+            pairs = float(u @ COMBO_DISJOINT.astype(np.float64) @ v)
+            wins = float(u @ self.wins.astype(np.float64) @ v)
+            ties = float(u @ self.ties.astype(np.float64) @ v)
+        boards = pairs * BOARDS_PER_PAIR
+        return MatchupCounts(wins, ties, boards - wins - ties, boards, pairs)
+
+
+@dataclass(frozen=True)
+class MatchupCounts:
+    """Wins, ties and losses of one hand or range against another, over all (pair, board) outcomes."""
+
+    wins: int | float
+    ties: int | float
+    losses: int | float
+    boards: int | float
+    pairs: int | float
+
+    @property
+    def equity(self) -> float:
+        """``(wins + ties/2) / boards``; NaN when no pair of combos is disjoint."""
+        if not self.boards:
+            return float("nan")
+        return (self.wins + self.ties / 2) / self.boards
+
+    @property
+    def equity_exact(self) -> Fraction | None:
+        """The equity as an exact fraction when the counts are integers, else None."""
+        if isinstance(self.wins, int) and self.boards:
+            return Fraction(2 * self.wins + self.ties, 2 * self.boards)
+        return None
+
+
+# ---------------------------------------------------------------- file format
+
+
+def encode_table(wins: np.ndarray) -> bytes:
+    """Serialise a full ``wins`` matrix to the version-1 file format (deterministic bytes)."""
+    wins = np.asarray(wins, dtype=np.int64)
+    w_ab = wins[_PAIR_A, _PAIR_B]
+    w_ba = wins[_PAIR_B, _PAIR_A]
+    ties = BOARDS_PER_PAIR - w_ab - w_ba
+    if np.any(ties < 0):
+        raise DataError("wins(a,b) + wins(b,a) exceeds 1,712,304: not a valid win table")
+    payload = np.concatenate([w_ab, ties]).astype("<u4")
+    planes = payload.view(np.uint8).reshape(-1, 4).T.copy()  # byte-plane shuffle
+    header = {
+        "format_version": FORMAT_VERSION,
+        "combos": N_COMBOS,
+        "pairs": int(len(_PAIR_A)),
+        "boards_per_pair": BOARDS_PER_PAIR,
+        "layout": "uint32 wins(a,b) then ties(a,b) for disjoint a<b in combo-id order, byte planes",
+        "card_id": "4*rank+suit, rank 0=2..12=A, suit cdhs",
+    }
+    return MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + zlib.compress(planes.tobytes(), 9)
+
+
+def decode_table(blob: bytes, sha256: str = "") -> EquityTable:
+    """Parse the version-1 file format (see the module docstring)."""
+    if not blob.startswith(MAGIC):
+        raise DataError(f"not an sflp equity table (bad magic); {REBUILD_HINT}")
+    end = blob.index(b"\n", len(MAGIC))
+    try:
+        header = json.loads(blob[len(MAGIC) : end])
+    except ValueError as exc:
+        raise DataError(f"equity table header is not JSON ({exc}); {REBUILD_HINT}") from None
+    if header.get("format_version") != FORMAT_VERSION:
+        raise DataError(
+            f"equity table format version {header.get('format_version')!r} is not {FORMAT_VERSION}; {REBUILD_HINT}"
+        )
+    try:
+        raw = zlib.decompress(blob[end + 1 :])
+    except zlib.error as exc:
+        raise DataError(f"equity table payload is corrupt ({exc}); {REBUILD_HINT}") from None
+    n = len(_PAIR_A)
+    if len(raw) != 8 * n:
+        raise DataError(f"equity table payload has {len(raw)} bytes, expected {8 * n}; {REBUILD_HINT}")
+    payload = np.frombuffer(raw, dtype=np.uint8).reshape(4, -1).T.copy().view("<u4").ravel()
+    w_ab, ties = payload[:n].astype(np.int64), payload[n:].astype(np.int64)
+    wins = np.zeros((N_COMBOS, N_COMBOS), dtype=np.uint32)
+    wins[_PAIR_A, _PAIR_B] = w_ab
+    wins[_PAIR_B, _PAIR_A] = BOARDS_PER_PAIR - w_ab - ties
+    return EquityTable.from_wins(wins, sha256=sha256)
+
+
+def write_table(wins: np.ndarray, data_dir: Path | str) -> Path:
+    """Write the table and its checksum into ``data_dir`` atomically; returns the table path."""
+    data_dir = Path(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    blob = encode_table(wins)
+    digest = hashlib.sha256(blob).hexdigest()
+    path = data_dir / TABLE_NAME
+    for target, content in ((path, blob), (data_dir / CHECKSUM_NAME, f"{digest}  {TABLE_NAME}\n".encode())):
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_bytes(content)
+        os.replace(tmp, target)
+    return path
+
+
+def read_checksum(data_dir: Path | str | None = None) -> str:
+    """The SHA-256 recorded for the table in ``data_dir``."""
+    path = Path(data_dir or default_data_dir()) / CHECKSUM_NAME
+    try:
+        return path.read_text().split()[0]
+    except (OSError, IndexError):
+        raise DataError(f"equity table checksum {path} is missing or empty; {REBUILD_HINT}") from None
+
+
+def load_table_from(data_dir: Path | str) -> EquityTable:
+    """Load and checksum-verify the table in ``data_dir`` (no caching)."""
+    path = Path(data_dir) / TABLE_NAME
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        raise DataError(f"equity table {path} is missing; {REBUILD_HINT}") from None
+    expected = read_checksum(data_dir)
+    actual = hashlib.sha256(blob).hexdigest()
+    if actual != expected:
+        raise DataError(
+            f"equity table {path} is corrupt: SHA-256 {actual[:16]}... does not match the recorded "
+            f"{expected[:16]}...; {REBUILD_HINT}"
+        )
+    return decode_table(blob, sha256=actual)
+
+
+@lru_cache(maxsize=4)
+def _cached(data_dir: str) -> EquityTable:
+    return load_table_from(data_dir)
+
+
+def load_table(data_dir: Path | str | None = None) -> EquityTable:
+    """The exact equity table (loaded once per process and data folder, checksum verified)."""
+    return _cached(str(Path(data_dir or default_data_dir()).resolve()))
+
+
+def build_table(data_dir: Path | str | None = None, progress: bool = False) -> Path:
+    """Rebuild the table from scratch by full enumeration and write it (needs numba)."""
+    from sflp.equity_build import build_win_table
+
+    wins = build_win_table(progress=progress)
+    path = write_table(wins, data_dir or default_data_dir())
+    _cached.cache_clear()
+    return path
