@@ -1,0 +1,468 @@
+r"""The heads-up push/fold game: configuration, payoffs, best responses, exploitability.
+
+Rules and payoffs
+-----------------
+Both players start the hand with ``S`` (``stack``) counted **before posting**.  Each posts an
+``ante`` ``a`` (dead money); the big blind also posts the ``bb_ante`` ``A`` (dead).  SB posts the
+small blind ``sb``, BB the big blind ``bb`` (live: they count toward the all-in).  SB either folds
+or shoves all-in; facing a shove BB calls or folds.  A board of five is dealt, the best hand
+wins, ties split the pot, and chips that the other player could not match return to their
+owner.  Live stacks are ``S - a`` (SB) and ``S - a - A`` (BB), so the matched all-in amount is
+``M = S - a - A`` and the pot at showdown is ``2M + 2a + A``.
+
+SB's net chip change at each terminal node (BB's is its negative: the game is zero-sum):
+
+=============================  ==========================================
+SB folds                       ``-(sb + a)``
+SB shoves, BB folds            ``+(bb + a + A)``
+both all-in, SB wins           ``+(M + a + A) = +S``
+both all-in, SB loses          ``-(M + a)     = -(S - A)``
+both all-in, tie               ``+A/2``  (half the pot minus SB's ``M + a``)
+=============================  ==========================================
+
+With no antes the showdown is simply ``+S`` / ``-S`` / ``0``.
+
+Strategies and the value
+------------------------
+SB plays ``x`` (push frequency per hand) and BB ``y`` (call frequency facing a shove).  Hands are
+the 169 classes (or the 1,326 combos).  The probability that SB holds ``i`` and BB ``j`` is
+``P[i,j] = pairs[i,j] / (1326 * 1225)`` (card removal), and ``r[i] = sum_j P[i,j]`` is the
+probability that SB holds ``i``.  Write ``f = -(sb + a)``, ``g = bb + a + A`` and
+
+    K[i,j] = (S*W[i,j] - (S-A)*L[i,j] + (A/2)*T[i,j]) / (1326*1225*1,712,304) - g*P[i,j]
+
+with ``W, T, L`` the summed win/tie/loss board counts.  Then SB's value (expected net chips per
+hand, in the units of the blinds) is bilinear:
+
+    V(x, y) = f + (g - f) * r.x + x' K y.
+
+* SB's margin of hand ``i`` (shove minus fold, as a share of the whole game) is
+  ``m[i] = r[i]*(g - f) + (K y)[i]``; per hand held it is ``m[i] / r[i]``.
+* BB's margin of hand ``j`` (call minus fold) is ``-(K' x)[j]``; per hand facing a shove it is
+  that divided by ``(P' x)[j]``, the probability of holding ``j`` and facing a shove.
+* SB's best response value is ``f + sum_i max(0, m[i])``; BB's is ``f + (g-f) r.x + sum_j min(0,
+  (K'x)[j])``.  ``exploitability(x, y)`` is the first minus the second: ``>= 0``, and ``0``
+  exactly at an equilibrium.  Nothing here calls a solver.
+
+>>> game = PushFoldGame(GameConfig(stack=10))
+>>> push_all, call_all = np.ones(169), np.ones(169)
+>>> round(game.value(push_all, call_all), 12)   # random vs random all-in: zero by symmetry
+0.0
+>>> round(game.value(np.zeros(169), call_all), 12)
+-0.5
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from numbers import Rational, Real
+
+import numpy as np
+
+from sflp.cards import CLASS_NAMES, COMBO_DISJOINT, N_CLASSES, N_COMBOS, combo_name
+from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
+from sflp.errors import ConfigError
+
+DEALS = N_COMBOS * 1225
+"""Ordered deals of two disjoint combos: 1,326 * 1,225 = 1,624,350."""
+
+
+def to_fraction(value: Real | str) -> Fraction:
+    """Exact value of a number: ints and fractions as they are, floats by their shortest decimal.
+
+    >>> to_fraction(0.1), to_fraction(7.7), to_fraction(Fraction(1, 3))
+    (Fraction(1, 10), Fraction(77, 10), Fraction(1, 3))
+    """
+    if isinstance(value, Rational):
+        return Fraction(value)
+    return Fraction(repr(float(value)) if not isinstance(value, str) else value)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """A push/fold game: ``stack`` (before posting), blinds and antes, all in big blinds.
+
+    >>> GameConfig(stack=10).fold_loss
+    0.5
+    >>> GameConfig(stack=0.4)
+    Traceback (most recent call last):
+    ...
+    sflp.errors.ConfigError: stack=0.4 cannot cover the big blind and antes (1.0 in all)
+    """
+
+    stack: float
+    small_blind: float = 0.5
+    big_blind: float = 1.0
+    ante: float = 0.0
+    bb_ante: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("stack", "small_blind", "big_blind", "ante", "bb_ante"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, Real):
+                raise ConfigError(f"{name}={value!r} is not a number")
+            if not math.isfinite(float(value)):
+                raise ConfigError(f"{name}={value!r} must be finite")
+            if name in ("stack", "small_blind", "big_blind") and value <= 0:
+                raise ConfigError(f"{name}={value!r} must be positive")
+            if name in ("ante", "bb_ante") and value < 0:
+                raise ConfigError(f"{name}={value!r} must be zero or positive")
+        if self.small_blind > self.big_blind:
+            raise ConfigError(
+                f"small_blind={self.small_blind!r} is larger than big_blind={self.big_blind!r}"
+            )
+        need_bb = self.big_blind + self.ante + self.bb_ante
+        if self.stack < need_bb:
+            raise ConfigError(
+                f"stack={self.stack!r} cannot cover the big blind and antes ({need_bb!r} in all)"
+            )
+
+    def with_stack(self, stack: float) -> "GameConfig":
+        return GameConfig(stack, self.small_blind, self.big_blind, self.ante, self.bb_ante)
+
+    @property
+    def fold_loss(self) -> float:
+        """What SB loses by folding: ``small_blind + ante``."""
+        return self.small_blind + self.ante
+
+    def exact(self) -> dict[str, Fraction]:
+        """The five numbers as exact fractions (floats read by their shortest decimal)."""
+        return {
+            "stack": to_fraction(self.stack),
+            "small_blind": to_fraction(self.small_blind),
+            "big_blind": to_fraction(self.big_blind),
+            "ante": to_fraction(self.ante),
+            "bb_ante": to_fraction(self.bb_ante),
+        }
+
+    def structure_key(self) -> tuple:
+        """Everything but the stack (solutions for one structure share an LP and its matrices)."""
+        return (self.small_blind, self.big_blind, self.ante, self.bb_ante)
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "stack": float(self.stack),
+            "small_blind": float(self.small_blind),
+            "big_blind": float(self.big_blind),
+            "ante": float(self.ante),
+            "bb_ante": float(self.bb_ante),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Payoffs:
+    """The numbers of the bilinear form ``V(x,y) = f + (g-f) r.x + x' K y`` (see the module doc).
+
+    ``K = K0 + stack * K1``; ``P`` is the deal-probability matrix and ``r`` its row sums.
+    """
+
+    level: str  # "class" or "combo"
+    P: np.ndarray
+    r: np.ndarray
+    K0: np.ndarray
+    K1: np.ndarray
+    f: float
+    g: float
+
+
+def _level_counts(table: EquityTable, level: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(pairs, wins, ties, losses) summed counts at class or combo level, as float64 matrices."""
+    if level == "class":
+        pairs = table.class_pairs.astype(np.float64)
+        wins = table.class_wins.astype(np.float64)
+        ties = table.class_ties.astype(np.float64)
+    elif level == "combo":
+        pairs = COMBO_DISJOINT.astype(np.float64)
+        wins = table.wins.astype(np.float64)
+        ties = table.ties.astype(np.float64)
+    else:
+        raise ConfigError(f"level={level!r}: expected 'class' or 'combo'")
+    losses = pairs * BOARDS_PER_PAIR - wins - ties
+    return pairs, wins, ties, losses
+
+
+def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
+    """The payoff matrices of ``config``'s blind structure (the stack enters only through ``K1``)."""
+    table = table or load_table()
+    pairs, wins, ties, losses = _level_counts(table, level)
+    a, big_ante = float(config.ante), float(config.bb_ante)
+    f = -(float(config.small_blind) + a)
+    g = float(config.big_blind) + a + big_ante
+    scale = float(DEALS) * BOARDS_PER_PAIR
+    P = pairs / DEALS
+    # showdown: +S * W - (S - A) * L + (A/2) * T  =  S * (W - L) + A * L + (A/2) * T
+    K1 = (wins - losses) / scale
+    K0 = (big_ante * losses + 0.5 * big_ante * ties) / scale - g * P
+    for arr in (P, K0, K1):
+        arr.setflags(write=False)
+    r = P.sum(axis=1)
+    r.setflags(write=False)
+    return Payoffs(level, P, r, K0, K1, f, g)
+
+
+_PAYOFF_CACHE: dict[tuple, Payoffs] = {}
+
+
+def payoffs_for(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
+    """:func:`build_payoffs`, cached per blind structure, level and table (stacks share them)."""
+    table = table or load_table()
+    key = (config.structure_key(), level, table.sha256 or id(table))
+    if key not in _PAYOFF_CACHE:
+        if len(_PAYOFF_CACHE) > 32:
+            _PAYOFF_CACHE.clear()
+        _PAYOFF_CACHE[key] = build_payoffs(config, table, level)
+    return _PAYOFF_CACHE[key]
+
+
+@dataclass(eq=False)
+class PushFoldGame:
+    """One push/fold game (a configuration at class or combo level) with its payoff matrices."""
+
+    config: GameConfig
+    table: EquityTable | None = None
+    level: str = "class"
+    payoffs: Payoffs | None = None
+
+    def __post_init__(self) -> None:
+        if self.payoffs is None:
+            self.payoffs = payoffs_for(self.config, self.table, self.level)
+        self.level = self.payoffs.level
+        p = self.payoffs
+        self.K = p.K0 + float(self.config.stack) * p.K1
+        self.r, self.P, self.f, self.g = p.r, p.P, p.f, p.g
+        self.size = self.K.shape[0]
+
+    def at_stack(self, stack: float) -> "PushFoldGame":
+        """The same blind structure at another stack (matrices shared, no reload)."""
+        return PushFoldGame(self.config.with_stack(stack), self.table, self.level, self.payoffs)
+
+    @property
+    def names(self) -> list[str]:
+        if self.level == "class":
+            return list(CLASS_NAMES)
+        return [combo_name(c) for c in range(N_COMBOS)]
+
+    # ------------------------------------------------------------ values
+
+    def _check(self, s: np.ndarray, who: str) -> np.ndarray:
+        s = np.asarray(s, dtype=np.float64)
+        if s.shape != (self.size,):
+            raise ConfigError(f"{who} strategy has shape {s.shape}, expected ({self.size},)")
+        return s
+
+    def value(self, sb: np.ndarray, bb: np.ndarray) -> float:
+        """SB's expected net chips per hand, ``V(x, y)``."""
+        x, y = self._check(sb, "SB"), self._check(bb, "BB")
+        return float(self.f + (self.g - self.f) * (self.r @ x) + x @ self.K @ y)
+
+    def sb_margins(self, bb: np.ndarray) -> np.ndarray:
+        """``m[i]``: SB's gain from shoving hand ``i`` rather than folding, weighted by its probability."""
+        return self.r * (self.g - self.f) + self.K @ self._check(bb, "BB")
+
+    def bb_margins(self, sb: np.ndarray) -> np.ndarray:
+        """BB's gain from calling hand ``j`` rather than folding, weighted by its probability."""
+        return -(self.K.T @ self._check(sb, "SB"))
+
+    def sb_ev(self, bb: np.ndarray) -> np.ndarray:
+        """Per hand held: EV(shove) - EV(fold) for SB, in bb."""
+        return self.sb_margins(bb) / self.r
+
+    def bb_ev(self, sb: np.ndarray) -> np.ndarray:
+        """Per hand facing a shove: EV(call) - EV(fold) for BB, in bb (NaN where SB never shoves)."""
+        reach = self.P.T @ self._check(sb, "SB")
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(reach > 0, self.bb_margins(sb) / np.where(reach > 0, reach, 1), np.nan)
+
+    # ------------------------------------------------------------ best responses
+
+    def best_response_sb(self, bb: np.ndarray) -> tuple[np.ndarray, float]:
+        """SB's pure best response to ``bb`` (shove where the margin is positive) and its value."""
+        m = self.sb_margins(bb)
+        return (m > 0).astype(np.float64), float(self.f + np.maximum(m, 0).sum())
+
+    def best_response_bb(self, sb: np.ndarray) -> tuple[np.ndarray, float]:
+        """BB's pure best response to ``sb`` (call where calling gains) and SB's value against it."""
+        x = self._check(sb, "SB")
+        c = self.K.T @ x
+        value = self.f + (self.g - self.f) * (self.r @ x) + np.minimum(c, 0).sum()
+        return (c < 0).astype(np.float64), float(value)
+
+    def exploitability(self, sb: np.ndarray, bb: np.ndarray) -> float:
+        """SB's best-response value against ``bb`` minus SB's value when BB best-responds to ``sb``."""
+        return self.best_response_sb(bb)[1] - self.best_response_bb(sb)[1]
+
+    def expand_to_combos(self, strategy: np.ndarray) -> np.ndarray:
+        """A class strategy as 1,326 combo frequencies."""
+        from sflp.cards import COMBO_CLASS
+
+        return np.asarray(strategy, dtype=np.float64)[COMBO_CLASS]
+
+
+# ------------------------------------------------------------------ solutions
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """An equilibrium (or candidate) of one configuration, with its check.
+
+    ``sb_strategy`` / ``bb_strategy`` are push / call frequencies per hand (169 classes, or
+    1,326 combos when ``level == "combo"``); ``sb_ev`` / ``bb_ev`` the per-hand EV margins;
+    ``exploitability`` is computed by best responses, not taken from the solver.
+    """
+
+    config: GameConfig
+    level: str
+    sb_strategy: np.ndarray
+    bb_strategy: np.ndarray
+    value: float
+    exploitability: float
+    sb_ev: np.ndarray
+    bb_ev: np.ndarray
+    method: str = "lp"
+    value_exact: Fraction | None = None
+    sb_exact: tuple[Fraction, ...] | None = None
+    bb_exact: tuple[Fraction, ...] | None = None
+    certified: bool = False
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        if self.level == "class":
+            return list(CLASS_NAMES)
+        return [combo_name(c) for c in range(N_COMBOS)]
+
+    def _weights(self) -> np.ndarray:
+        if self.level == "class":
+            from sflp.cards import CLASS_SIZES
+
+            return CLASS_SIZES.astype(np.float64)
+        return np.ones(N_COMBOS)
+
+    @property
+    def push_pct(self) -> float:
+        """Combo-weighted share of hands SB shoves, 0-100."""
+        w = self._weights()
+        return float(100 * (w @ self.sb_strategy) / w.sum())
+
+    @property
+    def call_pct(self) -> float:
+        """Combo-weighted share of hands BB calls with, 0-100."""
+        w = self._weights()
+        return float(100 * (w @ self.bb_strategy) / w.sum())
+
+    def class_strategies(self) -> tuple[np.ndarray, np.ndarray]:
+        """SB and BB strategies per class (combo mode: the combo-weighted mean per class)."""
+        if self.level == "class":
+            return self.sb_strategy, self.bb_strategy
+        from sflp.cards import CLASS_SIZES, COMBO_CLASS
+
+        def collapse(s: np.ndarray) -> np.ndarray:
+            return np.bincount(COMBO_CLASS, weights=s, minlength=N_CLASSES) / CLASS_SIZES
+
+        return collapse(self.sb_strategy), collapse(self.bb_strategy)
+
+    def mixed_hands(self, tol: float = 1e-9) -> dict[str, dict[str, float]]:
+        """Hands played at a frequency strictly between 0 and 1, per player."""
+        out = {}
+        for who, s in (("sb", self.sb_strategy), ("bb", self.bb_strategy)):
+            out[who] = {n: float(v) for n, v in zip(self.names, s) if tol < v < 1 - tol}
+        return out
+
+    def _repr_html_(self) -> str:
+        from sflp.ranges import Range
+
+        sb, bb = self.class_strategies()
+        return (
+            f"<div><b>stack {self.config.stack} bb</b>: value {self.value:+.6f} bb, "
+            f"push {self.push_pct:.1f}%, call {self.call_pct:.1f}%"
+            f"<table><tr><th>SB push</th><th>BB call</th></tr><tr><td>"
+            f"{Range.from_class_weights(sb)._repr_html_()}</td><td>"
+            f"{Range.from_class_weights(bb)._repr_html_()}</td></tr></table></div>"
+        )
+
+
+def make_solution(game: PushFoldGame, sb: np.ndarray, bb: np.ndarray, method: str, **kw) -> Solution:
+    """Package strategies with their value, exploitability and EV margins (all by best responses)."""
+    sb = np.asarray(sb, dtype=np.float64).copy()
+    bb = np.asarray(bb, dtype=np.float64).copy()
+    for arr in (sb, bb):
+        arr.setflags(write=False)
+    return Solution(
+        config=game.config,
+        level=game.level,
+        sb_strategy=sb,
+        bb_strategy=bb,
+        value=game.value(sb, bb),
+        exploitability=game.exploitability(sb, bb),
+        sb_ev=game.sb_ev(bb),
+        bb_ev=game.bb_ev(sb),
+        method=method,
+        **kw,
+    )
+
+
+# ------------------------------------------------------------------ supports
+
+
+@dataclass(frozen=True)
+class Support:
+    """Which hands each player plays always (``*_pure``) and which at a mixed frequency."""
+
+    sb_pure: frozenset[int]
+    sb_mixed: tuple[int, ...]
+    bb_pure: frozenset[int]
+    bb_mixed: tuple[int, ...]
+
+    @classmethod
+    def of(cls, sb: np.ndarray, bb: np.ndarray, tol: float = 1e-7) -> "Support":
+        def split(s: np.ndarray) -> tuple[frozenset[int], tuple[int, ...]]:
+            pure = frozenset(int(i) for i in np.flatnonzero(s >= 1 - tol))
+            mixed = tuple(int(i) for i in np.flatnonzero((s > tol) & (s < 1 - tol)))
+            return pure, mixed
+
+        sp, sm = split(np.asarray(sb))
+        bp, bm = split(np.asarray(bb))
+        return cls(sp, sm, bp, bm)
+
+
+def solve_on_support(game: PushFoldGame, support: Support) -> tuple[np.ndarray, np.ndarray] | None:
+    """Strategies with the given support that make every mixed hand indifferent, or None.
+
+    SB's mixed hands ``i`` need ``m[i] = 0``, a linear system in BB's mixed frequencies; BB's
+    mixed hands ``j`` need ``(K'x)[j] = 0``, a system in SB's mixed frequencies.  The systems are
+    solved by least squares and accepted only if they hold to 1e-12 and stay inside [0, 1].
+    """
+    n = game.size
+    K = game.K
+    x = np.zeros(n)
+    y = np.zeros(n)
+    x[list(support.sb_pure)] = 1.0
+    y[list(support.bb_pure)] = 1.0
+    sm, bm = list(support.sb_mixed), list(support.bb_mixed)
+    if sm or bm:
+        if not sm or not bm:
+            return None
+        # BB's mixed hands indifferent: sum_{i in sm} K[i,j] x_i = -sum_{i pure} K[i,j]
+        a = K[np.ix_(sm, bm)].T
+        b = -(K[:, bm].T @ x)
+        xs, *_ = np.linalg.lstsq(a, b, rcond=None)
+        # SB's mixed hands indifferent: sum_{j in bm} K[i,j] y_j = -r_i (g-f) - sum_{j pure} K[i,j]
+        c = K[np.ix_(sm, bm)]
+        d = -(game.r[sm] * (game.g - game.f)) - K[sm, :] @ y
+        ys, *_ = np.linalg.lstsq(c, d, rcond=None)
+        scale = max(1.0, float(np.abs(K).max()))
+        if np.abs(a @ xs - b).max() > 1e-12 * scale or np.abs(c @ ys - d).max() > 1e-12 * scale:
+            return None
+        if xs.min() < -1e-12 or xs.max() > 1 + 1e-12 or ys.min() < -1e-12 or ys.max() > 1 + 1e-12:
+            return None
+        x[sm] = np.clip(xs, 0, 1)
+        y[bm] = np.clip(ys, 0, 1)
+    return x, y
+
+
+def is_equilibrium(game: PushFoldGame, sb: np.ndarray, bb: np.ndarray, tol: float = 1e-9) -> bool:
+    """True when the exploitability of ``(sb, bb)`` is at most ``tol``."""
+    return game.exploitability(sb, bb) <= tol

@@ -1,0 +1,135 @@
+r"""The push/fold equilibrium as a linear program, built with cvxpy (the LP of record).
+
+With the notation of :mod:`sflp.game` (``V(x, y) = f + (g - f) r.x + x' K y``), SB's maximin
+problem ``max_x min_y V(x, y)`` is, since BB's best reply separates by hand,
+
+    maximise    f + (g - f) * r.x + sum_j z_j                        (SB's guaranteed value)
+    over        x in R^n (push frequencies), z in R^n (BB's reply, hand by hand)
+    subject to  0 <= x_i <= 1                          for every SB hand i
+                z_j <= 0                             [mu_j]  BB hand j folds: no change
+                z_j <= (K' x)_j                      [y_j]   BB hand j calls: showdown term
+
+At the optimum ``z_j = min(0, (K'x)_j)``, which is exactly BB's best reply hand by hand, so the
+optimal value is the game value.  The Lagrangian stationarity in ``z_j`` gives
+``y_j + mu_j = 1`` with both multipliers non-negative, so the dual ``y_j`` of the third
+constraint lies in ``[0, 1]`` and is **BB's equilibrium calling frequency** of hand ``j``; the dual
+problem is ``min_y max_x V(x, y)``.  (``n`` is 169 classes, or 1,326 combos in combo mode.)
+
+The stack enters only through ``K = K0 + S * K1``; it is a cvxpy ``Parameter`` so one compiled
+problem serves every stack of a blind structure (DPP), which keeps a warm solve to milliseconds.
+Only the status ``optimal`` is accepted: anything else, ``optimal_inaccurate`` included, raises
+:class:`~sflp.errors.SolveError`.  The solver's word is not the last one: :mod:`sflp.solver`
+checks every answer with best responses.
+
+A small matrix game can be solved with the same builders, e.g. rock-paper-scissors:
+
+>>> import numpy as np
+>>> value, row, col = solve_matrix_game(np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]]))
+>>> round(value, 9), np.round(row, 6).tolist(), np.round(col, 6).tolist()
+(0.0, [0.333333, 0.333333, 0.333333], [0.333333, 0.333333, 0.333333])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cvxpy as cp
+import numpy as np
+
+from sflp.errors import SolveError
+from sflp.game import Payoffs, PushFoldGame
+
+DEFAULT_SOLVER = "HIGHS"
+
+
+def _check_status(problem: cp.Problem, what: str) -> None:
+    if problem.status != cp.OPTIMAL:
+        raise SolveError(f"LP for {what} ended with status {problem.status!r}, not 'optimal'")
+
+
+def _solve(problem: cp.Problem, solver: str, what: str) -> None:
+    try:
+        problem.solve(solver=solver)
+    except cp.error.SolverError as exc:
+        raise SolveError(f"LP solver {solver} failed for {what}: {exc}") from None
+    except ValueError as exc:  # unknown / uninstalled solver name
+        raise SolveError(f"LP solver {solver!r} is not usable ({exc})") from None
+    _check_status(problem, what)
+
+
+# -------------------------------------------------------------- a general matrix game
+
+
+def build_matrix_game_lp(payoff: np.ndarray) -> tuple[cp.Problem, cp.Variable, cp.Constraint]:
+    """Row player's maximin LP of a zero-sum matrix game ``payoff`` (row player's gains).
+
+    maximise v  s.t.  sum_i p_i = 1, p >= 0, (A' p)_j >= v for every column j.
+    The duals of the last constraints are the column player's minimax strategy.
+    """
+    A = np.asarray(payoff, dtype=np.float64)
+    p = cp.Variable(A.shape[0], nonneg=True)  # row player's mixed strategy
+    v = cp.Variable()  # the value the row player guarantees
+    column_guard = A.T @ p >= v  # every column j leaves the row player at least v  [q_j]
+    problem = cp.Problem(
+        cp.Maximize(v),
+        [cp.sum(p) == 1, column_guard],  # p is a probability vector
+    )
+    return problem, p, column_guard
+
+
+def solve_matrix_game(payoff: np.ndarray, solver: str = DEFAULT_SOLVER) -> tuple[float, np.ndarray, np.ndarray]:
+    """Value and optimal mixed strategies ``(value, row, column)`` of a zero-sum matrix game."""
+    problem, p, guard = build_matrix_game_lp(payoff)
+    _solve(problem, solver, "a matrix game")
+    return float(problem.value), np.asarray(p.value), np.asarray(guard.dual_value)
+
+
+# -------------------------------------------------------------- the push/fold LP
+
+
+@dataclass(eq=False)
+class PushFoldLP:
+    """The compiled push/fold LP of one blind structure; ``solve(stack)`` re-solves it."""
+
+    payoffs: Payoffs
+    solver: str = DEFAULT_SOLVER
+
+    def __post_init__(self) -> None:
+        p = self.payoffs
+        n = p.K0.shape[0]
+        self.stack = cp.Parameter(nonneg=True, name="stack")
+        self.x = cp.Variable(n, name="push")  # SB's push frequency per hand
+        self.z = cp.Variable(n, name="bb_reply")  # BB's best reply, hand by hand
+        showdown = p.K0.T @ self.x + self.stack * (p.K1.T @ self.x)  # (K' x)_j with K = K0 + S K1
+        self.bounds = [self.x >= 0, self.x <= 1]  # 0 <= x_i <= 1
+        self.fold_guard = self.z <= 0  # BB folds hand j: SB's value gains nothing   [mu_j]
+        self.call_guard = self.z <= showdown  # BB calls hand j: the showdown term     [y_j]
+        objective = p.f + (p.g - p.f) * (p.r @ self.x) + cp.sum(self.z)  # SB's guaranteed value
+        self.problem = cp.Problem(cp.Maximize(objective), [*self.bounds, self.fold_guard, self.call_guard])
+
+    def solve(self, stack: float) -> tuple[np.ndarray, np.ndarray, float]:
+        """``(push, call, lp_value)`` at ``stack``; raises SolveError unless optimal."""
+        self.stack.value = float(stack)
+        _solve(self.problem, self.solver, f"stack={stack}")
+        x = np.clip(np.asarray(self.x.value, dtype=np.float64), 0.0, 1.0)
+        y = np.clip(np.asarray(self.call_guard.dual_value, dtype=np.float64), 0.0, 1.0)
+        return x, y, float(self.problem.value)
+
+
+_LP_CACHE: dict[tuple, PushFoldLP] = {}
+
+
+def lp_for(game: PushFoldGame, solver: str = DEFAULT_SOLVER) -> PushFoldLP:
+    """The compiled LP for ``game``'s blind structure and level (cached per process)."""
+    key = (game.level, game.config.structure_key(), id(game.payoffs), solver)
+    lp = _LP_CACHE.get(key)
+    if lp is None:
+        lp = PushFoldLP(game.payoffs, solver)
+        _LP_CACHE.clear() if len(_LP_CACHE) > 16 else None
+        _LP_CACHE[key] = lp
+    return lp
+
+
+def solve_lp(game: PushFoldGame, solver: str = DEFAULT_SOLVER) -> tuple[np.ndarray, np.ndarray, float]:
+    """Solve ``game`` by the LP: SB's push and BB's call frequencies and the LP's value."""
+    return lp_for(game, solver).solve(float(game.config.stack))
