@@ -279,3 +279,52 @@ def build_table(data_dir: Path | str | None = None, progress: bool = False) -> P
     path = write_table(wins, data_dir or default_data_dir())
     _cached.cache_clear()
     return path
+
+
+# ---------------------------------------------------------------- hand / range queries
+
+
+@dataclass(frozen=True)
+class EquityResult:
+    """An equity query: HAND1 against HAND2, from HAND1's point of view."""
+
+    hand1: str
+    hand2: str
+    counts: MatchupCounts
+
+    def to_dict(self) -> dict:
+        c = self.counts
+        return {
+            "hand1": self.hand1,
+            "hand2": self.hand2,
+            "wins": c.wins,
+            "ties": c.ties,
+            "losses": c.losses,
+            "boards": c.boards,
+            "pairs": c.pairs,
+            "equity": c.equity,
+        }
+
+
+def equity(hand1: str, hand2: str, table: EquityTable | None = None) -> EquityResult:
+    """Exact all-in equity of two combos (``"AhAd"``), classes (``"AA"``) or ranges (``"QQ+,AKs"``).
+
+    >>> r = equity("AA", "KK")
+    >>> r.counts.pairs, round(r.counts.equity, 6)
+    (36, 0.819461)
+    >>> equity("AhAd", "AhKs")
+    Traceback (most recent call last):
+    ...
+    sflp.errors.NotationError: 'AhAd' and 'AhKs' have no card-disjoint pair of combos (they share cards)
+    """
+    from sflp.errors import NotationError
+    from sflp.ranges import parse_range
+
+    r1, r2 = parse_range(hand1), parse_range(hand2)
+    for text, r in ((hand1, r1), (hand2, r2)):
+        if r.combos_count() == 0:
+            raise NotationError(f"{text!r} is an empty range")
+    counts = (table or load_table()).weighted_counts(r1.combo_weights(), r2.combo_weights())
+    if not counts.pairs:
+        raise NotationError(f"{hand1!r} and {hand2!r} have no card-disjoint pair of combos (they share cards)")
+    return EquityResult(hand1, hand2, counts)
