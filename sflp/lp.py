@@ -15,6 +15,11 @@ optimal value is the game value.  The Lagrangian stationarity in ``z_j`` gives
 constraint lies in ``[0, 1]`` and is **BB's equilibrium calling frequency** of hand ``j``; the dual
 problem is ``min_y max_x V(x, y)``.  (``n`` is 169 classes, or 1,326 combos in combo mode.)
 
+Scaling: the probabilities ``P`` are tiny (down to 1/1,624,350 per combo pair), so the model is
+multiplied through by ``D = 1326 * 1225`` (counts of deals instead of probabilities).  Scaling the
+objective and both reply constraints by the same positive constant leaves the optimal ``x`` and
+the duals ``y_j`` unchanged, and keeps the coefficients near 1 where the solver's tolerances work.
+
 The stack enters only through ``K = K0 + S * K1``; it is a cvxpy ``Parameter`` so one compiled
 problem serves every stack of a blind structure (DPP), which keeps a warm solve to milliseconds.
 Only the status ``optimal`` is accepted: anything else, ``optimal_inaccurate`` included, raises
@@ -37,7 +42,7 @@ import cvxpy as cp
 import numpy as np
 
 from sflp.errors import SolveError
-from sflp.game import Payoffs, PushFoldGame
+from sflp.game import DEALS, Payoffs, PushFoldGame
 
 DEFAULT_SOLVER = "HIGHS"
 
@@ -97,14 +102,16 @@ class PushFoldLP:
     def __post_init__(self) -> None:
         p = self.payoffs
         n = p.K0.shape[0]
+        D = float(DEALS)  # scale: deal counts instead of probabilities (see the module docstring)
         self.stack = cp.Parameter(nonneg=True, name="stack")
         self.x = cp.Variable(n, name="push")  # SB's push frequency per hand
         self.z = cp.Variable(n, name="bb_reply")  # BB's best reply, hand by hand
-        showdown = p.K0.T @ self.x + self.stack * (p.K1.T @ self.x)  # (K' x)_j with K = K0 + S K1
+        K0, K1 = D * p.K0, D * p.K1
+        showdown = K0.T @ self.x + self.stack * (K1.T @ self.x)  # D (K' x)_j with K = K0 + S K1
         self.bounds = [self.x >= 0, self.x <= 1]  # 0 <= x_i <= 1
         self.fold_guard = self.z <= 0  # BB folds hand j: SB's value gains nothing   [mu_j]
         self.call_guard = self.z <= showdown  # BB calls hand j: the showdown term     [y_j]
-        objective = p.f + (p.g - p.f) * (p.r @ self.x) + cp.sum(self.z)  # SB's guaranteed value
+        objective = D * p.f + (p.g - p.f) * ((D * p.r) @ self.x) + cp.sum(self.z)  # D * SB's value
         self.problem = cp.Problem(cp.Maximize(objective), [*self.bounds, self.fold_guard, self.call_guard])
 
     def solve(self, stack: float) -> tuple[np.ndarray, np.ndarray, float]:
@@ -113,7 +120,7 @@ class PushFoldLP:
         _solve(self.problem, self.solver, f"stack={stack}")
         x = np.clip(np.asarray(self.x.value, dtype=np.float64), 0.0, 1.0)
         y = np.clip(np.asarray(self.call_guard.dual_value, dtype=np.float64), 0.0, 1.0)
-        return x, y, float(self.problem.value)
+        return x, y, float(self.problem.value) / DEALS
 
 
 _LP_CACHE: dict[tuple, PushFoldLP] = {}

@@ -1,0 +1,106 @@
+"""The exact equity table: identities, published enumerations, file integrity."""
+
+import numpy as np
+import pytest
+
+from sflp import equity as eq
+from sflp.cards import COMBO_DISJOINT, COMBO_INDEX, class_id, parse_combo
+from sflp.errors import DataError, NotationError
+from sflp.evaluator import evaluate7
+
+
+def test_identities(table):
+    w = table.wins.astype(np.int64)
+    t = table.ties.astype(np.int64)
+    d = COMBO_DISJOINT
+    assert np.all((w + w.T + t)[d] == eq.BOARDS_PER_PAIR)  # wins(a,b)+wins(b,a)+ties = C(48,5)
+    assert np.array_equal(t, t.T)  # ties are symmetric
+    assert np.all(w[~d] == 0) and np.all(t[~d] == 0)
+    assert d.sum() == 1_624_350  # ordered disjoint pairs
+
+
+def test_published_enumerations(table):
+    # GNU poker-eval: AdAc vs KhKs = 1,388,072 wins / 6,538 ties / 317,694 losses.
+    assert table.combo_counts(parse_combo("AdAc"), parse_combo("KhKs")) == (1_388_072, 6_538, 317_694)
+    # Seed document (rl-linear-q-shove-fold.txt) table: 6h2c vs 6c2s equity 0.496552.
+    w, t, _ = table.combo_counts(parse_combo("6h2c"), parse_combo("6c2s"))
+    assert abs((w + t / 2) / eq.BOARDS_PER_PAIR - 0.496552) < 5e-7
+
+
+def test_class_pair_counts(table):
+    assert table.class_pairs[class_id("AA"), class_id("KK")] == 36
+    assert table.class_pairs[class_id("AA"), class_id("AKs")] == 12
+    assert table.class_pairs[class_id("AA"), class_id("AA")] == 6
+    assert table.class_pairs.sum() == 1326 * 1225
+
+
+def _enumerate(a_cards, b_cards):
+    """Wins and ties of combo a over combo b by direct enumeration of every board (no suit
+    symmetry, no canonical boards): an independent check of the table build."""
+    from itertools import combinations
+
+    from sflp.equity_build import _board_values
+    from sflp.evaluator import STRAIGHT_TOP
+
+    rest = [c for c in range(52) if c not in (*a_cards, *b_cards)]
+    boards = np.fromiter(itertools_chain(combinations(rest, 5)), dtype=np.int64).reshape(-1, 5)
+    combos = np.array([sorted(a_cards), sorted(b_cards)], dtype=np.int64)
+    vals = _board_values(boards, combos, STRAIGHT_TOP)
+    assert len(boards) == eq.BOARDS_PER_PAIR
+    return int((vals[:, 0] > vals[:, 1]).sum()), int((vals[:, 0] == vals[:, 1]).sum())
+
+
+def itertools_chain(it):
+    for board in it:
+        yield from board
+
+
+def test_full_enumeration_of_the_poker_eval_pair():
+    # AdAc vs KhKs, GNU poker-eval: 1,388,072 wins and 6,538 ties
+    assert _enumerate([49, 48], [46, 47]) == (1_388_072, 6_538)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_pairs_against_direct_enumeration(table, seed):
+    cards = np.random.default_rng(seed).choice(52, size=4, replace=False).tolist()
+    a = COMBO_INDEX[cards[0], cards[1]]
+    b = COMBO_INDEX[cards[2], cards[3]]
+    w, t, _ = table.combo_counts(int(a), int(b))
+    assert (w, t) == _enumerate(cards[:2], cards[2:])
+
+
+def test_queries():
+    r = eq.equity("AA", "KK")
+    assert r.counts.pairs == 36 and r.counts.boards == 36 * eq.BOARDS_PER_PAIR
+    # AA vs KK is about 81.95% in every published calculator (PokerStove, Equilab)
+    assert abs(r.counts.equity - 0.8195) < 1e-4
+    r = eq.equity("AhAd", "KcKs")
+    assert r.counts.pairs == 1
+    with pytest.raises(NotationError, match="share cards"):
+        eq.equity("AhAd", "AhKs")
+    d = eq.equity("QQ+,AKs", "22+").to_dict()
+    assert set(d) == {"hand1", "hand2", "wins", "ties", "losses", "boards", "pairs", "equity"}
+    assert d["wins"] + d["ties"] + d["losses"] == d["boards"] == d["pairs"] * eq.BOARDS_PER_PAIR
+
+
+def test_corrupt_and_missing_table(tmp_path, table):
+    with pytest.raises(DataError, match="missing"):
+        eq.load_table_from(tmp_path)
+    path = eq.write_table(table.wins, tmp_path)
+    blob = bytearray(path.read_bytes())
+    assert eq.load_table_from(tmp_path).sha256 == table.sha256  # deterministic bytes
+    blob[-10] ^= 0xFF
+    path.write_bytes(bytes(blob))
+    with pytest.raises(DataError, match="corrupt.*sflp equity build"):
+        eq.load_table_from(tmp_path)
+
+
+def test_shipped_checksum_matches(table):
+    assert table.sha256 == eq.read_checksum()
+
+
+def test_evaluator_agrees_with_table_on_one_board():
+    # On the board 2c 7d 9h Js Qc, AhAd beats KcKs and the table must count it among its wins.
+    v1 = evaluate7(np.array([50, 49, 0, 21, 30, 39, 40]))
+    v2 = evaluate7(np.array([44, 47, 0, 21, 30, 39, 40]))
+    assert v1 > v2

@@ -1,0 +1,108 @@
+"""The LP layer: builders on documented matrix games, then the push/fold LP and its checks."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from sflp.cards import class_id
+from sflp.errors import SolveError
+from sflp.game import GameConfig, PushFoldGame
+from sflp.lp import _check_status, solve_matrix_game
+from sflp.solver import solve, solve_many
+
+
+def test_rock_paper_scissors():
+    # value 0, both uniform (the textbook solution)
+    v, p, q = solve_matrix_game(np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]]))
+    assert abs(v) < 1e-9
+    assert np.allclose(p, 1 / 3, atol=1e-7) and np.allclose(q, 1 / 3, atol=1e-7)
+
+
+def test_biased_rock_paper_scissors():
+    # rock beats scissors for 2: skew-symmetric, so value 0; A p = 0 gives p = (1, 2, 1)/4
+    A = np.array([[0, -1, 2], [1, 0, -1], [-2, 1, 0]])
+    v, p, q = solve_matrix_game(A)
+    assert abs(v) < 1e-9
+    assert np.allclose(p, [0.25, 0.5, 0.25], atol=1e-7) and np.allclose(q, [0.25, 0.5, 0.25], atol=1e-7)
+
+
+def test_two_by_two_without_saddle_point():
+    # [[a, b], [c, d]] = [[2, -1], [-1, 1]]: value (ad - bc)/(a + d - b - c) = 1/5,
+    # row plays (d - c)/(a + d - b - c) = 2/5 on the first row, column (d - b)/(...) = 2/5
+    v, p, q = solve_matrix_game(np.array([[2, -1], [-1, 1]]))
+    assert abs(v - 0.2) < 1e-9
+    assert abs(p[0] - 0.4) < 1e-7 and abs(q[0] - 0.4) < 1e-7
+
+
+def test_only_optimal_is_accepted():
+    for status in ("optimal_inaccurate", "infeasible", "unbounded", "user_limit"):
+        with pytest.raises(SolveError, match=status):
+            _check_status(SimpleNamespace(status=status), "a test")
+    with pytest.raises(SolveError, match="NO_SUCH_SOLVER"):
+        solve(GameConfig(stack=10), solver="NO_SUCH_SOLVER")
+
+
+def test_stack_one_everything_pushes_and_calls(table):
+    # S = 1 with blinds 0.5/1: BB is all-in once it posts, so calling costs nothing more and
+    # never loses to folding (EV(call) - EV(fold) = S*(2e-1) + 1 >= 0). SB facing all calls
+    # gains 2e-1 >= -1 > -0.5 by shoving any hand. Both play everything, the deal is symmetric
+    # between the seats, so SB's EV is 0.
+    s = solve(GameConfig(stack=1))
+    assert np.all(s.sb_strategy == 1) and np.all(s.bb_strategy == 1)
+    assert abs(s.value) < 1e-12
+
+
+@pytest.mark.parametrize("stack", [2, 5, 7.7, 10, 15, 30, 100])
+def test_equilibrium_beats_every_pure_deviation(table, stack):
+    s = solve(GameConfig(stack=stack))
+    game = PushFoldGame(s.config, table)
+    assert s.exploitability <= 1e-9
+    x, y = s.sb_strategy, s.bb_strategy
+    v = game.value(x, y)
+    for i in range(169):
+        for pure in (0.0, 1.0):
+            x2 = x.copy()
+            x2[i] = pure
+            assert game.value(x2, y) <= v + 1e-12
+            y2 = y.copy()
+            y2[i] = pure
+            assert game.value(x, y2) >= v - 1e-12
+
+
+def test_holdemresources_chart_cells():
+    # HoldemResources Calculator HU push/fold Nash chart (no ante): T3s is pushed up to 7.7 bb,
+    # Q2o called up to 5.6 bb (the chart truncates to 0.1 bb).
+    assert solve(GameConfig(stack=7.7)).sb_strategy[class_id("T3s")] > 0.5
+    assert solve(GameConfig(stack=7.8)).sb_strategy[class_id("T3s")] <= 0.5
+    assert solve(GameConfig(stack=5.6)).bb_strategy[class_id("Q2o")] > 0.5
+    assert solve(GameConfig(stack=5.7)).bb_strategy[class_id("Q2o")] <= 0.5
+
+
+@pytest.mark.parametrize("stack", [10, pytest.param(3, marks=pytest.mark.slow), pytest.param(18, marks=pytest.mark.slow)])
+def test_combo_level_loses_nothing(stack):
+    # 1,326 strategies per player, no suit-symmetry assumption: the same value as 169 classes
+    c = solve(GameConfig(stack=stack))
+    k = solve(GameConfig(stack=stack), level="combo")
+    assert k.sb_strategy.shape == (1326,)
+    assert abs(c.value - k.value) < 1e-9 and k.exploitability <= 1e-9
+
+
+def test_antes_shift_the_value():
+    plain = solve(GameConfig(stack=10))
+    ante = solve(GameConfig(stack=10, ante=0.1))
+    # with antes the pot is bigger, SB pushes wider
+    assert ante.push_pct > plain.push_pct and ante.exploitability <= 1e-9
+    bba = solve(GameConfig(stack=10, bb_ante=1))
+    assert bba.exploitability <= 1e-9
+
+
+def test_solve_many_matches_single_solves():
+    stacks = [10, 2, 5.5, 7.7, 7.75, 40]
+    many = solve_many(stacks, GameConfig(stack=10))
+    for s, sol in zip(stacks, many):
+        assert sol.config.stack == s
+        single = solve(GameConfig(stack=s))
+        assert abs(sol.value - single.value) < 1e-9
+        assert sol.exploitability <= 1e-9
+    assert {sol.method for sol in solve_many(np.linspace(10, 10.2, 5), GameConfig(stack=10))} >= {"support"}
