@@ -37,6 +37,47 @@ def _polish(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarra
     return best
 
 
+def _repair(game: PushFoldGame, x: np.ndarray, y: np.ndarray, keep: Support | None, width: int = 3):
+    """Guess the support at a new stack from an approximate answer, without an LP.
+
+    Hands whose EV margins are nearest zero (per hand held) are the candidates to be mixed; all
+    others play the pure action their margin's sign says.  Supports with 0, 1 or 2 mixed hands
+    per side drawn from those candidates are tried in order of size, each checked by best
+    responses.  Returns strategies or None (then the caller solves the LP).
+    """
+    from itertools import combinations
+
+    for _round in range(2):
+        sb_margin = game.sb_margins(y) / game.r
+        bb_margin = game.bb_margins(x) / game.r
+        sb_near = list(np.argsort(np.abs(sb_margin))[:width])
+        bb_near = list(np.argsort(np.abs(bb_margin))[:width])
+        if keep is not None:
+            sb_near = list(dict.fromkeys([*keep.sb_mixed, *sb_near]))[: width + 1]
+            bb_near = list(dict.fromkeys([*keep.bb_mixed, *bb_near]))[: width + 1]
+        sb_up = set(np.flatnonzero(sb_margin > 0).tolist())
+        bb_up = set(np.flatnonzero(bb_margin > 0).tolist())
+        best, best_exp = None, np.inf
+        for size in (0, 1, 2):
+            for sm in combinations(sb_near, size):
+                for bm in combinations(bb_near, size):
+                    support = Support(
+                        frozenset(sb_up - set(sm)), tuple(sorted(sm)), frozenset(bb_up - set(bm)), tuple(sorted(bm))
+                    )
+                    candidate = solve_on_support(game, support)
+                    if candidate is None:
+                        continue
+                    e = game.exploitability(*candidate)
+                    if e <= MAX_EXPLOITABILITY:
+                        return candidate
+                    if e < best_exp:
+                        best, best_exp = candidate, e
+        if best is None:
+            return None
+        x, y = best  # a second round from the best guess so far
+    return None
+
+
 def _finish(game: PushFoldGame, x, y, method: str, exact: bool) -> Solution:
     solution = make_solution(game, x, y, method)
     if not solution.exploitability <= MAX_EXPLOITABILITY:
@@ -82,12 +123,14 @@ def solve_many(
     exact: bool = False,
     table=None,
     progress=None,
+    workers: int | None = None,
 ) -> list[Solution]:
     """Checked equilibria for many stacks of one blind structure, in the order given.
 
     Stacks are visited in increasing order; each first tries the support of the previous stack
     (a candidate costs microseconds to check) and falls back to the LP where the check fails.
-    ``Solution.method`` says which: ``"support"`` or ``"lp"``.  ``progress`` is an optional
+    Where it fails, a support guessed from the hands nearest indifference is tried (``_repair``).
+``Solution.method`` says which: ``"support"``, ``"repair"`` or ``"lp"``.  ``progress`` is an optional
     callable invoked once per stack.
     """
     from sflp.lp import DEFAULT_SOLVER, solve_lp
@@ -97,6 +140,9 @@ def solve_many(
     first = base.with_stack(stacks[0]) if stacks else base
     game0 = make_game(first, level, table)
     order = sorted(range(len(stacks)), key=lambda k: stacks[k])
+    workers = _workers(workers, len(stacks))
+    if workers > 1:
+        return _solve_parallel(stacks, order, first, level, solver, exact, table, progress, workers)
     out: list[Solution | None] = [None] * len(stacks)
     support: Support | None = None
     for k in order:
@@ -105,6 +151,9 @@ def solve_many(
         if candidate is not None and game.exploitability(*candidate) <= MAX_EXPLOITABILITY:
             x, y = candidate
             method = "support"
+        elif support is not None and (repaired := _repair(game, x, y, support)) is not None:
+            x, y = repaired
+            method = "repair"
         else:
             x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
             x, y = _polish(game, x, y)
@@ -113,4 +162,49 @@ def solve_many(
         support = Support.of(x, y)
         if progress is not None:
             progress()
+    return out  # type: ignore[return-value]
+
+
+PARALLEL_MIN = 200
+"""Sweeps with at least this many stacks use worker processes."""
+
+
+def _workers(requested: int | None, n: int) -> int:
+    import multiprocessing
+    import os
+
+    if requested is not None:
+        return max(1, int(requested))
+    if n < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _chunk_worker(args):
+    stacks, config, level, solver, exact = args
+    return solve_many(stacks, config, level=level, solver=solver, exact=exact, workers=1)
+
+
+def _solve_parallel(stacks, order, config, level, solver, exact, table, progress, workers):
+    """Contiguous chunks of the sorted stacks in forked processes (they inherit the compiled LP)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from sflp.lp import DEFAULT_SOLVER, lp_for
+
+    lp_for(make_game(config, level, table), solver or DEFAULT_SOLVER)  # compile once, before forking
+    sorted_stacks = [stacks[k] for k in order]
+    bounds = np.linspace(0, len(sorted_stacks), workers + 1).round().astype(int)
+    chunks = [sorted_stacks[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    out: list[Solution | None] = [None] * len(stacks)
+    ctx = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=len(chunks), mp_context=ctx) as pool:
+        results = pool.map(_chunk_worker, [(c, config, level, solver, exact) for c in chunks])
+        position = 0
+        for chunk_solutions in results:
+            for solution in chunk_solutions:
+                out[order[position]] = solution
+                position += 1
+                if progress is not None:
+                    progress()
     return out  # type: ignore[return-value]
