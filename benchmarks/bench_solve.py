@@ -1,0 +1,62 @@
+"""Solver speed: single stack warm, cold CLI process, 1,000-stack sweep, exact certificate.
+
+    python benchmarks/bench_solve.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import shutil
+import sys
+
+import numpy as np
+from _common import cold_command, machine, median_time, report
+
+from sflp.game import GameConfig
+from sflp.solver import solve, solve_many
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+
+    solve(GameConfig(stack=10))  # compile the LP once
+    stacks = iter(np.linspace(5, 15, 1000))
+    seconds, times = median_time(lambda: solve(GameConfig(stack=float(next(stacks)))), args.runs * 4)
+    report("single stack, warm (LP + polish + best-response check)", seconds, times, "<= 0.05 s")
+
+    exe = shutil.which("sflp")
+    if exe:
+        seconds, times = cold_command([exe, "solve", "--stack", "10", "--json"], args.runs)
+        report("cold process `sflp solve --stack 10 --json`", seconds, times, "<= 2 s")
+
+    grid = np.linspace(1, 100, 1000)
+    last = {}
+
+    def sweep():
+        last["sols"] = solve_many(grid, GameConfig(stack=1))
+
+    seconds, times = median_time(sweep, args.runs)
+    methods = collections.Counter(s.method for s in last["sols"])
+    worst = max(s.exploitability for s in last["sols"])
+    report(f"1,000 stacks 1-100 bb, each checked (max exploitability {worst:.1e}; {dict(methods)})",
+           seconds, times, "<= 3 s")
+
+    try:
+        from sflp.certify import certify
+        from sflp.game import PushFoldGame
+    except ImportError:
+        print("certify: not available", file=sys.stderr)
+        return
+    sols = {s: solve(GameConfig(stack=s)) for s in (2, 5, 7.7, 10, 20, 50)}
+    for s, sol in sols.items():
+        game = PushFoldGame(sol.config)
+        seconds, times = median_time(lambda: certify(game, sol), args.runs)
+        report(f"exact certificate at {s} bb", seconds, times, "<= 0.2 s")
+
+
+if __name__ == "__main__":
+    main()
