@@ -1,0 +1,85 @@
+"""The command line: output shapes, exit codes, one-line errors without tracebacks."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sflp.cli import main, parse_stacks
+from sflp.errors import ConfigError
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_equity_json(capsys):
+    code, out, _ = run(capsys, "equity", "AdAc", "KhKs", "--json")
+    assert code == 0
+    # GNU poker-eval enumeration of AdAc vs KhKs
+    assert json.loads(out) == {
+        "hand1": "AdAc", "hand2": "KhKs", "wins": 1388072, "ties": 6538, "losses": 317694,
+        "boards": 1712304, "pairs": 1, "equity": pytest.approx((1388072 + 6538 / 2) / 1712304, abs=1e-15),
+    }
+
+
+def test_equity_text_and_classes(capsys):
+    code, out, _ = run(capsys, "equity", "AA", "KK")
+    assert code == 0 and "36 disjoint combo pair" in out and "equity 0.8194" in out
+
+
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["equity", "AhAd", "AhKs"], "share cards"),
+        (["equity", "AAo", "KK"], "'AAo'"),
+        (["equity", "AA"], "two hands"),
+        (["solve", "--stack", "0.5"], "stack=0.5"),
+        (["solve", "--stack", "10", "--small-blind", "2"], "small_blind"),
+        (["solve", "--stack", "nan"], "stack=nan"),
+        (["chart", "--stacks", "1:0:0.1"], "1:0:0.1"),
+        (["chart", "--stacks", "abc"], "abc"),
+    ],
+)
+def test_errors_are_one_line_exit_2(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("sflp: error:") and needle in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_solve_json_shape(capsys):
+    code, out, _ = run(capsys, "solve", "--stack", "10", "--json")
+    obj = json.loads(out)
+    assert code == 0
+    for key in ("stack", "small_blind", "big_blind", "ante", "bb_ante", "value", "value_exact", "push_pct",
+                "call_pct", "exploitability", "sb_strategy", "bb_strategy", "sb_ev", "bb_ev"):
+        assert key in obj
+    assert obj["value_exact"] is None and len(obj["sb_strategy"]) == 169 and len(obj["bb_ev"]) == 169
+    assert 0 <= obj["push_pct"] <= 100 and obj["exploitability"] <= 1e-9
+
+
+def test_solve_text(capsys):
+    code, out, _ = run(capsys, "solve", "--stack", "10", "--no-color")
+    assert code == 0 and "SB push range:" in out and "BB call range:" in out and "Mixed hands" in out
+
+
+@pytest.mark.parametrize("text", ["1:0:0.1", "abc", "-1,2", "1:5:0", "1:5", "0,5", "1:2:-1", ""])
+def test_bad_stacks(text):
+    with pytest.raises(ConfigError):
+        parse_stacks(text)
+
+
+def test_stacks_grid_is_exact():
+    stacks = parse_stacks("1:25:0.05")
+    assert len(stacks) == 481 and stacks[0] == 1 and stacks[-1] == 25 and stacks[1] == 1.05
+
+
+def test_console_script_runs_in_a_fresh_process():
+    proc = subprocess.run([sys.executable, "-m", "sflp.cli", "solve", "--stack", "oops"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "--stack 'oops' is not a number" in proc.stderr
+    assert "Traceback" not in proc.stderr
