@@ -1,0 +1,691 @@
+r"""Exact rational equilibrium certificates: a float solution turned into a proof with no floats.
+
+The mathematics
+---------------
+With the notation of :mod:`sflp.game`, SB's value of push frequencies ``x`` against call
+frequencies ``y`` is ``V(x, y) = f + (g - f) r.x + x' K y`` with ``f = -(sb + a)``,
+``g = bb + a + A`` and, from the integer board counts of the equity table,
+
+    K[i,j] = (S*W[i,j] - (S-A)*L[i,j] + (A/2)*T[i,j]) / (D*B)  -  g * pairs[i,j] / D
+    r[i]   = sum_j pairs[i,j] / D        (= class size / 1326 at class level)
+
+where ``D = 1326*1225`` ordered deals, ``B = 1,712,304`` boards per deal, ``W, T`` the summed
+win / tie counts of hand ``i`` against hand ``j`` and ``L = pairs*B - W - T``.  At class level
+``pairs, W, T`` are ``class_pairs, class_wins, class_ties``; at combo level ``COMBO_DISJOINT``
+and the 1,326 x 1,326 ``wins, ties``.  Every number is rational.  With ``den`` the lcm of the
+denominators of the five configuration numbers (floats read by their shortest decimal, see
+:meth:`sflp.game.GameConfig.exact`) and ``scale = 2*D*B*den``, the matrix
+
+    K_scaled = scale * K = 2*Sn*W - 2*(Sn - An)*L + An*T - 2*B*gn*pairs      (Sn = S*den, ...)
+
+and ``scale * r[i] * (g - f) = 2*B*(gn - fn)*sum_j pairs[i,j]`` are **integers**, so every
+product below is integer arithmetic (numpy int64 where provably no overflow, else Python ints in
+object arrays); a Fraction is formed only at the end.
+
+An ``(x, y)`` is an equilibrium exactly when no player gains by deviating hand by hand.  With
+SB's margins ``m[i] = r[i]*(g - f) + (K y)[i]`` (shove minus fold) and BB's column terms
+``c[j] = (K' x)[j]`` (BB *gains* ``-c[j]`` by calling rather than folding):
+
+* ``x[i] > 0  =>  m[i] >= 0`` and ``x[i] < 1  =>  m[i] <= 0`` for every SB hand ``i``;
+* ``y[j] > 0  =>  c[j] <= 0`` and ``y[j] < 1  =>  c[j] >= 0`` for every BB hand ``j``.
+
+Then ``V = f + sum_i x[i] m[i] = f + sum_i max(0, m[i])`` (SB's best-response value against
+``y``) and ``V = f + (g-f) r.x + sum_j min(0, c[j])`` (SB's value when BB best-responds to ``x``),
+so the exploitability, their difference, is exactly ``0``.  The certificate computes all three
+exactly and demands the difference be ``Fraction(0)``.
+
+The procedure (:func:`certify`)
+-------------------------------
+1. Read the support off the float solution: ``x >= 1 - tol`` is pure 1, ``x <= tol`` is 0, the
+   rest is mixed (same for ``y``); ``tol = 1e-7`` first, then the other ``SUPPORT_TOLERANCES``,
+   and finally a support that also counts as mixed every pure hand whose float margin is within
+   ``1e-9`` bb of zero.
+2. Solve the indifference equations exactly (Fraction Gauss-Jordan elimination): for SB's mixed
+   hands ``i``, ``r_i (g-f) + sum_j K_ij y_j = 0`` in BB's mixed frequencies; for BB's mixed
+   hands ``j``, ``sum_i K_ij x_i = 0`` in SB's mixed frequencies.  Inconsistent equations reject
+   the support.  Under-determined systems (a stack exactly at a breakpoint, symmetric combos
+   at combo level) fix each free variable to a short rational near its float value
+   (``Fraction.limit_denominator(10**6)``, then the float's exact binary value) and solve for
+   the rest.
+3. Check exactly: every frequency in ``[0, 1]``, the four margin conditions above for all hands,
+   and ``exploitability == 0``.  The first support that passes is the certificate; if none does,
+   :class:`~sflp.errors.CertificateError` says which hand failed which condition and by how much.
+
+The helpers :func:`exact_payoffs`, :func:`exact_sb_margins`, :func:`exact_bb_margins`,
+:func:`exact_value`, :func:`exact_best_response_values` and :func:`exact_exploitability` work
+for any rational strategies (ints, Fractions, or floats taken at their exact binary value).
+
+At a stack of 1 bb with the default blinds BB is all in from posting and both players play
+every hand; the deal is symmetric, so the value is exactly zero:
+
+>>> from sflp.game import GameConfig, PushFoldGame, make_solution
+>>> game = PushFoldGame(GameConfig(stack=1))
+>>> ones = [1] * 169
+>>> exact_value(game, ones, ones), exact_exploitability(game, ones, ones)
+(Fraction(0, 1), Fraction(0, 1))
+>>> sol = certify(game, make_solution(game, ones, ones, "manual"))
+>>> sol.certified, sol.value_exact, sol.extra["certificate"]["exploitability"]
+(True, Fraction(0, 1), '0')
+>>> exact_payoffs(game).K(0, 0)   # AA vs AA: W = L by symmetry, so K = -g * 6 / D
+Fraction(-1, 270725)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from numbers import Integral, Rational
+
+import numpy as np
+
+from sflp.cards import CLASS_NAMES, COMBO_DISJOINT, N_COMBOS, combo_name
+from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
+from sflp.errors import CertificateError, ConfigError
+from sflp.game import DEALS, PushFoldGame, Solution
+
+SUPPORT_TOLERANCES = (1e-7, 1e-9, 1e-5, 1e-11, 1e-4, 1e-3)
+"""Tolerances tried, in order, to read pure and mixed hands off a float solution."""
+
+TIGHT_MARGIN = 1e-9
+"""Float margin (bb per hand) below which a pure hand may be re-read as mixed (last attempt)."""
+
+FREE_DENOMINATOR = 10**6
+"""Free variables of an under-determined system are first set to a fraction with at most this
+denominator near their float value."""
+
+_INT64_LIMIT = 2**62
+
+# ------------------------------------------------------------------ exact payoffs
+
+
+@dataclass(frozen=True, eq=False)
+class _Counts:
+    """Integer count matrices of one table at one level (independent of the configuration)."""
+
+    pairs: np.ndarray  # int64 n x n
+    c1: np.ndarray  # 2 * (W - L)      (coefficient of Sn)
+    ca: np.ndarray  # 2 * L + T        (coefficient of An)
+    row_pairs: tuple[int, ...]  # sum_j pairs[i, j]
+
+
+_COUNTS_CACHE: dict[tuple, _Counts] = {}
+
+
+def _counts(table: EquityTable, level: str) -> _Counts:
+    key = (level, table.sha256 or id(table))
+    if key not in _COUNTS_CACHE:
+        if level == "class":
+            pairs = table.class_pairs.astype(np.int64)
+            wins = table.class_wins.astype(np.int64)
+            ties = table.class_ties.astype(np.int64)
+        elif level == "combo":
+            pairs = COMBO_DISJOINT.astype(np.int64)
+            wins = table.wins.astype(np.int64)
+            ties = table.ties.astype(np.int64)
+        else:
+            raise ConfigError(f"level={level!r}: expected 'class' or 'combo'")
+        losses = pairs * BOARDS_PER_PAIR - wins - ties
+        if losses.min() < 0:
+            raise CertificateError("equity table counts are inconsistent: wins + ties exceed pairs * boards")
+        counts = _Counts(
+            pairs=pairs,
+            c1=2 * (wins - losses),
+            ca=2 * losses + ties,
+            row_pairs=tuple(int(v) for v in pairs.sum(axis=1)),
+        )
+        if len(_COUNTS_CACHE) > 8:
+            _COUNTS_CACHE.clear()
+        _COUNTS_CACHE[key] = counts
+    return _COUNTS_CACHE[key]
+
+
+@dataclass(frozen=True, eq=False)
+class ExactPayoffs:
+    """The exact numbers of ``V(x,y) = f + (g-f) r.x + x'Ky`` of one game, scaled to integers.
+
+    ``K[i,j] = K_scaled[i,j] / scale`` and ``r[i]*(g-f) = base_scaled[i] / scale``;
+    ``K_scaled`` is an int64 array when that cannot overflow, else an object array of Python ints.
+    """
+
+    level: str
+    names: tuple[str, ...]
+    K_scaled: np.ndarray
+    scale: int
+    base_scaled: tuple[int, ...]
+    r: tuple[Fraction, ...]
+    f: Fraction
+    g: Fraction
+    config: dict[str, Fraction]
+
+    @property
+    def size(self) -> int:
+        return self.K_scaled.shape[0]
+
+    def K(self, i: int, j: int) -> Fraction:
+        """``K[i, j]`` as an exact fraction."""
+        return Fraction(int(self.K_scaled[i, j]), self.scale)
+
+    def K_fractions(self) -> list[list[Fraction]]:
+        """The whole of ``K`` as a list of lists of fractions (slow at combo level)."""
+        s = self.scale
+        return [[Fraction(int(v), s) for v in row] for row in self.K_scaled]
+
+
+_EXACT_CACHE: dict[tuple, ExactPayoffs] = {}
+
+
+@lru_cache(maxsize=2)
+def _names(level: str) -> tuple[str, ...]:
+    return tuple(CLASS_NAMES) if level == "class" else tuple(combo_name(c) for c in range(N_COMBOS))
+
+
+def exact_payoffs(game: PushFoldGame) -> ExactPayoffs:
+    """The exact payoff numbers of ``game`` (see the module docstring), cached per game setup.
+
+    >>> from sflp.game import GameConfig, PushFoldGame
+    >>> ex = exact_payoffs(PushFoldGame(GameConfig(stack=10)))
+    >>> ex.f, ex.g, ex.r[0], ex.scale == 2 * 1326 * 1225 * 1712304 * 2
+    (Fraction(-1, 2), Fraction(1, 1), Fraction(1, 221), True)
+    """
+    table = game.table or load_table()
+    cfg = game.config.exact()
+    key = (tuple(cfg.values()), game.level, table.sha256 or id(table))
+    hit = _EXACT_CACHE.get(key)
+    if hit is not None:
+        return hit
+    counts = _counts(table, game.level)
+    S, sb, bb, a, A = (cfg[k] for k in ("stack", "small_blind", "big_blind", "ante", "bb_ante"))
+    f, g = -(sb + a), bb + a + A
+    den = math.lcm(*(v.denominator for v in cfg.values()))
+    Sn, An, gn, fn = (int(v * den) for v in (S, A, g, f))
+    B = BOARDS_PER_PAIR
+    scale = 2 * DEALS * B * den
+    cp = 2 * B * gn  # coefficient of pairs
+    n = counts.pairs.shape[0]
+    bound = (
+        abs(Sn) * int(np.abs(counts.c1).max())
+        + abs(An) * int(np.abs(counts.ca).max())
+        + abs(cp) * int(counts.pairs.max())
+    )
+    if bound * (n + 1) < _INT64_LIMIT:  # every entry and every row sum of entries fits int64
+        K = Sn * counts.c1 + An * counts.ca - cp * counts.pairs
+    else:
+        K = (
+            counts.c1.astype(object) * Sn
+            + counts.ca.astype(object) * An
+            - counts.pairs.astype(object) * cp
+        )
+    K.setflags(write=False)
+    base = tuple(2 * B * (gn - fn) * rp for rp in counts.row_pairs)
+    names = _names(game.level)
+    ex = ExactPayoffs(
+        level=game.level,
+        names=names,
+        K_scaled=K,
+        scale=scale,
+        base_scaled=base,
+        r=tuple(Fraction(rp, DEALS) for rp in counts.row_pairs),
+        f=f,
+        g=g,
+        config=cfg,
+    )
+    if len(_EXACT_CACHE) > 64:
+        _EXACT_CACHE.clear()
+    _EXACT_CACHE[key] = ex
+    return ex
+
+
+# ------------------------------------------------------------------ exact linear algebra
+
+
+def _as_fractions(v, n: int, who: str) -> tuple[Fraction, ...]:
+    """A strategy as exact fractions (floats at their exact binary value)."""
+    vals = list(v)
+    if len(vals) != n:
+        raise ConfigError(f"{who} strategy has {len(vals)} entries, expected {n}")
+    out = []
+    for e in vals:
+        if isinstance(e, Fraction):
+            out.append(e)
+        elif isinstance(e, Integral):
+            out.append(Fraction(int(e)))
+        elif isinstance(e, Rational):
+            out.append(Fraction(e.numerator, e.denominator))
+        else:
+            fl = float(e)
+            if not math.isfinite(fl):
+                raise ConfigError(f"{who} strategy has a non-finite entry {e!r}")
+            out.append(Fraction(fl))
+    return tuple(out)
+
+
+def _matvec(M: np.ndarray, v: Sequence[Fraction]) -> tuple[np.ndarray, int]:
+    """``M @ v`` for an integer matrix and a rational vector, as ``(numerators, Q)`` (= nums / Q).
+
+    Entries 0 are skipped and entries 1 go through one int64 product (object if ``M`` is);
+    only the other entries are multiplied in Python integers.
+    """
+    n = len(v)
+    ones = [j for j, e in enumerate(v) if e == 1]
+    frac = [j for j, e in enumerate(v) if e != 0 and e != 1]
+    Q = math.lcm(*(v[j].denominator for j in frac)) if frac else 1
+    if ones:
+        mask = np.zeros(n, dtype=M.dtype if M.dtype == object else np.int64)
+        mask[ones] = 1
+        out = (M @ mask).astype(object) * Q
+    else:
+        out = np.zeros(M.shape[0], dtype=object)
+    if frac:
+        coef = np.array([v[j].numerator * (Q // v[j].denominator) for j in frac], dtype=object)
+        out = out + M[:, frac].astype(object) @ coef
+    return out, Q
+
+
+def _dot(v: Sequence[Fraction], nums: Sequence[int]) -> Fraction:
+    """``sum_i v[i] * nums[i]`` exactly (integers ``nums``)."""
+    whole = 0
+    rest = Fraction(0)
+    for e, m in zip(v, nums):
+        if e == 0:
+            continue
+        if e == 1:
+            whole += int(m)
+        else:
+            rest += e * int(m)
+    return whole + rest
+
+
+@dataclass(frozen=True)
+class _Exact:
+    """Every exact figure of one strategy pair (margins as numerators over a common denominator)."""
+
+    m_num: np.ndarray  # SB margins m[i] = m_num[i] / m_den
+    m_den: int
+    c_num: np.ndarray  # BB column terms c[j] = (K'x)[j] = c_num[j] / c_den
+    c_den: int
+    value: Fraction
+    sb_br: Fraction  # SB's best-response value against y
+    bb_br: Fraction  # SB's value when BB best-responds to x
+
+
+def _figures(ex: ExactPayoffs, x: Sequence[Fraction], y: Sequence[Fraction]) -> _Exact:
+    ky, qy = _matvec(ex.K_scaled, y)
+    base = np.array(ex.base_scaled, dtype=object)
+    m_num = base * qy + ky
+    m_den = qy * ex.scale
+    kx, qx = _matvec(ex.K_scaled.T, x)
+    c_den = qx * ex.scale
+    value = ex.f + _dot(x, m_num) / m_den
+    sb_br = ex.f + Fraction(int(sum(int(m) for m in m_num if m > 0)), m_den)
+    rx = _dot(x, ex.base_scaled) / ex.scale
+    bb_br = ex.f + rx + Fraction(int(sum(int(c) for c in kx if c < 0)), c_den)
+    return _Exact(m_num, m_den, kx, c_den, value, sb_br, bb_br)
+
+
+def _prepare(game: PushFoldGame, x, y) -> tuple[ExactPayoffs, tuple[Fraction, ...], tuple[Fraction, ...]]:
+    ex = exact_payoffs(game)
+    return ex, _as_fractions(x, ex.size, "SB"), _as_fractions(y, ex.size, "BB")
+
+
+def exact_sb_margins(game: PushFoldGame, bb) -> tuple[Fraction, ...]:
+    """SB's exact margins ``m[i] = r[i](g-f) + (K y)[i]`` (as :meth:`PushFoldGame.sb_margins`)."""
+    ex = exact_payoffs(game)
+    y = _as_fractions(bb, ex.size, "BB")
+    ky, qy = _matvec(ex.K_scaled, y)
+    den = qy * ex.scale
+    return tuple(Fraction(int(b) * qy + int(k), den) for b, k in zip(ex.base_scaled, ky))
+
+
+def exact_bb_margins(game: PushFoldGame, sb) -> tuple[Fraction, ...]:
+    """BB's exact margins ``-(K' x)[j]`` (as :meth:`PushFoldGame.bb_margins`)."""
+    ex = exact_payoffs(game)
+    x = _as_fractions(sb, ex.size, "SB")
+    kx, qx = _matvec(ex.K_scaled.T, x)
+    den = qx * ex.scale
+    return tuple(Fraction(-int(c), den) for c in kx)
+
+
+def exact_value(game: PushFoldGame, sb, bb) -> Fraction:
+    """SB's exact value ``V(x, y) = f + (g-f) r.x + x'Ky`` of rational strategies."""
+    return _figures(*_prepare(game, sb, bb)).value
+
+
+def exact_best_response_values(game: PushFoldGame, sb, bb) -> tuple[Fraction, Fraction]:
+    """``(f + sum max(0, m_i), f + (g-f) r.x + sum min(0, (K'x)_j))``: the two best-response values."""
+    fig = _figures(*_prepare(game, sb, bb))
+    return fig.sb_br, fig.bb_br
+
+
+def exact_exploitability(game: PushFoldGame, sb, bb) -> Fraction:
+    """SB's best-response value against ``bb`` minus SB's value when BB best-responds to ``sb``.
+
+    Zero exactly when ``(sb, bb)`` is an equilibrium.
+    """
+    fig = _figures(*_prepare(game, sb, bb))
+    return fig.sb_br - fig.bb_br
+
+
+# ------------------------------------------------------------------ exact elimination
+
+
+def _solve_system(
+    A: list[list[int]], b: list[int], guess: list[Fraction]
+) -> tuple[list[Fraction] | None, list[int], tuple[int, Fraction] | None]:
+    """Solve ``A z = b`` exactly by Gauss-Jordan elimination over the rationals.
+
+    Returns ``(z, free, None)`` with free columns set to ``guess``, or ``(None, [], (row,
+    residual))`` when the system is inconsistent (``row`` is the original equation that reduced
+    to ``0 = residual``).
+    """
+    m = len(A)
+    k = len(guess)
+    M = [[Fraction(v) for v in row] + [Fraction(rhs)] for row, rhs in zip(A, b)]
+    orig = list(range(m))
+    pivots: list[int] = []
+    r = 0
+    for c in range(k):
+        if r == m:
+            break
+        p = next((i for i in range(r, m) if M[i][c] != 0), None)
+        if p is None:
+            continue
+        M[r], M[p] = M[p], M[r]
+        orig[r], orig[p] = orig[p], orig[r]
+        piv = M[r][c]
+        M[r] = [v / piv for v in M[r]]
+        for i in range(m):
+            if i != r and M[i][c] != 0:
+                fac = M[i][c]
+                M[i] = [vi - fac * vr for vi, vr in zip(M[i], M[r])]
+        pivots.append(c)
+        r += 1
+    for i in range(r, m):
+        if M[i][k] != 0:
+            return None, [], (orig[i], M[i][k])
+    free = [c for c in range(k) if c not in pivots]
+    z: list[Fraction] = [Fraction(0)] * k
+    for c in free:
+        z[c] = guess[c]
+    for row, c in enumerate(pivots):
+        z[c] = M[row][k] - sum((M[row][fc] * z[fc] for fc in free), Fraction(0))
+    return z, free, None
+
+
+# ------------------------------------------------------------------ certification
+
+
+def _fmt(q: Fraction) -> str:
+    """A fraction for a message: exact if short, else its float and size."""
+    s = str(q)
+    if len(s) <= 48:
+        return s
+    return f"{float(q):.17g} (a {len(str(q.denominator))}-digit denominator)"
+
+
+@dataclass(frozen=True)
+class _Support:
+    label: str
+    sb_ones: tuple[int, ...]
+    sb_mixed: tuple[int, ...]
+    bb_ones: tuple[int, ...]
+    bb_mixed: tuple[int, ...]
+
+    def key(self) -> tuple:
+        return (self.sb_ones, self.sb_mixed, self.bb_ones, self.bb_mixed)
+
+
+def _split(s: np.ndarray, tol: float) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    ones = tuple(int(i) for i in np.flatnonzero(s >= 1 - tol))
+    mixed = tuple(int(i) for i in np.flatnonzero((s > tol) & (s < 1 - tol)))
+    return ones, mixed
+
+
+def _candidate_supports(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> Iterator[_Support]:
+    """The supports to try, in order (a generator: later ones are built only when needed)."""
+    seen: set[tuple] = set()
+    for tol in SUPPORT_TOLERANCES:
+        s = _Support(f"tol={tol:g}", *_split(x, tol), *_split(y, tol))
+        if s.key() not in seen:
+            seen.add(s.key())
+            yield s
+    # last resort: also let pure hands with (nearly) zero float margin be mixed
+    sb_ones, sb_mixed = _split(x, SUPPORT_TOLERANCES[0])
+    bb_ones, bb_mixed = _split(y, SUPPORT_TOLERANCES[0])
+    with np.errstate(all="ignore"):
+        sb_tight = set(np.flatnonzero(np.abs(game.sb_ev(y)) < TIGHT_MARGIN).tolist())
+        bb_tight = set(np.flatnonzero(np.abs(np.nan_to_num(game.bb_ev(x), nan=1.0)) < TIGHT_MARGIN).tolist())
+    sm = tuple(sorted(set(sb_mixed) | sb_tight))
+    bm = tuple(sorted(set(bb_mixed) | bb_tight))
+    s = _Support(
+        f"tight margins < {TIGHT_MARGIN:g}",
+        tuple(i for i in sb_ones if i not in sb_tight),
+        sm,
+        tuple(j for j in bb_ones if j not in bb_tight),
+        bm,
+    )
+    if s.key() not in seen:
+        yield s
+
+
+def _free_guesses(values: np.ndarray) -> list[list[Fraction]]:
+    clipped = np.clip(np.asarray(values, dtype=np.float64), 0.0, 1.0)
+    short = [Fraction(float(v)).limit_denominator(FREE_DENOMINATOR) for v in clipped]
+    exact = [Fraction(float(v)) for v in clipped]
+    return [short] if short == exact else [short, exact]
+
+
+@dataclass
+class _Attempt:
+    support: _Support
+    ok: bool = False
+    problems: list[tuple[float, str]] = dataclasses.field(default_factory=list)
+    x: tuple[Fraction, ...] | None = None
+    y: tuple[Fraction, ...] | None = None
+    fig: _Exact | None = None
+    free: list[str] = dataclasses.field(default_factory=list)
+
+    def reason(self, limit: int = 6) -> str:
+        probs = sorted(self.problems, key=lambda p: -p[0])
+        text = "; ".join(p[1] for p in probs[:limit])
+        if len(probs) > limit:
+            text += f"; and {len(probs) - limit} more"
+        return text
+
+
+def _try_support(
+    game: PushFoldGame, ex: ExactPayoffs, x_float: np.ndarray, y_float: np.ndarray, sup: _Support
+) -> _Attempt:
+    att = _Attempt(sup)
+    names = ex.names
+    K = ex.K_scaled
+    n = ex.size
+    sm, bm = list(sup.sb_mixed), list(sup.bb_mixed)
+    bb_ones_mask = np.zeros(n, dtype=K.dtype if K.dtype == object else np.int64)
+    bb_ones_mask[list(sup.bb_ones)] = 1
+    sb_ones_mask = np.zeros(n, dtype=bb_ones_mask.dtype)
+    sb_ones_mask[list(sup.sb_ones)] = 1
+
+    # SB's mixed hands i indifferent: sum_{j in bm} K_ij y_j = -(base_i + sum_{j pure} K_ij)
+    A_sb = [[int(K[i, j]) for j in bm] for i in sm]
+    b_sb = [-(ex.base_scaled[i] + int(v)) for i, v in zip(sm, (K[sm, :] @ bb_ones_mask) if sm else [])]
+    # BB's mixed hands j indifferent: sum_{i in sm} K_ij x_i = -sum_{i pure} K_ij
+    A_bb = [[int(K[i, j]) for i in sm] for j in bm]
+    b_bb = [-int(v) for v in ((K[:, bm].T @ sb_ones_mask) if bm else [])]
+
+    solved: dict[str, tuple[list[Fraction], list[int]]] = {}
+    for who, A, b, cols, rows, float_vals, row_who, col_who in (
+        ("y", A_sb, b_sb, bm, sm, y_float, "SB", "BB"),
+        ("x", A_bb, b_bb, sm, bm, x_float, "BB", "SB"),
+    ):
+        result = None
+        for guess in _free_guesses(float_vals[cols]) if cols else [[]]:
+            z, free, bad = _solve_system(A, b, guess)
+            if bad is not None:
+                row, residual = bad
+                res = residual / ex.scale
+                att.problems.append(
+                    (
+                        float("inf"),
+                        f"{row_who} {names[rows[row]]} is mixed in the float solution but cannot be made "
+                        f"indifferent: its indifference equation (in {col_who}'s mixed hands "
+                        f"{[names[c] for c in cols]}) reduces to 0 = {_fmt(res)} ({float(res):+.3g})",
+                    )
+                )
+                return att
+            if all(0 <= v <= 1 for v in z):
+                result = (z, free)
+                break
+            if result is None:
+                result = (z, free)
+        assert result is not None
+        solved[who] = result
+
+    for who, cols, rows, row_who, col_who, word in (
+        ("y", bm, sm, "SB", "BB", "call"),
+        ("x", sm, bm, "BB", "SB", "push"),
+    ):
+        z, free = solved[who]
+        att.free += [f"{col_who} {names[cols[c]]}" for c in free]
+        for c, v in zip(cols, z):
+            if not 0 <= v <= 1:
+                over = float(-v if v < 0 else v - 1)
+                att.problems.append(
+                    (
+                        float("inf"),
+                        f"{col_who} {names[c]}: the indifference of {row_who}'s mixed hands "
+                        f"{[names[i] for i in rows]} needs {word} frequency {_fmt(v)} ({float(v):.6g}), "
+                        f"outside [0, 1] by {over:.3g}",
+                    )
+                )
+
+    zero, one = Fraction(0), Fraction(1)
+    xs = [zero] * n
+    ys = [zero] * n
+    for i in sup.sb_ones:
+        xs[i] = one
+    for j in sup.bb_ones:
+        ys[j] = one
+    for i, v in zip(sm, solved["x"][0]):
+        xs[i] = min(one, max(zero, v))
+    for j, v in zip(bm, solved["y"][0]):
+        ys[j] = min(one, max(zero, v))
+    x, y = tuple(xs), tuple(ys)
+    fig = _figures(ex, x, y)
+
+    r = ex.r
+    for i in range(n):
+        mi = int(fig.m_num[i])
+        if (x[i] > 0 and mi < 0) or (x[i] < 1 and mi > 0):
+            m = Fraction(mi, fig.m_den)
+            per = float(m / r[i])
+            what = "loses" if mi < 0 else "gains"
+            att.problems.append(
+                (
+                    abs(per),
+                    f"SB {names[i]}: pushed with frequency {_fmt(x[i])} but shoving {what} "
+                    f"{abs(per):.6g} bb per hand held (margin {_fmt(m)})",
+                )
+            )
+    for j in range(n):
+        cj = int(fig.c_num[j])
+        if (y[j] > 0 and cj > 0) or (y[j] < 1 and cj < 0):
+            c = Fraction(cj, fig.c_den)
+            per = float(c / r[j])
+            what = "loses" if cj > 0 else "gains"
+            att.problems.append(
+                (
+                    abs(per),
+                    f"BB {names[j]}: calls with frequency {_fmt(y[j])} but calling {what} "
+                    f"{abs(per):.6g} bb per hand held (margin {_fmt(-c)})",
+                )
+            )
+    if not att.problems:
+        expl = fig.sb_br - fig.bb_br
+        if expl != 0 or fig.value != fig.sb_br:
+            att.problems.append(
+                (float("inf"), f"exact exploitability is {_fmt(expl)}, not 0 (value {_fmt(fig.value)})")
+            )
+    att.x, att.y, att.fig = x, y, fig
+    att.ok = not att.problems
+    return att
+
+
+def certify(game: PushFoldGame, solution: Solution) -> Solution:
+    """An exact rational equilibrium near ``solution``, proven in exact arithmetic.
+
+    Returns a new :class:`~sflp.game.Solution` with ``certified=True``, the exact strategies
+    (``sb_exact`` / ``bb_exact``), the exact value ``value_exact`` and a summary in
+    ``extra["certificate"]``; raises :class:`~sflp.errors.CertificateError` when no support read
+    off the float solution yields a certified equilibrium.
+    """
+    t0 = time.perf_counter()
+    if solution.level != game.level:
+        raise CertificateError(f"solution is at {solution.level} level but the game at {game.level} level")
+    if solution.config != game.config:
+        raise CertificateError(f"solution is for {solution.config}, the game is {game.config}")
+    x_float = np.asarray(solution.sb_strategy, dtype=np.float64)
+    y_float = np.asarray(solution.bb_strategy, dtype=np.float64)
+    for who, s in (("SB", x_float), ("BB", y_float)):
+        if s.shape != (game.size,):
+            raise CertificateError(f"{who} strategy has shape {s.shape}, expected ({game.size},)")
+        if not np.all(np.isfinite(s)):
+            raise CertificateError(f"{who} strategy has non-finite entries")
+    ex = exact_payoffs(game)
+    # the exact matrix must be the game's matrix (guards against a mismatched table / payoffs)
+    K_float = np.asarray(ex.K_scaled, dtype=np.float64) / ex.scale
+    kmax = float(np.abs(game.K).max())
+    if not np.abs(K_float - game.K).max() <= 1e-12 * kmax:
+        raise CertificateError("the exact payoff matrix does not match the game's float matrix K")
+
+    attempts = []
+    for sup in _candidate_supports(game, x_float, y_float):
+        att = _try_support(game, ex, x_float, y_float, sup)
+        attempts.append(att)
+        if att.ok:
+            break
+    else:
+        first = attempts[0]
+        others = "; ".join(f"[{a.support.label}] {a.reason(2)}" for a in attempts[1:])
+        raise CertificateError(
+            f"cannot certify the equilibrium of {game.config} at {game.level} level: "
+            f"[support {first.support.label}] {first.reason()}"
+            + (f". Other supports tried: {others}" if others else "")
+        )
+
+    assert att.x is not None and att.y is not None and att.fig is not None
+    x, y, fig = att.x, att.y, att.fig
+    names = ex.names
+    xf = np.array([float(v) for v in x])
+    yf = np.array([float(v) for v in y])
+    for arr in (xf, yf):
+        arr.setflags(write=False)
+    seconds = time.perf_counter() - t0
+    summary = {
+        "sb_mixed": {names[i]: str(v) for i, v in enumerate(x) if 0 < v < 1},
+        "bb_mixed": {names[j]: str(v) for j, v in enumerate(y) if 0 < v < 1},
+        "value": str(fig.value),
+        "exploitability": str(fig.sb_br - fig.bb_br),
+        "support": att.support.label,
+        "supports_tried": len(attempts),
+        "free_variables": list(att.free),
+        "seconds": seconds,
+    }
+    return dataclasses.replace(
+        solution,
+        sb_strategy=xf,
+        bb_strategy=yf,
+        value=float(fig.value),
+        value_exact=fig.value,
+        sb_exact=x,
+        bb_exact=y,
+        certified=True,
+        exploitability=game.exploitability(xf, yf),
+        sb_ev=game.sb_ev(yf),
+        bb_ev=game.bb_ev(xf),
+        extra={**solution.extra, "certificate": summary},
+    )
