@@ -68,7 +68,6 @@ def test_certify_stacks(stack):
     config = GameConfig(stack)
     game, sol = certified(config)
     check_certificate(game, float_solution(config), sol)
-    assert sol.extra["certificate"]["seconds"] < 1.0  # ~2 ms measured; generous against load
 
 
 @pytest.mark.parametrize(

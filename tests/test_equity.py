@@ -104,3 +104,12 @@ def test_evaluator_agrees_with_table_on_one_board():
     v1 = evaluate7(np.array([50, 49, 0, 21, 30, 39, 40]))
     v2 = evaluate7(np.array([44, 47, 0, 21, 30, 39, 40]))
     assert v1 > v2
+
+
+@pytest.mark.slow
+def test_build_from_scratch_reproduces_the_shipped_table(tmp_path):
+    """`sflp equity build` is deterministic: a rebuild has the shipped SHA-256 (about 15-30 s)."""
+    from sflp.cli import main
+
+    assert main(["equity", "build", "--data-dir", str(tmp_path), "--json"]) == 0
+    assert eq.read_checksum(tmp_path) == eq.read_checksum()
