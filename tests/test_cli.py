@@ -83,3 +83,16 @@ def test_console_script_runs_in_a_fresh_process():
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "--stack 'oops' is not a number" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_solve_exact_json(capsys):
+    from fractions import Fraction
+
+    code, out, _ = run(capsys, "solve", "--stack", "10", "--exact", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["certified"] is True
+    exact = Fraction(obj["value_exact"])
+    assert abs(float(exact) - obj["value"]) < 1e-12
+    # the certified mixed frequencies are exact fractions strictly between 0 and 1
+    mixed = {h: Fraction(v) for h, v in obj["sb_strategy_exact"].items() if 0 < Fraction(v) < 1}
+    assert mixed and all(abs(float(v) - obj["sb_strategy"][h]) < 1e-12 for h, v in mixed.items())
