@@ -1,0 +1,757 @@
+r"""Score any strategy pair against the exact equilibrium.
+
+:func:`load_strategy` reads one player's strategy (push frequencies for SB, call frequencies for
+BB) from a file or a range string; :func:`verify` measures how much each given strategy can be
+exploited in the game of a :class:`~sflp.game.GameConfig` and how much each hand's choice costs
+against the opponent's exact equilibrium; :func:`format_text` prints the report and
+:func:`exceeds` tells whether it breaks a bound (the CLI maps that to exit code 1).
+
+Inputs
+------
+``load_strategy(spec, player)`` takes a path or a range string:
+
+* **hand list** (``.csv``, or any text file): one ``hand,frequency`` per line, header optional
+  (a first line whose first cell is not a hand and second cell not a number, such as
+  ``hand,frequency``).  Hands are the 169 class names (``AA``, ``AKs``, ``t9o``) **or** the 1,326
+  combos (``AhKh``), never both in one file.  Commas, tabs or blanks separate the two cells.
+* **13x13 grid**: 13 rows of 13 numbers, aces top-left, suited above the diagonal, offsuit
+  below (the orientation of :mod:`sflp.cards` and of ``sflp chart``), optionally with a header
+  row of rank labels ``A K Q ... 2`` (with or without a leading corner cell) and/or a first
+  column of rank labels.
+* **JSON**: ``{"AA": 1, "AKs": 0.5, ...}`` with class names or combos; or
+  ``{"sb": {...}, "bb": {...}}``, of which the entry of ``player`` is read.
+* anything else is **range notation** (:func:`sflp.ranges.parse_range`): ``"22+,A2s+,K9o+"``.
+
+Blank lines and lines starting with ``#`` are skipped.  Hands a file does not list count as
+frequency 0 and are recorded in :attr:`StrategySpec.missing` (a range string lists by design
+only what is played, so nothing is "missing" there).  A frequency outside ``[0, 1]``, a non-numeric
+value, an unknown or ambiguous hand (``AK``: write ``AKs`` or ``AKo``), a hand given twice
+(``AhKh`` and ``KhAh`` are the same combo), classes and combos in one file, a malformed grid or an
+empty file raise :class:`StrategyFileError` (a :class:`~sflp.errors.NotationError`) whose
+message reads ``<file>, line <n>: <what is wrong> <the bad text quoted>``.
+
+Level
+-----
+A spec whose combos are constant within every class is a class strategy and is evaluated in the
+169-class game; a spec that varies inside some class is evaluated in the 1,326-combo game
+(``level="combo"``).  Both are exact: the class equilibrium, expanded to combos, is an
+equilibrium of the combo game (all combos of a class are equivalent under suit permutations), so
+the two levels agree on every figure of a class strategy, and a combo file equal to a class file
+gives exactly the class file's figures.
+
+Figures (SB's value ``V(x, y)`` in bb per hand dealt, notation of :mod:`sflp.game`)
+---------------------------------------------------------------------------------------
+With ``(x*, y*)`` the exact equilibrium and ``v* = V(x*, y*)`` its value (``nash_value``):
+
+* ``sb_exploitability = v* - min_y V(x, y)``: what SB's strategy ``x`` loses to a BB that
+  best-responds to it (``>= 0``).
+* ``bb_exploitability = max_x V(x, y) - v*``: what BB's strategy ``y`` loses to a best-responding SB.
+* ``value_vs_each_other = V(x, y)`` when both are given; ``total_exploitability`` is the sum of
+  the given sides (with both given, the usual exploitability of the pair).  ``*_mbb`` are the
+  same in milli-big-blinds per hand (x1000).
+
+Per-hand cost (``hands``)
+-------------------------
+One row per player and class: ``given`` and ``exact`` frequency (combo mean for a combo spec)
+and ``ev_lost``, what the given choice of that hand costs **against the opponent's exact
+equilibrium strategy**, in bb per hand dealt (the hand's probability is folded in, so rows add):
+
+* SB hand ``i`` with margin ``m_i = r_i (g - f) + (K y*)_i`` (shove minus fold, as a share of the
+  game): ``ev_lost_i = max(0, m_i) - x_i m_i``;
+* BB hand ``j`` with margin ``b_j = -(K' x*)_j`` (call minus fold): ``ev_lost_j = max(0, b_j) - y_j b_j``.
+
+Each row is ``>= 0`` and zero for a hand played as a best reply to the exact opponent.  Summing,
+``sum_SB ev_lost = max_x V(x, y*) - V(x, y*) = v* - V(x, y*)`` and
+``sum_BB ev_lost = V(x*, y) - min_y V(x*, y) = V(x*, y) - v*`` (the second equalities because
+``(x*, y*)`` is an equilibrium).  These are *not* the exploitabilities, which let the opponent
+adapt; they say which hands are misplayed.  At combo level the combo rows are summed per class.
+
+>>> from sflp.game import GameConfig
+>>> report = verify(GameConfig(stack=10), load_strategy("random", "sb"), None)
+>>> round(report.sb_exploitability, 4), report.bb_exploitability, report.level
+(0.3323, None, 'class')
+>>> exceeds(report, 0.1), exceeds(report, 1.0)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from json.decoder import JSONDecodeError, scanstring
+from pathlib import Path
+
+import numpy as np
+
+from sflp.cards import (
+    CLASS_COMBOS,
+    CLASS_NAMES,
+    CLASS_SIZES,
+    COMBO_CLASS,
+    N_CLASSES,
+    N_COMBOS,
+    RANKS,
+    class_id,
+    combo_name,
+    parse_combo,
+)
+from sflp.errors import ConfigError, NotationError
+from sflp.game import GameConfig, PushFoldGame
+
+PLAYERS = ("sb", "bb")
+MBB = 1000.0
+"""Milli-big-blinds per big blind."""
+GRID_RANKS = RANKS[::-1]
+"""Rank labels of the grid rows and columns, aces first: ``AKQJT98765432``."""
+DISPLAY_FLOOR = 1e-12
+"""``format_text`` lists only hands losing more than this (bb per hand): rounding noise is not a loss."""
+PATH_SUFFIXES = (".csv", ".tsv", ".txt", ".json")
+"""A spec that names no file but ends with one of these is reported as a missing file."""
+
+
+class StrategyFileError(NotationError):
+    """A strategy file could not be read; the message names the file, the line and the bad text."""
+
+    def __init__(self, source: str, line: int | None, reason: str) -> None:
+        self.source, self.line, self.reason = source, line, reason
+        where = f"{source}, line {line}" if line is not None else f"{source}"
+        super().__init__(f"{where}: {reason}")
+
+
+# ---------------------------------------------------------------- the loaded strategy
+
+
+@dataclass(frozen=True, eq=False)
+class StrategySpec:
+    """One player's strategy as 1,326 combo frequencies, with where it came from.
+
+    ``kind`` is ``"class-list"``, ``"combo-list"``, ``"grid"``, ``"json-class"``,
+    ``"json-combo"``, ``"range"`` or ``"array"``; ``missing`` names the hands a file did not list
+    (counted as 0): class names, or combo names with whole classes collapsed to the class name.
+    """
+
+    player: str
+    source: str
+    kind: str
+    combo_freq: np.ndarray
+    missing: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        freq = np.array(self.combo_freq, dtype=np.float64)
+        if freq.shape != (N_COMBOS,):
+            raise ConfigError(f"a strategy needs {N_COMBOS} combo frequencies, not shape {freq.shape}")
+        if not np.all((freq >= 0) & (freq <= 1)):
+            raise ConfigError("strategy frequencies must lie in [0, 1]")
+        freq += 0.0
+        freq.setflags(write=False)
+        object.__setattr__(self, "combo_freq", freq)
+        object.__setattr__(self, "player", _player(self.player))
+
+    @classmethod
+    def from_frequencies(cls, freq, player: str, source: str = "array") -> "StrategySpec":
+        """A spec from 169 class or 1,326 combo frequencies (an array or a :class:`~sflp.ranges.Range`)."""
+        if hasattr(freq, "combo_weights"):
+            freq = freq.combo_weights()
+        arr = np.asarray(freq, dtype=np.float64)
+        if arr.shape == (N_CLASSES,):
+            arr = arr[COMBO_CLASS]
+        return cls(player, source, "array", arr)
+
+    @property
+    def uniform(self) -> bool:
+        """True when every class's combos share one frequency (a class strategy)."""
+        return bool(np.all(self._class_uniform()))
+
+    def _class_uniform(self) -> np.ndarray:
+        first = self.combo_freq[[c[0] for c in CLASS_COMBOS]]
+        return np.bincount(
+            COMBO_CLASS, weights=self.combo_freq != first[COMBO_CLASS], minlength=N_CLASSES
+        ) == 0
+
+    @property
+    def level(self) -> str:
+        """``"class"`` for a class strategy, else ``"combo"``."""
+        return "class" if self.uniform else "combo"
+
+    @property
+    def class_freq(self) -> np.ndarray:
+        """169 class frequencies: the common value of a uniform class, else the combo mean."""
+        first = self.combo_freq[[c[0] for c in CLASS_COMBOS]]
+        mean = np.bincount(COMBO_CLASS, weights=self.combo_freq, minlength=N_CLASSES) / CLASS_SIZES
+        return np.where(self._class_uniform(), first, mean)
+
+    def frequencies(self, level: str) -> np.ndarray:
+        """The strategy at ``level`` ("class" needs a uniform spec)."""
+        if level == "combo":
+            return self.combo_freq
+        if not self.uniform:
+            raise ConfigError(f"strategy {self.source!r} varies inside a class: evaluate it at combo level")
+        return self.class_freq
+
+
+def _player(player: str) -> str:
+    key = str(player).strip().lower()
+    if key not in PLAYERS:
+        raise ConfigError(f"player={player!r}: expected 'sb' or 'bb'")
+    return key
+
+
+# ---------------------------------------------------------------- reading
+
+
+def load_strategy(spec: str | os.PathLike, player: str) -> StrategySpec:
+    """One player's strategy from a file (hand list, 13x13 grid, JSON) or a range string.
+
+    See the module docstring for the formats and the errors.
+
+    >>> s = load_strategy("22+, A2s+", "sb")
+    >>> s.kind, s.level, float(s.combo_freq.sum()), s.missing
+    ('range', 'class', 126.0, ())
+    """
+    player = _player(player)
+    if isinstance(spec, os.PathLike):
+        spec = os.fspath(spec)
+    if not isinstance(spec, str):
+        raise TypeError(f"load_strategy expects a path or a range string, not {type(spec).__name__}")
+    path = Path(spec)
+    if spec.strip() and path.is_file():
+        return _load_file(path, player)
+    if spec.strip() and path.exists():
+        raise StrategyFileError(spec, None, "is not a file")
+    if "/" in spec or "\\" in spec or spec.strip().lower().endswith(PATH_SUFFIXES):
+        raise StrategyFileError(spec, None, "no such file (and not range notation)")
+    from sflp.ranges import parse_range  # written alongside; imported when needed
+
+    try:
+        weights = parse_range(spec).combo_weights()
+    except NotationError as exc:
+        raise NotationError(f"{player.upper()} strategy {spec!r} is neither a file nor a range: {exc}") from None
+    return StrategySpec(player, spec, "range", weights)
+
+
+def _load_file(path: Path, player: str) -> StrategySpec:
+    source = str(path)
+    try:
+        blob = path.read_bytes()
+    except OSError as exc:
+        raise StrategyFileError(source, None, f"cannot be read ({exc.strerror})") from None
+    try:
+        text = blob.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = blob[: exc.start].count(b"\n") + 1
+        bad = blob[exc.start : exc.start + 8]
+        raise StrategyFileError(source, line, f"not UTF-8 text near {bad!r}") from None
+    if not text.strip():
+        raise StrategyFileError(source, 1, "empty file: no hands")
+    if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
+        entries = _json_entries(text, source, player)
+        return _from_entries(entries, source, player, "json")
+    rows = _table_rows(text)
+    if not rows:
+        raise StrategyFileError(source, 1, "empty file: only comments or blank lines, no hands")
+    first_line, first_cells = rows[0]
+    width = len(first_cells)
+    if width in (13, 14):
+        return _from_grid(rows, source, player)
+    if width != 2:
+        raise StrategyFileError(
+            source,
+            first_line,
+            f"expected 'hand,frequency' (2 cells) or a 13x13 grid row, got {width} cells in "
+            f"{_joined(first_cells)!r}",
+        )
+    return _from_entries(_list_entries(rows, source), source, player, "list")
+
+
+def _table_rows(text: str) -> list[tuple[int, list[str]]]:
+    """``(line number, cells)`` of the non-blank, non-comment lines of a CSV/TSV/blank-separated file."""
+    delimiter = "," if "," in text else ("\t" if "\t" in text else None)
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if delimiter is None:
+            cells = stripped.split()
+        else:
+            cells = next(csv.reader([line], delimiter=delimiter))
+        rows.append((number, [c.strip() for c in cells]))
+    return rows
+
+
+def _joined(cells: list[str]) -> str:
+    return ",".join(cells)
+
+
+# -- hand names and numbers
+
+
+def _hand(name: str) -> tuple[str, int] | None:
+    """``("class", id)`` or ``("combo", id)`` of a hand name, or None."""
+    text = name.strip()
+    try:
+        if len(text) == 4:
+            return "combo", parse_combo(text)
+        if len(text) in (2, 3):
+            return "class", class_id(text)
+    except NotationError:
+        return None
+    return None
+
+
+def _unknown_hand(name: str) -> str:
+    text = name.strip()
+    if len(text) == 2 and text[0].upper() in RANKS and text[1].upper() in RANKS and text[0].upper() != text[1].upper():
+        return f"ambiguous hand {name!r}: write {text.upper()}s or {text.upper()}o"
+    return f"unknown hand {name!r} (expected a class such as 'AKs', 'T9o', '77' or a combo such as 'AhKh')"
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _frequency(value, source: str, line: int, what: str) -> float:
+    """A frequency in [0, 1] from CSV text or a JSON value, or an error naming the bad text."""
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            raise StrategyFileError(source, line, f"non-numeric frequency {value!r} for {what}") from None
+        shown = value
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        number, shown = float(value), json.dumps(value)
+    else:
+        raise StrategyFileError(source, line, f"non-numeric frequency {json.dumps(value)} for {what}")
+    if not math.isfinite(number):
+        raise StrategyFileError(source, line, f"frequency {shown!r} for {what} is not a finite number")
+    if not 0.0 <= number <= 1.0:
+        raise StrategyFileError(
+            source, line, f"frequency {shown!r} for {what} is outside [0, 1] (frequencies, not percent)"
+        )
+    return number
+
+
+# -- hand lists (CSV and JSON)
+
+
+def _list_entries(rows: list[tuple[int, list[str]]], source: str) -> list[tuple[int, str, object]]:
+    """``(line, hand, value)`` of a hand,frequency list (header skipped)."""
+    (line0, cells0) = rows[0]
+    if _hand(cells0[0]) is None and not _is_number(cells0[1]):
+        rows = rows[1:]
+        if not rows:
+            raise StrategyFileError(source, line0, f"no hands after the header {_joined(cells0)!r}")
+    entries = []
+    for line, cells in rows:
+        if len(cells) != 2:
+            raise StrategyFileError(
+                source, line, f"expected 'hand,frequency' (2 cells), got {len(cells)} in {_joined(cells)!r}"
+            )
+        entries.append((line, cells[0], cells[1]))
+    return entries
+
+
+def _from_entries(entries, source: str, player: str, fmt: str) -> StrategySpec:
+    """Build a spec from ``(line, hand, value)`` entries of a list or a JSON object."""
+    if not entries:
+        raise StrategyFileError(source, 1, "no hands")
+    kind0 = line0 = None
+    seen: dict[int, tuple[int, str]] = {}
+    values: dict[int, float] = {}
+    for line, name, value in entries:
+        hand = _hand(name)
+        if hand is None:
+            raise StrategyFileError(source, line, _unknown_hand(name))
+        kind, index = hand
+        if kind0 is None:
+            kind0, line0 = kind, line
+        elif kind != kind0:
+            raise StrategyFileError(
+                source,
+                line,
+                f"conflicting formats: {kind} {name!r} in a file of {kind0}s (line {line0} gives a "
+                f"{kind0}); list either the 169 classes or the 1,326 combos",
+            )
+        if index in seen:
+            first_line, first_name = seen[index]
+            raise StrategyFileError(
+                source, line, f"duplicate hand {name!r} (already given as {first_name!r} on line {first_line})"
+            )
+        seen[index] = (line, name)
+        values[index] = _frequency(value, source, line, repr(name))
+    if kind0 == "class":
+        freq = np.zeros(N_CLASSES)
+        for index, v in values.items():
+            freq[index] = v
+        missing = tuple(CLASS_NAMES[k] for k in range(N_CLASSES) if k not in values)
+        return StrategySpec(player, source, _kind(fmt, "class"), freq[COMBO_CLASS], missing)
+    freq = np.zeros(N_COMBOS)
+    for index, v in values.items():
+        freq[index] = v
+    missing = []
+    for k in range(N_CLASSES):
+        absent = [c for c in CLASS_COMBOS[k] if c not in values]
+        if len(absent) == len(CLASS_COMBOS[k]):
+            missing.append(CLASS_NAMES[k])
+        else:
+            missing.extend(combo_name(c) for c in absent)
+    return StrategySpec(player, source, _kind(fmt, "combo"), freq, tuple(missing))
+
+
+def _kind(fmt: str, level: str) -> str:
+    return f"json-{level}" if fmt == "json" else f"{level}-list"
+
+
+# -- the 13x13 grid
+
+
+def _from_grid(rows: list[tuple[int, list[str]]], source: str, player: str) -> StrategySpec:
+    line0, cells0 = rows[0]
+    if any(c.upper() in ("A", "K", "Q", "J", "T") for c in cells0[-13:]):  # a header of rank labels
+        if "".join(c.upper() for c in cells0[-13:]) != GRID_RANKS:
+            raise StrategyFileError(
+                source,
+                line0,
+                f"grid header {_joined(cells0)!r} must be the ranks A,K,Q,J,T,9,...,2 in order "
+                "(optionally after a corner cell)",
+            )
+        rows = rows[1:]
+    freq = np.zeros(N_CLASSES)
+    for r, (line, cells) in enumerate(rows):
+        if r >= 13:
+            raise StrategyFileError(source, line, f"grid has more than 13 rows: {_joined(cells)!r}")
+        if len(cells) == 14:
+            label, cells = cells[0], cells[1:]
+            if label.upper() != GRID_RANKS[r]:
+                raise StrategyFileError(
+                    source, line, f"grid row {r + 1} is labelled {label!r}, expected rank {GRID_RANKS[r]!r}"
+                )
+        elif len(cells) != 13:
+            raise StrategyFileError(
+                source, line, f"grid row {r + 1} has {len(cells)} cells, expected 13: {_joined(cells)!r}"
+            )
+        for col, cell in enumerate(cells):
+            k = r * 13 + col
+            freq[k] = _frequency(cell, source, line, f"{CLASS_NAMES[k]} (grid row {r + 1}, column {col + 1})")
+    if len(rows) < 13:
+        last = rows[-1][0] if rows else line0
+        raise StrategyFileError(source, last, f"grid has only {len(rows)} rows, expected 13 (ranks A..2)")
+    return StrategySpec(player, source, "grid", freq[COMBO_CLASS])
+
+
+# -- JSON with line numbers
+
+
+def _skip_ws(text: str, idx: int) -> int:
+    while idx < len(text) and text[idx] in " \t\n\r":
+        idx += 1
+    return idx
+
+
+@dataclass
+class _JsonObject:
+    """A parsed JSON object as ordered ``(line, key, value)`` triples (duplicates kept)."""
+
+    pairs: list
+
+
+def _json_object(text: str, idx: int, decoder: json.JSONDecoder) -> tuple[_JsonObject, int]:
+    """Parse the object starting at ``text[idx] == '{'``, recording each key's line."""
+    pairs = []
+    idx = _skip_ws(text, idx + 1)
+    if text[idx : idx + 1] == "}":
+        return _JsonObject(pairs), idx + 1
+    while True:
+        if text[idx : idx + 1] != '"':
+            raise JSONDecodeError("Expecting property name enclosed in double quotes", text, idx)
+        line = text.count("\n", 0, idx) + 1
+        key, idx = scanstring(text, idx + 1)
+        idx = _skip_ws(text, idx)
+        if text[idx : idx + 1] != ":":
+            raise JSONDecodeError("Expecting ':' delimiter", text, idx)
+        idx = _skip_ws(text, idx + 1)
+        if text[idx : idx + 1] == "{":
+            value, idx = _json_object(text, idx, decoder)
+        else:
+            value, idx = decoder.raw_decode(text, idx)
+        pairs.append((line, key, value))
+        idx = _skip_ws(text, idx)
+        ch = text[idx : idx + 1]
+        if ch == ",":
+            idx = _skip_ws(text, idx + 1)
+        elif ch == "}":
+            return _JsonObject(pairs), idx + 1
+        else:
+            raise JSONDecodeError("Expecting ',' delimiter", text, idx)
+
+
+def _json_entries(text: str, source: str, player: str) -> list[tuple[int, str, object]]:
+    start = _skip_ws(text, 0)
+    try:
+        if text[start : start + 1] != "{":
+            raise JSONDecodeError('Expecting an object {"AA": 1, ...}', text, start)
+        obj, end = _json_object(text, start, json.JSONDecoder())
+        end = _skip_ws(text, end)
+        if end != len(text):
+            raise JSONDecodeError("Extra data", text, end)
+    except JSONDecodeError as exc:
+        near = text[exc.pos : exc.pos + 20].split("\n")[0]
+        raise StrategyFileError(source, exc.lineno, f"invalid JSON: {exc.msg} at {near!r}") from None
+    pairs = obj.pairs
+    keys = [k.strip().lower() for _, k, _ in pairs]
+    if pairs and all(k in PLAYERS for k in keys) and all(isinstance(v, _JsonObject) for _, _, v in pairs):
+        chosen = [(line, v) for (line, _, v), k in zip(pairs, keys) if k == player]
+        if not chosen:
+            raise StrategyFileError(source, pairs[0][0], f"no {player!r} entry (the file has {sorted(set(keys))})")
+        if len(chosen) > 1:
+            raise StrategyFileError(source, chosen[1][0], f"duplicate entry {player!r}")
+        pairs = chosen[0][1].pairs
+        if not pairs:
+            raise StrategyFileError(source, chosen[0][0], f"the {player!r} entry lists no hands")
+    out = []
+    for line, key, value in pairs:
+        if isinstance(value, _JsonObject):
+            raise StrategyFileError(source, line, f"non-numeric frequency (an object) for {key!r}")
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise StrategyFileError(source, line, f"non-numeric frequency {json.dumps(value)} for {key!r}")
+        out.append((line, key, value))
+    return out
+
+
+# ---------------------------------------------------------------- the report
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One player's choice of one class: given and exact frequency, and the EV it loses (bb/hand)."""
+
+    player: str
+    hand: str
+    given: float
+    exact: float
+    ev_lost: float
+
+    def to_dict(self) -> dict:
+        return {
+            "player": self.player,
+            "hand": self.hand,
+            "given": float(self.given),
+            "exact": float(self.exact),
+            "ev_lost": float(self.ev_lost),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class VerifyReport:
+    """The figures of :func:`verify` (bb per hand; ``*_mbb`` x1000).  See the module docstring."""
+
+    config: GameConfig
+    level: str
+    nash_value: float
+    sb_exploitability: float | None
+    bb_exploitability: float | None
+    value_vs_each_other: float | None
+    missing: dict[str, tuple[str, ...] | None]
+    hands: list[HandRow] = field(default_factory=list)
+    sources: dict[str, str | None] = field(default_factory=dict)
+
+    @property
+    def stack(self) -> float:
+        return float(self.config.stack)
+
+    @property
+    def total_exploitability(self) -> float:
+        """The sum of the given sides' exploitabilities."""
+        return sum(e for e in (self.sb_exploitability, self.bb_exploitability) if e is not None)
+
+    @property
+    def sb_exploitability_mbb(self) -> float | None:
+        return None if self.sb_exploitability is None else self.sb_exploitability * MBB
+
+    @property
+    def bb_exploitability_mbb(self) -> float | None:
+        return None if self.bb_exploitability is None else self.bb_exploitability * MBB
+
+    @property
+    def total_exploitability_mbb(self) -> float:
+        return self.total_exploitability * MBB
+
+    def ev_lost(self, player: str) -> float:
+        """Sum of one player's ``ev_lost`` rows (see the identity in the module docstring)."""
+        player = _player(player)
+        return float(sum(row.ev_lost for row in self.hands if row.player == player))
+
+    def to_dict(self) -> dict:
+        """Plain JSON-ready dict: the figures, the config fields, missing hands and the hand rows."""
+
+        def num(v):
+            return None if v is None else float(v)
+
+        out = self.config.as_dict()
+        out.update(
+            {
+                "nash_value": float(self.nash_value),
+                "sb_exploitability": num(self.sb_exploitability),
+                "bb_exploitability": num(self.bb_exploitability),
+                "value_vs_each_other": num(self.value_vs_each_other),
+                "total_exploitability": float(self.total_exploitability),
+                "sb_exploitability_mbb": num(self.sb_exploitability_mbb),
+                "bb_exploitability_mbb": num(self.bb_exploitability_mbb),
+                "total_exploitability_mbb": float(self.total_exploitability_mbb),
+                "missing": {p: (None if m is None else list(m)) for p, m in self.missing.items()},
+                "hands": [row.to_dict() for row in self.hands],
+            }
+        )
+        return out
+
+
+def _exact_strategies(config: GameConfig, solution, table) -> tuple[np.ndarray, np.ndarray]:
+    """The exact equilibrium's class strategies (solved unless ``solution`` is given)."""
+    if solution is None:
+        from sflp.solver import solve
+
+        solution = solve(config, table=table)
+    elif solution.config != config:
+        raise ConfigError(f"the solution given is for {solution.config}, not {config}")
+    return solution.class_strategies()
+
+
+def verify(
+    config: GameConfig,
+    sb: StrategySpec | None,
+    bb: StrategySpec | None,
+    *,
+    solution=None,
+    table=None,
+) -> VerifyReport:
+    """Exploitability of the given SB and/or BB strategy in ``config``'s game, and per-hand costs.
+
+    ``solution`` may pass a precomputed equilibrium of ``config`` (else :func:`sflp.solver.solve`
+    is called); ``table`` an equity table other than the shipped one.
+    """
+    if sb is None and bb is None:
+        raise ConfigError("verify needs a strategy for SB, for BB, or both")
+    for who, spec in (("sb", sb), ("bb", bb)):
+        if spec is not None:
+            if not isinstance(spec, StrategySpec):
+                raise ConfigError(f"the {who.upper()} strategy must be a StrategySpec (see load_strategy)")
+            if spec.player != who:
+                raise ConfigError(f"strategy {spec.source!r} was loaded for {spec.player.upper()}, given as {who.upper()}")
+    given = [s for s in (sb, bb) if s is not None]
+    level = "class" if all(s.uniform for s in given) else "combo"
+    x_class, y_class = _exact_strategies(config, solution, table)
+    game = PushFoldGame(config, table, level)
+    if level == "class":
+        x_star, y_star = np.asarray(x_class, float), np.asarray(y_class, float)
+    else:
+        x_star, y_star = game.expand_to_combos(x_class), game.expand_to_combos(y_class)
+    nash = game.value(x_star, y_star)
+
+    sb_exp = bb_exp = mutual = None
+    rows: list[HandRow] = []
+    if sb is not None:
+        x = sb.frequencies(level)
+        sb_exp = nash - game.best_response_bb(x)[1]
+        m = game.sb_margins(y_star)
+        lost = np.maximum(m, 0.0) - x * m
+        rows += _rows("sb", sb.class_freq, x_class, lost, level)
+    if bb is not None:
+        y = bb.frequencies(level)
+        bb_exp = game.best_response_sb(y)[1] - nash
+        b = game.bb_margins(x_star)
+        lost = np.maximum(b, 0.0) - y * b
+        rows += _rows("bb", bb.class_freq, y_class, lost, level)
+    if sb is not None and bb is not None:
+        mutual = game.value(sb.frequencies(level), bb.frequencies(level))
+    return VerifyReport(
+        config=config,
+        level=level,
+        nash_value=float(nash),
+        sb_exploitability=None if sb_exp is None else float(sb_exp),
+        bb_exploitability=None if bb_exp is None else float(bb_exp),
+        value_vs_each_other=None if mutual is None else float(mutual),
+        missing={"sb": None if sb is None else sb.missing, "bb": None if bb is None else bb.missing},
+        hands=rows,
+        sources={"sb": None if sb is None else sb.source, "bb": None if bb is None else bb.source},
+    )
+
+
+def _rows(player: str, given: np.ndarray, exact: np.ndarray, lost: np.ndarray, level: str) -> list[HandRow]:
+    if level == "combo":
+        lost = np.bincount(COMBO_CLASS, weights=lost, minlength=N_CLASSES)
+    return [
+        HandRow(player, CLASS_NAMES[k], float(given[k]), float(exact[k]), float(lost[k])) for k in range(N_CLASSES)
+    ]
+
+
+def exceeds(report: VerifyReport, max_exploitability: float) -> bool:
+    """True when a given side's exploitability is above ``max_exploitability`` (bb per hand)."""
+    bound = float(max_exploitability)
+    if not bound >= 0:
+        raise ConfigError(f"max_exploitability={max_exploitability!r} must be zero or positive")
+    return any(e is not None and e > bound for e in (report.sb_exploitability, report.bb_exploitability))
+
+
+# ---------------------------------------------------------------- text
+
+
+def _fmt(v: float | None, digits: int = 6) -> str:
+    return "-" if v is None else f"{v:+.{digits}f}"
+
+
+def _names(names: tuple[str, ...], limit: int = 12) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f", ... ({len(names) - limit} more)" if len(names) > limit else "")
+
+
+def format_text(report: VerifyReport, top: int = 15) -> str:
+    """A human-readable report: the figures, missing hands, and the ``top`` costliest hands per side."""
+    c = report.config
+    lines = [
+        f"verify: stack {c.stack:g} bb, blinds {c.small_blind:g}/{c.big_blind:g}, "
+        f"ante {c.ante:g}, BB ante {c.bb_ante:g}  ({report.level} level)",
+        f"exact equilibrium value (SB): {report.nash_value:+.6f} bb/hand",
+        "",
+        f"{'side':<6}{'exploitability bb/hand':>24}{'mbb/hand':>12}   strategy",
+    ]
+    for who, e, mbb in (
+        ("SB", report.sb_exploitability, report.sb_exploitability_mbb),
+        ("BB", report.bb_exploitability, report.bb_exploitability_mbb),
+    ):
+        src = report.sources.get(who.lower())
+        if e is None:
+            lines.append(f"{who:<6}{'(not given)':>24}")
+        else:
+            lines.append(f"{who:<6}{e:>24.9f}{mbb:>12.3f}   {src}")
+    lines.append(f"{'total':<6}{report.total_exploitability:>24.9f}{report.total_exploitability_mbb:>12.3f}")
+    if report.value_vs_each_other is not None:
+        lines.append(f"value of the given SB vs the given BB: {report.value_vs_each_other:+.6f} bb/hand")
+    for who in PLAYERS:
+        missing = report.missing.get(who)
+        if missing:
+            lines.append(f"{who.upper()} missing {len(missing)} hand(s), counted as frequency 0: {_names(missing)}")
+    for who in PLAYERS:
+        rows = [r for r in report.hands if r.player == who]
+        if not rows:
+            continue
+        total = sum(r.ev_lost for r in rows)
+        costly = sorted((r for r in rows if r.ev_lost > DISPLAY_FLOOR), key=lambda r: -r.ev_lost)[:top]
+        lines += [
+            "",
+            f"{who.upper()} hands vs the exact {('BB' if who == 'sb' else 'SB')} strategy: "
+            f"{total * MBB:.3f} mbb/hand lost in all",
+        ]
+        if not costly:
+            lines.append(f"  every hand is played as a best reply (to {DISPLAY_FLOOR:g} bb)")
+            continue
+        lines.append(f"  {'hand':<6}{'given':>8}{'exact':>8}{'ev lost mbb/hand':>18}")
+        for r in costly:
+            lines.append(f"  {r.hand:<6}{r.given:>8.3f}{r.exact:>8.3f}{r.ev_lost * MBB:>18.4f}")
+    return "\n".join(lines) + "\n"
