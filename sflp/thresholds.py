@@ -1,0 +1,781 @@
+r"""Exact stack thresholds of every hand, by following the equilibrium path in the stack.
+
+For one blind structure the payoff matrix is affine in the stack, ``K(S) = K0 + S*K1`` (see
+:mod:`sflp.game`).  On a stretch of stacks where the equilibrium *support* is fixed (which hands
+each player plays always, never, or at a mixed frequency), the mixed frequencies solve two square
+indifference systems with entries affine in ``S``:
+
+* SB's mixed hands ``i`` are indifferent:  ``K[Ms, Mb] y_M = -r_Ms (g-f) - K[Ms, Pb] 1``,
+* BB's mixed hands ``j`` are indifferent:  ``K[Ms, Mb]' x_M = -K[Ps, Mb]' 1``.
+
+By Cramer's rule every mixed frequency is ``N(S) / D(S)`` with ``D = det K[Ms, Mb]`` of degree
+``<= k`` (``k`` mixed hands per player) and numerators of degree ``<= k``; every pure hand's
+margin times ``D`` is a polynomial of degree ``<= k + 1``.  The support stays an equilibrium
+support exactly as long as every *event polynomial* keeps its sign:
+
+==========================  =========================================================
+``D``                        the indifference systems stay regular
+``N``, ``D - N``             each mixed frequency stays inside ``(0, 1)``
+``m_i D``                    each pure SB hand keeps the sign of its shove margin
+``(K'x)_j D``                each pure BB hand keeps the sign of its call margin
+==========================  =========================================================
+
+:func:`compute_thresholds` walks from ``low`` to ``high``.  For a support it interpolates the
+event polynomials (degree ``k + 1``, exactly, at Chebyshev nodes over ``[low, high]``), takes
+their real roots nearest the current stack on either side, and refines each by a bracketing root
+finder on the *exact* event function (the determinants evaluated at that stack), to ~1e-13
+relative: that is the segment on which the support holds.  The first support comes from an LP
+solve (:func:`sflp.lp.solve_lp`).  At a segment's end the event says what changes; the next
+support is found by *pivoting*: the few generic successor supports (the hand goes pure or mixed,
+with one hand of either player following it in or out of the mixed set) are tested just past the
+breakpoint, and only if none is an equilibrium support there is the LP solved again.  Every
+segment is checked inside (all event functions at three interior stacks, exploitability at its
+midpoint).  A gap left between two segments (a segment shorter than the step past a breakpoint)
+is probed by the LP until it is below ``1e-10`` bb.
+
+Inside each segment the ``0.5`` crossings of the mixed frequencies are the roots of ``N - D/2``,
+found the same way.  At a breakpoint a frequency may jump (the equilibrium is not unique
+there); interval endpoints are then the breakpoint itself.
+
+>>> t = compute_thresholds(GameConfig(stack=10), 1, 3)
+>>> t.get("sb", "AA").label(), t.get("sb", "72o").label()
+('3+', '1.6')
+>>> format_intervals(t.get("sb", "72o").intervals)[:9]
+'1.000000-'
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.polynomial import chebyshev as _cheb
+
+from sflp.cards import CLASS_NAMES, N_CLASSES
+from sflp.errors import ConfigError, SolveError
+from sflp.game import GameConfig, Payoffs, PushFoldGame, Support, payoffs_for
+
+PLAYERS = ("sb", "bb")
+_CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
+
+_VALID_TOL = 1e-9
+"""How far (bb per hand, or frequency) an event function may be on the wrong side at a probe."""
+_GAP_TOL = 1e-10
+"""Gaps between segments up to this (times max(1, S)) are one breakpoint."""
+_MAX_PROBES = 20_000
+"""LP solves allowed before giving up (a 1-200 bb path needs one or a few)."""
+_MAX_SEGMENTS = 200_000
+
+
+# ---------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class HandThresholds:
+    """Where one hand of one player is played: ``intervals`` with frequency > 0.5, ``any_intervals`` > 0."""
+
+    player: str
+    hand: str
+    intervals: tuple[tuple[float, float], ...]
+    any_intervals: tuple[tuple[float, float], ...]
+    max_stack: float | None
+    capped: bool
+
+    @property
+    def multi(self) -> bool:
+        """More than one separate stack interval with frequency > 0.5."""
+        return len(self.intervals) > 1
+
+    def label(self) -> str:
+        """HoldemResources chart convention: ``"7.7"`` (floor to 0.1 bb), ``"25+"``, or ``"-"``.
+
+        When capped, ``max_stack`` is the top of the range.
+
+        >>> HandThresholds("sb", "T3s", ((1.0, 7.7912),), ((1.0, 8.0),), 7.7912, False).label()
+        '7.7'
+        >>> HandThresholds("sb", "AA", ((1.0, 25.0),), ((1.0, 25.0),), 25.0, True).label()
+        '25+'
+        >>> HandThresholds("bb", "72o", (), ((1.0, 1.2),), None, False).label()
+        '-'
+        """
+        if self.max_stack is None:
+            return "-"
+        if self.capped:
+            return f"{self.max_stack:g}+"
+        return f"{math.floor(self.max_stack * 10 + 1e-9) / 10:.1f}"
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Thresholds of all 169 classes for both players over ``[low, high]`` (one blind structure)."""
+
+    config: GameConfig
+    low: float
+    high: float
+    hands: tuple[HandThresholds, ...]
+    breakpoints: tuple[float, ...]
+    segments: tuple = ()
+    lp_solves: int = 0
+    pivots: int = 0
+    _payoffs: Payoffs | None = field(default=None, compare=False, repr=False)
+
+    def get(self, player: str, hand: str) -> HandThresholds:
+        """The thresholds of ``hand`` (class name such as ``"T3s"``) for ``player`` ("sb"/"bb")."""
+        if player not in PLAYERS:
+            raise ConfigError(f"player={player!r}: expected 'sb' or 'bb'")
+        if hand not in _CLASS_INDEX:
+            raise ConfigError(f"hand={hand!r} is not a class name such as 'AKs', 'T9o' or '22'")
+        return self.hands[PLAYERS.index(player) * N_CLASSES + _CLASS_INDEX[hand]]
+
+    def strategies_at(self, stack: float) -> tuple[np.ndarray, np.ndarray]:
+        """SB push and BB call frequencies at ``stack`` from its segment's support (no LP)."""
+        stack = float(stack)
+        if not (self.low - 1e-12 <= stack <= self.high + 1e-12) or not self.segments:
+            raise ConfigError(f"stack={stack!r} is outside [{self.low:g}, {self.high:g}]")
+        starts = [s[0] for s in self.segments]
+        k = max(0, bisect.bisect_right(starts, stack) - 1)
+        payoffs = self._payoffs or payoffs_for(self.config)
+        return _strategies(payoffs, self.segments[k][2], stack)
+
+
+def format_intervals(intervals) -> str:
+    """``"1.000000-7.240000;7.270000-7.290000"`` (6 decimals, ``;`` between intervals, ``""`` if none).
+
+    >>> format_intervals([(1, 7.24), (7.27, 7.29)]), format_intervals(())
+    ('1.000000-7.240000;7.270000-7.290000', '')
+    """
+    return ";".join(f"{a:.6f}-{b:.6f}" for a, b in intervals)
+
+
+# ---------------------------------------------------------------------------- one support
+
+
+def _strategies(payoffs: Payoffs, support: Support, stack: float) -> tuple[np.ndarray, np.ndarray]:
+    """The strategies of ``support`` at ``stack`` (indifference systems solved directly)."""
+    p = payoffs
+    n = p.K0.shape[0]
+    K = p.K0 + stack * p.K1
+    x, y = np.zeros(n), np.zeros(n)
+    x[list(support.sb_pure)] = 1.0
+    y[list(support.bb_pure)] = 1.0
+    sm, bm = list(support.sb_mixed), list(support.bb_mixed)
+    if sm:
+        C = K[np.ix_(sm, bm)]
+        d = -(p.r[sm] * (p.g - p.f)) - K[sm, :] @ y
+        b = -(K[:, bm].T @ x)
+        x[sm] = np.linalg.solve(C.T, b)
+        y[bm] = np.linalg.solve(C, d)
+    return np.clip(x, 0.0, 1.0), np.clip(y, 0.0, 1.0)
+
+
+class _Piece:
+    """The event functions of one support: exact evaluation and interpolated polynomials.
+
+    Rows (each multiplied by ``1/D(ref)`` so that they are ``>= 0`` exactly where the support is
+    an equilibrium support, and, at ``ref``, equal to frequencies or per-hand margins in bb):
+    ``D``; ``x_l``, ``1-x_l`` (SB mixed); ``y_l``, ``1-y_l`` (BB mixed); signed SB margins of the
+    pure SB hands; signed BB margins of the pure BB hands.  Crossing rows: ``x_l - 1/2``, ``y_l - 1/2``.
+    """
+
+    def __init__(self, payoffs: Payoffs, support: Support, ref: float, low: float, high: float):
+        p = payoffs
+        self.payoffs, self.support = p, support
+        n = p.K0.shape[0]
+        self.n = n
+        self.sm = sm = np.array(support.sb_mixed, dtype=int)
+        self.bm = bm = np.array(support.bb_mixed, dtype=int)
+        self.k = k = len(sm)
+        if len(bm) != k:
+            raise ValueError("non-square support")
+        xp, yp = np.zeros(n), np.zeros(n)
+        xp[list(support.sb_pure)] = 1.0
+        yp[list(support.bb_pure)] = 1.0
+        self.xp, self.yp = xp, yp
+        mixed_s, mixed_b = set(support.sb_mixed), set(support.bb_mixed)
+        self.sb_rows = np.array([i for i in range(n) if i not in mixed_s], dtype=int)
+        self.bb_rows = np.array([j for j in range(n) if j not in mixed_b], dtype=int)
+        # SB pure-in needs margin >= 0, pure-out <= 0; BB calls where (K'x)_j < 0.
+        sb_sign = np.where(xp[self.sb_rows] > 0.5, 1.0, -1.0) / p.r[self.sb_rows]
+        bb_sign = np.where(yp[self.bb_rows] > 0.5, -1.0, 1.0) / p.r[self.bb_rows]
+        rgf = p.r * (p.g - p.f)
+        # everything as (constant, slope) in S: K(S) y_pure, K(S)' x_pure and the mixed blocks
+        self.a0, self.a1 = rgf + p.K0 @ yp, p.K1 @ yp  # SB margins against BB's pure part
+        self.c0, self.c1 = p.K0.T @ xp, p.K1.T @ xp  # (K'x)_j from SB's pure part
+        self.sa0, self.sa1 = sb_sign * self.a0[self.sb_rows], sb_sign * self.a1[self.sb_rows]
+        self.bc0, self.bc1 = bb_sign * self.c0[self.bb_rows], bb_sign * self.c1[self.bb_rows]
+        if k:
+            self.C0, self.C1 = p.K0[np.ix_(sm, bm)], p.K1[np.ix_(sm, bm)]
+            self.Ks0 = sb_sign[:, None] * p.K0[np.ix_(self.sb_rows, bm)]
+            self.Ks1 = sb_sign[:, None] * p.K1[np.ix_(self.sb_rows, bm)]
+            self.Kb0 = bb_sign[:, None] * p.K0[np.ix_(sm, self.bb_rows)].T
+            self.Kb1 = bb_sign[:, None] * p.K1[np.ix_(sm, self.bb_rows)].T
+        self.n_rows = 1 + 4 * k + len(self.sb_rows) + len(self.bb_rows)
+        self.low, self.high = low, high
+        self.scale = 1.0
+        d_ref = self._dets(ref)[0]
+        if d_ref == 0 or not math.isfinite(d_ref):
+            raise ValueError("singular support")
+        self.scale = 1.0 / d_ref
+        self._fit()
+
+    # exact evaluation ------------------------------------------------------------------
+
+    def _dets(self, S: float) -> tuple[float, np.ndarray, np.ndarray]:
+        """``D``, ``y_M D`` and ``x_M D`` (Cramer's rule), times ``scale``."""
+        k = self.k
+        if not k:
+            return self.scale, np.zeros(0), np.zeros(0)
+        C = self.C0 + S * self.C1
+        d = -(self.a0[self.sm] + S * self.a1[self.sm])
+        b = -(self.c0[self.bm] + S * self.c1[self.bm])
+        if k == 1:
+            return C[0, 0] * self.scale, d * self.scale, b * self.scale
+        mats = np.empty((2 * k + 1, k, k))
+        mats[0] = C
+        mats[1 : 1 + k] = C
+        mats[1 + k :] = C.T
+        for l in range(k):
+            mats[1 + l, :, l] = d
+            mats[1 + k + l, :, l] = b
+        dets = np.linalg.det(mats) * self.scale
+        return dets[0], dets[1 : 1 + k], dets[1 + k :]
+
+    def rows(self, S: float) -> np.ndarray:
+        """All event rows at ``S`` (>= 0 where the support is an equilibrium support)."""
+        D, NY, NX = self._dets(S)
+        ms = (self.sa0 + S * self.sa1) * D
+        mb = (self.bc0 + S * self.bc1) * D
+        if self.k:
+            ms = ms + (self.Ks0 + S * self.Ks1) @ NY
+            mb = mb + (self.Kb0 + S * self.Kb1) @ NX
+        return np.concatenate(([D], NX, D - NX, NY, D - NY, ms, mb))
+
+    def cross_rows(self, S: float) -> np.ndarray:
+        """``x_l - 1/2`` and ``y_l - 1/2`` times ``D/D(ref)``."""
+        D, NY, NX = self._dets(S)
+        return np.concatenate((NX - 0.5 * D, NY - 0.5 * D))
+
+    def strategies(self, S: float) -> tuple[np.ndarray, np.ndarray]:
+        """SB push and BB call frequencies of this support at ``S``."""
+        D, NY, NX = self._dets(S)
+        x, y = self.xp.copy(), self.yp.copy()
+        if self.k:
+            x[self.sm] = NX / D
+            y[self.bm] = NY / D
+        return np.clip(x, 0.0, 1.0), np.clip(y, 0.0, 1.0)
+
+    def row_event(self, row: int) -> tuple[str, int, float]:
+        """What a row reaching zero means: (player, hand, the hand's new pure value or -1 for mixed)."""
+        k = self.k
+        if row == 0:
+            return ("D", -1, -1.0)
+        if row <= 4 * k:
+            q, l = divmod(row - 1, k)
+            player = "sb" if q < 2 else "bb"
+            hand = int((self.sm if q < 2 else self.bm)[l])
+            return (player, hand, 0.0 if q % 2 == 0 else 1.0)
+        row -= 1 + 4 * k
+        if row < len(self.sb_rows):
+            return ("sb", int(self.sb_rows[row]), -1.0)
+        return ("bb", int(self.bb_rows[row - len(self.sb_rows)]), -1.0)
+
+    # interpolation -------------------------------------------------------------------
+
+    def _fit(self) -> None:
+        deg = self.k + 1
+        m = 2 * deg + 4
+        u = np.cos(np.pi * (np.arange(m) + 0.5) / m)
+        self.mid, self.half = 0.5 * (self.low + self.high), 0.5 * (self.high - self.low)
+        nodes = self.mid + self.half * u
+        vals = np.array([self.rows(S) for S in nodes])
+        V = _cheb.chebvander(u, deg)
+        coef, *_ = np.linalg.lstsq(V, vals, rcond=None)  # (deg+1, n_rows)
+        self.root_at, self.root_row = _real_roots(coef, self.mid, self.half)
+        if self.k:
+            cvals = np.array([self.cross_rows(S) for S in nodes])
+            ccoef, *_ = np.linalg.lstsq(V, cvals, rcond=None)
+            self.croot_at, self.croot_row = _real_roots(ccoef, self.mid, self.half)
+
+
+_C2P_CACHE: dict[int, np.ndarray] = {}
+
+
+def _cheb_to_power(deg: int) -> np.ndarray:
+    """Matrix taking Chebyshev coefficients (degree ``deg``) to power-series coefficients."""
+    if deg not in _C2P_CACHE:
+        out = np.zeros((deg + 1, deg + 1))
+        for i in range(deg + 1):
+            power = _cheb.cheb2poly(np.eye(deg + 1)[i])
+            out[: len(power), i] = power
+        _C2P_CACHE[deg] = out
+    return _C2P_CACHE[deg]
+
+
+def _real_roots(coef: np.ndarray, mid: float, half: float) -> tuple[np.ndarray, np.ndarray]:
+    """Approximate real roots (as stacks) in the fitted interval of each column of Chebyshev
+    coefficients, as two flat arrays: the roots and their column."""
+    deg = coef.shape[0] - 1
+    power = _cheb_to_power(deg) @ coef  # (deg+1, rows), ascending powers of u
+    n = power.shape[1]
+    size = np.abs(power).max(axis=0)
+    eff = np.zeros(n, dtype=int)
+    for d in range(deg, 0, -1):
+        sel = (eff == 0) & (np.abs(power[d]) > 1e-11 * size) & (size > 0)
+        eff[sel] = d
+    at, which = [], []
+    for d in range(1, deg + 1):
+        cols = np.flatnonzero(eff == d)
+        if not len(cols):
+            continue
+        lead = power[d, cols]
+        comp = np.zeros((len(cols), d, d))
+        if d > 1:
+            idx = np.arange(d - 1)
+            comp[:, idx + 1, idx] = 1.0
+        comp[:, :, d - 1] = -(power[:d, cols] / lead).T
+        eig = np.linalg.eigvals(comp)  # (len(cols), d)
+        ok = (np.abs(eig.imag) <= 1e-6 * np.maximum(1.0, np.abs(eig.real))) & (np.abs(eig.real) <= 1 + 1e-9)
+        rr, cc = np.nonzero(ok)
+        at.append(mid + half * eig.real[rr, cc])
+        which.append(cols[rr])
+    if not at:
+        return np.zeros(0), np.zeros(0, dtype=int)
+    at_, which_ = np.concatenate(at), np.concatenate(which)
+    order = np.argsort(at_)
+    return at_[order], which_[order]
+
+
+def _refine(f, good: float, bad: float, tol: float) -> float:
+    """A root of ``f`` between ``good`` (``f >= 0``) and ``bad`` (``f < 0``), by the Illinois method."""
+    fg, fb = f(good), f(bad)
+    side = 0
+    for _ in range(200):
+        if abs(bad - good) <= tol:
+            break
+        den = fg - fb
+        s = good - fg * (bad - good) / (fb - fg) if den != 0 else 0.5 * (good + bad)
+        lo, hi = min(good, bad), max(good, bad)
+        if not (lo < s < hi):
+            s = 0.5 * (good + bad)
+        fs = f(s)
+        if fs >= 0:
+            good, fg = s, fs
+            if side == 1:
+                fb *= 0.5
+            side = 1
+        else:
+            bad, fb = s, fs
+            if side == -1:
+                fg *= 0.5
+            side = -1
+    return 0.5 * (good + bad)
+
+
+def _root_near(f, approx: float, lo: float, hi: float) -> float | None:
+    """The sign change of ``f`` nearest ``approx`` inside ``[lo, hi]``, refined; None if none nearby.
+
+    ``approx`` comes from the interpolant; the bracket is widened from 1e-8 up to 1e-2 (relative)
+    until ``f`` changes sign, else the root was spurious or a tangency (no sign change).
+    """
+    scale = max(1.0, abs(approx))
+    w = 1e-8 * scale
+    while True:
+        a, b = max(lo, approx - w), min(hi, approx + w)
+        if a < b:
+            fa, fb = f(a), f(b)
+            if (fa >= 0) != (fb >= 0) or (fa == 0) != (fb == 0):
+                sign = 1.0 if (fa > 0 or (fa == 0 and fb < 0)) else -1.0
+                return _refine(lambda S: sign * f(S), a, b, 1e-13 * scale)
+        if (a <= lo and b >= hi) or w > 1e-2 * scale:
+            return None
+        w *= 10
+
+
+def _segment(piece: _Piece, p: float, lo: float, hi: float) -> tuple[float, float, int, int]:
+    """The stacks ``[a, b]`` around ``p`` (within ``[lo, hi]``) where the support holds, and the
+    rows whose sign change ends it on each side (-1 at ``lo`` / ``hi``)."""
+    out = []
+    at, which = piece.root_at, piece.root_row
+    for direction, limit in ((1.0, hi), (-1.0, lo)):
+        if direction > 0:
+            sel = np.flatnonzero((at > p) & (at <= limit + 1e-6 * max(1.0, limit)))
+        else:
+            sel = np.flatnonzero((at < p) & (at >= limit - 1e-6 * max(1.0, limit)))[::-1]
+        best, best_row = limit, -1
+        for idx in sel:
+            r, row = float(at[idx]), int(which[idx])
+            if (r - best) * direction > 1e-6 * max(1.0, abs(best)):
+                break
+            c = _root_near(lambda S, row=row: piece.rows(S)[row], r, min(p, limit), max(p, limit))
+            if c is not None and (c - best) * direction < 0:
+                best, best_row = c, row
+        out.append((best, best_row))
+    (b, brow), (a, arow) = out
+    return a, b, arow, brow
+
+
+# ---------------------------------------------------------------------------- pivots
+
+
+def _exploitability(payoffs: Payoffs, stack: float, x: np.ndarray, y: np.ndarray) -> float:
+    """:meth:`sflp.game.PushFoldGame.exploitability` at ``stack`` without building a game."""
+    p = payoffs
+    K = p.K0 + stack * p.K1
+    br_sb = p.f + np.maximum(p.r * (p.g - p.f) + K @ y, 0).sum()
+    br_bb = p.f + (p.g - p.f) * (p.r @ x) + np.minimum(K.T @ x, 0).sum()
+    return float(br_sb - br_bb)
+
+
+def _score(payoffs: Payoffs, K: np.ndarray, sup: Support) -> float:
+    """How far ``sup`` is from being an equilibrium support at the stack of ``K``: the smallest
+    event row (frequencies in [0, 1], per-hand margins in bb with the pure hands' signs)."""
+    p = payoffs
+    n = K.shape[0]
+    x, y = np.zeros(n), np.zeros(n)
+    sp, bp = list(sup.sb_pure), list(sup.bb_pure)
+    x[sp] = 1.0
+    y[bp] = 1.0
+    sm, bm = list(sup.sb_mixed), list(sup.bb_mixed)
+    worst = math.inf
+    if sm:
+        if len(sm) != len(bm):
+            return -math.inf
+        C = K[np.ix_(sm, bm)]
+        d = -(p.r[sm] * (p.g - p.f)) - K[sm, :] @ y
+        b = -(K[:, bm].T @ x)
+        try:
+            xs, ys = np.linalg.solve(C.T, b), np.linalg.solve(C, d)
+        except np.linalg.LinAlgError:
+            return -math.inf
+        worst = min(xs.min(), 1 - xs.max(), ys.min(), 1 - ys.max())
+        x[sm], y[bm] = xs, ys
+    ms = (p.r * (p.g - p.f) + K @ y) / p.r
+    mb = (K.T @ x) / p.r
+    out_s = np.ones(n, dtype=bool)
+    out_s[sp] = False
+    out_s[sm] = False
+    out_b = np.ones(n, dtype=bool)
+    out_b[bp] = False
+    out_b[bm] = False
+    if sp:
+        worst = min(worst, ms[sp].min())
+    if out_s.any():
+        worst = min(worst, -ms[out_s].max())
+    if bp:
+        worst = min(worst, -mb[bp].max())
+    if out_b.any():
+        worst = min(worst, mb[out_b].min())
+    return float(worst)
+
+
+def _with(sup: Support, player: str, hand: int, value: float) -> Support:
+    """``sup`` with ``player``'s ``hand`` made pure ``value`` (0 or 1) or mixed (``value < 0``)."""
+    pure = set(sup.sb_pure if player == "sb" else sup.bb_pure)
+    mixed = set(sup.sb_mixed if player == "sb" else sup.bb_mixed)
+    pure.discard(hand)
+    mixed.discard(hand)
+    if value < 0:
+        mixed.add(hand)
+    elif value > 0.5:
+        pure.add(hand)
+    if player == "sb":
+        return Support(frozenset(pure), tuple(sorted(mixed)), sup.bb_pure, sup.bb_mixed)
+    return Support(sup.sb_pure, sup.sb_mixed, frozenset(pure), tuple(sorted(mixed)))
+
+
+def _batch_freqs(payoffs: Payoffs, K: np.ndarray, sup: Support, sb_add=None, bb_add=None):
+    """Mixed frequencies for many candidate supports at once: candidate ``n`` is ``sup`` with SB
+    hand ``sb_add[n]`` and/or BB hand ``bb_add[n]`` made mixed (the systems must be square).
+
+    Returns ``(xs, ys)`` of shape ``(N, k)`` (NaN where a system is singular)."""
+    p = payoffs
+    n = K.shape[0]
+    N = len(sb_add) if sb_add is not None else len(bb_add)
+    sm, bm = np.array(sup.sb_mixed, dtype=int), np.array(sup.bb_mixed, dtype=int)
+    xp, yp = np.zeros(n), np.zeros(n)
+    xp[list(sup.sb_pure)] = 1.0
+    yp[list(sup.bb_pure)] = 1.0
+    rows = np.broadcast_to(sm, (N, len(sm)))
+    cols = np.broadcast_to(bm, (N, len(bm)))
+    if sb_add is not None:
+        rows = np.concatenate([rows, sb_add[:, None]], axis=1)
+    if bb_add is not None:
+        cols = np.concatenate([cols, bb_add[:, None]], axis=1)
+    if rows.shape[1] != cols.shape[1]:
+        raise ValueError("non-square candidate supports")
+    C = K[rows[:, :, None], cols[:, None, :]]
+    u, v = K.T @ xp, K @ yp
+    b = -u[cols]
+    if sb_add is not None:
+        b = b + xp[sb_add][:, None] * K[sb_add[:, None], cols]
+    d = -(p.r * (p.g - p.f) + v)[rows]
+    if bb_add is not None:
+        d = d + yp[bb_add][:, None] * K[rows, bb_add[:, None]]
+    det = np.linalg.det(C)
+    ok = np.abs(det) > 1e-300
+    xs = np.full(rows.shape, np.nan)
+    ys = np.full(rows.shape, np.nan)
+    if ok.any():
+        xs[ok] = np.linalg.solve(np.swapaxes(C[ok], 1, 2), b[ok][..., None])[..., 0]
+        ys[ok] = np.linalg.solve(C[ok], d[ok][..., None])[..., 0]
+    return xs, ys
+
+
+def _feasible(xs: np.ndarray, ys: np.ndarray, tol: float = 1e-9) -> np.ndarray:
+    return np.all((xs >= -tol) & (xs <= 1 + tol), axis=1) & np.all((ys >= -tol) & (ys <= 1 + tol), axis=1)
+
+
+def _pivot(payoffs: Payoffs, piece: _Piece, row: int, stack: float) -> Support | None:
+    """The support after the event of ``row`` at the end of ``piece``'s segment, tested at ``stack``.
+
+    Generic events, each with the candidate supports that can follow it:
+
+    * a mixed hand reaches 0 or 1 and becomes pure; then either a mixed hand of the other player
+      becomes pure (its frequency may jump), or a pure hand of the same player becomes mixed (the
+      other player's mixed frequencies jump);
+    * a pure hand's margin reaches 0; it switches to the other pure value, or becomes mixed
+      together with a pure hand of the other player, or in place of another mixed hand of its
+      own player.
+
+    The candidate that is an equilibrium support at ``stack`` (all event rows >= 0) wins; None
+    if there is none (the caller then solves the LP).
+    """
+    player, hand, value = piece.row_event(row)
+    if player == "D":
+        return None
+    sup = piece.support
+    n = payoffs.K0.shape[0]
+    other = "bb" if player == "sb" else "sb"
+    own_mixed = sup.sb_mixed if player == "sb" else sup.bb_mixed
+    other_mixed = sup.bb_mixed if player == "sb" else sup.sb_mixed
+    K = payoffs.K0 + stack * payoffs.K1
+    cands: list[Support] = []
+
+    def add_batch(base: Support, who: str, pool: np.ndarray, fixed: int | None = None) -> None:
+        """Candidates ``base`` + pool hand of ``who`` mixed (+ ``fixed`` of the other player)."""
+        if not len(pool):
+            return
+        f = None if fixed is None else np.full(len(pool), fixed)
+        sb_add, bb_add = (pool, f) if who == "sb" else (f, pool)
+        try:
+            xs, ys = _batch_freqs(payoffs, K, base, sb_add, bb_add)
+        except ValueError:
+            return
+        for c in pool[_feasible(xs, ys)]:
+            cand = _with(base, who, int(c), -1.0)
+            if fixed is not None:
+                cand = _with(cand, player, fixed, -1.0)
+            cands.append(cand)
+
+    if value >= 0:  # a mixed hand leaves
+        base = _with(sup, player, hand, value)
+        for c in other_mixed:
+            cands += [_with(base, other, c, 0.0), _with(base, other, c, 1.0)]
+        mixed_now = set(own_mixed)
+        add_batch(base, player, np.array([c for c in range(n) if c not in mixed_now], dtype=int))
+    else:  # a pure hand enters
+        was_in = hand in (sup.sb_pure if player == "sb" else sup.bb_pure)
+        cands.append(_with(sup, player, hand, 0.0 if was_in else 1.0))  # a plain switch
+        base = _with(sup, player, hand, -1.0)
+        for c in own_mixed:
+            cands += [_with(base, player, c, 0.0), _with(base, player, c, 1.0)]
+        mixed_other = set(other_mixed)
+        pool = np.array([c for c in range(n) if c not in mixed_other], dtype=int)
+        add_batch(sup, other, pool, fixed=hand)
+    best, best_score = None, -_VALID_TOL
+    for cand in cands:
+        s = _score(payoffs, K, cand)
+        if s >= best_score:
+            best, best_score = cand, s
+    return best
+
+
+# ---------------------------------------------------------------------------- the path
+
+
+def compute_thresholds(
+    config: GameConfig,
+    low: float = 1.0,
+    high: float = 200.0,
+    table=None,
+    progress=None,
+) -> Thresholds:
+    """Exact stack thresholds of every class for SB (push) and BB (call) over ``[low, high]``.
+
+    ``config``'s blinds and antes are used, its stack is ignored.  ``progress`` is an optional
+    callable receiving the stack reached so far.
+    """
+    from sflp.lp import DEFAULT_SOLVER, solve_lp
+    from sflp.solver import MAX_EXPLOITABILITY
+
+    low, high = float(low), float(high)
+    if not (math.isfinite(low) and math.isfinite(high)) or not low < high:
+        raise ConfigError(f"need low < high, got low={low!r}, high={high!r}")
+    base = config.with_stack(low)  # validates that low covers the blinds and antes
+    config.with_stack(high)
+    game0 = PushFoldGame(base, table)
+    payoffs = game0.payoffs
+    lp_count = 0
+
+    def piece_at(p: float) -> _Piece | None:
+        nonlocal lp_count
+        game = game0.at_stack(p)
+        x, y, _ = solve_lp(game, DEFAULT_SOLVER)
+        lp_count += 1
+        seen = set()
+        for tol in (1e-7, 1e-6, 1e-8, 1e-5, 1e-9, 1e-4):
+            sup = Support.of(x, y, tol)
+            if sup in seen or len(sup.sb_mixed) != len(sup.bb_mixed):
+                continue
+            seen.add(sup)
+            try:
+                piece = _Piece(payoffs, sup, p, low, high)
+            except (ValueError, np.linalg.LinAlgError):
+                continue
+            if piece.rows(p).min() >= -_VALID_TOL:
+                return piece
+        return None
+
+    segments: list[tuple[float, float, _Piece]] = []
+    probes = pivots = n_segments = 0
+
+    def accept(piece: _Piece, p: float, lo: float, hi: float):
+        """The segment of ``piece`` around ``p`` if it checks out inside (else None)."""
+        nonlocal n_segments
+        n_segments += 1
+        if n_segments > _MAX_SEGMENTS:
+            raise SolveError("thresholds: too many segments; the path could not be followed")
+        a, b, _, brow = _segment(piece, p, lo, hi)
+        if not (a <= p <= b and a < b):
+            return None
+        for t in (0.25, 0.5, 0.75):
+            if piece.rows(a + t * (b - a)).min() < -_VALID_TOL:
+                return None
+        mid = 0.5 * (a + b)
+        if _exploitability(payoffs, mid, *piece.strategies(mid)) > MAX_EXPLOITABILITY:
+            return None
+        return a, b, brow
+
+    def find(lo: float, hi: float, p: float | None, hint) -> tuple[float, float, _Piece, int]:
+        """A support valid at a probe in ``(lo, hi)`` and its segment (clipped to ``[lo, hi]``)."""
+        nonlocal probes, pivots
+        step = 1e-6 * max(1.0, lo)
+        if p is None or not lo <= p < hi:
+            p = 0.5 * (lo + hi)
+        if hint is not None and hint[1] >= 0:
+            sup = _pivot(payoffs, hint[0], hint[1], p)
+            if sup is not None:
+                try:
+                    piece = _Piece(payoffs, sup, p, low, high)
+                except (ValueError, np.linalg.LinAlgError):
+                    piece = None
+                if piece is not None and piece.rows(p).min() >= -_VALID_TOL:
+                    got = accept(piece, p, lo, hi)
+                    if got is not None:
+                        pivots += 1
+                        return got[0], got[1], piece, got[2]
+        for attempt in range(10):
+            probes += 1
+            if probes > _MAX_PROBES:
+                raise SolveError("thresholds: too many probes; the path could not be followed")
+            piece = piece_at(p)
+            if piece is not None:
+                got = accept(piece, p, lo, hi)
+                if got is not None:
+                    return got[0], got[1], piece, got[2]
+            p = min(p + step * 10 ** (attempt + 1), 0.5 * (p + hi))
+        raise SolveError(f"thresholds: no consistent equilibrium support near stack {p:.12g}")
+
+    def cover(lo: float, hi: float, probe: float | None, hint=None) -> None:
+        """Cover ``[lo, hi]`` with segments, appended in increasing order."""
+        while hi - lo > _GAP_TOL * max(1.0, hi):
+            a, b, piece, brow = find(lo, hi, probe, hint)
+            if a - lo > _GAP_TOL * max(1.0, a):
+                cover(lo, a, None)  # a breakpoint was stepped over: fill the gap first
+            segments.append((a, b, piece))
+            if progress is not None:
+                progress(b)
+            lo = b
+            probe = min(b + 1e-6 * max(1.0, b), 0.5 * (b + hi))
+            hint = (piece, brow)
+
+    cover(low, high, low)
+    # contiguous: close tiny gaps at the breakpoints
+    fixed: list[tuple[float, float, _Piece]] = []
+    for a, b, pc in segments:
+        if fixed:
+            a = fixed[-1][1]
+        fixed.append((a, b, pc))
+    fixed[0] = (low, fixed[0][1], fixed[0][2])
+    fixed[-1] = (fixed[-1][0], high, fixed[-1][2])
+    segments = fixed
+
+    hands = _hand_thresholds(segments, low, high)
+    breakpoints = tuple(seg[0] for seg in segments[1:])
+    return Thresholds(
+        config=config,
+        low=low,
+        high=high,
+        hands=hands,
+        breakpoints=breakpoints,
+        segments=tuple((a, b, pc.support) for a, b, pc in segments),
+        lp_solves=lp_count,
+        pivots=pivots,
+        _payoffs=payoffs,
+    )
+
+
+def _merge(pieces: list[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
+    out: list[list[float]] = []
+    for a, b in pieces:
+        if out and a - out[-1][1] <= _GAP_TOL * max(1.0, a):
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return tuple((float(a), float(b)) for a, b in out)
+
+
+def _hand_thresholds(segments, low: float, high: float) -> tuple[HandThresholds, ...]:
+    n = N_CLASSES
+    over: list[list[tuple[float, float]]] = [[] for _ in range(2 * n)]
+    anyp: list[list[tuple[float, float]]] = [[] for _ in range(2 * n)]
+    for a, b, pc in segments:
+        sup = pc.support
+        for base, pure, mixed in ((0, sup.sb_pure, sup.sb_mixed), (n, sup.bb_pure, sup.bb_mixed)):
+            for h in pure:
+                over[base + h].append((a, b))
+                anyp[base + h].append((a, b))
+            for h in mixed:
+                anyp[base + h].append((a, b))
+        if not pc.k:
+            continue
+        # 0.5 crossings of the mixed frequencies inside (a, b)
+        for row, (base, h) in enumerate(
+            [(0, h) for h in sup.sb_mixed] + [(n, h) for h in sup.bb_mixed]
+        ):
+            cuts = [a]
+            for r in pc.croot_at[pc.croot_row == row]:
+                if a < r < b:
+                    c = _root_near(lambda S, row=row: pc.cross_rows(S)[row], r, a, b)
+                    if c is not None and a < c < b:
+                        cuts.append(c)
+            cuts = sorted(set(cuts)) + [b]
+            for s, e in zip(cuts[:-1], cuts[1:]):
+                if e <= s:
+                    continue
+                if pc.cross_rows(0.5 * (s + e))[row] > 0:
+                    over[base + h].append((s, e))
+    hands = []
+    for idx in range(2 * n):
+        player = PLAYERS[idx // n]
+        iv = _merge(sorted(over[idx]))
+        av = _merge(sorted(anyp[idx]))
+        max_stack = iv[-1][1] if iv else None
+        capped = bool(iv) and iv[-1][1] >= high - _GAP_TOL * max(1.0, high)
+        if capped:
+            iv = iv[:-1] + ((iv[-1][0], high),)
+            max_stack = high
+        hands.append(HandThresholds(player, CLASS_NAMES[idx % n], iv, av, max_stack, capped))
+    return tuple(hands)
