@@ -140,6 +140,9 @@ def solve_many(
     first = base.with_stack(stacks[0]) if stacks else base
     game0 = make_game(first, level, table)
     order = sorted(range(len(stacks)), key=lambda k: stacks[k])
+    path = _path_for(stacks, first, level, table)
+    if path is not None:
+        return _solve_on_path(path, stacks, order, game0, exact, solver, progress)
     workers = _workers(workers, len(stacks))
     if workers > 1:
         return _solve_parallel(stacks, order, first, level, solver, exact, table, progress, workers)
@@ -207,4 +210,39 @@ def _solve_parallel(stacks, order, config, level, solver, exact, table, progress
                 position += 1
                 if progress is not None:
                     progress()
+    return out  # type: ignore[return-value]
+
+
+PATH_MIN = 50
+"""Class-level sweeps with at least this many distinct stacks follow the equilibrium path."""
+
+
+def _path_for(stacks, config: GameConfig, level: str, table):
+    """The equilibrium path over the sweep's range, or None when it does not apply or fails."""
+    if level != "class" or len(set(stacks)) < PATH_MIN:
+        return None
+    from sflp.errors import SflpError
+    from sflp.thresholds import compute_thresholds
+
+    try:
+        return compute_thresholds(config, low=min(stacks), high=max(stacks), table=table)
+    except SflpError:
+        return None
+
+
+def _solve_on_path(path, stacks, order, game0, exact, solver, progress) -> list[Solution]:
+    from sflp.lp import DEFAULT_SOLVER, solve_lp
+
+    out: list[Solution | None] = [None] * len(stacks)
+    for k in order:
+        game = game0.at_stack(stacks[k])
+        x, y = path.strategies_at(stacks[k])
+        method = "path"
+        if not game.exploitability(x, y) <= MAX_EXPLOITABILITY:
+            x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
+            x, y = _polish(game, x, y)
+            method = "lp"
+        out[k] = _finish(game, x, y, method, exact)
+        if progress is not None:
+            progress()
     return out  # type: ignore[return-value]

@@ -106,3 +106,16 @@ def test_solve_many_matches_single_solves():
         assert abs(sol.value - single.value) < 1e-9
         assert sol.exploitability <= 1e-9
     assert {sol.method for sol in solve_many(np.linspace(10, 10.2, 5), GameConfig(stack=10))} >= {"support"}
+
+
+@pytest.mark.parametrize("config", [GameConfig(stack=10), GameConfig(stack=10, ante=0.125, bb_ante=0.5)])
+def test_dense_sweep_follows_the_path_and_matches_direct_solves(config):
+    rng = np.random.default_rng(7)
+    low = 1 + config.ante + config.bb_ante
+    stacks = sorted(rng.uniform(low, 40, 120).tolist())
+    many = solve_many(stacks, config)
+    assert {s.method for s in many} <= {"path", "lp"} and "path" in {s.method for s in many}
+    assert max(s.exploitability for s in many) <= 1e-9
+    for k in rng.choice(len(stacks), 6, replace=False):
+        direct = solve(config.with_stack(stacks[k]))
+        assert abs(direct.value - many[k].value) < 1e-9
