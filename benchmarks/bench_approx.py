@@ -1,0 +1,91 @@
+"""Benchmark the approximate solvers (sflp.approx).  Run: ``python benchmarks/bench_approx.py``.
+
+Prints, as the median of ``--repeats`` runs (default 3):
+
+1. the time CFR+ needs to bring the total exploitability to <= 1e-6 bb at 10 bb -- solver time
+   (the exploitability checks, every 10 iterations, excluded) and wall time (checks included);
+2. the total exploitability each method reaches in ``--seconds`` (default 2) of solver time at
+   10 bb, with the iterations done.
+
+``--out DIR`` also writes approx_bench.csv / approx_bench.png for the stacks 5, 10 and 20 bb.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from sflp.approx import METHODS, approx_bench, cfr_plus, run
+from sflp.approx.common import reference_for
+from sflp.game import GameConfig
+
+
+def cfr_time_to_target(config: GameConfig, target: float, repeats: int) -> dict:
+    """Median solver seconds, wall seconds and iterations for CFR+ to reach ``target``."""
+    reference_for(config)  # the exact solve is the yardstick, not part of the timing
+    solver_s, wall_s, iters, reached = [], [], [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        result = cfr_plus(config, iterations=1_000_000, seed=0, trace_every=10, target=target)
+        wall_s.append(time.perf_counter() - t0)
+        solver_s.append(result.seconds)
+        iters.append(result.iterations)
+        reached.append(result.exploitability)
+    return {
+        "solver_seconds": statistics.median(solver_s),
+        "wall_seconds": statistics.median(wall_s),
+        "iterations": int(statistics.median(iters)),
+        "exploitability": statistics.median(reached),
+        "reached": all(e <= target for e in reached),
+    }
+
+
+def fixed_time(config: GameConfig, seconds: float, repeats: int) -> list[tuple[str, float, int]]:
+    """``(method, median exploitability, median iterations)`` after ``seconds`` of solver time."""
+    rows = []
+    for method in METHODS:
+        results = [run(method, config, seconds=seconds, seed=seed) for seed in range(repeats)]
+        rows.append(
+            (
+                method,
+                statistics.median(r.exploitability for r in results),
+                int(statistics.median(r.iterations for r in results)),
+            )
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stack", type=float, default=10.0)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--target", type=float, default=1e-6)
+    parser.add_argument("--out", default=None, help="also write approx_bench.csv/.png here (5, 10, 20 bb)")
+    args = parser.parse_args(argv)
+    config = GameConfig(stack=args.stack)
+
+    c = cfr_time_to_target(config, args.target, args.repeats)
+    print(f"CFR+ to total exploitability <= {args.target:g} bb at {args.stack:g} bb "
+          f"(median of {args.repeats}):")
+    print(f"  {c['solver_seconds'] * 1e3:8.1f} ms solver time, {c['wall_seconds'] * 1e3:8.1f} ms wall "
+          f"(with checks every 10 iterations), {c['iterations']:,} iterations, "
+          f"reached {c['exploitability']:.3e}{'' if c['reached'] else '  (TARGET NOT REACHED)'}")
+
+    print(f"\nTotal exploitability after {args.seconds:g} s at {args.stack:g} bb "
+          f"(median of {args.repeats} runs, seeds 0..{args.repeats - 1}):")
+    print(f"  {'method':<16} {'exploitability (bb)':>20} {'iterations':>12}")
+    for method, expl, iters in fixed_time(config, args.seconds, args.repeats):
+        print(f"  {method:<16} {expl:>20.3e} {iters:>12,}")
+
+    if args.out:
+        from sflp.report.approx_bench import write_approx_bench
+
+        paths = write_approx_bench(approx_bench(seconds=args.seconds), args.out)
+        for kind, path in paths.items():
+            print(f"wrote {kind}: {path}")
+
+
+if __name__ == "__main__":
+    main()

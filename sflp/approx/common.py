@@ -1,0 +1,359 @@
+r"""What every approximate solver shares: the result record, its trace, the budget and the yardstick.
+
+Exploitability against the exact equilibrium
+--------------------------------------------
+Let ``v*`` be the game value (SB's expected net chips per hand at equilibrium, from
+:func:`sflp.solver.solve`).  For a pair of strategies ``(x, y)``
+
+* ``sb_exploitability = v* - min_y' V(x, y')``: what SB's push range ``x`` loses against BB's
+  best response (:meth:`~sflp.game.PushFoldGame.best_response_bb`); ``>= 0``.
+* ``bb_exploitability = max_x' V(x', y) - v*``: what BB's call range ``y`` loses against SB's
+  best response (:meth:`~sflp.game.PushFoldGame.best_response_sb`); ``>= 0``.
+* ``total = sb + bb = max_x' V(x', y) - min_y' V(x, y')``, which is exactly
+  :meth:`~sflp.game.PushFoldGame.exploitability`; ``0`` only at an equilibrium.
+
+All figures are in big blinds per hand.
+
+Budgets and traces
+------------------
+A solver runs until ``iterations`` are done or ``seconds`` of solver time have passed, whichever
+comes first (``None`` = no limit of that kind; both ``None`` = the method's default iteration
+count).  Solver time excludes the time spent measuring the trace, so that the trace shows what the
+method itself costs.  The trace is measured at every multiple of ``trace_every`` iterations, or,
+with ``trace_every=None``, at roughly ten log-spaced iterations per decade (1, 2, 3, 4, 6, 8, 11,
+14, 18, 23, ...), plus always at the last iteration.  With ``target`` set, a run also stops at the
+first trace point whose total exploitability is ``<= target``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+
+import numpy as np
+
+from sflp.cards import CLASS_SIZES, N_CLASSES
+from sflp.errors import ConfigError
+from sflp.game import GameConfig, PushFoldGame
+
+LOG_TRACE_RATIO = 10 ** 0.1
+"""Growth factor between log-spaced trace points (ten per decade)."""
+
+
+# ---------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class TracePoint:
+    """Exploitability (bb per hand) of the solver's strategies after ``iteration`` iterations."""
+
+    iteration: int
+    seconds: float
+    sb_exploitability: float
+    bb_exploitability: float
+    total_exploitability: float
+
+    def to_dict(self) -> dict:
+        return {
+            "iteration": self.iteration,
+            "seconds": self.seconds,
+            "sb_exploitability": self.sb_exploitability,
+            "bb_exploitability": self.bb_exploitability,
+            "total_exploitability": self.total_exploitability,
+        }
+
+
+def combo_pct(strategy: np.ndarray) -> float:
+    """Combo-weighted share (0-100) of hands a 169-class strategy plays.
+
+    >>> combo_pct(np.ones(169)), round(combo_pct(np.eye(169)[0]), 4)   # everything; AA only
+    (100.0, 0.4525)
+    """
+    w = CLASS_SIZES.astype(np.float64)
+    return float(100 * (w @ np.asarray(strategy, dtype=np.float64)) / w.sum())
+
+
+@dataclass(frozen=True, eq=False)
+class ApproxResult:
+    """The outcome of one approximate solve.
+
+    ``sb_strategy`` / ``bb_strategy`` are push / call frequencies of the 169 classes (class-id
+    order); ``trace`` is the list of :class:`TracePoint` (its last entry describes the returned
+    strategies); ``iterations`` and ``seconds`` are the effort spent (solver time, see the module
+    doc); ``extra`` holds method-specific numbers (learning rate, model weights, ...).
+    """
+
+    method: str
+    config: GameConfig
+    sb_strategy: np.ndarray
+    bb_strategy: np.ndarray
+    trace: list[TracePoint]
+    seed: int
+    iterations: int
+    seconds: float
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def final(self) -> TracePoint:
+        """The trace point of the returned strategies."""
+        return self.trace[-1]
+
+    @property
+    def exploitability(self) -> float:
+        """Total exploitability of the returned strategies, bb per hand."""
+        return self.final.total_exploitability
+
+    @property
+    def push_pct(self) -> float:
+        """Combo-weighted share of hands SB shoves, 0-100."""
+        return combo_pct(self.sb_strategy)
+
+    @property
+    def call_pct(self) -> float:
+        """Combo-weighted share of hands BB calls with, 0-100."""
+        return combo_pct(self.bb_strategy)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-ready data (lists and floats only)."""
+        return {
+            "method": self.method,
+            "config": self.config.as_dict(),
+            "seed": self.seed,
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "push_pct": self.push_pct,
+            "call_pct": self.call_pct,
+            "exploitability": self.exploitability,
+            "sb_strategy": [float(v) for v in self.sb_strategy],
+            "bb_strategy": [float(v) for v in self.bb_strategy],
+            "trace": [p.to_dict() for p in self.trace],
+            "extra": _jsonable(self.extra),
+        }
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return [_jsonable(v) for v in value.tolist()]
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    return value
+
+
+def format_text(result: ApproxResult) -> str:
+    """A short human summary of one result (a string; nothing is printed)."""
+    last = result.final
+    lines = [
+        f"{result.method} at {float(result.config.stack):g} bb (seed {result.seed}): "
+        f"{result.iterations:,} iterations in {result.seconds:.3g} s",
+        f"  exploitability {last.total_exploitability:.3e} bb/hand "
+        f"(SB range {last.sb_exploitability:.3e}, BB range {last.bb_exploitability:.3e})",
+        f"  SB shoves {result.push_pct:.1f}% of hands, BB calls {result.call_pct:.1f}%",
+    ]
+    for key, value in result.extra.items():
+        if isinstance(value, float):
+            text = f"{value:.6g}"
+        elif isinstance(value, (list, tuple, np.ndarray)) and len(value) <= 12:
+            text = "[" + ", ".join(f"{float(v):.4g}" for v in value) + "]"
+        elif isinstance(value, (list, tuple, np.ndarray)):
+            continue
+        else:
+            text = str(value)
+        lines.append(f"  {key}: {text}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the yardstick
+
+
+@dataclass(frozen=True, eq=False)
+class Reference:
+    """The class-level game of a configuration and its exact equilibrium value ``v*``."""
+
+    game: PushFoldGame
+    nash_value: float
+
+    def split(self, sb: np.ndarray, bb: np.ndarray) -> tuple[float, float, float]:
+        """``(sb_exploitability, bb_exploitability, total)`` of the pair ``(sb, bb)``."""
+        lo = self.game.best_response_bb(sb)[1]
+        hi = self.game.best_response_sb(bb)[1]
+        return self.nash_value - lo, hi - self.nash_value, hi - lo
+
+
+_REFERENCES: dict[GameConfig, Reference] = {}
+
+
+def reference_for(config: GameConfig) -> Reference:
+    """:class:`Reference` of ``config`` (the exact LP solve is cached per configuration)."""
+    if config not in _REFERENCES:
+        from sflp.solver import solve
+
+        if len(_REFERENCES) > 64:
+            _REFERENCES.clear()
+        game = PushFoldGame(config)
+        _REFERENCES[config] = Reference(game, float(solve(config).value))
+    return _REFERENCES[config]
+
+
+def as_config(config: GameConfig | Real) -> GameConfig:
+    """A :class:`GameConfig`; a bare number is read as the stack with default blinds."""
+    if isinstance(config, GameConfig):
+        return config
+    if isinstance(config, Real) and not isinstance(config, bool):
+        return GameConfig(stack=config)
+    raise ConfigError(f"config={config!r}: expected a GameConfig or a stack size")
+
+
+# ---------------------------------------------------------------- budget and trace
+
+
+def _check_options(iterations, seconds, seed, trace_every, target) -> None:
+    if iterations is not None and (
+        isinstance(iterations, bool) or not isinstance(iterations, Integral) or iterations < 1
+    ):
+        raise ConfigError(f"iterations={iterations!r}: expected a positive integer or None")
+    if seconds is not None and (
+        isinstance(seconds, bool) or not isinstance(seconds, Real) or not seconds > 0 or not math.isfinite(seconds)
+    ):
+        raise ConfigError(f"seconds={seconds!r}: expected a positive number or None")
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
+        raise ConfigError(f"seed={seed!r}: expected a non-negative integer")
+    if trace_every is not None and (
+        isinstance(trace_every, bool) or not isinstance(trace_every, Integral) or trace_every < 1
+    ):
+        raise ConfigError(f"trace_every={trace_every!r}: expected a positive integer or None")
+    if target is not None and (isinstance(target, bool) or not isinstance(target, Real) or target < 0):
+        raise ConfigError(f"target={target!r}: expected a non-negative number or None")
+
+
+def next_log_point(it: int) -> int:
+    """The log-spaced trace point after iteration ``it`` (about ten per decade).
+
+    >>> pts = [1]
+    >>> while pts[-1] < 100: pts.append(next_log_point(pts[-1]))
+    >>> pts
+    [1, 2, 3, 4, 6, 8, 11, 14, 18, 23, 29, 37, 47, 60, 76, 96, 121]
+    """
+    return max(it + 1, int(math.ceil(it * LOG_TRACE_RATIO)))
+
+
+class Run:
+    """Budget, clock and trace of one solver run (see the module doc).
+
+    The solver loop calls :meth:`done` before each iteration, :meth:`due` after it and, when due,
+    :meth:`record` with the current strategies; :meth:`result` packages the end.
+    """
+
+    def __init__(
+        self,
+        method: str,
+        config: GameConfig,
+        *,
+        iterations: int | None,
+        seconds: float | None,
+        seed: int,
+        trace_every: int | None,
+        default_iterations: int,
+        target: float | None = None,
+    ) -> None:
+        _check_options(iterations, seconds, seed, trace_every, target)
+        self.method = method
+        self.config = config
+        self.reference = reference_for(config)
+        self.game = self.reference.game
+        if iterations is None and seconds is None:
+            iterations = default_iterations
+        self.max_iterations = None if iterations is None else int(iterations)
+        self.max_seconds = None if seconds is None else float(seconds)
+        self.seed = int(seed)
+        self.trace_every = trace_every
+        self.target = target
+        self.trace: list[TracePoint] = []
+        self._next = trace_every or 1
+        self._hit = False
+        self._paused = 0.0
+        self._start = time.perf_counter()
+
+    # -- clock
+    def elapsed(self) -> float:
+        """Solver seconds so far (trace measurements excluded)."""
+        return time.perf_counter() - self._start - self._paused
+
+    def progress(self, it: int) -> float:
+        """Share of the budget used after ``it`` iterations: the larger of the two shares, in [0, 1]."""
+        share = 0.0
+        if self.max_iterations is not None:
+            share = it / self.max_iterations
+        if self.max_seconds is not None:
+            share = max(share, self.elapsed() / self.max_seconds)
+        return min(share, 1.0)
+
+    def done(self, it: int) -> bool:
+        """True when ``it`` iterations exhaust the budget (or the target was reached)."""
+        if self._hit:
+            return True
+        if self.max_iterations is not None and it >= self.max_iterations:
+            return True
+        return self.max_seconds is not None and self.elapsed() >= self.max_seconds
+
+    def remaining(self, it: int) -> int | None:
+        """Iterations left under the iteration cap (None when only time limits the run)."""
+        return None if self.max_iterations is None else self.max_iterations - it
+
+    # -- trace
+    def due(self, it: int) -> bool:
+        return it >= self._next
+
+    def next_due(self) -> int:
+        """The next iteration at which a trace point is due."""
+        return self._next
+
+    def record(self, it: int, sb: np.ndarray, bb: np.ndarray) -> TracePoint:
+        """Measure and store a trace point (its cost is excluded from solver time)."""
+        t0 = time.perf_counter()
+        seconds = t0 - self._start - self._paused
+        sbe, bbe, total = self.reference.split(sb, bb)
+        point = TracePoint(int(it), float(seconds), float(sbe), float(bbe), float(total))
+        if self.trace and self.trace[-1].iteration == point.iteration:
+            self.trace[-1] = point
+        else:
+            self.trace.append(point)
+        if self.target is not None and total <= self.target:
+            self._hit = True
+        if self.trace_every is not None:
+            while self._next <= it:
+                self._next += self.trace_every
+        else:
+            self._next = next_log_point(max(it, self._next))
+        self._paused += time.perf_counter() - t0
+        return point
+
+    def result(self, it: int, sb: np.ndarray, bb: np.ndarray, extra: dict | None = None) -> ApproxResult:
+        """The final :class:`ApproxResult` (the last trace point is at iteration ``it``)."""
+        seconds = self.elapsed()
+        if not self.trace or self.trace[-1].iteration != it:
+            self.record(it, sb, bb)
+        sb = np.array(sb, dtype=np.float64)
+        bb = np.array(bb, dtype=np.float64)
+        if sb.shape != (N_CLASSES,) or bb.shape != (N_CLASSES,):
+            raise ConfigError("approximate solvers work on the 169 hand classes")
+        for arr in (sb, bb):
+            arr.setflags(write=False)
+        return ApproxResult(
+            method=self.method,
+            config=self.config,
+            sb_strategy=sb,
+            bb_strategy=bb,
+            trace=list(self.trace),
+            seed=self.seed,
+            iterations=int(it),
+            seconds=float(seconds),
+            extra=dict(extra or {}),
+        )
