@@ -421,7 +421,7 @@ def cmd_approx_bench(args) -> int:
     out_dir = Path(args.out)
     check_out_dir(out_dir)
     base = _config(args, stack=stacks[0])
-    results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, config=base)
+    results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base)
     files = write_approx_bench(results, out_dir)
     rows = [
         {
