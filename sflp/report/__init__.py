@@ -1,0 +1,62 @@
+"""Reports: solver results as tidy frames, then CSV, Excel and pictures, written atomically.
+
+Results are values and files are an edge.  The solvers return dataclasses
+(:class:`sflp.game.Solution`, :class:`sflp.thresholds.Thresholds`); this package first turns them
+into tidy pandas frames -- one row per stack x player x hand (:mod:`.frames`) -- and only then
+into files: CSV (:mod:`.csv_out`), an Excel workbook (:mod:`.excel`) and PNG + SVG pictures
+(:mod:`.plots`).  Wide 13x13 grids are derived from the tidy frames, never stored separately.
+Every file is written to a temporary file in its folder and renamed into place
+(:mod:`.atomic`), so no reader ever sees half a file; I/O problems raise
+:class:`sflp.errors.OutputError` naming the path.
+
+This is the only part of sflp that imports pandas, openpyxl and matplotlib (Agg canvas, no
+pyplot).  The jobs (:mod:`.chartset`):
+
+* :func:`write_chart_set` -- values.csv, ranges.csv, thresholds.csv, chart.xlsx, threshold
+  charts, the value curve and range grids, for a sweep of stacks;
+* :func:`write_solution` -- the files of a single solved stack;
+* :func:`default_out_dir` -- ``reports/hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25``;
+* :func:`check_out_dir` -- create / validate an output folder up front.
+"""
+
+from sflp.report.atomic import atomic_output, check_out_dir, write_bytes, write_text, write_with
+from sflp.report.chartset import (
+    about_items,
+    config_name,
+    default_out_dir,
+    structure_text,
+    write_chart_set,
+    write_solution,
+)
+from sflp.report.frames import (
+    RANGES_COLUMNS,
+    THRESHOLDS_COLUMNS,
+    VALUES_COLUMNS,
+    grid_from_tidy,
+    ranges_frame,
+    thresholds_frame,
+    values_frame,
+    wide_by_stack,
+)
+
+__all__ = [
+    "RANGES_COLUMNS",
+    "THRESHOLDS_COLUMNS",
+    "VALUES_COLUMNS",
+    "about_items",
+    "atomic_output",
+    "check_out_dir",
+    "config_name",
+    "default_out_dir",
+    "grid_from_tidy",
+    "ranges_frame",
+    "structure_text",
+    "thresholds_frame",
+    "values_frame",
+    "wide_by_stack",
+    "write_bytes",
+    "write_chart_set",
+    "write_solution",
+    "write_text",
+    "write_with",
+]

@@ -1,0 +1,62 @@
+"""CSV files from the tidy frames: fixed columns, fixed row order, round-trip float text.
+
+Floats are written as the shortest text that reads back to the same double (Python's
+``repr``), NaN as an empty field, booleans as ``true`` / ``false``, line ends ``\\n``.  The same
+frame therefore always gives byte-identical files, and reading a CSV back gives the exact
+numbers of the solution.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sflp.report.atomic import write_bytes
+from sflp.report.frames import RANGES_COLUMNS, THRESHOLDS_COLUMNS, VALUES_COLUMNS
+
+
+def _quote(text: str) -> str:
+    if any(ch in text for ch in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _column_text(col: pd.Series) -> list[str]:
+    values = col.to_numpy()
+    if col.dtype == bool:
+        return ["true" if v else "false" for v in values]
+    if pd.api.types.is_float_dtype(col.dtype):
+        # repr of a float is the shortest text that reads back to the same double; NaN -> ""
+        values = values.astype(np.float64)
+        out = list(map(repr, values.tolist()))
+        for k in np.flatnonzero(np.isnan(values)).tolist():
+            out[k] = ""
+        return out
+    uniques = {v: _quote(str(v)) for v in pd.unique(values)}
+    return [uniques[v] for v in values.tolist()]
+
+
+def csv_bytes(frame: pd.DataFrame, columns: tuple[str, ...] | list[str]) -> bytes:
+    """``frame[columns]`` as CSV bytes: header line, then one line per row, ``\n`` line ends."""
+    texts = [_column_text(frame[name]) for name in columns]
+    lines = [",".join(_quote(c) for c in columns)]
+    lines.extend(",".join(row) for row in zip(*texts))
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def write_values_csv(frame: pd.DataFrame, path: Path | str) -> Path:
+    """``values.csv``: stack, value, push_pct, call_pct, exploitability[, value_exact]."""
+    columns = list(VALUES_COLUMNS) + (["value_exact"] if "value_exact" in frame.columns else [])
+    return write_bytes(path, csv_bytes(frame, columns))
+
+
+def write_ranges_csv(frame: pd.DataFrame, path: Path | str) -> Path:
+    """``ranges.csv``: stack, player, hand, frequency, ev (one row per stack x player x hand)."""
+    return write_bytes(path, csv_bytes(frame, RANGES_COLUMNS))
+
+
+def write_thresholds_csv(frame: pd.DataFrame, path: Path | str) -> Path:
+    """``thresholds.csv``: player, hand, max_stack, capped, intervals, any_intervals."""
+    return write_bytes(path, csv_bytes(frame, THRESHOLDS_COLUMNS))

@@ -1,0 +1,435 @@
+"""Excel workbooks (openpyxl) built from the tidy frames.
+
+Chart workbook (:func:`chart_workbook`), sheets in order:
+
+``SB push`` / ``BB call``
+    The threshold charts: a 13x13 grid in the HoldemResources orientation (aces top-left,
+    suited above the diagonal, offsuit below; rank labels in row 2 and column A), grid cells
+    ``B3:N15``.  Each cell holds the hand's label: the largest stack (bb, truncated to 0.1) at
+    which it is played with frequency > 0.5, as a number, ``"25+"`` (text) when played up to
+    the top of the range, ``"-"`` when never.  Fill colour follows ``max_stack``
+    (:mod:`sflp.report.colors`).  Hands played in more than one stack interval show an
+    asterisk (a number format: the cell value is still the label) and carry a note listing
+    every interval.  A legend sits below the grid; the sheet prints on one page.
+``Ranges``
+    SB push and BB call frequency grids for a few stacks, one block of
+    :data:`RANGE_BLOCK_HEIGHT` rows per stack: title row (``A`` = ``"Stack 10 bb"``), rank
+    labels, then the SB grid in ``B:N`` and the BB grid in ``Q:AC``.  Cells hold the frequency
+    (0..1) and display the hand name with the percentage when mixed.
+``Values``
+    The EV-by-stack table (the columns of ``values.csv``) with native scatter-line charts of
+    SB's value and of the push / call percentages against the stack.
+``Hand EV``
+    Per-hand EV margins by stack, wide: stacks as rows; columns ``B..`` the 169 SB hands
+    (EV(shove) - EV(fold)), then the 169 BB hands (EV(call) - EV(fold) facing a shove, empty
+    where SB never shoves).  Row 1 names the player block, row 2 the hand; panes frozen.
+``About``
+    Configuration, versions, equity checksum, solver, exploitability and certificate status.
+
+Single-stack workbook (:func:`solution_workbook`): ``SB push`` and ``BB call`` frequency grids
+(with each hand's EV margin grid below), ``Values`` (one row) and ``About``.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from openpyxl import Workbook
+from openpyxl.chart import Reference, ScatterChart, Series
+from openpyxl.comments import Comment
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.pagebreak import Break
+from openpyxl.worksheet.properties import PageSetupProperties
+
+from sflp.report.atomic import write_with
+from sflp.report.colors import ev_colour, frequency_colour, text_colour, threshold_colour
+from sflp.report.frames import (
+    GRID_RANKS,
+    PLAYER_TITLES,
+    PLAYERS,
+    fmt_num,
+    grid_from_tidy,
+    select,
+    wide_by_stack,
+)
+
+GRID_TOP = 3
+"""Worksheet row of the grid's first (aces) row."""
+GRID_LEFT = 2
+"""Worksheet column of the grid's first (aces) column (``B``)."""
+RANGE_BLOCK_HEIGHT = 17
+"""Rows per stack block on the ``Ranges`` sheet (title, rank labels, 13 grid rows, 2 blank)."""
+RANGE_BB_LEFT = 17
+"""Column of the BB grid on the ``Ranges`` sheet (``Q``); the SB grid starts at ``B``."""
+
+SHEET_NAMES = {"sb": "SB push", "bb": "BB call"}
+_THIN = Side(style="thin", color="FFFFFF")
+_BORDER = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
+_CENTER = Alignment(horizontal="center", vertical="center")
+_BOLD = Font(bold=True)
+_TITLE = Font(bold=True, size=13)
+_NOTE = Font(italic=True, size=9, color="555555")
+_VERB = {"sb": "pushed", "bb": "called"}
+
+
+@lru_cache(maxsize=None)
+def _fill(hex_: str) -> PatternFill:
+    return PatternFill(fill_type="solid", start_color=hex_, end_color=hex_)
+
+
+@lru_cache(maxsize=None)
+def _font(color: str, bold: bool = False, size: float = 11) -> Font:
+    return Font(color=color, bold=bold, size=size)
+
+
+def _fit_one_page(ws, area: str, landscape: bool = False, pages_tall: int = 1) -> None:
+    ws.print_area = area
+    ws.page_setup.orientation = "landscape" if landscape else "portrait"
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = pages_tall
+    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    ws.print_options.horizontalCentered = True
+
+
+def _rank_labels(ws, top: int, left: int) -> None:
+    """Rank letters above the grid (row ``top - 1``) and left of it (column ``left - 1``)."""
+    for k, rank in enumerate(GRID_RANKS):
+        for cell in (ws.cell(top - 1, left + k), ws.cell(top + k, left - 1)):
+            cell.value = rank
+            cell.font = _BOLD
+            cell.alignment = _CENTER
+
+
+def _grid_dimensions(ws, left: int, width: float, first_row: int, height: float = 21) -> None:
+    ws.column_dimensions[get_column_letter(left - 1)].width = 4
+    for k in range(13):
+        ws.column_dimensions[get_column_letter(left + k)].width = width
+        ws.row_dimensions[first_row + k].height = height
+
+
+# ---------------------------------------------------------------- threshold charts
+
+
+def label_value(label: str) -> float | str:
+    """The cell value of a threshold label: numbers as numbers (``"7.7"`` -> 7.7), else the text."""
+    try:
+        return float(label)
+    except ValueError:
+        return label
+
+
+def _label_format(label: str, multi: bool) -> str:
+    star = '"*"' if multi else ""
+    try:
+        float(label)
+    except ValueError:
+        return f"@{star}" if multi else "General"
+    decimals = len(label.split(".")[1]) if "." in label else 0
+    return ("0." + "0" * decimals if decimals else "0") + star
+
+
+def _intervals_text(text: str) -> str:
+    """``"1.000000-7.240000;7.270000-7.290000"`` -> ``"1 to 7.24, 7.27 to 7.29"``."""
+    parts = []
+    for part in filter(None, text.split(";")):
+        lo, hi = part.split("-", 1)
+        parts.append(f"{float(lo):.6g} to {float(hi):.6g}")
+    return ", ".join(parts) or "none"
+
+
+def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float, structure: str) -> None:
+    rows = select(tdf, player=player)
+    labels = grid_from_tidy(rows, "label")
+    max_stack = grid_from_tidy(rows, "max_stack")
+    multi = grid_from_tidy(rows, "multi")
+    hands = grid_from_tidy(rows, "hand")
+    intervals = grid_from_tidy(rows, "intervals")
+    any_intervals = grid_from_tidy(rows, "any_intervals")
+    verb = _VERB[player]
+    ws["A1"] = f"{PLAYER_TITLES[player]} thresholds (bb), {structure}, stacks {fmt_num(low)}-{fmt_num(high)} bb"
+    ws["A1"].font = _TITLE
+    _rank_labels(ws, GRID_TOP, GRID_LEFT)
+    for r in range(13):
+        for c in range(13):
+            label = labels.iat[r, c]
+            ms = max_stack.iat[r, c]
+            colour = threshold_colour(None if math.isnan(ms) else ms, low, high)
+            cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, label_value(label))
+            cell.number_format = _label_format(label, bool(multi.iat[r, c]))
+            cell.fill = _fill(colour)
+            cell.font = _font(text_colour(colour), bool(multi.iat[r, c]))
+            cell.alignment = _CENTER
+            cell.border = _BORDER
+            if multi.iat[r, c]:
+                note = (
+                    f"{hands.iat[r, c]}: {verb} with frequency > 0.5 at stacks "
+                    f"{_intervals_text(intervals.iat[r, c])} bb; with any frequency at "
+                    f"{_intervals_text(any_intervals.iat[r, c])} bb."
+                )
+                comment = Comment(note, "sflp")
+                comment.width, comment.height = 260, 110
+                cell.comment = comment
+    _grid_dimensions(ws, GRID_LEFT, 6.5, GRID_TOP)
+    legend = GRID_TOP + 14
+    lines = [
+        f"Number: the largest stack (bb before posting, truncated to 0.1) at which the hand is {verb} "
+        f"with frequency > 0.5.",
+        f"{fmt_num(high)}+: {verb} at every stack up to {fmt_num(high)} bb (the top of the range); "
+        f"-: never {verb} with frequency > 0.5 in {fmt_num(low)}-{fmt_num(high)} bb.",
+        "*: more than one stack interval; the cell's note lists them all. Colour: the largest stack "
+        "(log scale); grey = never.",
+    ]
+    for k, line in enumerate(lines):
+        ws.cell(legend + k, 1, line).font = _NOTE
+    scale_row = legend + len(lines) + 1
+    ws.cell(scale_row, 1, "Scale").font = _NOTE
+    stops = [low] + [s for s in (2, 3, 5, 8, 12, 18, 25, 40, 60, 100, 150) if low < s < high] + [high]
+    stops = stops if len(stops) <= 13 else stops[:12] + [high]
+    for k, s in enumerate(stops):
+        colour = threshold_colour(s, low, high)
+        cell = ws.cell(scale_row, GRID_LEFT + k, f"{fmt_num(s)}+" if k == len(stops) - 1 else fmt_num(s))
+        cell.fill = _fill(colour)
+        cell.font = _font(text_colour(colour), False, 9)
+        cell.alignment = _CENTER
+    ws.freeze_panes = None
+    ws.sheet_view.showGridLines = False
+    _fit_one_page(ws, f"A1:N{scale_row}")
+
+
+# ---------------------------------------------------------------- frequency grids
+
+
+def _hand_format(hand: str) -> str:
+    """Show the hand name, with the percentage when mixed: ``AKs``, ``AKs 73%``."""
+    return f'[=1]"{hand}";[>0]"{hand} "0%;"{hand}"'
+
+
+def _frequency_grid(ws, top: int, left: int, freq: pd.DataFrame, hands: pd.DataFrame, player: str) -> None:
+    _rank_labels(ws, top, left)
+    for r in range(13):
+        for c in range(13):
+            f = float(freq.iat[r, c])
+            colour = frequency_colour(f, player)
+            cell = ws.cell(top + r, left + c, f)
+            cell.number_format = _hand_format(hands.iat[r, c])
+            cell.fill = _fill(colour)
+            cell.font = _font(text_colour(colour) if f > 0 else "777777", False, 9)
+            cell.alignment = _CENTER
+            cell.border = _BORDER
+
+
+def _ev_grid(ws, top: int, left: int, ev: pd.DataFrame) -> None:
+    _rank_labels(ws, top, left)
+    values = ev.to_numpy(dtype=np.float64)
+    finite = np.abs(values[~np.isnan(values)])
+    scale = float(np.percentile(finite, 90)) if finite.size else 0.0
+    for r in range(13):
+        for c in range(13):
+            v = float(values[r, c])
+            colour = ev_colour(v, scale)
+            cell = ws.cell(top + r, left + c, None if math.isnan(v) else v)
+            cell.number_format = "+0.00;-0.00;0.00"
+            cell.fill = _fill(colour)
+            cell.font = _font(text_colour(colour), False, 9)
+            cell.alignment = _CENTER
+            cell.border = _BORDER
+
+
+def _ranges_sheet(ws, ranges: pd.DataFrame, stacks: Sequence[float]) -> None:
+    for k, stack in enumerate(stacks):
+        top = 1 + k * RANGE_BLOCK_HEIGHT
+        ws.cell(top, 1, f"Stack {fmt_num(stack)} bb").font = _TITLE
+        at = select(ranges, stack=stack)
+        for player, left in (("sb", GRID_LEFT), ("bb", RANGE_BB_LEFT)):
+            ws.cell(top, left + 2, f"{PLAYER_TITLES[player]} frequency").font = _BOLD
+            freq = grid_from_tidy(at, "frequency", player=player)
+            hands = grid_from_tidy(at, "hand", player=player)
+            _frequency_grid(ws, top + 2, left, freq, hands, player)
+        for row in range(top + 2, top + 15):
+            ws.row_dimensions[row].height = 18
+    for left in (GRID_LEFT, RANGE_BB_LEFT):
+        ws.column_dimensions[get_column_letter(left - 1)].width = 4
+        for c in range(13):
+            ws.column_dimensions[get_column_letter(left + c)].width = 8
+    ws.column_dimensions["A"].width = 12
+    last = max(1, len(stacks) * RANGE_BLOCK_HEIGHT - 2)
+    _fit_one_page(ws, f"A1:{get_column_letter(RANGE_BB_LEFT + 12)}{last}", landscape=True, pages_tall=0)
+    ws.sheet_view.showGridLines = False
+    for k in range(1, len(stacks)):
+        ws.row_breaks.append(Break(id=k * RANGE_BLOCK_HEIGHT))
+
+
+# ---------------------------------------------------------------- values and hand EV
+
+_VALUE_HEADERS = {
+    "stack": "stack (bb)",
+    "value": "value (SB EV, bb/hand)",
+    "push_pct": "SB push %",
+    "call_pct": "BB call %",
+    "exploitability": "exploitability (bb)",
+    "value_exact": "value (exact)",
+}
+_VALUE_FORMATS = {
+    "stack": "General",
+    "value": "0.000000",
+    "push_pct": "0.00",
+    "call_pct": "0.00",
+    "exploitability": "0.00E+00",
+    "value_exact": "@",
+}
+
+
+def _values_sheet(ws, values: pd.DataFrame, charts: bool = True) -> None:
+    columns = list(values.columns)
+    for c, name in enumerate(columns, start=1):
+        cell = ws.cell(1, c, _VALUE_HEADERS.get(name, name))
+        cell.font = _BOLD
+        ws.column_dimensions[get_column_letter(c)].width = 24 if name == "value_exact" else 16
+    for r, row in enumerate(values.itertuples(index=False), start=2):
+        for c, (name, v) in enumerate(zip(columns, row), start=1):
+            if isinstance(v, float) and math.isnan(v):
+                v = None
+            cell = ws.cell(r, c, v)
+            cell.number_format = _VALUE_FORMATS.get(name, "General")
+    ws.freeze_panes = "A2"
+    n = len(values)
+    if not charts or n < 2:
+        return
+    x = Reference(ws, min_col=1, min_row=2, max_row=n + 1)
+    chart = ScatterChart()
+    chart.title = "SB value by stack"
+    chart.style = 13
+    chart.x_axis.title = "stack (bb)"
+    chart.y_axis.title = "SB EV (bb per hand)"
+    series = Series(Reference(ws, min_col=2, min_row=1, max_row=n + 1), x, title_from_data=True)
+    series.marker.symbol = "none"
+    series.smooth = False
+    chart.series.append(series)
+    chart.legend = None
+    chart.height, chart.width = 9, 18
+    _show_axes(chart)
+    anchor_col = get_column_letter(len(columns) + 2)
+    ws.add_chart(chart, f"{anchor_col}2")
+    pct = ScatterChart()
+    pct.title = "Push and call percentages by stack"
+    pct.style = 13
+    pct.x_axis.title = "stack (bb)"
+    pct.y_axis.title = "% of hands"
+    for col in (3, 4):
+        s = Series(Reference(ws, min_col=col, min_row=1, max_row=n + 1), x, title_from_data=True)
+        s.marker.symbol = "none"
+        s.smooth = False
+        pct.series.append(s)
+    pct.height, pct.width = 9, 18
+    _show_axes(pct)
+    ws.add_chart(pct, f"{anchor_col}21")
+
+
+def _show_axes(chart) -> None:
+    # openpyxl >= 3.1 hides axes unless told otherwise
+    for axis in (chart.x_axis, chart.y_axis):
+        try:
+            axis.delete = False
+        except AttributeError:  # pragma: no cover
+            pass
+
+
+def _hand_ev_sheet(ws, ranges: pd.DataFrame) -> None:
+    sb = wide_by_stack(ranges, "ev", "sb")
+    bb = wide_by_stack(ranges, "ev", "bb")
+    n_hands = sb.shape[1]
+    ws.cell(1, 1, "stack (bb)").font = _BOLD
+    ws.cell(1, 2, "SB: EV(shove) - EV(fold), bb per hand held").font = _BOLD
+    ws.cell(1, 2 + n_hands, "BB: EV(call) - EV(fold) facing a shove, bb (empty where SB never shoves)").font = _BOLD
+    ws.cell(2, 1, "hand").font = _BOLD
+    for k, hand in enumerate(sb.columns):
+        ws.cell(2, 2 + k, hand).font = _BOLD
+        ws.cell(2, 2 + n_hands + k, hand).font = _BOLD
+    data = np.hstack([sb.to_numpy(), bb.to_numpy()])
+    for stack, row in zip(sb.index, data):
+        ws.append([float(stack)] + [None if math.isnan(v) else float(v) for v in row])
+    ws.freeze_panes = "B3"
+    ws.column_dimensions["A"].width = 11
+
+
+# ---------------------------------------------------------------- about
+
+
+def _about_sheet(ws, about: Sequence[tuple[str, object]]) -> None:
+    ws.cell(1, 1, "About this report").font = _TITLE
+    for r, (key, value) in enumerate(about, start=3):
+        ws.cell(r, 1, key).font = _BOLD
+        cell = ws.cell(r, 2, value if isinstance(value, (int, float)) else str(value))
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        ws.cell(r, 1).alignment = Alignment(vertical="top")
+    ws.column_dimensions["A"].width = 28
+    ws.column_dimensions["B"].width = 100
+    _fit_one_page(ws, f"A1:B{len(about) + 2}")
+
+
+# ---------------------------------------------------------------- workbooks
+
+
+def chart_workbook(
+    values: pd.DataFrame,
+    ranges: pd.DataFrame,
+    thresholds: pd.DataFrame | None,
+    low: float,
+    high: float,
+    range_stacks: Sequence[float],
+    about: Sequence[tuple[str, object]],
+    structure: str,
+) -> Workbook:
+    """The chart-set workbook (see the module doc); ``thresholds`` None skips the threshold sheets."""
+    wb = Workbook()
+    wb.remove(wb.active)
+    if thresholds is not None:
+        for player in PLAYERS:
+            _threshold_sheet(wb.create_sheet(SHEET_NAMES[player]), thresholds, player, low, high, structure)
+    _ranges_sheet(wb.create_sheet("Ranges"), ranges, range_stacks)
+    _values_sheet(wb.create_sheet("Values"), values)
+    _hand_ev_sheet(wb.create_sheet("Hand EV"), ranges)
+    _about_sheet(wb.create_sheet("About"), about)
+    return wb
+
+
+def solution_workbook(
+    values: pd.DataFrame, ranges: pd.DataFrame, about: Sequence[tuple[str, object]], structure: str
+) -> Workbook:
+    """The single-stack workbook: frequency and EV grids per player, values, about."""
+    wb = Workbook()
+    wb.remove(wb.active)
+    stack = float(values["stack"].iloc[0])
+    for player in PLAYERS:
+        ws = wb.create_sheet(SHEET_NAMES[player])
+        ws["A1"] = f"{PLAYER_TITLES[player]} frequency at {fmt_num(stack)} bb, {structure}"
+        ws["A1"].font = _TITLE
+        freq = grid_from_tidy(ranges, "frequency", stack=stack, player=player)
+        hands = grid_from_tidy(ranges, "hand", stack=stack, player=player)
+        _frequency_grid(ws, GRID_TOP, GRID_LEFT, freq, hands, player)
+        ev_title = GRID_TOP + 14
+        what = "EV(shove) - EV(fold), bb per hand" if player == "sb" else (
+            "EV(call) - EV(fold) facing a shove, bb (empty where SB never shoves)"
+        )
+        ws.cell(ev_title, 1, what).font = _BOLD
+        ev = grid_from_tidy(ranges, "ev", stack=stack, player=player)
+        _ev_grid(ws, ev_title + 2, GRID_LEFT, ev)
+        _grid_dimensions(ws, GRID_LEFT, 8, GRID_TOP, 18)
+        for k in range(13):
+            ws.row_dimensions[ev_title + 2 + k].height = 18
+        ws.sheet_view.showGridLines = False
+        _fit_one_page(ws, f"A1:N{ev_title + 14}")
+    _values_sheet(wb.create_sheet("Values"), values, charts=False)
+    _about_sheet(wb.create_sheet("About"), about)
+    return wb
+
+
+def save_workbook(wb: Workbook, path: Path | str) -> Path:
+    """Save ``wb`` to ``path`` atomically."""
+    return write_with(path, lambda tmp: wb.save(tmp))

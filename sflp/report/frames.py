@@ -1,0 +1,240 @@
+"""Tidy pandas frames of solver results: the one shape every report file is made from.
+
+* :func:`values_frame` -- one row per stack: ``stack, value, push_pct, call_pct,
+  exploitability`` (and ``value_exact`` as ``"p/q"`` when asked).
+* :func:`ranges_frame` -- one row per stack x player x hand: ``stack, player, hand, frequency,
+  ev``.  ``player`` is ``"sb"`` (frequency = push, ev = EV(shove) - EV(fold)) or ``"bb"``
+  (frequency = call, ev = EV(call) - EV(fold) facing a shove; NaN where SB never shoves).
+  Rows are ordered by stack, then ``sb`` before ``bb``, then hand in class-id order.
+* :func:`thresholds_frame` -- one row per player x hand of a :class:`sflp.thresholds.Thresholds`:
+  ``player, hand, max_stack, capped, intervals, any_intervals`` plus the derived ``label`` and
+  ``multi`` used by the charts.
+
+Wide views (a 13x13 grid, stacks x hands) are *derived* from these frames by
+:func:`grid_from_tidy` and :func:`wide_by_stack`; nothing stores them separately.
+
+Combo-level solutions (1,326 combos) are reported per class: the frequency and SB's EV are the
+means over the class's combos (each combo is equally likely, so that is exact); BB's EV is the
+mean over the combos that face a shove (an approximation when SB's range is not
+combo-symmetric).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from sflp.cards import CLASS_NAMES, COMBO_CLASS, N_CLASSES, RANKS
+from sflp.errors import ConfigError
+from sflp.thresholds import format_intervals
+
+PLAYERS = ("sb", "bb")
+"""Player codes in report order."""
+PLAYER_TITLES = {"sb": "SB push", "bb": "BB call"}
+VALUES_COLUMNS = ("stack", "value", "push_pct", "call_pct", "exploitability")
+RANGES_COLUMNS = ("stack", "player", "hand", "frequency", "ev")
+THRESHOLDS_COLUMNS = ("player", "hand", "max_stack", "capped", "intervals", "any_intervals")
+GRID_RANKS = tuple(reversed(RANKS))
+"""Row / column labels of the 13x13 grid, aces first: ``('A', 'K', ..., '2')``."""
+_CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
+
+
+def fmt_num(x: float) -> str:
+    """A stack or blind as short text: ``1.0 -> '1'``, ``0.5 -> '0.5'``, ``7.7 -> '7.7'``.
+
+    >>> fmt_num(1.0), fmt_num(0.5), fmt_num(12.35), fmt_num(25)
+    ('1', '0.5', '12.35', '25')
+    """
+    return format(float(x), ".12g")
+
+
+def fraction_text(value: Fraction | None) -> str:
+    """An exact value as ``"p/q"`` (always with a denominator); empty for None.
+
+    >>> fraction_text(Fraction(-3, 8)), fraction_text(Fraction(2)), fraction_text(None)
+    ('-3/8', '2/1', '')
+    """
+    if value is None:
+        return ""
+    value = Fraction(value)
+    return f"{value.numerator}/{value.denominator}"
+
+
+# ---------------------------------------------------------------- solutions
+
+
+def sorted_solutions(solutions: Iterable) -> list:
+    """The solutions ordered by stack; one blind structure, each stack once."""
+    sols = sorted(solutions, key=lambda s: float(s.config.stack))
+    if not sols:
+        raise ConfigError("no solutions to report")
+    keys = {s.config.structure_key() for s in sols}
+    if len(keys) > 1:
+        raise ConfigError(f"solutions mix blind structures {sorted(keys)}; report one structure at a time")
+    stacks = [float(s.config.stack) for s in sols]
+    for a, b in zip(stacks, stacks[1:]):
+        if a == b:
+            raise ConfigError(f"stack {fmt_num(a)} bb appears twice among the solutions")
+    return sols
+
+
+def class_arrays(solution) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(sb_freq, bb_freq, sb_ev, bb_ev)`` per class (169 each), whatever the solution's level."""
+    if solution.level == "class":
+        return solution.sb_strategy, solution.bb_strategy, solution.sb_ev, solution.bb_ev
+    sb, bb = solution.class_strategies()
+
+    def mean(values: np.ndarray) -> np.ndarray:
+        values = np.asarray(values, dtype=np.float64)
+        ok = ~np.isnan(values)
+        total = np.bincount(COMBO_CLASS, weights=np.where(ok, values, 0.0), minlength=N_CLASSES)
+        count = np.bincount(COMBO_CLASS, weights=ok.astype(np.float64), minlength=N_CLASSES)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(count > 0, total / np.where(count > 0, count, 1), np.nan)
+
+    return sb, bb, mean(solution.sb_ev), mean(solution.bb_ev)
+
+
+def values_frame(solutions: Iterable, exact: bool = False) -> pd.DataFrame:
+    """One row per stack: the EV-by-stack curve (``value_exact`` as ``"p/q"`` text if ``exact``)."""
+    sols = sorted_solutions(solutions)
+    data = {
+        "stack": [float(s.config.stack) for s in sols],
+        "value": [float(s.value) for s in sols],
+        "push_pct": [float(s.push_pct) for s in sols],
+        "call_pct": [float(s.call_pct) for s in sols],
+        "exploitability": [float(s.exploitability) for s in sols],
+    }
+    if exact:
+        data["value_exact"] = [fraction_text(s.value_exact) for s in sols]
+    return pd.DataFrame(data)
+
+
+def ranges_frame(solutions: Iterable) -> pd.DataFrame:
+    """One row per stack x player x hand (169 classes): frequency and EV margin."""
+    sols = sorted_solutions(solutions)
+    n = len(sols)
+    freq = np.empty((n, 2, N_CLASSES))
+    ev = np.empty((n, 2, N_CLASSES))
+    for k, s in enumerate(sols):
+        sb, bb, sb_ev, bb_ev = class_arrays(s)
+        freq[k, 0], freq[k, 1], ev[k, 0], ev[k, 1] = sb, bb, sb_ev, bb_ev
+    stacks = np.array([float(s.config.stack) for s in sols])
+    return pd.DataFrame(
+        {
+            "stack": np.repeat(stacks, 2 * N_CLASSES),
+            "player": np.tile(np.repeat(np.array(PLAYERS, dtype=object), N_CLASSES), n),
+            "hand": np.tile(np.array(CLASS_NAMES, dtype=object), 2 * n),
+            "frequency": freq.ravel() + 0.0,  # -0.0 -> 0.0
+            "ev": ev.ravel(),
+        }
+    )
+
+
+# ---------------------------------------------------------------- thresholds
+
+
+def thresholds_frame(thresholds) -> pd.DataFrame:
+    """One row per player x hand (sb hands in class-id order, then bb).
+
+    ``max_stack`` is the highest stack with frequency > 0.5 (``high`` when capped, NaN when
+    never), ``capped`` whether the hand is played up to the top of the range, ``intervals`` /
+    ``any_intervals`` the stack intervals with frequency > 0.5 / > 0 as text; ``label`` is the
+    chart text (``"7.7"``, ``"25+"``, ``"-"``) and ``multi`` marks hands with several > 0.5
+    intervals.
+    """
+    rows = []
+    for player in PLAYERS:
+        for hand in CLASS_NAMES:
+            h = thresholds.get(player, hand)
+            rows.append(
+                (
+                    player,
+                    hand,
+                    math.nan if h.max_stack is None else float(h.max_stack),
+                    bool(h.capped),
+                    format_intervals(h.intervals),
+                    format_intervals(h.any_intervals),
+                    h.label(),
+                    bool(h.multi),
+                )
+            )
+    return pd.DataFrame(rows, columns=[*THRESHOLDS_COLUMNS, "label", "multi"])
+
+
+# ---------------------------------------------------------------- wide views
+
+
+def select(frame: pd.DataFrame, **where) -> pd.DataFrame:
+    """The rows of ``frame`` whose columns equal the given values (``player="sb", stack=10``)."""
+    mask = np.ones(len(frame), dtype=bool)
+    for column, value in where.items():
+        mask &= (frame[column] == value).to_numpy()
+    return frame[mask]
+
+
+def grid_from_tidy(frame: pd.DataFrame, value: str = "frequency", **where) -> pd.DataFrame:
+    """A 13x13 grid (rows and columns ``A K ... 2``) of ``value`` for one stack/player.
+
+    ``where`` selects the rows (e.g. ``stack=10.0, player="sb"``); they must hold each of the
+    169 hands exactly once.  Cell ``[row, col]`` is class id ``row*13 + col`` (suited above the
+    diagonal, offsuit below), so ``grid.loc["A", "K"]`` is AKs and ``grid.loc["K", "A"]`` AKo.
+    """
+    rows = select(frame, **where)
+    hands = rows["hand"].to_numpy()
+    if len(hands) != N_CLASSES or set(hands) != set(CLASS_NAMES):
+        raise ConfigError(
+            f"grid_from_tidy needs the 169 hands once each for {where or 'the frame'}, got {len(hands)} rows"
+        )
+    ids = np.fromiter((_CLASS_INDEX[h] for h in hands), dtype=np.int64, count=N_CLASSES)
+    values = rows[value].to_numpy()
+    cells = np.empty(N_CLASSES, dtype=values.dtype)
+    cells[ids] = values
+    return pd.DataFrame(cells.reshape(13, 13), index=list(GRID_RANKS), columns=list(GRID_RANKS))
+
+
+def wide_by_stack(frame: pd.DataFrame, value: str, player: str) -> pd.DataFrame:
+    """Stacks as rows, the 169 hands (class-id order) as columns, for one player."""
+    rows = select(frame, player=player)
+    wide = rows.pivot(index="stack", columns="hand", values=value)
+    return wide.reindex(columns=list(CLASS_NAMES)).sort_index()
+
+
+def nearest_stacks(solved: Sequence[float], wanted: Iterable[float]) -> list[float]:
+    """For each wanted stack the nearest solved one (ties to the lower), without repeats.
+
+    >>> nearest_stacks([1, 2, 4.9, 5.2, 10], [5, 10, 11])
+    [4.9, 10.0]
+    """
+    solved = sorted(float(s) for s in solved)
+    out: list[float] = []
+    for w in wanted:
+        best = min(solved, key=lambda s: (abs(s - float(w)), s))
+        if best not in out:
+            out.append(best)
+    return out
+
+
+DEFAULT_RANGE_STACKS = (5.0, 10.0, 15.0, 20.0, 25.0)
+
+
+def default_range_stacks(solved: Sequence[float]) -> list[float]:
+    """The solved stacks nearest to 5, 10, 15, 20, 25 bb among those inside the solved range.
+
+    When none of those lies inside, up to three solved stacks: the lowest, middle and highest.
+
+    >>> default_range_stacks([1, 2, 5, 7.5, 10])
+    [5.0, 10.0]
+    >>> default_range_stacks([1, 2, 3])
+    [1.0, 2.0, 3.0]
+    """
+    solved = sorted(float(s) for s in solved)
+    lo, hi = solved[0], solved[-1]
+    inside = [w for w in DEFAULT_RANGE_STACKS if lo <= w <= hi]
+    if inside:
+        return nearest_stacks(solved, inside)
+    return nearest_stacks(solved, [lo, solved[len(solved) // 2], hi])

@@ -1,0 +1,527 @@
+"""Tests of sflp.report: the files themselves (CSV, xlsx, PNG, SVG), read back, not mocks.
+
+One chart set is written per session from real solutions (``solve_many`` over 2, 5, 7.7 and 10
+bb) and real thresholds (``compute_thresholds`` over 1-10 bb), then every check reads the files.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import zipfile
+from pathlib import Path
+
+import matplotlib.image
+import numpy as np
+import openpyxl
+import pytest
+
+import sflp
+import sflp.thresholds as thresholds_mod
+from sflp.cards import CLASS_NAMES
+from sflp.equity import read_checksum
+from sflp.errors import ConfigError, OutputError
+from sflp.game import GameConfig
+from sflp.report import (
+    check_out_dir,
+    default_out_dir,
+    grid_from_tidy,
+    ranges_frame,
+    values_frame,
+    write_chart_set,
+    write_solution,
+)
+from sflp.report.atomic import write_text, write_with
+from sflp.report.excel import GRID_LEFT, GRID_TOP, RANGE_BB_LEFT
+from sflp.solver import solve, solve_many
+
+STACKS = [2, 5, 7.7, 10]
+LOW, HIGH = 1.0, 10.0
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+CHART_FILES = {
+    "values.csv", "ranges.csv", "thresholds.csv", "chart.xlsx",
+    *(f"{stem}.{ext}" for stem in ("sb_push", "bb_call", "value_by_stack", "range_5bb", "range_10bb")
+      for ext in ("png", "svg")),
+}
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def config():
+    return GameConfig(stack=2)
+
+
+@pytest.fixture(scope="module")
+def solutions(config):
+    return solve_many(STACKS, config)
+
+
+@pytest.fixture(scope="module")
+def thresholds(config):
+    return thresholds_mod.compute_thresholds(config, low=LOW, high=HIGH)
+
+
+@pytest.fixture(scope="module")
+def chart(solutions, thresholds, tmp_path_factory):
+    out = tmp_path_factory.mktemp("chart")
+    files = write_chart_set(solutions, thresholds, out, extra_about={"command": "pytest"})
+    return out, files
+
+
+def read_csv(path: Path) -> tuple[list[str], list[dict[str, str]]]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        return list(reader.fieldnames or []), list(reader)
+
+
+def grid_position(hand: str) -> tuple[int, int]:
+    k = CLASS_NAMES.index(hand)
+    return divmod(k, 13)
+
+
+def displayed_label(cell) -> str:
+    """The label a threshold cell holds: numbers as text with the decimals of its number format."""
+    value = cell.value
+    if isinstance(value, str):
+        return value
+    fmt = cell.number_format.replace('"*"', "")
+    decimals = len(fmt.split(".")[1]) if "." in fmt else 0
+    return f"{value:.{decimals}f}"
+
+
+def expected_label(row: dict[str, str], high: float) -> str:
+    """The chart label implied by a thresholds.csv row."""
+    if row["max_stack"] == "":
+        return "-"
+    if row["capped"] == "true":
+        return f"{high:g}+"
+    return f"{math.floor(float(row['max_stack']) * 10 + 1e-9) / 10:.1f}"
+
+
+def xl(x: float) -> float:
+    """A float as an xlsx file stores it: openpyxl writes 16 significant digits ("%.16g")."""
+    return float(f"{float(x):.16g}")
+
+
+def no_temp_files(folder: Path) -> bool:
+    return not [p for p in folder.iterdir() if p.name.startswith(".") or p.name.endswith(".tmp")]
+
+
+# ---------------------------------------------------------------- the set of files
+
+
+def test_chart_set_writes_exactly_the_documented_files(chart):
+    out, files = chart
+    assert set(files) == CHART_FILES
+    assert {p.name for p in out.iterdir()} == CHART_FILES
+    for name, path in files.items():
+        assert Path(path) == out / name and Path(path).stat().st_size > 0
+    assert no_temp_files(out)
+
+
+def test_csv_columns_exactly_as_specified(chart):
+    out, _ = chart
+    assert read_csv(out / "values.csv")[0] == ["stack", "value", "push_pct", "call_pct", "exploitability"]
+    assert read_csv(out / "ranges.csv")[0] == ["stack", "player", "hand", "frequency", "ev"]
+    assert read_csv(out / "thresholds.csv")[0] == [
+        "player", "hand", "max_stack", "capped", "intervals", "any_intervals"
+    ]
+
+
+def test_values_csv_is_the_ev_curve(chart, solutions):
+    _, rows = read_csv(chart[0] / "values.csv")
+    assert [float(r["stack"]) for r in rows] == [float(s) for s in STACKS]
+    for row, s in zip(rows, solutions):
+        assert float(row["value"]) == s.value  # round-trip float text: exact
+        assert float(row["push_pct"]) == s.push_pct
+        assert float(row["call_pct"]) == s.call_pct
+        assert float(row["exploitability"]) == s.exploitability
+
+
+def test_ranges_csv_is_tidy_and_exact(chart, solutions):
+    _, rows = read_csv(chart[0] / "ranges.csv")
+    assert len(rows) == len(STACKS) * 2 * 169
+    k = 0
+    for s in solutions:
+        for player, freq, ev in (("sb", s.sb_strategy, s.sb_ev), ("bb", s.bb_strategy, s.bb_ev)):
+            for i, hand in enumerate(CLASS_NAMES):
+                row = rows[k]
+                k += 1
+                assert (float(row["stack"]), row["player"], row["hand"]) == (float(s.config.stack), player, hand)
+                assert float(row["frequency"]) == freq[i]
+                if math.isnan(ev[i]):
+                    assert row["ev"] == ""
+                else:
+                    assert float(row["ev"]) == ev[i]
+    # BB's EV is empty exactly where SB never shoves (somewhere at 10 bb SB folds some hands)
+    assert any(r["ev"] == "" for r in rows if r["player"] == "bb") or all(
+        not np.isnan(s.bb_ev).any() for s in solutions
+    )
+
+
+def test_thresholds_csv_matches_the_thresholds(chart, thresholds):
+    _, rows = read_csv(chart[0] / "thresholds.csv")
+    assert len(rows) == 338
+    assert [(r["player"], r["hand"]) for r in rows] == [(p, h) for p in ("sb", "bb") for h in CLASS_NAMES]
+    for row in rows:
+        h = thresholds.get(row["player"], row["hand"])
+        assert row["capped"] == ("true" if h.capped else "false")
+        assert row["max_stack"] == ("" if h.max_stack is None else repr(float(h.max_stack)))
+        assert row["intervals"] == thresholds_mod.format_intervals(h.intervals)
+        assert row["any_intervals"] == thresholds_mod.format_intervals(h.any_intervals)
+        assert expected_label(row, HIGH) == h.label()
+    assert any(r["capped"] == "true" for r in rows) and any(r["capped"] == "false" for r in rows)
+
+
+def test_csv_files_are_byte_identical_across_writes(solutions, thresholds, chart, tmp_path):
+    first, _ = chart
+    files = write_chart_set(solutions, thresholds, tmp_path, extra_about={"command": "pytest"})
+    for name in ("values.csv", "ranges.csv", "thresholds.csv"):
+        assert (first / name).read_bytes() == Path(files[name]).read_bytes()
+    for name in ("sb_push.png", "sb_push.svg", "range_5bb.png", "value_by_stack.svg"):
+        assert (first / name).read_bytes() == Path(files[name]).read_bytes(), name
+
+
+def test_exact_values_csv_has_value_exact_as_fraction(tmp_path):
+    sols = solve_many([2, 3], GameConfig(stack=2), exact=True)
+    files = write_chart_set(sols, None, tmp_path, exact=True)
+    header, rows = read_csv(Path(files["values.csv"]))
+    assert header == ["stack", "value", "push_pct", "call_pct", "exploitability", "value_exact"]
+    for row, s in zip(rows, sols):
+        p, q = row["value_exact"].split("/")
+        assert s.value_exact is not None and int(p) * s.value_exact.denominator == s.value_exact.numerator * int(q)
+    # without thresholds there are no threshold files or sheets
+    assert "thresholds.csv" not in files and "sb_push.png" not in files
+    wb = openpyxl.load_workbook(files["chart.xlsx"])
+    assert wb.sheetnames == ["Ranges", "Values", "Hand EV", "About"]
+    about = dict(wb["About"].iter_rows(min_row=3, max_col=2, values_only=True))
+    assert "2 of 2 solutions certified" in about["Certificate"]
+
+
+# ---------------------------------------------------------------- the workbook
+
+
+@pytest.fixture(scope="module")
+def workbook(chart):
+    return openpyxl.load_workbook(chart[0] / "chart.xlsx")
+
+
+def test_workbook_sheets(workbook):
+    assert workbook.sheetnames == ["SB push", "BB call", "Ranges", "Values", "Hand EV", "About"]
+
+
+@pytest.mark.parametrize(("sheet", "player"), [("SB push", "sb"), ("BB call", "bb")])
+def test_threshold_grid_cells_equal_the_csv_labels(workbook, chart, thresholds, sheet, player):
+    ws = workbook[sheet]
+    _, rows = read_csv(chart[0] / "thresholds.csv")
+    by_hand = {r["hand"]: r for r in rows if r["player"] == player}
+    # rank labels around the grid, HoldemResources orientation
+    assert [ws.cell(GRID_TOP - 1, GRID_LEFT + k).value for k in range(13)] == list("AKQJT98765432")
+    assert [ws.cell(GRID_TOP + k, GRID_LEFT - 1).value for k in range(13)] == list("AKQJT98765432")
+    multi_seen = 0
+    for hand in CLASS_NAMES:
+        r, c = grid_position(hand)
+        cell = ws.cell(GRID_TOP + r, GRID_LEFT + c)
+        h = thresholds.get(player, hand)
+        assert displayed_label(cell) == expected_label(by_hand[hand], HIGH) == h.label(), hand
+        assert cell.fill.fgColor.rgb not in (None, "00000000")
+        if h.multi:
+            multi_seen += 1
+            assert cell.comment is not None and hand in cell.comment.text
+            assert cell.number_format.endswith('"*"')
+        else:
+            assert cell.comment is None and "*" not in cell.number_format
+    assert ws["A1"].value.startswith(sheet)
+    legend = [ws.cell(r, 1).value or "" for r in range(GRID_TOP + 13, ws.max_row + 1)]
+    assert any("truncated to 0.1" in line for line in legend)
+    assert any(line.startswith("*") for line in legend)
+    assert ws.print_area and ws.sheet_properties.pageSetUpPr.fitToPage
+    assert ws.page_setup.fitToWidth == 1 and ws.page_setup.fitToHeight == 1
+
+
+def test_threshold_cells_in_holdemresources_orientation(workbook, thresholds):
+    ws = workbook["SB push"]
+    assert displayed_label(ws.cell(GRID_TOP, GRID_LEFT)) == thresholds.get("sb", "AA").label() == "10+"
+    # grid index of a rank is 12 - rank: 7 -> 7, 2 -> 12.  72s is above the diagonal (row 7,
+    # column 12), 72o below it (row 12, column 7)
+    assert displayed_label(ws.cell(GRID_TOP + 7, GRID_LEFT + 12)) == thresholds.get("sb", "72s").label()
+    assert displayed_label(ws.cell(GRID_TOP + 12, GRID_LEFT + 7)) == thresholds.get("sb", "72o").label()
+    assert ws.cell(GRID_TOP + 7, GRID_LEFT + 12).value != ws.cell(GRID_TOP + 12, GRID_LEFT + 7).value
+
+
+def test_ranges_sheet_cells_equal_ranges_csv(workbook, chart):
+    ws = workbook["Ranges"]
+    _, rows = read_csv(chart[0] / "ranges.csv")
+    freq = {(float(r["stack"]), r["player"], r["hand"]): float(r["frequency"]) for r in rows}
+    blocks = [(row, ws.cell(row, 1).value) for row in range(1, ws.max_row + 1)
+              if isinstance(ws.cell(row, 1).value, str) and ws.cell(row, 1).value.startswith("Stack ")]
+    assert [title for _, title in blocks] == ["Stack 5 bb", "Stack 10 bb"]
+    for top, title in blocks:
+        stack = float(title.split()[1])
+        for player, left in (("sb", GRID_LEFT), ("bb", RANGE_BB_LEFT)):
+            for hand in CLASS_NAMES:
+                r, c = grid_position(hand)
+                cell = ws.cell(top + 2 + r, left + c)
+                assert cell.value == xl(freq[(stack, player, hand)]), (stack, player, hand)
+                assert f'"{hand}"' in cell.number_format
+
+
+def test_values_sheet_and_native_chart(workbook, chart, solutions):
+    ws = workbook["Values"]
+    assert [c.value for c in ws[1]][:5] == [
+        "stack (bb)", "value (SB EV, bb/hand)", "SB push %", "BB call %", "exploitability (bb)"
+    ]
+    assert [ws.cell(r, 1).value for r in range(2, 6)] == STACKS
+    assert [ws.cell(r, 2).value for r in range(2, 6)] == [xl(s.value) for s in solutions]
+    with zipfile.ZipFile(chart[0] / "chart.xlsx") as z:
+        charts = [n for n in z.namelist() if n.startswith("xl/charts/chart")]
+        assert charts
+        xml = z.read(charts[0]).decode()
+    assert "scatterChart" in xml and "'Values'!$B$2:$B$5" in xml and "'Values'!$A$2:$A$5" in xml
+
+
+def test_hand_ev_sheet_equals_ranges_csv(workbook, chart):
+    ws = workbook["Hand EV"]
+    _, rows = read_csv(chart[0] / "ranges.csv")
+    ev = {(float(r["stack"]), r["player"], r["hand"]): r["ev"] for r in rows}
+    hands = [ws.cell(2, c).value for c in range(2, 2 + 338)]
+    assert hands == list(CLASS_NAMES) * 2
+    assert ws.cell(1, 2).value.startswith("SB") and ws.cell(1, 171).value.startswith("BB")
+    for r in range(3, 3 + len(STACKS)):
+        stack = ws.cell(r, 1).value
+        for c in range(2, 2 + 338):
+            player = "sb" if c < 171 else "bb"
+            text = ev[(float(stack), player, ws.cell(2, c).value)]
+            value = ws.cell(r, c).value
+            assert (value is None) if text == "" else (value == xl(float(text)))
+    assert ws.freeze_panes == "B3"
+
+
+def test_about_sheet(workbook, solutions):
+    about = dict(workbook["About"].iter_rows(min_row=3, max_col=2, values_only=True))
+    assert about["sflp version"] == sflp.__version__
+    assert about["Equity table SHA-256"] == read_checksum()
+    assert about["Solver"] == "cvxpy + HiGHS LP, checked by best responses"
+    assert about["Max exploitability (bb/hand)"] == xl(max(s.exploitability for s in solutions))
+    assert about["Certificate"].startswith("not requested")
+    assert about["Small blind (bb)"] == 0.5 and about["Big blind (bb)"] == 1
+    assert about["Range grids at (bb)"] == "5, 10"
+    assert about["command"] == "pytest"
+
+
+def constructed_thresholds(config) -> thresholds_mod.Thresholds:
+    """Hand-made thresholds over 1-25 bb: AA capped, 72o never, T3s in two intervals, rest 4.56."""
+    special = {
+        "AA": (((1.0, 25.0),), ((1.0, 25.0),), 25.0, True),
+        "72o": ((), ((3.0, 3.5),), None, False),
+        "T3s": (((1.0, 7.24), (7.27, 7.29)), ((1.0, 7.3),), 7.29, False),
+        "K2o": (((1.0, 3.0), (20.0, 25.0)), ((1.0, 25.0),), 25.0, True),
+    }
+    hands = []
+    for player in ("sb", "bb"):
+        for hand in CLASS_NAMES:
+            iv, anyv, top, capped = special.get(hand, (((1.0, 4.5678),), ((1.0, 4.6),), 4.5678, False))
+            hands.append(thresholds_mod.HandThresholds(player, hand, iv, anyv, top, capped))
+    return thresholds_mod.Thresholds(config, 1.0, 25.0, tuple(hands), (4.5678, 7.24))
+
+
+def test_constructed_thresholds_labels_notes_and_csv(solutions, config, tmp_path):
+    files = write_chart_set(solutions, constructed_thresholds(config), tmp_path)
+    rows = {(r["player"], r["hand"]): r for r in read_csv(Path(files["thresholds.csv"]))[1]}
+    assert rows[("sb", "72o")] == {"player": "sb", "hand": "72o", "max_stack": "", "capped": "false",
+                                   "intervals": "", "any_intervals": "3.000000-3.500000"}
+    assert rows[("sb", "AA")]["max_stack"] == "25.0" and rows[("sb", "AA")]["capped"] == "true"
+    assert rows[("bb", "T3s")]["intervals"] == "1.000000-7.240000;7.270000-7.290000"
+    ws = openpyxl.load_workbook(files["chart.xlsx"])["BB call"]
+
+    def cell(hand):
+        r, c = grid_position(hand)
+        return ws.cell(GRID_TOP + r, GRID_LEFT + c)
+
+    assert (cell("AA").value, cell("72o").value, cell("T3s").value, cell("K2o").value) == ("25+", "-", 7.2, "25+")
+    assert cell("T3s").number_format == '0.0"*"' and cell("K2o").number_format == '@"*"'
+    assert cell("AKs").value == 4.5 and cell("AKs").number_format == "0.0" and cell("AKs").comment is None
+    note = cell("T3s").comment.text
+    assert "T3s" in note and "1 to 7.24, 7.27 to 7.29" in note and "1 to 7.3" in note
+    # colours: never is grey, capped darkest, the rest in between
+    fills = {h: cell(h).fill.fgColor.rgb[-6:] for h in ("AA", "72o", "AKs")}
+    assert fills["72o"] == "E6E6E6" and len(set(fills.values())) == 3
+    image = matplotlib.image.imread(files["bb_call.png"])
+    assert image.shape[2] in (3, 4)
+
+
+# ---------------------------------------------------------------- pictures
+
+
+def test_pictures_are_valid_png_and_svg(chart):
+    out, files = chart
+    for name in CHART_FILES:
+        path = out / name
+        if name.endswith(".png"):
+            assert path.read_bytes()[:8] == PNG_SIGNATURE
+            image = matplotlib.image.imread(path)
+            assert image.ndim == 3 and image.shape[0] > 400 and image.shape[1] > 400 and image.shape[2] in (3, 4)
+        elif name.endswith(".svg"):
+            text = path.read_text()
+            assert text.startswith("<?xml") and "<svg" in text and text.rstrip().endswith("</svg>")
+            assert "<dc:date>" not in text
+
+
+def test_threshold_picture_has_colours(chart):
+    image = matplotlib.image.imread(chart[0] / "sb_push.png")
+    colours = {tuple(np.round(px[:3], 2)) for px in image[::25, ::25].reshape(-1, image.shape[2])}
+    assert len(colours) > 10
+
+
+# ---------------------------------------------------------------- single solution
+
+
+def test_write_solution(tmp_path):
+    s = solve(GameConfig(stack=7.7))
+    files = write_solution(s, tmp_path / "one")
+    assert set(files) == {"ranges.csv", "values.csv", "solution.xlsx", "sb_push.png", "sb_push.svg",
+                          "bb_call.png", "bb_call.svg"}
+    header, rows = read_csv(Path(files["ranges.csv"]))
+    assert header == ["stack", "player", "hand", "frequency", "ev"] and len(rows) == 338
+    assert len(read_csv(Path(files["values.csv"]))[1]) == 1
+    wb = openpyxl.load_workbook(files["solution.xlsx"])
+    assert wb.sheetnames == ["SB push", "BB call", "Values", "About"]
+    for sheet, player, freq in (("SB push", "sb", s.sb_strategy), ("BB call", "bb", s.bb_strategy)):
+        for i, hand in enumerate(CLASS_NAMES):
+            r, c = grid_position(hand)
+            assert wb[sheet].cell(GRID_TOP + r, GRID_LEFT + c).value == xl(freq[i])
+    for name in ("sb_push.png", "bb_call.png"):
+        assert Path(files[name]).read_bytes()[:8] == PNG_SIGNATURE
+    assert no_temp_files(tmp_path / "one")
+
+
+def test_write_solution_combo_level_reports_classes(tmp_path):
+    s = solve(GameConfig(stack=6), level="combo")
+    files = write_solution(s, tmp_path)
+    _, rows = read_csv(Path(files["ranges.csv"]))
+    sb, bb = s.class_strategies()
+    assert [r["hand"] for r in rows] == list(CLASS_NAMES) * 2
+    assert np.allclose([float(r["frequency"]) for r in rows], np.concatenate([sb, bb]), atol=1e-12)
+
+
+# ---------------------------------------------------------------- frames
+
+
+def test_grid_from_tidy_orientation(solutions):
+    frame = ranges_frame(solutions)
+    grid = grid_from_tidy(frame, "frequency", stack=10.0, player="sb")
+    s = solutions[-1]
+    assert grid.shape == (13, 13) and list(grid.index) == list("AKQJT98765432")
+    assert grid.loc["A", "K"] == s.sb_strategy[CLASS_NAMES.index("AKs")]
+    assert grid.loc["K", "A"] == s.sb_strategy[CLASS_NAMES.index("AKo")]
+    assert grid.loc["2", "2"] == s.sb_strategy[CLASS_NAMES.index("22")]
+    with pytest.raises(ConfigError):
+        grid_from_tidy(frame, "frequency", player="sb")  # four stacks: not one hand each
+
+
+def test_values_frame_columns(solutions):
+    assert list(values_frame(solutions).columns) == ["stack", "value", "push_pct", "call_pct", "exploitability"]
+    assert list(values_frame(solutions, exact=True).columns)[-1] == "value_exact"
+
+
+def test_frames_reject_mixed_structures_and_duplicates(solutions):
+    other = solve(GameConfig(stack=5, ante=0.1))
+    with pytest.raises(ConfigError):
+        values_frame([*solutions, other])
+    with pytest.raises(ConfigError):
+        ranges_frame([solutions[0], solutions[0]])
+
+
+def test_default_out_dir():
+    assert default_out_dir(GameConfig(stack=10), 1, 25) == Path("reports/hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25")
+    name = default_out_dir(GameConfig(stack=10, ante=0.125, bb_ante=1), 2.5, 30).name
+    assert name == "hu-pushfold_sb0.5_bb1_ante0.125_bbante1_2.5-30"
+
+
+# ---------------------------------------------------------------- errors and atomicity
+
+
+def test_out_dir_that_is_a_file_raises_output_error(solutions, thresholds, tmp_path):
+    blocker = tmp_path / "taken"
+    blocker.write_text("keep me")
+    for target in (blocker, blocker / "sub"):
+        with pytest.raises(OutputError, match=str(blocker)):
+            write_chart_set(solutions, thresholds, target)
+        with pytest.raises(OutputError, match=str(blocker)):
+            write_solution(solutions[0], target)
+        with pytest.raises(OutputError):
+            check_out_dir(target)
+    assert blocker.read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root ignores permissions")
+def test_unwritable_out_dir_raises_output_error(solutions, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(OutputError, match="locked"):
+            write_solution(solutions[0], locked)
+        with pytest.raises(OutputError, match="locked"):
+            write_solution(solutions[0], locked / "inner")
+    finally:
+        locked.chmod(0o700)
+    assert list(locked.iterdir()) == []
+
+
+def test_failed_write_leaves_previous_file_and_no_temp(tmp_path):
+    target = write_text(tmp_path / "values.csv", "old\n")
+
+    def broken(tmp: Path) -> None:
+        tmp.write_text("half a fi")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OutputError, match="values.csv.*No space left"):
+        write_with(target, broken)
+    assert target.read_text() == "old\n"
+    assert no_temp_files(tmp_path)
+
+    def buggy(tmp: Path) -> None:
+        tmp.write_text("half")
+        raise ValueError("bug")
+
+    with pytest.raises(ValueError):
+        write_with(tmp_path / "new.csv", buggy)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["values.csv"]
+
+
+def test_written_files_have_normal_permissions(chart):
+    mode = (chart[0] / "values.csv").stat().st_mode & 0o777
+    umask = os.umask(0)
+    os.umask(umask)
+    assert mode == 0o666 & ~umask
+
+
+def test_csv_round_trips_through_pandas(chart, solutions):
+    import pandas as pd
+
+    frame = pd.read_csv(io.StringIO((chart[0] / "ranges.csv").read_text()))
+    assert np.array_equal(frame["frequency"].to_numpy(), ranges_frame(solutions)["frequency"].to_numpy())
+
+
+def test_only_report_imports_pandas_openpyxl_matplotlib():
+    import re
+
+    root = Path(sflp.__file__).resolve().parent
+    pattern = re.compile(r"^\s*(import|from)\s+(pandas|openpyxl|matplotlib)\b", re.M)
+    users = sorted(str(p.relative_to(root)) for p in root.rglob("*.py") if pattern.search(p.read_text()))
+    assert users and all(u.startswith("report/") for u in users), users
+
+
+def test_range_stacks_map_to_nearest_solved_stack(solutions, tmp_path):
+    files = write_chart_set(solutions, None, tmp_path, range_stacks=[7.5, 8.0, 100])
+    assert {n for n in files if n.startswith("range_")} == {
+        "range_7.7bb.png", "range_7.7bb.svg", "range_10bb.png", "range_10bb.svg"
+    }
+    ws = openpyxl.load_workbook(files["chart.xlsx"])["Ranges"]
+    assert ws["A1"].value == "Stack 7.7 bb" and ws.cell(1 + 17, 1).value == "Stack 10 bb"
