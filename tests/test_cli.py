@@ -96,3 +96,31 @@ def test_solve_exact_json(capsys):
     # the certified mixed frequencies are exact fractions strictly between 0 and 1
     mixed = {h: Fraction(v) for h, v in obj["sb_strategy_exact"].items() if 0 < Fraction(v) < 1}
     assert mixed and all(abs(float(v) - obj["sb_strategy"][h]) < 1e-12 for h, v in mixed.items())
+
+
+def test_chart_grid_csv_round_trips_through_verify(tmp_path, capsys):
+    # `sflp chart` writes 13x13 grid CSVs; `sflp verify` reads them back; the exact equilibrium
+    # it wrote must score as (numerically) unexploitable
+    out = tmp_path / "chart"
+    code, text, _ = run(capsys, "chart", "--stacks", "5,10", "--out", str(out), "--json")
+    assert code == 0
+    files = json.loads(text)["files"]
+    for name in ("values.csv", "ranges.csv", "thresholds.csv", "chart.xlsx", "sb_push.png", "bb_call.png",
+                 "value_by_stack.png", "sb_push_10bb.csv", "bb_call_10bb.csv"):
+        assert name in files
+    code, text, _ = run(capsys, "verify", "--stack", "10", "--sb", files["sb_push_10bb.csv"],
+                        "--bb", files["bb_call_10bb.csv"], "--json", "--max-exploitability", "1e-9")
+    report = json.loads(text)
+    assert code == 0 and report["total_exploitability"] <= 1e-9 and report["missing"] == {"sb": [], "bb": []}
+    code, _, _ = run(capsys, "verify", "--stack", "10", "--sb", "22+", "--max-exploitability", "0.001")
+    assert code == 1  # "push only pairs" is far more exploitable than 1 mbb/hand
+
+
+def test_out_that_is_a_file_is_a_clear_error(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = run(capsys, "chart", "--stacks", "2,5", "--out", str(blocker))
+    assert code == 2 and str(blocker) in err and err.count("\n") == 1
+    code, _, err = run(capsys, "solve", "--stack", "10", "--out", str(blocker / "sub"))
+    assert code == 2 and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]

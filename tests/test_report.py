@@ -44,6 +44,7 @@ CHART_FILES = {
     "values.csv", "ranges.csv", "thresholds.csv", "chart.xlsx",
     *(f"{stem}.{ext}" for stem in ("sb_push", "bb_call", "value_by_stack", "range_5bb", "range_10bb")
       for ext in ("png", "svg")),
+    *(f"{who}_{stack}bb.csv" for who in ("sb_push", "bb_call") for stack in (5, 10)),
 }
 
 
@@ -384,7 +385,11 @@ def test_write_solution(tmp_path):
     s = solve(GameConfig(stack=7.7))
     files = write_solution(s, tmp_path / "one")
     assert set(files) == {"ranges.csv", "values.csv", "solution.xlsx", "sb_push.png", "sb_push.svg",
-                          "bb_call.png", "bb_call.svg"}
+                          "bb_call.png", "bb_call.svg", "sb_push_grid.csv", "bb_call_grid.csv"}
+    grid = read_csv(Path(files["sb_push_grid.csv"]))
+    assert grid[0][:3] == ["", "A", "K"]  # corner cell, then ranks A..2
+    # row K, column A is AKo (offsuit below the diagonal)
+    assert float(grid[1][1]["A"]) == s.sb_strategy[CLASS_NAMES.index("AKo")]
     header, rows = read_csv(Path(files["ranges.csv"]))
     assert header == ["stack", "player", "hand", "frequency", "ev"] and len(rows) == 338
     assert len(read_csv(Path(files["values.csv"]))[1]) == 1

@@ -29,11 +29,12 @@ import numpy as np
 import sflp
 from sflp.errors import ConfigError, DataError
 from sflp.report.atomic import check_out_dir
-from sflp.report.csv_out import write_ranges_csv, write_thresholds_csv, write_values_csv
+from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_thresholds_csv, write_values_csv
 from sflp.report.excel import chart_workbook, save_workbook, solution_workbook
 from sflp.report.frames import (
     default_range_stacks,
     fmt_num,
+    grid_from_tidy,
     nearest_stacks,
     ranges_frame,
     sorted_solutions,
@@ -204,6 +205,9 @@ def write_chart_set(
     files.update(render(value_figure, out, "value_by_stack", values, structure))
     for stack in chosen:
         files.update(render(range_figure, out, f"range_{fmt_num(stack)}bb", ranges, stack, structure))
+        for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
+            grid = grid_from_tidy(ranges, "frequency", stack=stack, player=player)
+            record(write_grid_csv(grid, out / f"{name}_{fmt_num(stack)}bb.csv"))
     return files
 
 
@@ -224,7 +228,12 @@ def write_solution(solution, out_dir: Path | str) -> dict[str, str]:
     structure = structure_text(solution.config)
     about = about_items(sols, exact=exact)
     files: dict[str, str] = {}
+    grids = [
+        write_grid_csv(grid_from_tidy(ranges, "frequency", stack=stack, player=player), out / f"{name}_grid.csv")
+        for player, name in (("sb", "sb_push"), ("bb", "bb_call"))
+    ]
     for path in (
+        *grids,
         write_ranges_csv(ranges, out / "ranges.csv"),
         write_values_csv(values, out / "values.csv"),
         save_workbook(solution_workbook(values, ranges, about, structure), out / "solution.xlsx"),

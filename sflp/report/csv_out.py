@@ -60,3 +60,18 @@ def write_ranges_csv(frame: pd.DataFrame, path: Path | str) -> Path:
 def write_thresholds_csv(frame: pd.DataFrame, path: Path | str) -> Path:
     """``thresholds.csv``: player, hand, max_stack, capped, intervals, any_intervals."""
     return write_bytes(path, csv_bytes(frame, THRESHOLDS_COLUMNS))
+
+
+def grid_csv_bytes(grid: pd.DataFrame) -> bytes:
+    """A 13x13 frequency grid as CSV: a corner cell and the ranks ``A..2`` as header, then one
+    line per row starting with its rank (aces top-left, suited above the diagonal, offsuit below).
+    ``sflp verify`` reads this layout back."""
+    lines = [",".join(["", *map(str, grid.columns)])]
+    for rank, row in grid.iterrows():
+        lines.append(",".join([str(rank), *(repr(float(v)) for v in row.to_numpy())]))
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def write_grid_csv(grid: pd.DataFrame, path: Path | str) -> Path:
+    """``sb_push_<S>bb.csv`` / ``bb_call_<S>bb.csv``: one player's frequencies at one stack."""
+    return write_bytes(path, grid_csv_bytes(grid))
