@@ -32,6 +32,10 @@ def main() -> None:
     if exe:
         seconds, times = cold_command([exe, "solve", "--stack", "10", "--json"], args.runs)
         report("cold process `sflp solve --stack 10 --json`", seconds, times, "<= 2 s")
+        seconds, times = cold_command(
+            [exe, "verify", "--stack", "10", "--sb", "22+,A2+,K9o+", "--bb", "22+,A2+", "--json"], args.runs
+        )
+        report("cold process `sflp verify` of one strategy pair", seconds, times, "<= 2 s")
 
     grid = np.linspace(1, 100, 1000)
     last = {}
