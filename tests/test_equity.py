@@ -113,3 +113,41 @@ def test_build_from_scratch_reproduces_the_shipped_table(tmp_path):
 
     assert main(["equity", "build", "--data-dir", str(tmp_path), "--json"]) == 0
     assert eq.read_checksum(tmp_path) == eq.read_checksum()
+
+
+def test_suit_distinct_boards():
+    # 134,459 suit-distinct 5-card boards whose orbits cover all C(52,5) = 2,598,960 boards
+    from sflp.equity_build import canonical_boards
+
+    boards, orbit = canonical_boards()
+    assert len(boards) == 134_459 and orbit.sum() == 2_598_960
+    assert np.all(24 % orbit == 0)  # an orbit's size divides the 24 suit permutations
+
+
+def _suit_permutations():
+    from itertools import permutations
+
+    from sflp.cards import COMBO_CARDS
+
+    cards = COMBO_CARDS.astype(np.int64)
+    for perm in permutations(range(4)):
+        perm = np.array(perm)
+        mapped = (cards >> 2) * 4 + perm[cards & 3]
+        yield COMBO_INDEX[mapped[:, 0], mapped[:, 1]].astype(np.int64)
+
+
+def test_table_is_invariant_under_suit_relabelling(table):
+    # relabelling suits changes no hand's strength: wins[s(a), s(b)] == wins[a, b] for all 24 s
+    for pc in _suit_permutations():
+        assert np.array_equal(table.wins[np.ix_(pc, pc)], table.wins)
+
+
+def test_suit_distinct_matchups():
+    # 47,008 suit-distinct unordered matchups of two disjoint combos
+    upper = np.argwhere(np.triu(COMBO_DISJOINT, 1))
+    keys = None
+    for pc in _suit_permutations():
+        a, b = pc[upper[:, 0]], pc[upper[:, 1]]
+        k = np.minimum(a, b) * 1326 + np.maximum(a, b)
+        keys = k if keys is None else np.minimum(keys, k)
+    assert len(np.unique(keys)) == 47_008

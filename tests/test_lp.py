@@ -119,3 +119,8 @@ def test_dense_sweep_follows_the_path_and_matches_direct_solves(config):
     for k in rng.choice(len(stacks), 6, replace=False):
         direct = solve(config.with_stack(stacks[k]))
         assert abs(direct.value - many[k].value) < 1e-9
+
+
+def test_solution_renders_in_jupyter():
+    html = solve(GameConfig(stack=10))._repr_html_()
+    assert html.count("<table") >= 3 and "43s" in html and "push 58.3%" in html
