@@ -187,6 +187,16 @@ def test_csv_files_are_byte_identical_across_writes(solutions, thresholds, chart
         assert (first / name).read_bytes() == Path(files[name]).read_bytes(), name
 
 
+def test_workbook_is_byte_identical_across_writes(solutions, thresholds, chart, tmp_path):
+    # openpyxl stamps the save time; save_workbook fixes it, so regenerated reports do not churn
+    import time
+
+    time.sleep(1.1)  # zip entry times have a 2-second resolution; make a difference possible
+    first, _ = chart
+    files = write_chart_set(solutions, thresholds, tmp_path, extra_about={"command": "pytest"})
+    assert (first / "chart.xlsx").read_bytes() == Path(files["chart.xlsx"]).read_bytes()
+
+
 def test_exact_values_csv_has_value_exact_as_fraction(tmp_path):
     sols = solve_many([2, 3], GameConfig(stack=2), exact=True)
     files = write_chart_set(sols, None, tmp_path, exact=True)

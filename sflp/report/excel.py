@@ -430,6 +430,38 @@ def solution_workbook(
     return wb
 
 
+FIXED_TIME = "2000-01-01T00:00:00Z"
+"""Written as the workbook's created/modified time so the same inputs give the same bytes."""
+
+
+def _normalise_xlsx(path: Path | str) -> None:
+    """Make a saved workbook reproducible: fixed zip entry times and fixed document timestamps.
+
+    openpyxl stamps the current time into ``docProps/core.xml`` and into every zip entry.
+    """
+    import re
+    import zipfile
+
+    with zipfile.ZipFile(path) as zin:
+        entries = [(info.filename, zin.read(info.filename)) for info in zin.infolist()]
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zout:
+        for name, data in entries:
+            if name == "docProps/core.xml":
+                data = re.sub(
+                    rb"(<dcterms:(created|modified)[^>]*>)[^<]*(</dcterms:)",
+                    lambda m: m.group(1) + FIXED_TIME.encode() + m.group(3),
+                    data,
+                )
+            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zout.writestr(info, data)
+
+
 def save_workbook(wb: Workbook, path: Path | str) -> Path:
-    """Save ``wb`` to ``path`` atomically."""
-    return write_with(path, lambda tmp: wb.save(tmp))
+    """Save ``wb`` to ``path`` atomically, with reproducible bytes (see :func:`_normalise_xlsx`)."""
+
+    def save(tmp):
+        wb.save(tmp)
+        _normalise_xlsx(tmp)
+
+    return write_with(path, save)
