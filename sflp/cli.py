@@ -299,26 +299,25 @@ def parse_stacks(text: str) -> list[float]:
     [2.0, 5.0, 10.0]
     """
     text = text.strip()
+    usage = f"--stacks {text!r} is not START:STOP:STEP (e.g. 1:25:0.05) or a comma list (e.g. 2,5,10)"
     try:
-        if ":" in text:
-            parts = text.split(":")
-            if len(parts) != 3:
-                raise ValueError
-            start, stop, step = (Fraction(p.strip()) for p in parts)
-            if step <= 0:
-                raise ConfigError(f"--stacks {text!r}: the step must be positive")
-            if stop < start:
-                raise ConfigError(f"--stacks {text!r}: stop must not be below start")
-            count = int((stop - start) / step) + 1
-            if count > 100_000:
-                raise ConfigError(f"--stacks {text!r}: {count} stacks is more than 100,000")
-            values = [float(start + k * step) for k in range(count)]
-        else:
-            values = sorted({float(Fraction(p.strip())) for p in text.split(",")})
+        parts = [Fraction(p.strip()) for p in text.split(":" if ":" in text else ",")]
     except (ValueError, ZeroDivisionError):
-        raise ConfigError(
-            f"--stacks {text!r} is not START:STOP:STEP (e.g. 1:25:0.05) or a comma list (e.g. 2,5,10)"
-        ) from None
+        raise ConfigError(usage) from None
+    if ":" in text:
+        if len(parts) != 3:
+            raise ConfigError(usage)
+        start, stop, step = parts
+        if step <= 0:
+            raise ConfigError(f"--stacks {text!r}: the step must be positive")
+        if stop < start:
+            raise ConfigError(f"--stacks {text!r}: stop must not be below start")
+        count = int((stop - start) / step) + 1
+        if count > 100_000:
+            raise ConfigError(f"--stacks {text!r}: {count} stacks is more than 100,000")
+        values = [float(start + k * step) for k in range(count)]
+    else:
+        values = sorted({float(p) for p in parts})
     if not values:
         raise ConfigError(f"--stacks {text!r} gives no stacks")
     bad = [v for v in values if not (v > 0 and math.isfinite(v))]

@@ -73,6 +73,13 @@ def test_bad_stacks(text):
         parse_stacks(text)
 
 
+@pytest.mark.parametrize("text, reason", [("1:5:0", "step must be positive"), ("5:1:0.5", "stop must not be below"),
+                                          ("-1,2", "positive"), ("1:2:x", "START:STOP:STEP")])
+def test_bad_stacks_say_why(text, reason):
+    with pytest.raises(ConfigError, match=reason):
+        parse_stacks(text)
+
+
 def test_stacks_grid_is_exact():
     stacks = parse_stacks("1:25:0.05")
     assert len(stacks) == 481 and stacks[0] == 1 and stacks[-1] == 25 and stacks[1] == 1.05
