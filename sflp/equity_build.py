@@ -32,7 +32,8 @@ from sflp.evaluator import STRAIGHT_TOP, value_from_masks
 
 BOARDS_PER_PAIR = 1_712_304  # C(48, 5)
 SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int64)
-DEAD = np.int32(2**31 - 1)
+DEAD = 2**31 - 1
+"""Value stored for a combo that shares a card with the board: never beats, never ties."""
 
 
 @njit(cache=True)
@@ -99,7 +100,7 @@ def _board_values(boards: np.ndarray, combo_cards: np.ndarray, straight_top: np.
             x = combo_cards[j, 0]
             y = combo_cards[j, 1]
             if (board_mask >> x) & 1 or (board_mask >> y) & 1:
-                out[k, j] = 2**31 - 1
+                out[k, j] = DEAD
                 continue
             for s in range(4):
                 suit_masks[s] = sm[s]
@@ -130,7 +131,7 @@ def _accumulate(values: np.ndarray, orbit: np.ndarray, acc: np.ndarray, row_bloc
             row = values[k]
             for a in range(lo, hi):
                 va = row[a]
-                if va == 2**31 - 1:
+                if va == DEAD:
                     continue
                 target = acc[a]
                 for b in range(n):

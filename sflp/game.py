@@ -462,7 +462,3 @@ def solve_on_support(game: PushFoldGame, support: Support) -> tuple[np.ndarray, 
         y[bm] = np.clip(ys, 0, 1)
     return x, y
 
-
-def is_equilibrium(game: PushFoldGame, sb: np.ndarray, bb: np.ndarray, tol: float = 1e-9) -> bool:
-    """True when the exploitability of ``(sb, bb)`` is at most ``tol``."""
-    return game.exploitability(sb, bb) <= tol

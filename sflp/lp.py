@@ -132,7 +132,8 @@ def lp_for(game: PushFoldGame, solver: str = DEFAULT_SOLVER) -> PushFoldLP:
     lp = _LP_CACHE.get(key)
     if lp is None:
         lp = PushFoldLP(game.payoffs, solver)
-        _LP_CACHE.clear() if len(_LP_CACHE) > 16 else None
+        if len(_LP_CACHE) > 16:
+            _LP_CACHE.clear()
         _LP_CACHE[key] = lp
     return lp
 
