@@ -83,7 +83,7 @@ from numbers import Integral, Rational
 
 import numpy as np
 
-from sflp.cards import CLASS_NAMES, COMBO_DISJOINT, N_COMBOS, combo_name
+from sflp.cards import CLASS_NAMES, N_COMBOS, combo_name
 from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
 from sflp.errors import CertificateError, ConfigError
 from sflp.game import DEALS, PushFoldGame, Solution
@@ -119,17 +119,7 @@ _COUNTS_CACHE: dict[tuple, _Counts] = {}
 def _counts(table: EquityTable, level: str) -> _Counts:
     key = (level, table.sha256 or id(table))
     if key not in _COUNTS_CACHE:
-        if level == "class":
-            pairs = table.class_pairs.astype(np.int64)
-            wins = table.class_wins.astype(np.int64)
-            ties = table.class_ties.astype(np.int64)
-        elif level == "combo":
-            pairs = COMBO_DISJOINT.astype(np.int64)
-            wins = table.wins.astype(np.int64)
-            ties = table.ties.astype(np.int64)
-        else:
-            raise ConfigError(f"level={level!r}: expected 'class' or 'combo'")
-        losses = pairs * BOARDS_PER_PAIR - wins - ties
+        pairs, wins, ties, losses = table.level_counts(level)
         if losses.min() < 0:
             raise CertificateError("equity table counts are inconsistent: wins + ties exceed pairs * boards")
         counts = _Counts(

@@ -40,7 +40,6 @@ from pathlib import Path
 import numpy as np
 
 from sflp.cards import (
-    COMBO_CARDS,
     COMBO_CLASS,
     COMBO_DISJOINT,
     N_CLASSES,
@@ -103,6 +102,20 @@ class EquityTable:
         return cls(wins, ties, *arrays, sha256=sha256)
 
     # ------------------------------------------------------------ queries
+
+    def level_counts(self, level: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(pairs, wins, ties, losses)`` as exact int64 matrices at ``"class"`` (169 x 169) or
+        ``"combo"`` (1326 x 1326) level; ``losses = pairs * 1,712,304 - wins - ties``."""
+        if level == "class":
+            pairs, wins, ties = self.class_pairs, self.class_wins, self.class_ties
+        elif level == "combo":
+            pairs, wins, ties = COMBO_DISJOINT, self.wins, self.ties
+        else:
+            from sflp.errors import ConfigError
+
+            raise ConfigError(f"level={level!r}: expected 'class' or 'combo'")
+        pairs, wins, ties = (a.astype(np.int64) for a in (pairs, wins, ties))
+        return pairs, wins, ties, pairs * BOARDS_PER_PAIR - wins - ties
 
     def combo_counts(self, a: int, b: int) -> tuple[int, int, int]:
         """``(wins, ties, losses)`` of combo ``a`` against combo ``b`` over all 1,712,304 boards."""

@@ -57,12 +57,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from numbers import Rational, Real
 
 import numpy as np
 
-from sflp.cards import CLASS_NAMES, COMBO_DISJOINT, N_CLASSES, N_COMBOS, combo_name
+from sflp.cards import CLASS_NAMES, N_CLASSES, N_COMBOS, combo_name
 from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
 from sflp.errors import ConfigError
 
@@ -168,26 +167,10 @@ class Payoffs:
     g: float
 
 
-def _level_counts(table: EquityTable, level: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(pairs, wins, ties, losses) summed counts at class or combo level, as float64 matrices."""
-    if level == "class":
-        pairs = table.class_pairs.astype(np.float64)
-        wins = table.class_wins.astype(np.float64)
-        ties = table.class_ties.astype(np.float64)
-    elif level == "combo":
-        pairs = COMBO_DISJOINT.astype(np.float64)
-        wins = table.wins.astype(np.float64)
-        ties = table.ties.astype(np.float64)
-    else:
-        raise ConfigError(f"level={level!r}: expected 'class' or 'combo'")
-    losses = pairs * BOARDS_PER_PAIR - wins - ties
-    return pairs, wins, ties, losses
-
-
 def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
     """The payoff matrices of ``config``'s blind structure (the stack enters only through ``K1``)."""
     table = table or load_table()
-    pairs, wins, ties, losses = _level_counts(table, level)
+    pairs, wins, ties, losses = (a.astype(np.float64) for a in table.level_counts(level))
     a, big_ante = float(config.ante), float(config.bb_ante)
     f = -(float(config.small_blind) + a)
     g = float(config.big_blind) + a + big_ante
