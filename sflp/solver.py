@@ -8,16 +8,21 @@ checked by best responses (:meth:`sflp.game.PushFoldGame.exploitability`); above
 
 ``solve_many(stacks, config)`` walks the stacks in order and first tries the previous stack's
 support (a few matrix-vector products); only where that candidate fails the best-response check
-is the LP solved again.
+is the LP solved again.  Given the exact equilibrium path (``path=compute_thresholds(...)``, or
+:meth:`sflp.thresholds.Thresholds.solve`) every stack reads its strategies off the path instead.
+:func:`iter_solve` is the streaming form: it yields the solutions one at a time in increasing
+stack order, so a sweep over 100,000 stacks never holds them all.
+
+This module does not import :mod:`sflp.thresholds` (which sits above it); the path is passed in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from sflp.errors import SolveError
+from sflp.errors import ConfigError, SolveError
 from sflp.game import GameConfig, PushFoldGame, Solution, Support, make_solution, solve_on_support
 
 MAX_EXPLOITABILITY = 1e-9
@@ -78,8 +83,7 @@ def _repair(game: PushFoldGame, x: np.ndarray, y: np.ndarray, keep: Support | No
     return None
 
 
-def _finish(game: PushFoldGame, x, y, method: str, exact: bool) -> Solution:
-    solution = make_solution(game, x, y, method)
+def _finish(game: PushFoldGame, solution: Solution, exact: bool) -> Solution:
     if not solution.exploitability <= MAX_EXPLOITABILITY:
         raise SolveError(
             f"solution for {game.config} has exploitability {solution.exploitability:.3g} bb "
@@ -111,7 +115,7 @@ def solve(
     game = make_game(config, level, table)
     x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
     x, y = _polish(game, x, y)
-    return _finish(game, x, y, "lp", exact)
+    return _finish(game, make_solution(game, x, y, "lp"), exact)
 
 
 def solve_many(
@@ -124,125 +128,212 @@ def solve_many(
     table=None,
     progress=None,
     workers: int | None = None,
+    path=None,
 ) -> list[Solution]:
     """Checked equilibria for many stacks of one blind structure, in the order given.
 
-    Stacks are visited in increasing order; each first tries the support of the previous stack
-    (a candidate costs microseconds to check) and falls back to the LP where the check fails.
-    Where it fails, a support guessed from the hands nearest indifference is tried (``_repair``).
-``Solution.method`` says which: ``"support"``, ``"repair"`` or ``"lp"``.  ``progress`` is an optional
-    callable invoked once per stack.
+    ``path`` is an exact equilibrium path over the sweep's range (the result of
+    :func:`sflp.thresholds.compute_thresholds`): each stack then reads its strategies off the
+    path (no LP) and is still checked by best responses.  Without a path, stacks are visited in
+    increasing order; each first tries the support of the previous stack (a candidate costs
+    microseconds to check), then a support guessed from the hands nearest indifference
+    (``_repair``), and only then the LP.  ``Solution.method`` says which: ``"path"``,
+    ``"support"``, ``"repair"`` or ``"lp"``.  ``progress`` is an optional callable invoked once
+    per stack.  This keeps every solution in memory; :func:`iter_solve` yields them one at a time.
     """
-    from sflp.lp import DEFAULT_SOLVER, solve_lp
-
-    stacks = [float(s) for s in stacks]
-    base = config or GameConfig(stack=stacks[0] if stacks else 10.0)
-    first = base.with_stack(stacks[0]) if stacks else base
-    game0 = make_game(first, level, table)
+    stacks = [float(s) for s in _stack_list(stacks)]
     order = sorted(range(len(stacks)), key=lambda k: stacks[k])
-    path = _path_for(stacks, first, level, table)
-    if path is not None:
-        return _solve_on_path(path, stacks, order, game0, exact, solver, progress)
-    workers = _workers(workers, len(stacks))
-    if workers > 1:
-        return _solve_parallel(stacks, order, first, level, solver, exact, table, progress, workers)
     out: list[Solution | None] = [None] * len(stacks)
-    support: Support | None = None
-    for k in order:
-        game = game0.at_stack(stacks[k])
-        candidate = solve_on_support(game, support) if support is not None else None
-        if candidate is not None and game.exploitability(*candidate) <= MAX_EXPLOITABILITY:
-            x, y = candidate
-            method = "support"
-        elif support is not None and (repaired := _repair(game, x, y, support)) is not None:
-            x, y = repaired
-            method = "repair"
-        else:
-            x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
-            x, y = _polish(game, x, y)
-            method = "lp"
-        out[k] = _finish(game, x, y, method, exact)
-        support = Support.of(x, y)
+    gen = iter_solve(
+        [stacks[k] for k in order], config, level=level, solver=solver, exact=exact, table=table,
+        progress=progress, workers=workers, path=path,
+    )
+    for k, solution in zip(order, gen):
+        out[k] = solution
+    return out  # type: ignore[return-value]
+
+
+def _stack_list(stacks) -> list[float]:
+    """The stacks as floats, or a :class:`~sflp.errors.ConfigError` naming what was passed."""
+    from numbers import Real
+
+    if isinstance(stacks, (str, bytes)) or not hasattr(stacks, "__iter__"):
+        raise ConfigError(
+            f"stacks={stacks!r} is not a sequence of numbers (e.g. [5, 10, 15]; "
+            "the CLI's '1:25:0.05' text is parsed by sflp.cli.parse_stacks)"
+        )
+    out = []
+    for s in stacks:
+        if isinstance(s, bool) or not isinstance(s, Real):
+            raise ConfigError(f"stacks contains {s!r}, which is not a number")
+        out.append(float(s))
+    return out
+
+
+def iter_solve(
+    stacks: Iterable[float],
+    config: GameConfig | None = None,
+    *,
+    level: str = "class",
+    solver: str | None = None,
+    exact: bool = False,
+    table=None,
+    progress=None,
+    workers: int | None = None,
+    path=None,
+) -> Iterator[Solution]:
+    """The checked equilibria of ``stacks`` one at a time, in **increasing stack order**.
+
+    The same answers as :func:`solve_many` (see there for ``path`` and the methods), but only a
+    bounded number of solutions exists at any time: a chart job over 100,000 stacks writes each
+    solution's rows and drops it.  Long sweeps are split into contiguous chunks solved in forked
+    worker processes; at most ``2 * workers`` chunks are in flight, so a slow consumer holds the
+    workers back instead of piling up results.
+    """
+    stacks = sorted(_stack_list(stacks))
+    if not stacks:
+        return
+    base = config if config is not None else GameConfig(stack=stacks[0])
+    if not isinstance(base, GameConfig):
+        raise ConfigError(f"config={base!r} is not a GameConfig")
+    first = base.with_stack(stacks[0])
+    if path is not None:
+        _check_path(path, first, stacks, level)
+    n_workers = _workers(workers, len(stacks), path)
+    if n_workers > 1:
+        yield from _solve_parallel(stacks, first, level, solver, exact, table, progress, n_workers, path)
+        return
+    game0 = make_game(first, level, table)
+    for solution in _solve_sorted(stacks, game0, solver, exact, path):
+        yield solution
         if progress is not None:
             progress()
-    return out  # type: ignore[return-value]
+
+
+def _check_path(path, config: GameConfig, stacks: list[float], level: str) -> None:
+    if level != "class":
+        raise ConfigError("an equilibrium path (path=...) is for class-level sweeps only")
+    if path.config.structure_key() != config.structure_key():
+        raise ConfigError(
+            f"the path is for blinds/antes {path.config.structure_key()}, the sweep for {config.structure_key()}"
+        )
+    tol = 1e-12 * max(1.0, abs(path.high))
+    if stacks[0] < path.low - tol or stacks[-1] > path.high + tol:
+        raise ConfigError(
+            f"stacks {stacks[0]:g}..{stacks[-1]:g} bb are outside the path's range {path.low:g}..{path.high:g} bb"
+        )
+
+
+def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool, path) -> Iterator[Solution]:
+    """Solutions of increasing ``stacks`` in one process (path, support reuse, repair, LP)."""
+    from sflp.lp import DEFAULT_SOLVER, solve_lp
+
+    support: Support | None = None
+    x = y = None
+    for stack in stacks:
+        game = game0.at_stack(stack)
+        solution = None
+        if path is not None:
+            solution = _checked(game, *path.strategies_at(stack), "path")
+        if solution is None and support is not None:
+            candidate = solve_on_support(game, support)
+            if candidate is not None:
+                solution = _checked(game, *candidate, "support")
+            if solution is None and (repaired := _repair(game, x, y, support)) is not None:
+                solution = _checked(game, *repaired, "repair")
+        if solution is None:
+            lx, ly, _ = solve_lp(game, solver or DEFAULT_SOLVER)
+            solution = make_solution(game, *_polish(game, lx, ly), "lp")
+        x, y = solution.sb_strategy, solution.bb_strategy
+        if path is None:
+            support = Support.of(x, y)
+        yield _finish(game, solution, exact)
+
+
+def _checked(game: PushFoldGame, x, y, method: str) -> Solution | None:
+    """The solution of ``(x, y)`` if it passes the best-response check, else None."""
+    solution = make_solution(game, x, y, method)
+    return solution if solution.exploitability <= MAX_EXPLOITABILITY else None
 
 
 PARALLEL_MIN = 200
 """Sweeps with at least this many stacks use worker processes."""
+CHUNK = 256
+"""Stacks per work item of a parallel sweep."""
 
 
-def _workers(requested: int | None, n: int) -> int:
+PARALLEL_MIN_PATH = 4000
+"""Sweeps along a path (about 0.2 ms a stack) use worker processes from this many stacks on."""
+
+
+def _workers(requested: int | None, n: int, path=None) -> int:
     import multiprocessing
     import os
 
     if requested is not None:
-        return max(1, int(requested))
-    if n < PARALLEL_MIN or "fork" not in multiprocessing.get_all_start_methods():
+        if isinstance(requested, bool) or not isinstance(requested, int):
+            raise ConfigError(f"workers={requested!r} is not a whole number")
+        return max(1, requested)
+    if n < (PARALLEL_MIN_PATH if path else PARALLEL_MIN) or "fork" not in multiprocessing.get_all_start_methods():
         return 1
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def _chunk_worker(args):
-    stacks, config, level, solver, exact = args
-    return solve_many(stacks, config, level=level, solver=solver, exact=exact, workers=1)
+_FORKED: dict = {}
+"""What forked workers inherit: the first game (matrices, compiled LP) and the path."""
 
 
-def _solve_parallel(stacks, order, config, level, solver, exact, table, progress, workers):
-    """Contiguous chunks of the sorted stacks in forked processes (they inherit the compiled LP)."""
+def _worker_init() -> None:
+    import signal
+
+    # the parent handles interrupts and stops the workers; they must not print tracebacks
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _chunk_worker(args) -> list[Solution]:
+    stacks, solver, exact = args
+    return list(_solve_sorted(stacks, _FORKED["game"], solver, exact, _FORKED["path"]))
+
+
+def _solve_parallel(stacks, config, level, solver, exact, table, progress, workers, path) -> Iterator[Solution]:
+    """Contiguous chunks of the sorted stacks in forked processes (they inherit the compiled LP).
+
+    Results come back in order; at most ``2 * workers`` chunks are submitted ahead of the one
+    being consumed.  On any exception (an interrupt included) the workers are stopped.
+    """
     import multiprocessing
+    from collections import deque
     from concurrent.futures import ProcessPoolExecutor
 
     from sflp.lp import DEFAULT_SOLVER, lp_for
 
-    lp_for(make_game(config, level, table), solver or DEFAULT_SOLVER)  # compile once, before forking
-    sorted_stacks = [stacks[k] for k in order]
-    bounds = np.linspace(0, len(sorted_stacks), workers + 1).round().astype(int)
-    chunks = [sorted_stacks[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-    out: list[Solution | None] = [None] * len(stacks)
+    game0 = make_game(config, level, table)
+    if path is None:
+        lp_for(game0, solver or DEFAULT_SOLVER)  # compile once, before forking
+    _FORKED.update(game=game0, path=path)
+    chunks = [stacks[a:a + CHUNK] for a in range(0, len(stacks), CHUNK)]
     ctx = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=len(chunks), mp_context=ctx) as pool:
-        results = pool.map(_chunk_worker, [(c, config, level, solver, exact) for c in chunks])
-        position = 0
-        for chunk_solutions in results:
-            for solution in chunk_solutions:
-                out[order[position]] = solution
-                position += 1
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+    pending: deque = deque()
+    todo = iter(chunks)
+    try:
+        for chunk in todo:
+            pending.append(pool.submit(_chunk_worker, (chunk, solver, exact)))
+            if len(pending) >= 2 * workers:
+                break
+        while pending:
+            done = pending.popleft().result()
+            nxt = next(todo, None)
+            if nxt is not None:
+                pending.append(pool.submit(_chunk_worker, (nxt, solver, exact)))
+            for solution in done:
+                yield solution
                 if progress is not None:
                     progress()
-    return out  # type: ignore[return-value]
-
-
-PATH_MIN = 50
-"""Class-level sweeps with at least this many distinct stacks follow the equilibrium path."""
-
-
-def _path_for(stacks, config: GameConfig, level: str, table):
-    """The equilibrium path over the sweep's range, or None when it does not apply or fails."""
-    if level != "class" or len(set(stacks)) < PATH_MIN:
-        return None
-    from sflp.errors import SflpError
-    from sflp.thresholds import compute_thresholds
-
-    try:
-        return compute_thresholds(config, low=min(stacks), high=max(stacks), table=table)
-    except SflpError:
-        return None
-
-
-def _solve_on_path(path, stacks, order, game0, exact, solver, progress) -> list[Solution]:
-    from sflp.lp import DEFAULT_SOLVER, solve_lp
-
-    out: list[Solution | None] = [None] * len(stacks)
-    for k in order:
-        game = game0.at_stack(stacks[k])
-        x, y = path.strategies_at(stacks[k])
-        method = "path"
-        if not game.exploitability(x, y) <= MAX_EXPLOITABILITY:
-            x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
-            x, y = _polish(game, x, y)
-            method = "lp"
-        out[k] = _finish(game, x, y, method, exact)
-        if progress is not None:
-            progress()
-    return out  # type: ignore[return-value]
+            del done
+    finally:
+        for fut in pending:
+            fut.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+        _FORKED.clear()

@@ -134,10 +134,23 @@ class Thresholds:
         stack = float(stack)
         if not (self.low - 1e-12 <= stack <= self.high + 1e-12) or not self.segments:
             raise ConfigError(f"stack={stack!r} is outside [{self.low:g}, {self.high:g}]")
-        starts = [s[0] for s in self.segments]
+        starts = self.__dict__.get("_starts")
+        if starts is None:  # the segment starts, computed once (the dataclass is frozen)
+            starts = [s[0] for s in self.segments]
+            object.__setattr__(self, "_starts", starts)
         k = max(0, bisect.bisect_right(starts, stack) - 1)
         payoffs = self._payoffs or payoffs_for(self.config)
         return _strategies(payoffs, self.segments[k][2], stack)
+
+    def solve(self, stacks, *, exact: bool = False, progress=None, workers: int | None = None) -> list:
+        """Checked solutions at ``stacks`` (inside ``[low, high]``) read off this path, in the order given.
+
+        ``compute_thresholds(config, lo, hi).solve(stacks)`` is :func:`sflp.solver.solve_many`
+        with ``path=`` this result: no LP per stack, every stack still checked by best responses.
+        """
+        from sflp.solver import solve_many
+
+        return solve_many(stacks, self.config, exact=exact, progress=progress, workers=workers, path=self)
 
 
 def format_intervals(intervals) -> str:

@@ -9,7 +9,8 @@ from sflp.cards import class_id
 from sflp.errors import SolveError
 from sflp.game import GameConfig, PushFoldGame
 from sflp.lp import _check_status, solve_matrix_game
-from sflp.solver import solve, solve_many
+from sflp.solver import iter_solve, solve, solve_many
+from sflp.thresholds import compute_thresholds
 
 
 def test_rock_paper_scissors():
@@ -113,8 +114,10 @@ def test_dense_sweep_follows_the_path_and_matches_direct_solves(config):
     rng = np.random.default_rng(7)
     low = 1 + config.ante + config.bb_ante
     stacks = sorted(rng.uniform(low, 40, 120).tolist())
-    many = solve_many(stacks, config)
+    path = compute_thresholds(config, low=stacks[0], high=stacks[-1])
+    many = solve_many(stacks, config, path=path)
     assert {s.method for s in many} <= {"path", "lp"} and "path" in {s.method for s in many}
+    assert [s.value for s in path.solve(stacks)] == [s.value for s in many]
     assert max(s.exploitability for s in many) <= 1e-9
     for k in rng.choice(len(stacks), 6, replace=False):
         direct = solve(config.with_stack(stacks[k]))
@@ -124,3 +127,32 @@ def test_dense_sweep_follows_the_path_and_matches_direct_solves(config):
 def test_solution_renders_in_jupyter():
     html = solve(GameConfig(stack=10))._repr_html_()
     assert html.count("<table") >= 3 and "43s" in html and "push 58.3%" in html
+
+
+def test_iter_solve_streams_in_increasing_order_with_the_same_answers():
+    stacks = [7.5, 2, 12, 3.25]
+    streamed = list(iter_solve(stacks, GameConfig(stack=2)))
+    assert [s.config.stack for s in streamed] == sorted(stacks)
+    listed = solve_many(stacks, GameConfig(stack=2))
+    by_stack = {s.config.stack: s.value for s in listed}
+    assert all(abs(s.value - by_stack[s.config.stack]) < 1e-12 for s in streamed)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_parallel_sweep_matches_the_sequential_one(workers):
+    stacks = np.linspace(2, 30, 300).tolist()
+    sols = solve_many(stacks, GameConfig(stack=2), workers=workers)
+    assert [s.config.stack for s in sols] == stacks
+    assert max(s.exploitability for s in sols) <= 1e-9
+    for k in (0, 137, 299):
+        assert abs(sols[k].value - solve(GameConfig(stack=stacks[k])).value) < 1e-9
+
+
+def test_path_outside_its_range_or_for_other_blinds_is_refused():
+    from sflp.errors import ConfigError
+
+    path = compute_thresholds(GameConfig(stack=2), low=2, high=5)
+    with pytest.raises(ConfigError, match="outside the path"):
+        solve_many([2, 6], GameConfig(stack=2), path=path)
+    with pytest.raises(ConfigError, match="blinds/antes"):
+        solve_many([2, 3], GameConfig(stack=2, ante=0.1), path=path)
