@@ -266,9 +266,7 @@ def cmd_solve(args) -> int:
     config = _config(args)
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
-        from sflp.report import check_out_dir
-
-        check_out_dir(out_dir)
+        _check_target(out_dir)
     solution = solve(config, level="combo" if args.combos else "class", solver=args.solver, exact=args.exact)
     files = None
     if out_dir is not None:
@@ -326,9 +324,61 @@ def parse_stacks(text: str) -> list[float]:
     return values
 
 
+class _Progress:
+    """Progress of a chart job on stderr (a terminal only): thresholds, solving, then each file
+    group.  Bars are left on screen when their phase ends, so the job never looks stalled."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.bar = None
+        self.phase = None
+
+    def _bar(self, phase: str, total, unit: str):
+        if self.phase != phase:
+            self.close()
+            from tqdm import tqdm
+
+            self.phase = phase
+            self.bar = tqdm(total=total, desc=phase, unit=unit, file=sys.stderr, leave=True,
+                            dynamic_ncols=True, bar_format=None)
+        return self.bar
+
+    def thresholds(self, low: float, high: float):
+        if not self.enabled:
+            return None
+        span = high - low
+
+        def update(reached: float) -> None:
+            bar = self._bar("thresholds", 100, "%")
+            bar.n = round(100 * min(1.0, (reached - low) / span)) if span > 0 else 100
+            bar.refresh()
+
+        return update
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if phase == "solving":
+            bar = self._bar("solving + ranges.csv", total, "stack")
+            if done % 64 == 0 or done == total:
+                bar.n = done
+                bar.refresh()
+            return
+        bar = self._bar("writing files", total, "group")
+        bar.set_postfix_str(phase, refresh=False)
+        bar.n = done
+        bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+            self.phase = None
+
+
 def cmd_chart(args) -> int:
-    from sflp.report import check_out_dir, default_out_dir, write_chart_set
-    from sflp.solver import solve_many
+    from sflp.report import default_out_dir, write_chart_set
+    from sflp.solver import iter_solve
     from sflp.thresholds import compute_thresholds
 
     stacks = parse_stacks(args.stacks)
@@ -337,14 +387,31 @@ def cmd_chart(args) -> int:
         config.with_stack(s)
     low, high = stacks[0], stacks[-1]
     out_dir = Path(args.out) if args.out else default_out_dir(config, low, high)
-    check_out_dir(out_dir)
+    _check_target(out_dir)
     start = time.perf_counter()
-    show = not args.json and sys.stderr.isatty()
-    bar = _progress(len(stacks), "solving", show)
-    solutions = solve_many(stacks, config, exact=args.exact, progress=bar.update)
-    bar.close()
-    thresholds = compute_thresholds(config, low=low, high=high) if high > low else None
-    files = write_chart_set(solutions, thresholds, out_dir, exact=args.exact)
+    progress = _Progress(not args.json and sys.stderr.isatty())
+    try:
+        # the exact equilibrium path, computed once: it gives the thresholds and every stack's answer
+        thresholds = (
+            compute_thresholds(config, low=low, high=high, progress=progress.thresholds(low, high))
+            if high > low else None
+        )
+        counts = {"lp": 0, "certified": 0, "max_exploitability": 0.0}
+        solutions = iter_solve(stacks, config, exact=args.exact, path=thresholds)
+
+        def counted():
+            for solution in solutions:
+                counts["lp"] += solution.method == "lp"
+                counts["certified"] += bool(solution.certified)
+                counts["max_exploitability"] = max(counts["max_exploitability"], solution.exploitability)
+                yield solution
+
+        files = write_chart_set(
+            counted(), thresholds, out_dir, exact=args.exact, stacks=stacks, progress=progress,
+            on_wait=lambda: print(f"sflp: waiting for another sflp run writing {out_dir} ...", file=sys.stderr),
+        )
+    finally:
+        progress.close()
     seconds = time.perf_counter() - start
     summary = {
         "out_dir": str(out_dir),
@@ -353,9 +420,9 @@ def cmd_chart(args) -> int:
         "low": low,
         "high": high,
         **{k: v for k, v in config.as_dict().items() if k != "stack"},
-        "lp_solves": sum(s.method == "lp" for s in solutions),
-        "max_exploitability": max(s.exploitability for s in solutions),
-        "certified": all(s.certified for s in solutions) if args.exact else None,
+        "lp_solves": counts["lp"] + (thresholds.lp_solves if thresholds is not None else 0),
+        "max_exploitability": counts["max_exploitability"],
+        "certified": counts["certified"] == len(stacks) if args.exact else None,
         "breakpoints": len(thresholds.breakpoints) if thresholds else 0,
         "seconds": seconds,
     }
@@ -375,6 +442,21 @@ def cmd_chart(args) -> int:
             print(grid_text(labels, width=5))
     print(f"\nWrote {len(files)} files to {out_dir}/")
     return 0
+
+
+def _check_target(out_dir: Path) -> None:
+    """Fail before any work when ``--out`` cannot take a report (a file, or a folder of other files)."""
+    from sflp.report.staging import _replaceable
+    from sflp.errors import OutputError
+
+    for folder in (out_dir, *out_dir.parents):
+        if folder.exists():
+            if folder != out_dir and not folder.is_dir():
+                raise OutputError(f"output folder {out_dir} cannot be created: {folder} is a file")
+            break
+    reason = _replaceable(out_dir)
+    if reason is not None:
+        raise OutputError(reason)
 
 
 # ------------------------------------------------------------------ verify / approx / simulate
@@ -526,20 +608,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like SIGINT's KeyboardInterrupt so every cleanup path runs for both."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``sflp`` console script."""
+    """Entry point of the ``sflp`` console script.
+
+    SIGTERM is handled like SIGINT: the work stops, staged and temporary files are removed, and
+    the exit code is 143 (SIGINT: 130), with one line on stderr.
+    """
+    import signal
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return args.func(args)
     except SflpError as exc:
         print(f"sflp: error: {exc}", file=sys.stderr)
         return 2
+    except Terminated:
+        print("sflp: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("sflp: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

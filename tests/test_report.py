@@ -41,7 +41,7 @@ STACKS = [2, 5, 7.7, 10]
 LOW, HIGH = 1.0, 10.0
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHART_FILES = {
-    "values.csv", "ranges.csv", "thresholds.csv", "chart.xlsx",
+    "values.csv", "ranges.csv", "thresholds.csv", "chart.xlsx", "manifest.json",
     *(f"{stem}.{ext}" for stem in ("sb_push", "bb_call", "value_by_stack", "range_5bb", "range_10bb")
       for ext in ("png", "svg")),
     *(f"{who}_{stack}bb.csv" for who in ("sb_push", "bb_call") for stack in (5, 10)),
@@ -127,7 +127,7 @@ def test_chart_set_writes_exactly_the_documented_files(chart):
 def test_csv_columns_exactly_as_specified(chart):
     out, _ = chart
     assert read_csv(out / "values.csv")[0] == ["stack", "value", "push_pct", "call_pct", "exploitability"]
-    assert read_csv(out / "ranges.csv")[0] == ["stack", "player", "hand", "frequency", "ev"]
+    assert read_csv(out / "ranges.csv")[0] == ["stack", "player", "hand", "frequency", "ev_margin"]
     assert read_csv(out / "thresholds.csv")[0] == [
         "player", "hand", "max_stack", "capped", "intervals", "any_intervals"
     ]
@@ -155,11 +155,11 @@ def test_ranges_csv_is_tidy_and_exact(chart, solutions):
                 assert (float(row["stack"]), row["player"], row["hand"]) == (float(s.config.stack), player, hand)
                 assert float(row["frequency"]) == freq[i]
                 if math.isnan(ev[i]):
-                    assert row["ev"] == ""
+                    assert row["ev_margin"] == ""
                 else:
-                    assert float(row["ev"]) == ev[i]
+                    assert float(row["ev_margin"]) == ev[i]
     # BB's EV is empty exactly where SB never shoves (somewhere at 10 bb SB folds some hands)
-    assert any(r["ev"] == "" for r in rows if r["player"] == "bb") or all(
+    assert any(r["ev_margin"] == "" for r in rows if r["player"] == "bb") or all(
         not np.isnan(s.bb_ev).any() for s in solutions
     )
 
@@ -298,7 +298,7 @@ def test_values_sheet_and_native_chart(workbook, chart, solutions):
 def test_hand_ev_sheet_equals_ranges_csv(workbook, chart):
     ws = workbook["Hand EV"]
     _, rows = read_csv(chart[0] / "ranges.csv")
-    ev = {(float(r["stack"]), r["player"], r["hand"]): r["ev"] for r in rows}
+    ev = {(float(r["stack"]), r["player"], r["hand"]): r["ev_margin"] for r in rows}
     hands = [ws.cell(2, c).value for c in range(2, 2 + 338)]
     assert hands == list(CLASS_NAMES) * 2
     assert ws.cell(1, 2).value.startswith("SB") and ws.cell(1, 171).value.startswith("BB")
@@ -395,13 +395,13 @@ def test_write_solution(tmp_path):
     s = solve(GameConfig(stack=7.7))
     files = write_solution(s, tmp_path / "one")
     assert set(files) == {"ranges.csv", "values.csv", "solution.xlsx", "sb_push.png", "sb_push.svg",
-                          "bb_call.png", "bb_call.svg", "sb_push_grid.csv", "bb_call_grid.csv"}
+                          "bb_call.png", "bb_call.svg", "sb_push_grid.csv", "bb_call_grid.csv", "manifest.json"}
     grid = read_csv(Path(files["sb_push_grid.csv"]))
     assert grid[0][:3] == ["", "A", "K"]  # corner cell, then ranks A..2
     # row K, column A is AKo (offsuit below the diagonal)
     assert float(grid[1][1]["A"]) == s.sb_strategy[CLASS_NAMES.index("AKo")]
     header, rows = read_csv(Path(files["ranges.csv"]))
-    assert header == ["stack", "player", "hand", "frequency", "ev"] and len(rows) == 338
+    assert header == ["stack", "player", "hand", "frequency", "ev_margin"] and len(rows) == 338
     assert len(read_csv(Path(files["values.csv"]))[1]) == 1
     wb = openpyxl.load_workbook(files["solution.xlsx"])
     assert wb.sheetnames == ["SB push", "BB call", "Values", "About"]

@@ -4,14 +4,22 @@
 
 =====================  ================================================================
 ``values.csv``         stack, value, push_pct, call_pct, exploitability (+ value_exact)
-``ranges.csv``         stack, player, hand, frequency, ev -- one row per stack x player x hand
+``ranges.csv``         stack, player, hand, frequency, ev_margin -- one row per stack x player x hand
 ``thresholds.csv``     player, hand, max_stack, capped, intervals, any_intervals
 ``chart.xlsx``         SB push, BB call, Ranges, Values, Hand EV, About (see :mod:`.excel`)
 ``sb_push.png/.svg``   SB threshold chart
 ``bb_call.png/.svg``   BB threshold chart
 ``value_by_stack.*``   value and push/call percentages against the stack
 ``range_<S>bb.*``      SB and BB frequency grids at a few stacks (e.g. ``range_10bb.png``)
+``sb_push_<S>bb.csv``  the same grids as 13x13 CSV (``bb_call_<S>bb.csv``), read by ``verify``
+``manifest.json``      configuration, stacks, sflp version, equity-table SHA-256, every file's SHA-256
 =====================  ================================================================
+
+The set is written as one unit (:mod:`sflp.report.staging`): into a staging folder beside
+``out_dir``, under a lock, then swapped in, so ``out_dir`` never holds a mix of two runs.  It is
+streamed: ``ranges.csv`` grows one stack at a time and the workbook is written in openpyxl's
+write-only mode, with the ``Values`` and ``Hand EV`` sheets showing at most
+:data:`MAX_SHEET_STACKS` evenly chosen stacks, so 100,000 stacks fit in bounded memory.
 
 Without thresholds (``thresholds=None``, e.g. a single stack) the threshold files and sheets are
 left out.  :func:`default_out_dir` names the folder after the configuration:
@@ -28,12 +36,12 @@ import numpy as np
 
 import sflp
 from sflp.errors import ConfigError, DataError
-from sflp.report.atomic import check_out_dir
 from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_thresholds_csv, write_values_csv
 from sflp.report.excel import chart_workbook, save_workbook, solution_workbook
 from sflp.report.frames import (
     default_range_stacks,
     fmt_num,
+    fraction_text,
     grid_from_tidy,
     nearest_stacks,
     ranges_frame,
@@ -93,39 +101,79 @@ def _step_text(stacks: Sequence[float]) -> str:
     return ""
 
 
+class SweepSummary:
+    """What the ``About`` sheet and the manifest say of a sweep, gathered one solution at a time."""
+
+    def __init__(self) -> None:
+        self.config = None
+        self.stacks: list[float] = []
+        self.levels: set[str] = set()
+        self.methods: dict[str, int] = {}
+        self.max_exploitability = 0.0
+        self.certified = 0
+
+    def add(self, solution) -> None:
+        if self.config is None:
+            self.config = solution.config
+        elif solution.config.structure_key() != self.config.structure_key():
+            raise ConfigError(
+                f"solutions mix blind structures {self.config.structure_key()} and "
+                f"{solution.config.structure_key()}; report one structure at a time"
+            )
+        self.stacks.append(float(solution.config.stack))
+        self.levels.add(solution.level)
+        self.methods[solution.method] = self.methods.get(solution.method, 0) + 1
+        self.max_exploitability = max(self.max_exploitability, float(solution.exploitability))
+        self.certified += bool(solution.certified)
+
+    @classmethod
+    def of(cls, solutions: Iterable) -> "SweepSummary":
+        summary = cls()
+        for s in solutions:
+            summary.add(s)
+        return summary
+
+    def __len__(self) -> int:
+        return len(self.stacks)
+
+
 def about_items(
-    solutions: Sequence,
+    solutions,
     *,
     exact: bool,
     thresholds=None,
     range_stacks: Sequence[float] = (),
     extra: dict | None = None,
 ) -> list[tuple[str, object]]:
-    """The ``About`` sheet: configuration, versions, checksum, solver, quality, parameters."""
-    config = solutions[0].config
-    stacks = [float(s.config.stack) for s in solutions]
-    certified = sum(bool(s.certified) for s in solutions)
+    """The ``About`` sheet: configuration, versions, checksum, solver, quality, parameters.
+
+    ``solutions`` is the solutions themselves or their :class:`SweepSummary`.
+    """
+    summary = solutions if isinstance(solutions, SweepSummary) else SweepSummary.of(sorted_solutions(solutions))
+    config = summary.config
+    stacks = summary.stacks
+    n = len(stacks)
+    certified = summary.certified
     if exact:
-        cert = f"exact rational certificates requested: {certified} of {len(solutions)} solutions certified"
+        cert = f"exact rational certificates requested: {certified} of {n} solutions certified"
     elif certified:
-        cert = f"{certified} of {len(solutions)} solutions certified exactly"
+        cert = f"{certified} of {n} solutions certified exactly"
     else:
         cert = "not requested (floating-point solutions, each checked by best responses)"
-    methods = {m: sum(s.method == m for s in solutions) for m in sorted({s.method for s in solutions})}
     items: list[tuple[str, object]] = [
         ("Game", "heads-up no-limit hold'em push/fold: SB shoves or folds, BB calls or folds"),
         ("Small blind (bb)", float(config.small_blind)),
         ("Big blind (bb)", float(config.big_blind)),
         ("Ante per player (bb)", float(config.ante)),
         ("BB ante (bb)", float(config.bb_ante)),
-        ("Stacks", f"{len(stacks)} stacks from {fmt_num(stacks[0])} to {fmt_num(stacks[-1])} bb"
+        ("Stacks", f"{n} stacks from {fmt_num(stacks[0])} to {fmt_num(stacks[-1])} bb"
                    f"{_step_text(stacks)} (effective, before posting)"),
-        ("Hand level", ", ".join(sorted({s.level for s in solutions}))),
+        ("Hand level", ", ".join(sorted(summary.levels))),
         ("sflp version", sflp.__version__),
         ("Equity table SHA-256", _checksum()),
         ("Solver", SOLVER_TEXT),
-        ("Solutions by method", ", ".join(f"{m}: {n}" for m, n in methods.items())),
-        ("Max exploitability (bb/hand)", float(max(s.exploitability for s in solutions))),
+        ("Solutions by method", ", ".join(f"{m}: {k}" for m, k in sorted(summary.methods.items()))),
+        ("Max exploitability (bb/hand)", float(summary.max_exploitability)),
         ("Certificate", cert),
     ]
     if thresholds is not None:
@@ -144,15 +192,43 @@ def about_items(
     return items
 
 
-def _check_thresholds(solutions: Sequence, thresholds) -> None:
+def _check_thresholds(config, thresholds) -> None:
     if thresholds is None:
         return
-    config = getattr(thresholds, "config", None)
-    if config is not None and config.structure_key() != solutions[0].config.structure_key():
+    t_config = getattr(thresholds, "config", None)
+    if t_config is not None and t_config.structure_key() != config.structure_key():
         raise ConfigError(
-            f"thresholds are for blinds/antes {config.structure_key()}, "
-            f"solutions for {solutions[0].config.structure_key()}"
+            f"thresholds are for blinds/antes {t_config.structure_key()}, "
+            f"solutions for {config.structure_key()}"
         )
+
+
+MAX_SHEET_STACKS = 2000
+"""Stacks shown on the ``Hand EV`` sheet at most (chosen evenly; ``ranges.csv`` has them all)."""
+
+
+def _stack_list(solutions, stacks) -> tuple[Iterable, list[float]]:
+    """The solutions as an iterable in increasing stack order, and the list of their stacks."""
+    from sflp.game import Solution
+
+    if stacks is None:
+        if not isinstance(solutions, Sequence):
+            solutions = list(solutions)
+        bad = [s for s in solutions if not isinstance(s, Solution)]
+        if bad:
+            raise ConfigError(
+                f"write_chart_set needs sflp Solution objects (from solve / solve_many / iter_solve), "
+                f"got {bad[0]!r}"
+            )
+        solutions = sorted_solutions(solutions)
+        return solutions, [float(s.config.stack) for s in solutions]
+    stacks = [float(s) for s in stacks]
+    if not stacks:
+        raise ConfigError("no solutions to report")
+    for a, b in zip(stacks, stacks[1:]):
+        if not a < b:
+            raise ConfigError(f"stacks must increase without repeats (got {fmt_num(a)} then {fmt_num(b)})")
+    return solutions, stacks
 
 
 def write_chart_set(
@@ -163,82 +239,193 @@ def write_chart_set(
     exact: bool = False,
     range_stacks: Sequence[float] | None = None,
     extra_about: dict | None = None,
+    stacks: Sequence[float] | None = None,
+    title: str | None = None,
+    progress=None,
+    wait: bool = True,
+    on_wait=None,
+    manifest_extra: dict | None = None,
 ) -> dict[str, str]:
-    """Write the chart set (see the module doc) into ``out_dir``; returns file name -> path.
+    """Write the chart set (see the module doc) into ``out_dir`` as one unit; returns name -> path.
 
+    ``solutions`` may be a list (any order) or -- with ``stacks`` naming the stacks it will
+    produce, in increasing order -- a stream such as :func:`sflp.solver.iter_solve`: each
+    solution's rows go to ``ranges.csv`` at once and the solution is dropped, so memory does not
+    grow with the number of stacks beyond one small row of ``values.csv`` per stack.
+
+    The files are written into a staging folder beside ``out_dir`` and swapped in at the end
+    (:class:`~sflp.report.staging.StagedFolder`): ``out_dir`` holds the complete old set or the
+    complete new set, never a mix, and a ``manifest.json`` lists every file with its SHA-256.
     ``range_stacks`` are mapped to the nearest solved stacks (default: those nearest 5, 10, 15,
     20, 25 bb inside the solved range).  ``exact`` adds ``value_exact`` ("p/q") to values.csv.
-    Raises :class:`~sflp.errors.OutputError` when ``out_dir`` cannot be written.
+    ``title`` (e.g. ``"Exploitative"``) is put before the pictures' and sheets' titles.
+    ``progress(phase, done, total)`` is called as the job advances.  Raises
+    :class:`~sflp.errors.OutputError` when ``out_dir`` cannot be written.
     """
+    from sflp.report.csv_out import RangesCsvStream
+    from sflp.report.frames import ranges_frame_from_arrays, solution_rows, thin_indices
     from sflp.report.plots import range_figure, render, threshold_figure, value_figure
+    from sflp.report.staging import StagedFolder, write_manifest
 
-    sols = sorted_solutions(solutions)
-    _check_thresholds(sols, thresholds)
-    out = check_out_dir(out_dir)
-    solved = [float(s.config.stack) for s in sols]
+    solutions, solved = _stack_list(solutions, stacks)
     chosen = nearest_stacks(solved, range_stacks) if range_stacks else default_range_stacks(solved)
-    if thresholds is not None:
-        low, high = float(thresholds.low), float(thresholds.high)
-    else:
-        low, high = solved[0], solved[-1]
-    structure = structure_text(sols[0].config)
+    thin = set(thin_indices(len(solved), MAX_SHEET_STACKS).tolist())
+    thin.update(solved.index(s) for s in chosen)
+    kept_index = sorted(thin)
+    out = Path(out_dir)
+    tick = progress or (lambda phase, done, total: None)
 
-    values = values_frame(sols, exact)
-    ranges = ranges_frame(sols)
-    tdf = thresholds_frame(thresholds) if thresholds is not None else None
-    about = about_items(sols, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about)
+    with StagedFolder(out, wait=wait, on_wait=on_wait) as stage:
+        summary = SweepSummary()
+        values_rows: list[tuple] = []
+        kept_rows: list[np.ndarray] = []
+        stream = RangesCsvStream(stage / "ranges.csv")
+        try:
+            position = 0
+            for solution in solutions:
+                stack = float(solution.config.stack)
+                if position >= len(solved) or stack != solved[position]:
+                    expected = fmt_num(solved[position]) if position < len(solved) else "no more"
+                    raise ConfigError(f"solution for stack {fmt_num(stack)} bb arrives where {expected} was expected")
+                if position == 0:
+                    _check_thresholds(solution.config, thresholds)
+                summary.add(solution)
+                rows = solution_rows(solution)
+                stream.add(stack, rows)
+                values_rows.append(_values_row(solution, exact))
+                if position in thin:
+                    kept_rows.append(rows)
+                position += 1
+                tick("solving", position, len(solved))
+            if position != len(solved):
+                raise ConfigError(f"{len(solved)} stacks were announced but {position} solutions came")
+            known = {"ranges.csv": stream.close()}
+        except BaseException:
+            stream.discard()
+            raise
+        del solutions
+        config = summary.config
+        structure = structure_text(config)
+        if title:
+            structure = f"{title}: {structure}"
+        values = _values_frame(values_rows, exact)
+        del values_rows
+        kept = ranges_frame_from_arrays([solved[k] for k in kept_index], np.stack(kept_rows))
+        del kept_rows
+        if thresholds is not None:
+            low, high = float(thresholds.low), float(thresholds.high)
+        else:
+            low, high = solved[0], solved[-1]
+        tdf = thresholds_frame(thresholds) if thresholds is not None else None
+        about = about_items(summary, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about)
+        if len(kept_index) < len(solved):
+            about.append(("Hand EV sheet", f"{len(kept_index)} of the {len(solved)} stacks, spread evenly; "
+                                           "ranges.csv has every stack"))
 
-    files: dict[str, str] = {}
+        groups = ["values.csv", "thresholds.csv", "chart.xlsx", "pictures", "range grids"]
+        step = iter(range(1, len(groups) + 1))
+        write_values_csv(values, stage / "values.csv")
+        tick("values.csv", next(step), len(groups))
+        if tdf is not None:
+            write_thresholds_csv(tdf, stage / "thresholds.csv")
+        tick("thresholds.csv", next(step), len(groups))
+        wb = chart_workbook(values, kept, tdf, low, high, chosen, about, structure)
+        save_workbook(wb, stage / "chart.xlsx")
+        del wb
+        tick("chart.xlsx", next(step), len(groups))
+        if tdf is not None:
+            render(threshold_figure, stage, "sb_push", tdf, "sb", low, high, structure)
+            render(threshold_figure, stage, "bb_call", tdf, "bb", low, high, structure)
+        render(value_figure, stage, "value_by_stack", values, structure)
+        tick("pictures", next(step), len(groups))
+        for stack in chosen:
+            render(range_figure, stage, f"range_{fmt_num(stack)}bb", kept, stack, structure)
+            for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
+                grid = grid_from_tidy(kept, "frequency", stack=stack, player=player)
+                write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
+        tick("range grids", next(step), len(groups))
+        info = {
+            "kind": "chart-set",
+            "title": title or "Nash equilibrium",
+            "sflp_version": sflp.__version__,
+            "equity_table_sha256": _checksum(),
+            "config": {k: v for k, v in config.as_dict().items() if k != "stack"},
+            "stacks": {"count": len(solved), "low": solved[0], "high": solved[-1],
+                       "step": _step_value(solved)},
+            "thresholds": None if thresholds is None else {
+                "low": low, "high": high, "breakpoints": len(thresholds.breakpoints)},
+            "range_stacks": list(chosen),
+            "exact": bool(exact),
+            "max_exploitability": summary.max_exploitability,
+            **(manifest_extra or {}),
+        }
+        write_manifest(stage, info, known)
+        names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
+    return {name: str(out / name) for name in names}
 
-    def record(path: Path) -> None:
-        files[path.name] = str(path)
 
-    record(write_values_csv(values, out / "values.csv"))
-    record(write_ranges_csv(ranges, out / "ranges.csv"))
-    if tdf is not None:
-        record(write_thresholds_csv(tdf, out / "thresholds.csv"))
-    wb = chart_workbook(values, ranges, tdf, low, high, chosen, about, structure)
-    record(save_workbook(wb, out / "chart.xlsx"))
-    if tdf is not None:
-        files.update(render(threshold_figure, out, "sb_push", tdf, "sb", low, high, structure))
-        files.update(render(threshold_figure, out, "bb_call", tdf, "bb", low, high, structure))
-    files.update(render(value_figure, out, "value_by_stack", values, structure))
-    for stack in chosen:
-        files.update(render(range_figure, out, f"range_{fmt_num(stack)}bb", ranges, stack, structure))
-        for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-            grid = grid_from_tidy(ranges, "frequency", stack=stack, player=player)
-            record(write_grid_csv(grid, out / f"{name}_{fmt_num(stack)}bb.csv"))
-    return files
+def _step_value(stacks: Sequence[float]) -> float | None:
+    text = _step_text(stacks)
+    return float(text.split()[-1]) if text else None
 
 
-def write_solution(solution, out_dir: Path | str) -> dict[str, str]:
+def _values_row(solution, exact: bool) -> tuple:
+    row = (
+        float(solution.config.stack),
+        float(solution.value) + 0.0,
+        float(solution.push_pct),
+        float(solution.call_pct),
+        float(solution.exploitability),
+    )
+    return row + (fraction_text(solution.value_exact),) if exact else row
+
+
+def _values_frame(rows: list[tuple], exact: bool):
+    import pandas as pd
+
+    from sflp.report.frames import VALUES_COLUMNS
+
+    columns = list(VALUES_COLUMNS) + (["value_exact"] if exact else [])
+    return pd.DataFrame.from_records(rows, columns=columns)
+
+
+def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=None) -> dict[str, str]:
     """The files of one solved stack: ranges.csv, values.csv, solution.xlsx, sb_push/bb_call grids.
 
     ``sb_push.png/.svg`` and ``bb_call.png/.svg`` are the frequency grids at that stack; the
-    workbook has both grids with their EV margins, the values row and the About sheet.
+    workbook has both grids with their EV margins, the values row and the About sheet.  Written
+    as one unit with a manifest, like :func:`write_chart_set`.
     """
+    from sflp.game import Solution
     from sflp.report.plots import range_figure, render
+    from sflp.report.staging import StagedFolder, write_manifest
 
-    sols = sorted_solutions([solution])
-    out = check_out_dir(out_dir)
+    if not isinstance(solution, Solution):
+        raise ConfigError(f"write_solution needs an sflp Solution (from solve), got {solution!r}")
+    sols = [solution]
     exact = solution.value_exact is not None
     values = values_frame(sols, exact)
     ranges = ranges_frame(sols)
     stack = float(solution.config.stack)
     structure = structure_text(solution.config)
     about = about_items(sols, exact=exact)
-    files: dict[str, str] = {}
-    grids = [
-        write_grid_csv(grid_from_tidy(ranges, "frequency", stack=stack, player=player), out / f"{name}_grid.csv")
-        for player, name in (("sb", "sb_push"), ("bb", "bb_call"))
-    ]
-    for path in (
-        *grids,
-        write_ranges_csv(ranges, out / "ranges.csv"),
-        write_values_csv(values, out / "values.csv"),
-        save_workbook(solution_workbook(values, ranges, about, structure), out / "solution.xlsx"),
-    ):
-        files[path.name] = str(path)
-    files.update(render(range_figure, out, "sb_push", ranges, stack, structure, players=("sb",)))
-    files.update(render(range_figure, out, "bb_call", ranges, stack, structure, players=("bb",)))
-    return files
+    out = Path(out_dir)
+    with StagedFolder(out, wait=wait, on_wait=on_wait) as stage:
+        for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
+            write_grid_csv(grid_from_tidy(ranges, "frequency", stack=stack, player=player), stage / f"{name}_grid.csv")
+        write_ranges_csv(ranges, stage / "ranges.csv")
+        write_values_csv(values, stage / "values.csv")
+        save_workbook(solution_workbook(values, ranges, about, structure), stage / "solution.xlsx")
+        render(range_figure, stage, "sb_push", ranges, stack, structure, players=("sb",))
+        render(range_figure, stage, "bb_call", ranges, stack, structure, players=("bb",))
+        write_manifest(stage, {
+            "kind": "solution",
+            "sflp_version": sflp.__version__,
+            "equity_table_sha256": _checksum(),
+            "config": solution.config.as_dict(),
+            "level": solution.level,
+            "exact": exact,
+            "exploitability": float(solution.exploitability),
+        })
+        names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
+    return {name: str(out / name) for name in names}

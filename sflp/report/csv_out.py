@@ -8,13 +8,16 @@ numbers of the solution.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from sflp.report.atomic import write_bytes
-from sflp.report.frames import RANGES_COLUMNS, THRESHOLDS_COLUMNS, VALUES_COLUMNS
+from sflp.cards import CLASS_NAMES
+from sflp.report.frames import PLAYERS, RANGES_COLUMNS, THRESHOLDS_COLUMNS, VALUES_COLUMNS
 
 
 def _quote(text: str) -> str:
@@ -53,7 +56,7 @@ def write_values_csv(frame: pd.DataFrame, path: Path | str) -> Path:
 
 
 def write_ranges_csv(frame: pd.DataFrame, path: Path | str) -> Path:
-    """``ranges.csv``: stack, player, hand, frequency, ev (one row per stack x player x hand)."""
+    """``ranges.csv``: stack, player, hand, frequency, ev_margin (one row per stack x player x hand)."""
     return write_bytes(path, csv_bytes(frame, RANGES_COLUMNS))
 
 
@@ -75,3 +78,65 @@ def grid_csv_bytes(grid: pd.DataFrame) -> bytes:
 def write_grid_csv(grid: pd.DataFrame, path: Path | str) -> Path:
     """``sb_push_<S>bb.csv`` / ``bb_call_<S>bb.csv``: one player's frequencies at one stack."""
     return write_bytes(path, grid_csv_bytes(grid))
+
+
+def _float_texts(values: np.ndarray) -> list[str]:
+    """Shortest round-trip text of each float; NaN -> ``""``; the frequent 0 and 1 without ``repr``."""
+    out = []
+    for v in values.tolist():
+        if v == 0.0:
+            out.append("0.0")
+        elif v == 1.0:
+            out.append("1.0")
+        elif v != v:
+            out.append("")
+        else:
+            out.append(repr(v))
+    return out
+
+
+_ROW_TAILS = tuple(f",{player},{hand}," for player in PLAYERS for hand in CLASS_NAMES)
+
+
+class RangesCsvStream:
+    """``ranges.csv`` written one stack at a time, with its SHA-256 computed on the way.
+
+    The bytes are exactly those of :func:`write_ranges_csv` for the same solutions (a test
+    checks it), but memory does not grow with the number of stacks: each call to
+    :meth:`add` formats and writes the stack's 338 rows.  Use inside a staged folder
+    (:mod:`sflp.report.staging`), which makes the whole set appear at once.
+    """
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self.digest = hashlib.sha256()
+        self.fh = open(self.path, "wb", buffering=1 << 20)
+        self.rows = 0
+        self._write(",".join(RANGES_COLUMNS) + "\n")
+
+    def _write(self, text: str) -> None:
+        data = text.encode("utf-8")
+        self.digest.update(data)
+        self.fh.write(data)
+
+    def add(self, stack: float, rows: np.ndarray) -> None:
+        """Write one stack: ``rows`` is :func:`sflp.report.frames.solution_rows` (4 x 169)."""
+        prefix = repr(float(stack))
+        freq = _float_texts(rows[0:2].ravel())
+        ev = _float_texts(rows[2:4].ravel())
+        self._write("".join([f"{prefix}{tail}{f},{e}\n" for tail, f, e in zip(_ROW_TAILS, freq, ev)]))
+        self.rows += len(_ROW_TAILS)
+
+    def close(self) -> str:
+        """Flush, fsync and close; returns the hex SHA-256 of the file."""
+        self.fh.flush()
+        os.fsync(self.fh.fileno())
+        self.fh.close()
+        return self.digest.hexdigest()
+
+    def discard(self) -> None:
+        """Close without keeping the file (after an error)."""
+        try:
+            self.fh.close()
+        finally:
+            self.path.unlink(missing_ok=True)

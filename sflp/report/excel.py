@@ -33,6 +33,8 @@ Single-stack workbook (:func:`solution_workbook`): ``SB push`` and ``BB call`` f
 from __future__ import annotations
 
 import math
+import re
+import zipfile
 from functools import lru_cache
 from collections.abc import Sequence
 from pathlib import Path
@@ -40,8 +42,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
 from openpyxl.chart import Reference, ScatterChart, Series
 from openpyxl.comments import Comment
+from openpyxl.formatting.rule import ColorScaleRule
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.pagebreak import Break
@@ -76,6 +80,60 @@ _BOLD = Font(bold=True)
 _TITLE = Font(bold=True, size=13)
 _NOTE = Font(italic=True, size=9, color="555555")
 _VERB = {"sb": "pushed", "bb": "called"}
+
+
+class _Cells:
+    """Random-access cell building for a write-only sheet: cells are collected by position and
+    streamed out row by row by :meth:`flush` (openpyxl's write-only sheets take rows in order).
+
+    It offers the few ``Worksheet`` methods the builders use (``cell``, ``ws[...]`` via
+    :meth:`at`), and passes every other attribute -- dimensions, print set-up, views, charts --
+    through to the real sheet.
+    """
+
+    def __init__(self, ws):
+        self._ws = ws
+        self._cells: dict[tuple[int, int], WriteOnlyCell] = {}
+
+    def __getattr__(self, name):
+        return getattr(self._ws, name)
+
+    def __setattr__(self, name, value):
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._ws, name, value)
+
+    def cell(self, row: int, column: int, value=None) -> WriteOnlyCell:
+        c = self._cells.get((row, column))
+        if c is None:
+            c = self._cells[(row, column)] = WriteOnlyCell(self._ws, value)
+        elif value is not None:
+            c.value = value
+        return c
+
+    def at(self, ref: str) -> WriteOnlyCell:
+        from openpyxl.utils.cell import coordinate_from_string, column_index_from_string
+
+        col, row = coordinate_from_string(ref)
+        return self.cell(row, column_index_from_string(col))
+
+    def flush(self) -> None:
+        if not self._cells:
+            return
+        last_row = max(r for r, _ in self._cells)
+        by_row: dict[int, dict[int, WriteOnlyCell]] = {}
+        for (r, c), cell in self._cells.items():
+            by_row.setdefault(r, {})[c] = cell
+        for r in range(1, last_row + 1):
+            row = by_row.get(r, {})
+            width = max(row) if row else 0
+            self._ws.append([row.get(c) for c in range(1, width + 1)])
+        self._cells.clear()
+
+
+def _sheet(wb: Workbook, title: str) -> _Cells:
+    return _Cells(wb.create_sheet(title))
 
 
 @lru_cache(maxsize=None)
@@ -152,8 +210,8 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
     intervals = grid_from_tidy(rows, "intervals")
     any_intervals = grid_from_tidy(rows, "any_intervals")
     verb = _VERB[player]
-    ws["A1"] = f"{PLAYER_TITLES[player]} thresholds (bb), {structure}, stacks {fmt_num(low)}-{fmt_num(high)} bb"
-    ws["A1"].font = _TITLE
+    ws.cell(1, 1, f"{PLAYER_TITLES[player]} thresholds (bb), {structure}, stacks {fmt_num(low)}-{fmt_num(high)} bb")
+    ws.cell(1, 1).font = _TITLE
     _rank_labels(ws, GRID_TOP, GRID_LEFT)
     for r in range(13):
         for c in range(13):
@@ -197,9 +255,9 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
         cell.fill = _fill(colour)
         cell.font = _font(text_colour(colour), False, 9)
         cell.alignment = _CENTER
-    ws.freeze_panes = None
     ws.sheet_view.showGridLines = False
     _fit_one_page(ws, f"A1:N{scale_row}")
+    ws.flush()
 
 
 # ---------------------------------------------------------------- frequency grids
@@ -234,7 +292,7 @@ def _ev_grid(ws, top: int, left: int, ev: pd.DataFrame) -> None:
             v = float(values[r, c])
             colour = ev_colour(v, scale)
             cell = ws.cell(top + r, left + c, None if math.isnan(v) else v)
-            cell.number_format = "+0.00;-0.00;0.00"
+            cell.number_format = EV_FORMAT
             cell.fill = _fill(colour)
             cell.font = _font(text_colour(colour), False, 9)
             cell.alignment = _CENTER
@@ -263,6 +321,7 @@ def _ranges_sheet(ws, ranges: pd.DataFrame, stacks: Sequence[float]) -> None:
     ws.sheet_view.showGridLines = False
     for k in range(1, len(stacks)):
         ws.row_breaks.append(Break(id=k * RANGE_BLOCK_HEIGHT))
+    ws.flush()
 
 
 # ---------------------------------------------------------------- values and hand EV
@@ -285,20 +344,34 @@ _VALUE_FORMATS = {
 }
 
 
-def _values_sheet(ws, values: pd.DataFrame, charts: bool = True) -> None:
+def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | None = None) -> None:
+    """The EV-by-stack table with two native charts.  ``ws`` is a write-only sheet (rows in order)."""
     columns = list(values.columns)
     for c, name in enumerate(columns, start=1):
-        cell = ws.cell(1, c, _VALUE_HEADERS.get(name, name))
-        cell.font = _BOLD
         ws.column_dimensions[get_column_letter(c)].width = 24 if name == "value_exact" else 16
-    for r, row in enumerate(values.itertuples(index=False), start=2):
-        for c, (name, v) in enumerate(zip(columns, row), start=1):
+    ws.freeze_panes = "A2"
+    header = []
+    for name in columns:
+        cell = WriteOnlyCell(ws, _VALUE_HEADERS.get(name, name))
+        cell.font = _BOLD
+        header.append(cell)
+    ws.append(header)
+    formats = [_VALUE_FORMATS.get(name, "General") for name in columns]
+    for row in values.itertuples(index=False):
+        cells = []
+        for fmt, v in zip(formats, row):
             if isinstance(v, float) and math.isnan(v):
                 v = None
-            cell = ws.cell(r, c, v)
-            cell.number_format = _VALUE_FORMATS.get(name, "General")
-    ws.freeze_panes = "A2"
+            cell = WriteOnlyCell(ws, v)
+            cell.number_format = fmt
+            cells.append(cell)
+        ws.append(cells)
     n = len(values)
+    if note:
+        ws.append([])
+        cell = WriteOnlyCell(ws, note)
+        cell.font = _NOTE
+        ws.append([cell])
     if not charts or n < 2:
         return
     x = Reference(ws, min_col=1, min_row=2, max_row=n + 1)
@@ -340,22 +413,63 @@ def _show_axes(chart) -> None:
             pass
 
 
-def _hand_ev_sheet(ws, ranges: pd.DataFrame) -> None:
-    sb = wide_by_stack(ranges, "ev", "sb")
-    bb = wide_by_stack(ranges, "ev", "bb")
+EV_FORMAT = "+0.000;-0.000;0.000"
+"""Number format of EV margins in the workbook (bb, sign always shown)."""
+
+
+def _ev_colour_scale(ref: str, scale: float) -> ColorScaleRule:
+    """Red (negative) - white (0) - green (positive) colour scale, saturating at +-``scale``."""
+    from sflp.report.colors import EV_NEGATIVE, EV_POSITIVE
+
+    scale = scale if scale > 0 else 1.0
+    return ColorScaleRule(
+        start_type="num", start_value=-scale, start_color=EV_NEGATIVE,
+        mid_type="num", mid_value=0, mid_color="FFFFFF",
+        end_type="num", end_value=scale, end_color=EV_POSITIVE,
+    )
+
+
+def _hand_ev_sheet(ws, ranges: pd.DataFrame, note: str | None = None) -> None:
+    """Stacks as rows, SB then BB EV margins of the 169 hands as columns (a write-only sheet)."""
+    sb = wide_by_stack(ranges, "ev_margin", "sb")
+    bb = wide_by_stack(ranges, "ev_margin", "bb")
     n_hands = sb.shape[1]
-    ws.cell(1, 1, "stack (bb)").font = _BOLD
-    ws.cell(1, 2, "SB: EV(shove) - EV(fold), bb per hand held").font = _BOLD
-    ws.cell(1, 2 + n_hands, "BB: EV(call) - EV(fold) facing a shove, bb (empty where SB never shoves)").font = _BOLD
-    ws.cell(2, 1, "hand").font = _BOLD
-    for k, hand in enumerate(sb.columns):
-        ws.cell(2, 2 + k, hand).font = _BOLD
-        ws.cell(2, 2 + n_hands + k, hand).font = _BOLD
     data = np.hstack([sb.to_numpy(), bb.to_numpy()])
-    for stack, row in zip(sb.index, data):
-        ws.append([float(stack)] + [None if math.isnan(v) else float(v) for v in row])
     ws.freeze_panes = "B3"
     ws.column_dimensions["A"].width = 11
+    for c in range(2, 2 + 2 * n_hands):
+        ws.column_dimensions[get_column_letter(c)].width = 8
+
+    def bold(value):
+        cell = WriteOnlyCell(ws, value)
+        cell.font = _BOLD
+        return cell
+
+    top = [None] * (1 + 2 * n_hands)
+    top[0] = bold("stack (bb)")
+    top[1] = bold("SB: EV(shove) - EV(fold), bb per hand held")
+    top[1 + n_hands] = bold("BB: EV(call) - EV(fold) facing a shove, bb (empty where SB never shoves)")
+    ws.append(top)
+    ws.append([bold("hand"), *(bold(h) for h in sb.columns), *(bold(h) for h in bb.columns)])
+    for stack, row in zip(sb.index, data):
+        cells = [float(stack)]
+        for v in row.tolist():
+            cell = WriteOnlyCell(ws, None if v != v else v)
+            cell.number_format = EV_FORMAT
+            cells.append(cell)
+        ws.append(cells)
+    last = 2 + len(sb.index)
+    if len(sb.index):
+        finite = np.abs(data[~np.isnan(data)])
+        scale = float(np.percentile(finite, 90)) if finite.size else 1.0
+        ws.conditional_formatting.add(
+            f"B3:{get_column_letter(1 + 2 * n_hands)}{last}", _ev_colour_scale("", scale)
+        )
+    if note:
+        ws.append([])
+        cell = WriteOnlyCell(ws, note)
+        cell.font = _NOTE
+        ws.append([cell])
 
 
 # ---------------------------------------------------------------- about
@@ -371,6 +485,7 @@ def _about_sheet(ws, about: Sequence[tuple[str, object]]) -> None:
     ws.column_dimensions["A"].width = 28
     ws.column_dimensions["B"].width = 100
     _fit_one_page(ws, f"A1:B{len(about) + 2}")
+    ws.flush()
 
 
 # ---------------------------------------------------------------- workbooks
@@ -386,16 +501,27 @@ def chart_workbook(
     about: Sequence[tuple[str, object]],
     structure: str,
 ) -> Workbook:
-    """The chart-set workbook (see the module doc); ``thresholds`` None skips the threshold sheets."""
-    wb = Workbook()
-    wb.remove(wb.active)
+    """The chart-set workbook (see the module doc); ``thresholds`` None skips the threshold sheets.
+
+    A write-only workbook: each sheet is streamed as it is built, so memory stays small.
+    ``ranges`` holds the stacks shown on the ``Values`` / ``Hand EV`` sheets (the chart job
+    passes at most :data:`sflp.report.chartset.MAX_SHEET_STACKS`, evenly chosen) and the
+    ``range_stacks``; ``values`` may hold more stacks (only those in ``ranges`` are shown).
+    """
+    wb = Workbook(write_only=True)
     if thresholds is not None:
         for player in PLAYERS:
-            _threshold_sheet(wb.create_sheet(SHEET_NAMES[player]), thresholds, player, low, high, structure)
-    _ranges_sheet(wb.create_sheet("Ranges"), ranges, range_stacks)
-    _values_sheet(wb.create_sheet("Values"), values)
-    _hand_ev_sheet(wb.create_sheet("Hand EV"), ranges)
-    _about_sheet(wb.create_sheet("About"), about)
+            _threshold_sheet(_sheet(wb, SHEET_NAMES[player]), thresholds, player, low, high, structure)
+    _ranges_sheet(_sheet(wb, "Ranges"), ranges, range_stacks)
+    shown = np.unique(ranges["stack"].to_numpy())
+    note = None
+    if len(shown) < len(values):
+        values = values[np.isin(values["stack"].to_numpy(), shown)]
+        note = (f"{len(shown)} of {len(np.unique(ranges['stack']))} stacks shown here; "
+                "values.csv and ranges.csv have every stack.")
+    _values_sheet(wb.create_sheet("Values"), values, note=note)
+    _hand_ev_sheet(wb.create_sheet("Hand EV"), ranges, note=note)
+    _about_sheet(_sheet(wb, "About"), about)
     return wb
 
 
@@ -403,13 +529,11 @@ def solution_workbook(
     values: pd.DataFrame, ranges: pd.DataFrame, about: Sequence[tuple[str, object]], structure: str
 ) -> Workbook:
     """The single-stack workbook: frequency and EV grids per player, values, about."""
-    wb = Workbook()
-    wb.remove(wb.active)
+    wb = Workbook(write_only=True)
     stack = float(values["stack"].iloc[0])
     for player in PLAYERS:
-        ws = wb.create_sheet(SHEET_NAMES[player])
-        ws["A1"] = f"{PLAYER_TITLES[player]} frequency at {fmt_num(stack)} bb, {structure}"
-        ws["A1"].font = _TITLE
+        ws = _sheet(wb, SHEET_NAMES[player])
+        ws.cell(1, 1, f"{PLAYER_TITLES[player]} frequency at {fmt_num(stack)} bb, {structure}").font = _TITLE
         freq = grid_from_tidy(ranges, "frequency", stack=stack, player=player)
         hands = grid_from_tidy(ranges, "hand", stack=stack, player=player)
         _frequency_grid(ws, GRID_TOP, GRID_LEFT, freq, hands, player)
@@ -418,50 +542,74 @@ def solution_workbook(
             "EV(call) - EV(fold) facing a shove, bb (empty where SB never shoves)"
         )
         ws.cell(ev_title, 1, what).font = _BOLD
-        ev = grid_from_tidy(ranges, "ev", stack=stack, player=player)
+        ev = grid_from_tidy(ranges, "ev_margin", stack=stack, player=player)
         _ev_grid(ws, ev_title + 2, GRID_LEFT, ev)
         _grid_dimensions(ws, GRID_LEFT, 8, GRID_TOP, 18)
         for k in range(13):
             ws.row_dimensions[ev_title + 2 + k].height = 18
         ws.sheet_view.showGridLines = False
         _fit_one_page(ws, f"A1:N{ev_title + 14}")
+        ws.flush()
     _values_sheet(wb.create_sheet("Values"), values, charts=False)
-    _about_sheet(wb.create_sheet("About"), about)
+    _about_sheet(_sheet(wb, "About"), about)
     return wb
 
 
 FIXED_TIME = "2000-01-01T00:00:00Z"
 """Written as the workbook's created/modified time so the same inputs give the same bytes."""
+_CORE_TIMES = re.compile(rb"(<dcterms:(created|modified)[^>]*>)[^<]*(</dcterms:)")
 
 
-def _normalise_xlsx(path: Path | str) -> None:
-    """Make a saved workbook reproducible: fixed zip entry times and fixed document timestamps.
+class _ReproducibleZip(zipfile.ZipFile):
+    """A zip whose entries carry a fixed time, and whose ``docProps/core.xml`` a fixed date.
 
-    openpyxl stamps the current time into ``docProps/core.xml`` and into every zip entry.
+    openpyxl stamps the current time into both; fixing them makes regenerated workbooks
+    byte-identical.
     """
-    import re
-    import zipfile
 
-    with zipfile.ZipFile(path) as zin:
-        entries = [(info.filename, zin.read(info.filename)) for info in zin.infolist()]
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zout:
-        for name, data in entries:
-            if name == "docProps/core.xml":
-                data = re.sub(
-                    rb"(<dcterms:(created|modified)[^>]*>)[^<]*(</dcterms:)",
-                    lambda m: m.group(1) + FIXED_TIME.encode() + m.group(3),
-                    data,
-                )
-            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zout.writestr(info, data)
+    @staticmethod
+    def _info(name: str) -> zipfile.ZipInfo:
+        info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        info.external_attr = 0o600 << 16
+        return info
+
+    def writestr(self, zinfo_or_arcname, data, *args, **kwargs):
+        name = zinfo_or_arcname.filename if isinstance(zinfo_or_arcname, zipfile.ZipInfo) else zinfo_or_arcname
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        if name == "docProps/core.xml":
+            data = _CORE_TIMES.sub(lambda m: m.group(1) + FIXED_TIME.encode() + m.group(3), data)
+        return super().writestr(self._info(name), data)
+
+    def write(self, filename, arcname=None, *args, **kwargs):
+        """Write-only sheets arrive as temporary files: copy them in blocks."""
+        import shutil
+
+        with open(filename, "rb") as src, self.open(self._info(arcname or str(filename)), "w", force_zip64=True) as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
+
+
+def _save(wb: Workbook, path: Path) -> None:
+    """Save ``wb`` to ``path``; on any error the zip is abandoned without writing more (no
+    ``ZipFile.__del__`` noise after a full disk)."""
+    from openpyxl.writer.excel import ExcelWriter
+
+    archive = _ReproducibleZip(path, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+    try:
+        ExcelWriter(wb, archive).write_data()
+        archive.close()
+    except BaseException:
+        fp, archive.fp = archive.fp, None  # close() and __del__ must not write the directory now
+        archive._didModify = False
+        if fp is not None:
+            try:
+                fp.close()
+            except OSError:
+                pass
+        raise
 
 
 def save_workbook(wb: Workbook, path: Path | str) -> Path:
-    """Save ``wb`` to ``path`` atomically, with reproducible bytes (see :func:`_normalise_xlsx`)."""
-
-    def save(tmp):
-        wb.save(tmp)
-        _normalise_xlsx(tmp)
-
-    return write_with(path, save)
+    """Save ``wb`` to ``path`` atomically, with reproducible bytes (see :class:`_ReproducibleZip`)."""
+    return write_with(path, lambda tmp: _save(wb, tmp))

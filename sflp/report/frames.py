@@ -3,8 +3,9 @@
 * :func:`values_frame` -- one row per stack: ``stack, value, push_pct, call_pct,
   exploitability`` (and ``value_exact`` as ``"p/q"`` when asked).
 * :func:`ranges_frame` -- one row per stack x player x hand: ``stack, player, hand, frequency,
-  ev``.  ``player`` is ``"sb"`` (frequency = push, ev = EV(shove) - EV(fold)) or ``"bb"``
-  (frequency = call, ev = EV(call) - EV(fold) facing a shove; NaN where SB never shoves).
+  ev_margin``.  ``player`` is ``"sb"`` (frequency = push, ev_margin = EV(shove) - EV(fold) per
+  hand held) or ``"bb"`` (frequency = call, ev_margin = EV(call) - EV(fold) facing a shove; NaN
+  where SB never shoves).
   Rows are ordered by stack, then ``sb`` before ``bb``, then hand in class-id order.
 * :func:`thresholds_frame` -- one row per player x hand of a :class:`sflp.thresholds.Thresholds`:
   ``player, hand, max_stack, capped, intervals, any_intervals`` plus the derived ``label`` and
@@ -36,7 +37,7 @@ PLAYERS = ("sb", "bb")
 """Player codes in report order."""
 PLAYER_TITLES = {"sb": "SB push", "bb": "BB call"}
 VALUES_COLUMNS = ("stack", "value", "push_pct", "call_pct", "exploitability")
-RANGES_COLUMNS = ("stack", "player", "hand", "frequency", "ev")
+RANGES_COLUMNS = ("stack", "player", "hand", "frequency", "ev_margin")
 THRESHOLDS_COLUMNS = ("player", "hand", "max_stack", "capped", "intervals", "any_intervals")
 GRID_RANKS = tuple(reversed(RANKS))
 """Row / column labels of the 13x13 grid, aces first: ``('A', 'K', ..., '2')``."""
@@ -117,22 +118,44 @@ def values_frame(solutions: Iterable, exact: bool = False) -> pd.DataFrame:
 def ranges_frame(solutions: Iterable) -> pd.DataFrame:
     """One row per stack x player x hand (169 classes): frequency and EV margin."""
     sols = sorted_solutions(solutions)
-    n = len(sols)
-    freq = np.empty((n, 2, N_CLASSES))
-    ev = np.empty((n, 2, N_CLASSES))
-    for k, s in enumerate(sols):
-        sb, bb, sb_ev, bb_ev = class_arrays(s)
-        freq[k, 0], freq[k, 1], ev[k, 0], ev[k, 1] = sb, bb, sb_ev, bb_ev
-    stacks = np.array([float(s.config.stack) for s in sols])
+    rows = np.stack([solution_rows(s) for s in sols]) if sols else np.empty((0, 4, N_CLASSES))
+    return ranges_frame_from_arrays([float(s.config.stack) for s in sols], rows)
+
+
+def solution_rows(solution) -> np.ndarray:
+    """A ``(4, 169)`` array: SB frequency, BB frequency, SB EV margin, BB EV margin per class.
+
+    ``-0.0`` becomes ``0.0`` so that files never show a negative zero.
+    """
+    return np.stack(class_arrays(solution)).astype(np.float64) + 0.0
+
+
+def ranges_frame_from_arrays(stacks: Sequence[float], rows: np.ndarray) -> pd.DataFrame:
+    """The tidy ranges frame of ``stacks`` from their :func:`solution_rows` (shape ``(n, 4, 169)``)."""
+    n = len(stacks)
+    rows = np.asarray(rows, dtype=np.float64).reshape(n, 4, N_CLASSES)
+    freq = rows[:, 0:2, :]
+    ev = rows[:, 2:4, :]
     return pd.DataFrame(
         {
-            "stack": np.repeat(stacks, 2 * N_CLASSES),
+            "stack": np.repeat(np.asarray(stacks, dtype=np.float64), 2 * N_CLASSES),
             "player": np.tile(np.repeat(np.array(PLAYERS, dtype=object), N_CLASSES), n),
             "hand": np.tile(np.array(CLASS_NAMES, dtype=object), 2 * n),
             "frequency": freq.ravel() + 0.0,  # -0.0 -> 0.0
-            "ev": ev.ravel(),
+            "ev_margin": ev.ravel() + 0.0,
         }
     )
+
+
+def thin_indices(n: int, most: int) -> np.ndarray:
+    """At most ``most`` indices of ``range(n)`` spread evenly, always the first and the last.
+
+    >>> thin_indices(5, 10).tolist(), thin_indices(101, 5).tolist()
+    ([0, 1, 2, 3, 4], [0, 25, 50, 75, 100])
+    """
+    if n <= most:
+        return np.arange(n)
+    return np.unique(np.round(np.linspace(0, n - 1, max(2, most))).astype(np.int64))
 
 
 # ---------------------------------------------------------------- thresholds

@@ -1,0 +1,374 @@
+"""A report folder written as one unit: staged beside the target, locked, swapped in at the end.
+
+A chart set is many files that belong together.  :class:`StagedFolder` makes the folder hold
+either the complete old set or the complete new set, never a mix:
+
+1. **Lock.**  An exclusive :func:`fcntl.flock` on ``.<name>.lock`` beside the target serialises
+   runs into the same folder; a second run waits (``on_wait`` is called once so the CLI can say
+   so) or, with ``wait=False``, fails with :class:`~sflp.errors.OutputError`.  The lock file is
+   removed on release (an acquirer re-checks that the file it locked is still the one on disk).
+2. **Clean up.**  Holding the lock, leftovers of killed runs (``.<name>.staging-*``,
+   ``.<name>.old-*``) are removed.
+3. **Refuse to clobber.**  The target may be missing, an empty folder, or an earlier sflp report
+   (a ``manifest.json`` of ours, or -- for sets written before manifests -- only report files
+   and a ``values.csv``).  Anything else is refused: ``--out ~/Documents`` never deletes a file.
+4. **Stage.**  Every file is written into ``.<name>.staging-<random>`` in the same parent folder.
+5. **Swap.**  On success the staging folder and the target are exchanged atomically
+   (``renameat2(RENAME_EXCHANGE)`` on Linux; elsewhere two renames with a window of
+   microseconds in which the target is absent but never mixed), then the old set is deleted.
+
+On any exception -- a bad input found late, a full disk, ``KeyboardInterrupt`` from SIGINT or
+SIGTERM (the CLI turns SIGTERM into the same exception) -- the staging folder is deleted, folders
+the run created are removed again if empty, and the target is untouched.  Cleanup and swap run
+with SIGINT/SIGTERM blocked so that a second signal cannot cut them short.
+
+>>> import tempfile, pathlib
+>>> parent = pathlib.Path(tempfile.mkdtemp())
+>>> with StagedFolder(parent / "set") as stage:
+...     _ = (stage / "values.csv").write_text("stack\\n")
+>>> sorted(p.name for p in parent.iterdir()), sorted(p.name for p in (parent / "set").iterdir())
+(['set'], ['values.csv'])
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sflp.errors import OutputError
+
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = "sflp-report"
+REPORT_SUFFIXES = frozenset({".csv", ".xlsx", ".png", ".svg", ".pdf", ".html", ".json", ".tmp"})
+"""File types an sflp report folder holds (``.tmp``: leftovers of runs before staging existed)."""
+_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block is done (they are delivered right after)."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or exc.__class__.__name__
+
+
+# ---------------------------------------------------------------- atomic exchange
+
+
+def _renameat2():
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError, TypeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+_RENAMEAT2 = _renameat2() if os.name == "posix" else None
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two existing paths (Linux); False when the system cannot."""
+    if _RENAMEAT2 is None:
+        return False
+    rc = _RENAMEAT2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+# ---------------------------------------------------------------- what may be replaced
+
+
+def read_manifest(folder: Path | str) -> dict | None:
+    """The folder's ``manifest.json`` if it is an sflp manifest, else None."""
+    path = Path(folder) / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else None
+
+
+def _replaceable(target: Path) -> str | None:
+    """None if ``target`` may be replaced by a new report, else the reason it may not."""
+    if not target.exists():
+        return None
+    if target.is_symlink() or not target.is_dir():
+        return f"{target} exists and is not a folder"
+    entries = list(target.iterdir())
+    if not entries or read_manifest(target) is not None:
+        return None
+    strange = [p.name for p in entries if not p.is_file() or p.suffix.lower() not in REPORT_SUFFIXES]
+    names = {p.name for p in entries}
+    if not strange and ("values.csv" in names or "solution.xlsx" in names):
+        return None  # a report written before manifests existed
+    example = (strange or sorted(names))[0]
+    return (
+        f"{target} exists and is not an sflp report folder (it holds {example!r}); "
+        "choose a new or empty folder, or one sflp wrote"
+    )
+
+
+# ---------------------------------------------------------------- the lock
+
+
+class _Lock:
+    def __init__(self, path: Path):
+        self.path = path
+        self.fd: int | None = None
+
+    def acquire(self, wait: bool, on_wait: Callable[[], None] | None) -> None:
+        told = False
+        while True:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as exc:
+                raise OutputError(f"cannot lock {self.path}: {_reason(exc)}") from None
+            try:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    if not wait:
+                        raise OutputError(
+                            f"another sflp run is writing {self.path.parent / self.path.name[1:-5]} "
+                            f"(lock {self.path}); try again when it is done"
+                        ) from None
+                    if on_wait is not None and not told:
+                        on_wait()
+                        told = True
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                try:
+                    same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+                except FileNotFoundError:
+                    same = False
+            except BaseException:
+                os.close(fd)
+                raise
+            if same:
+                self.fd = fd
+                return
+            os.close(fd)  # the holder removed the file after we opened it: lock the new one
+
+    def release(self) -> None:
+        if self.fd is None:
+            return
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
+        os.close(self.fd)
+        self.fd = None
+
+
+# ---------------------------------------------------------------- the staged folder
+
+
+class StagedFolder:
+    """Context manager: yields a staging folder; on success it becomes ``target`` (see module doc)."""
+
+    def __init__(self, target: Path | str, *, wait: bool = True, on_wait: Callable[[], None] | None = None):
+        self.target = Path(target)
+        self.wait = wait
+        self.on_wait = on_wait
+        self.parent = self.target.parent
+        name = self.target.name
+        if not name or name in (".", ".."):
+            raise OutputError(f"output folder {target!s} has no name to write a report under")
+        self.prefix = f".{name}."
+        self.stage: Path | None = None
+        self.created: list[Path] = []
+        self.lock = _Lock(self.parent / f".{name}.lock")
+
+    # -- set-up
+
+    def _make_parent(self) -> None:
+        missing = []
+        for folder in (self.parent, *self.parent.parents):
+            if folder.exists():
+                if not folder.is_dir():
+                    raise OutputError(f"output folder {self.target} cannot be created: {folder} is a file")
+                break
+            missing.append(folder)
+        for folder in reversed(missing):
+            try:
+                folder.mkdir()
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                raise OutputError(f"output folder {self.target} cannot be created: {_reason(exc)}") from None
+            self.created.append(folder)
+        if not os.access(self.parent, os.W_OK | os.X_OK):
+            raise OutputError(f"output folder {self.target} cannot be written: {self.parent} is not writable")
+
+    def _leftovers(self) -> list[Path]:
+        return [
+            p for p in self.parent.iterdir()
+            if p.name.startswith(self.prefix) and p.name[len(self.prefix):].startswith(("staging-", "old-"))
+        ]
+
+    def __enter__(self) -> Path:
+        with signals_deferred():
+            self._make_parent()
+        try:
+            self.lock.acquire(self.wait, self.on_wait)
+            with signals_deferred():
+                for old in self._leftovers():
+                    shutil.rmtree(old, ignore_errors=True)
+            reason = _replaceable(self.target)
+            if reason is not None:
+                raise OutputError(reason)
+            stage = self.parent / f"{self.prefix}staging-{secrets.token_hex(4)}"
+            with signals_deferred():
+                stage.mkdir()
+                self.stage = stage
+        except BaseException:
+            self._abort()
+            raise
+        return stage
+
+    # -- tear-down
+
+    def _abort(self) -> None:
+        with signals_deferred():
+            if self.stage is not None:
+                shutil.rmtree(self.stage, ignore_errors=True)
+                self.stage = None
+            self.lock.release()
+            for folder in reversed(self.created):  # innermost first
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break
+
+    def _commit(self) -> None:
+        stage = self.stage
+        assert stage is not None
+        with signals_deferred():
+            os.chmod(stage, 0o777 & ~_umask())
+            try:
+                if self.target.exists():
+                    if not exchange(stage, self.target):
+                        old = self.parent / f"{self.prefix}old-{secrets.token_hex(4)}"
+                        os.rename(self.target, old)
+                        os.rename(stage, self.target)
+                        stage = old
+                else:
+                    os.rename(stage, self.target)
+                    stage = None
+            except OSError as exc:
+                raise OutputError(f"cannot move the new report into {self.target}: {_reason(exc)}") from None
+            if stage is not None:  # now the old set
+                shutil.rmtree(stage, ignore_errors=True)
+            self.stage = None
+            self.created = []
+            self.lock.release()
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            try:
+                self._commit()
+            except BaseException:
+                self._abort()
+                raise
+        else:
+            self._abort()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# ---------------------------------------------------------------- the manifest
+
+
+def file_sha256(path: Path | str) -> str:
+    """SHA-256 of a file, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_manifest(folder: Path | str, info: dict, known: dict[str, str] | None = None) -> Path:
+    """Write ``manifest.json``: ``info`` plus every file of ``folder`` with its size and SHA-256.
+
+    ``known`` maps file names to digests already computed while writing (large streamed files).
+    """
+    folder = Path(folder)
+    known = known or {}
+    files = []
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if path.name == MANIFEST or path.name.startswith(".") or not path.is_file():
+            continue
+        files.append({
+            "name": path.name,
+            "bytes": path.stat().st_size,
+            "sha256": known.get(path.name) or file_sha256(path),
+        })
+    manifest = {"format": MANIFEST_FORMAT, "format_version": 1, **info, "files": files}
+    path = folder / MANIFEST
+    path.write_text(json.dumps(manifest, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    return path
+
+
+def check_manifest(folder: Path | str) -> list[str]:
+    """Problems of a report folder against its manifest (empty list: every file matches).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.csv").write_text("x\\n"); _ = write_manifest(d, {})
+    >>> check_manifest(d)
+    []
+    >>> _ = (d / "a.csv").write_text("y\\n"); check_manifest(d)
+    ['a.csv: SHA-256 differs from the manifest']
+    """
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    if manifest is None:
+        return [f"{folder / MANIFEST}: missing or not an sflp manifest"]
+    problems = []
+    listed = set()
+    for entry in manifest.get("files", []):
+        name = entry["name"]
+        listed.add(name)
+        path = folder / name
+        if not path.is_file():
+            problems.append(f"{name}: listed in the manifest but missing")
+        elif path.stat().st_size != entry["bytes"] or file_sha256(path) != entry["sha256"]:
+            problems.append(f"{name}: SHA-256 differs from the manifest")
+    for path in sorted(folder.iterdir()):
+        if path.name not in listed and path.name != MANIFEST:
+            problems.append(f"{path.name}: not listed in the manifest")
+    return problems
