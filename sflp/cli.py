@@ -644,5 +644,27 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, previous)
 
 
+def run() -> None:
+    """The console script (and ``python -m sflp.cli``): :func:`main`, then exit with its code.
+
+    After an interrupt the process ends with :func:`os._exit` once output is flushed and the
+    ``atexit`` hooks have run: CPython marks a ``KeyboardInterrupt`` that surfaced inside an
+    import as unhandled even when :func:`main` caught it, and would then kill the process with
+    SIGINT at exit (status -2) instead of returning 130/143.
+    """
+    code = main()
+    if code in (130, 143):
+        import atexit
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        atexit._run_exitfuncs()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

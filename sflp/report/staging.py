@@ -33,7 +33,6 @@ with SIGINT/SIGTERM blocked so that a second signal cannot cut them short.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import fcntl
 import hashlib
@@ -76,9 +75,8 @@ def _reason(exc: OSError) -> str:
 
 
 def _renameat2():
-    name = ctypes.util.find_library("c")
     try:
-        libc = ctypes.CDLL(name, use_errno=True)
+        libc = ctypes.CDLL(None, use_errno=True)  # the C library this process already has loaded
         fn = libc.renameat2
     except (OSError, AttributeError, TypeError):
         return None

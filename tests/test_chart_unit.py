@@ -1,0 +1,341 @@
+"""A chart set is one unit: staging, lock, swap, manifest, interrupts, concurrency, bounded memory.
+
+These tests run the real ``sflp chart`` in subprocesses and signal it from outside (SIGINT and
+SIGTERM at several points of the job, found by watching the staging folder), then read the
+folder: it must hold the complete old set or nothing, never a mix, and no temporary file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sflp.errors import OutputError
+from sflp.game import GameConfig
+from sflp.report import write_chart_set
+from sflp.report.csv_out import RangesCsvStream, write_ranges_csv
+from sflp.report.frames import ranges_frame, solution_rows
+from sflp.report.staging import MANIFEST, StagedFolder, check_manifest, file_sha256, read_manifest
+from sflp.solver import iter_solve, solve_many
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(*args: str, **kw) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "sflp.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, **kw)
+
+
+def leftovers(parent: Path, name: str) -> list[str]:
+    """Anything a run may leave beside or inside the target: staging, old sets, locks, temp files."""
+    out = [p.name for p in parent.iterdir() if p.name.startswith(f".{name}.")]
+    target = parent / name
+    if target.is_dir():
+        out += [p.name for p in target.iterdir() if p.name.startswith(".") or p.name.endswith(".tmp")]
+    return out
+
+
+def assert_complete(folder: Path) -> dict:
+    """The folder is one complete set: the manifest lists exactly its files with their hashes."""
+    assert check_manifest(folder) == []
+    manifest = read_manifest(folder)
+    values = (folder / "values.csv").read_text().splitlines()[1:]
+    assert len(values) == manifest["stacks"]["count"]
+    assert float(values[0].split(",")[0]) == manifest["stacks"]["low"]
+    assert float(values[-1].split(",")[0]) == manifest["stacks"]["high"]
+    return manifest
+
+
+# ---------------------------------------------------------------- manifest and staging
+
+
+@pytest.fixture(scope="module")
+def small_set(tmp_path_factory):
+    out = tmp_path_factory.mktemp("unit") / "set"
+    sols = solve_many([2, 3.5, 5, 10], GameConfig(stack=2))
+    files = write_chart_set(sols, None, out)
+    return out, files
+
+
+def test_manifest_lists_every_file_with_its_sha256(small_set):
+    out, files = small_set
+    manifest = json.loads((out / MANIFEST).read_text())
+    listed = {f["name"]: f for f in manifest["files"]}
+    on_disk = {p.name for p in out.iterdir()} - {MANIFEST}
+    assert set(listed) == on_disk and MANIFEST in files
+    for name, entry in listed.items():  # hashes recomputed here with hashlib, independently
+        import hashlib
+
+        data = (out / name).read_bytes()
+        assert entry["sha256"] == hashlib.sha256(data).hexdigest() and entry["bytes"] == len(data)
+    from sflp.equity import read_checksum
+
+    assert manifest["equity_table_sha256"] == read_checksum()
+    assert manifest["config"] == {"small_blind": 0.5, "big_blind": 1.0, "ante": 0.0, "bb_ante": 0.0}
+    assert manifest["stacks"] == {"count": 4, "low": 2.0, "high": 10.0, "step": None}
+    import sflp
+
+    assert manifest["sflp_version"] == sflp.__version__
+
+
+def test_check_manifest_notices_a_changed_missing_or_extra_file(small_set, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(small_set[0], copy)
+    assert check_manifest(copy) == []
+    (copy / "values.csv").write_text("stack\n1\n")
+    (copy / "sb_push.png").unlink(missing_ok=True)
+    (copy / "range_5bb.png").unlink()
+    (copy / "notes.txt").write_text("mine")
+    problems = check_manifest(copy)
+    assert "values.csv: SHA-256 differs from the manifest" in problems
+    assert "range_5bb.png: listed in the manifest but missing" in problems
+    assert "notes.txt: not listed in the manifest" in problems
+
+
+def test_streamed_ranges_csv_equals_the_frame_writer(tmp_path):
+    sols = solve_many([1.5, 2.5, 7.7, 13], GameConfig(stack=1.5, ante=0.1))
+    write_ranges_csv(ranges_frame(sols), tmp_path / "a.csv")
+    stream = RangesCsvStream(tmp_path / "b.csv")
+    for s in sols:
+        stream.add(float(s.config.stack), solution_rows(s))
+    digest = stream.close()
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+    assert digest == file_sha256(tmp_path / "a.csv")
+
+
+def test_a_folder_of_other_files_is_never_replaced(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("precious")
+    sols = solve_many([2, 5], GameConfig(stack=2))
+    with pytest.raises(OutputError, match="not an sflp report folder"):
+        write_chart_set(sols, None, mine)
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+    assert leftovers(tmp_path, "mine") == []
+
+
+def test_a_rerun_with_other_stacks_leaves_no_stale_files(tmp_path):
+    out = tmp_path / "set"
+    write_chart_set(solve_many([2, 5, 10], GameConfig(stack=2)), None, out)
+    assert (out / "range_5bb.png").exists()
+    write_chart_set(solve_many([12, 20], GameConfig(stack=2)), None, out)
+    assert not (out / "range_5bb.png").exists() and (out / "range_20bb.png").exists()
+    assert_complete(out)
+    assert leftovers(tmp_path, "set") == []
+
+
+def test_leftovers_of_a_killed_run_are_removed_by_the_next_run(tmp_path):
+    out = tmp_path / "set"
+    stale = tmp_path / ".set.staging-deadbeef"
+    stale.mkdir()
+    (stale / "ranges.csv").write_text("half")
+    (tmp_path / ".set.old-cafe0000").mkdir()
+    write_chart_set(solve_many([2, 5], GameConfig(stack=2)), None, out)
+    assert leftovers(tmp_path, "set") == []
+    assert_complete(out)
+
+
+def test_an_error_midway_leaves_the_old_set_and_no_empty_folder(tmp_path):
+    sols = solve_many([2, 5], GameConfig(stack=2))
+    out = tmp_path / "set"
+    write_chart_set(sols, None, out)
+    before = read_manifest(out)
+
+    def broken():
+        yield from solve_many([2, 3], GameConfig(stack=2))
+        raise RuntimeError("solver died")
+
+    with pytest.raises(RuntimeError):
+        write_chart_set(broken(), None, out, stacks=[2, 3, 4])
+    assert read_manifest(out) == before and assert_complete(out)
+    assert leftovers(tmp_path, "set") == []
+    fresh = tmp_path / "new" / "deeper" / "set"
+    with pytest.raises(RuntimeError):
+        write_chart_set(broken(), None, fresh, stacks=[2, 3, 4])
+    assert not (tmp_path / "new").exists()  # folders the run created are gone again
+
+
+def test_stream_must_match_the_announced_stacks(tmp_path):
+    from sflp.errors import ConfigError
+
+    sols = iter_solve([2, 5], GameConfig(stack=2))
+    with pytest.raises(ConfigError, match="stack 5 bb arrives where 4 was expected"):
+        write_chart_set(sols, None, tmp_path / "set", stacks=[2, 4])
+    assert not (tmp_path / "set").exists() and leftovers(tmp_path, "set") == []
+
+
+def test_lock_makes_a_second_writer_wait_or_fail(tmp_path):
+    target = tmp_path / "set"
+    entered = threading.Event()
+    release = threading.Event()
+
+    def hold():
+        with StagedFolder(target) as stage:
+            (stage / "values.csv").write_text("first\n")
+            entered.set()
+            release.wait(10)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    assert entered.wait(10)
+    with pytest.raises(OutputError, match="another sflp run is writing"):
+        with StagedFolder(target, wait=False):
+            pass
+    waited = []
+    timer = threading.Timer(0.3, release.set)
+    timer.start()
+    with StagedFolder(target, on_wait=lambda: waited.append(True)) as stage:
+        (stage / "values.csv").write_text("second\n")
+    t.join()
+    assert waited == [True]
+    assert (target / "values.csv").read_text() == "second\n"
+    assert leftovers(tmp_path, "set") == []
+
+
+# ---------------------------------------------------------------- signals, from outside
+
+
+def _wait_for(predicate, proc: subprocess.Popen, timeout: float = 120.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            return False
+        if predicate():
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def _staging(parent: Path) -> Path | None:
+    if not parent.is_dir():
+        return None
+    found = [p for p in parent.iterdir() if p.name.startswith(".set.staging-")]
+    return found[0] if found else None
+
+
+def _has(parent: Path, name: str):
+    def check() -> bool:
+        stage = _staging(parent)
+        try:
+            return stage is not None and any(p.name.startswith(name) for p in stage.iterdir())
+        except FileNotFoundError:
+            return False
+    return check
+
+
+POINTS = {
+    "thresholds": lambda parent: (lambda: False),  # signalled after a fixed short delay instead
+    "ranges.csv": lambda parent: _has(parent, "ranges.csv"),
+    "workbook": lambda parent: _has(parent, ".chart.xlsx"),
+    "pictures": lambda parent: _has(parent, ".sb_push.png"),
+    "manifest": lambda parent: _has(parent, "range_"),
+}
+
+
+@pytest.fixture(scope="module")
+def old_set(tmp_path_factory):
+    parent = tmp_path_factory.mktemp("signals")
+    proc = run_cli("chart", "--stacks", "2,5", "--out", str(parent / "set"), "--json")
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    return parent / "set"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("point", list(POINTS))
+def test_an_interrupted_run_leaves_the_old_set_or_the_new_one(old_set, tmp_path, sig, point):
+    import shutil
+
+    parent = tmp_path
+    shutil.copytree(old_set, parent / "set")
+    before = assert_complete(parent / "set")
+    proc = run_cli("chart", "--stacks", "1:12:0.05", "--out", str(parent / "set"), "--json")
+    if point == "thresholds":
+        time.sleep(1.0)
+        reached = proc.poll() is None
+    else:
+        reached = _wait_for(POINTS[point](parent), proc)
+    if reached:
+        proc.send_signal(sig)
+    out, err = proc.communicate(timeout=300)
+    assert "Traceback" not in err, err
+    after = assert_complete(parent / "set")
+    if proc.returncode == 0:  # finished before the signal landed: the complete new set
+        assert after["stacks"]["count"] == 221  # 1 to 12 bb in steps of 0.05
+    else:
+        assert proc.returncode == (130 if sig == signal.SIGINT else 143), err
+        assert err.strip() in ("sflp: interrupted", "sflp: terminated")
+        assert out == ""
+        assert after == before  # exactly the old set
+    assert leftovers(parent, "set") == []
+
+
+@pytest.mark.slow
+def test_an_interrupted_first_run_leaves_nothing(tmp_path):
+    proc = run_cli("chart", "--stacks", "1:12:0.05", "--out", str(tmp_path / "a" / "set"), "--json")
+    assert _wait_for(_has(tmp_path / "a", "ranges.csv"), proc)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 143 and "Traceback" not in err
+    assert not (tmp_path / "a").exists()
+
+
+@pytest.mark.slow
+def test_two_concurrent_runs_into_one_folder_give_one_consistent_set(tmp_path):
+    out = tmp_path / "set"
+    a = run_cli("chart", "--stacks", "1:8:0.05", "--out", str(out), "--json")
+    b = run_cli("chart", "--stacks", "2:9:0.05", "--ante", "0.1", "--out", str(out), "--json")
+    results = [p.communicate(timeout=300) for p in (a, b)]
+    assert a.returncode == 0 and b.returncode == 0, results
+    manifest = assert_complete(out)
+    low = manifest["stacks"]["low"]
+    ante = manifest["config"]["ante"]
+    assert (low, ante) in ((1.0, 0.0), (2.0, 0.1))
+    about_ranges = (out / "ranges.csv").read_text().splitlines()
+    assert float(about_ranges[1].split(",")[0]) == low
+    assert leftovers(tmp_path, "set") == []
+
+
+# ---------------------------------------------------------------- bounded memory
+
+
+def _peak_bytes(n: int, folder: Path) -> int:
+    from sflp.thresholds import compute_thresholds
+
+    config = GameConfig(stack=2)
+    stacks = np.linspace(2, 30, n).tolist()
+    path = compute_thresholds(config, low=2, high=30)
+    tracemalloc.start()
+    try:
+        write_chart_set(iter_solve(stacks, config, path=path, workers=1), path, folder, stacks=stacks)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.slow
+def test_peak_memory_does_not_grow_with_the_number_of_stacks(tmp_path, monkeypatch):
+    import sflp.report.chartset as chartset
+
+    # the workbook's Values / Hand EV sheets keep up to MAX_SHEET_STACKS stacks: a bounded cost
+    # that is reached at 2,000 stacks by default; a cap of 200 puts both runs above it
+    monkeypatch.setattr(chartset, "MAX_SHEET_STACKS", 200)
+    small = _peak_bytes(400, tmp_path / "small")
+    large = _peak_bytes(4000, tmp_path / "large")
+    # keeping each Solution (4 x 169 floats, ~6 KB with its arrays) would add ~21 MB for 3,600
+    # more stacks; what may grow is values.csv's rows (~0.2 KB a stack).  Margin: 5 MB.
+    assert large - small < 5 * 2**20, (small, large)
