@@ -456,6 +456,108 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ study tools: rank, exploit, sc, compare
+
+
+def cmd_rank(args) -> int:
+    from sflp.equity import hand_ranking
+
+    rows = hand_ranking()
+    if args.json:
+        _print_json({"rows": [r.to_dict() for r in rows]})
+        return 0
+    print("Hands by exact all-in equity against a random hand (card removal; ties count half)")
+    print(f"{'rank':>4}  {'hand':<4} {'equity':>9}  {'cum %':>7}")
+    for r in rows:
+        print(f"{r.rank:>4}  {r.hand:<4} {100 * float(r.equity):>8.4f}%  {r.cumulative_pct:>6.2f}%")
+    return 0
+
+
+def _locked_spec(args):
+    from sflp.verify import load_strategy
+
+    if (args.sb is None) == (args.bb is None):
+        raise ConfigError("sflp exploit needs exactly one of --bb SPEC (lock BB, exploit with SB) "
+                          "or --sb SPEC (lock SB, exploit with BB)")
+    return load_strategy(args.sb, "sb") if args.sb is not None else load_strategy(args.bb, "bb")
+
+
+def cmd_exploit(args) -> int:
+    if (args.stack is None) == (args.stacks is None):
+        raise ConfigError("sflp exploit needs --stack S (one stack) or --stacks START:STOP:STEP (a chart set)")
+    locked = _locked_spec(args)
+    if args.stack is not None:
+        from sflp.exploit import exploit, format_text
+
+        report = exploit(_config(args), locked)
+        if args.json:
+            _print_json(report.to_dict())
+        else:
+            print(format_text(report))
+        return 0
+    from sflp.exploit import exploit_sweep
+    from sflp.report import check_out_dir, default_out_dir, write_chart_set
+
+    stacks = parse_stacks(args.stacks)
+    config = _config(args, stack=stacks[0])
+    low, high = stacks[0], stacks[-1]
+    if high <= low:
+        raise ConfigError(f"--stacks {args.stacks!r}: an exploit chart set needs a stack range")
+    hero = "sb" if locked.player == "bb" else "bb"
+    out_dir = Path(args.out) if args.out else Path(
+        str(default_out_dir(config, low, high)) + f"_exploit-{hero}"
+    )
+    check_out_dir(out_dir)
+    sweep = exploit_sweep(config, locked, stacks)
+    title = f"Exploitative: {hero.upper()} vs {locked.player.upper()} locked to {locked.source!r}"
+    files = write_chart_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title)
+    summary = {
+        "out_dir": str(out_dir),
+        "files": files,
+        "stacks": len(stacks),
+        "low": low,
+        "high": high,
+        **{k: v for k, v in config.as_dict().items() if k != "stack"},
+        "locked": locked.player,
+        "hero": hero,
+        "source": locked.source,
+        "breakpoints": len(sweep.thresholds.breakpoints),
+        "thresholds_exact": {h: f"{r.numerator}/{r.denominator}" for h, r in sweep.roots.items()},
+    }
+    if args.json:
+        _print_json(summary)
+        return 0
+    from sflp.cards import CLASS_NAMES, grid_text
+
+    t = sweep.thresholds
+    verb = "push" if hero == "sb" else "call"
+    print(f"{title}: {len(stacks)} stacks from {low:g} to {high:g} bb, {len(t.breakpoints)} exact thresholds")
+    labels = [t.get(hero, n).label() if t.get(hero, n).intervals and t.get(hero, n).intervals[0][0] <= low
+              else (f">{t.get(hero, n).intervals[0][0]:.1f}" if t.get(hero, n).intervals else "-")
+              for n in CLASS_NAMES]
+    print(f"\n{hero.upper()} {verb}{'es' if verb == 'push' else 's'} up to (bb); '>x' = from x bb up")
+    print(grid_text(labels, width=6))
+    print(f"\nWrote {len(files)} files to {out_dir}/")
+    return 0
+
+
+def _add_study_commands(sub) -> None:
+    p = sub.add_parser("rank", help="the 169 hands by exact equity against a random hand (percentage ranges)")
+    _add_output(p)
+    p.set_defaults(func=cmd_rank)
+
+    p = sub.add_parser("exploit", help="best response to a locked opponent: range, value, gain, margins")
+    g = p.add_argument_group("game")
+    g.add_argument("--stack", type=_number("--stack"), default=None, help="effective stack in bb, before posting")
+    g.add_argument("--stacks", default=None, help="START:STOP:STEP or a comma list: an exploitative chart set")
+    _add_structure(p, stack=False)
+    p.add_argument("--bb", default=None, metavar="SPEC", help="lock BB's calls (range, 30%%, CSV/grid/JSON file)")
+    p.add_argument("--sb", default=None, metavar="SPEC", help="lock SB's pushes (range, 30%%, CSV/grid/JSON file)")
+    p.add_argument("--out", default=None, help="chart set folder with --stacks (default reports/<config>_exploit-<hero>)")
+    _add_output(p)
+    p.set_defaults(func=cmd_exploit)
+
+
 # ------------------------------------------------------------------ parser and the error boundary
 
 
@@ -523,6 +625,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     _add_output(p)
     p.set_defaults(func=cmd_simulate)
+    _add_study_commands(sub)
     return parser
 
 

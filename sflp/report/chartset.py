@@ -163,8 +163,12 @@ def write_chart_set(
     exact: bool = False,
     range_stacks: Sequence[float] | None = None,
     extra_about: dict | None = None,
+    title: str | None = None,
 ) -> dict[str, str]:
     """Write the chart set (see the module doc) into ``out_dir``; returns file name -> path.
+
+    ``title`` (e.g. ``"Exploitative: SB vs BB locked to 30%"``) heads every picture and sheet in
+    place of the equilibrium wording.
 
     ``range_stacks`` are mapped to the nearest solved stacks (default: those nearest 5, 10, 15,
     20, 25 bb inside the solved range).  ``exact`` adds ``value_exact`` ("p/q") to values.csv.
@@ -182,6 +186,8 @@ def write_chart_set(
     else:
         low, high = solved[0], solved[-1]
     structure = structure_text(sols[0].config)
+    if title:
+        structure = f"{title} - {structure}"
 
     values = values_frame(sols, exact)
     ranges = ranges_frame(sols)
@@ -204,7 +210,8 @@ def write_chart_set(
         files.update(render(threshold_figure, out, "bb_call", tdf, "bb", low, high, structure))
     files.update(render(value_figure, out, "value_by_stack", values, structure))
     for stack in chosen:
-        files.update(render(range_figure, out, f"range_{fmt_num(stack)}bb", ranges, stack, structure))
+        files.update(render(range_figure, out, f"range_{fmt_num(stack)}bb", ranges, stack, structure,
+                            kind="Exploitative" if title else "Equilibrium"))
         for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
             grid = grid_from_tidy(ranges, "frequency", stack=stack, player=player)
             record(write_grid_csv(grid, out / f"{name}_{fmt_num(stack)}bb.csv"))
