@@ -541,6 +541,24 @@ def cmd_exploit(args) -> int:
     return 0
 
 
+def cmd_sc(args) -> int:
+    from sflp.game import GameConfig
+    from sflp.sc import TIE_RULE, format_text, sc_numbers
+
+    config = GameConfig(
+        stack=args.big_blind + args.ante + args.bb_ante, small_blind=args.small_blind,
+        big_blind=args.big_blind, ante=args.ante, bb_ante=args.bb_ante,
+    )
+    numbers = sc_numbers(config)
+    if args.json:
+        cfg = {k: v for k, v in config.as_dict().items() if k != "stack"}
+        _print_json({**cfg, "tie_rule": TIE_RULE, "stack_convention": "bb, before posting",
+                     "hands": [numbers[h].to_dict() for h in numbers]})
+    else:
+        print(format_text(config, numbers))
+    return 0
+
+
 def _add_study_commands(sub) -> None:
     p = sub.add_parser("rank", help="the 169 hands by exact equity against a random hand (percentage ranges)")
     _add_output(p)
@@ -556,6 +574,11 @@ def _add_study_commands(sub) -> None:
     p.add_argument("--out", default=None, help="chart set folder with --stacks (default reports/<config>_exploit-<hero>)")
     _add_output(p)
     p.set_defaults(func=cmd_exploit)
+
+    p = sub.add_parser("sc", help="Sklansky-Chubukov numbers: how deep each hand can shove face up")
+    _add_structure(p, stack=False)
+    _add_output(p)
+    p.set_defaults(func=cmd_sc)
 
 
 # ------------------------------------------------------------------ parser and the error boundary

@@ -5,8 +5,8 @@
 =====================  ================================================================
 ``values.csv``         stack, value, push_pct, call_pct, exploitability (+ value_exact)
 ``ranges.csv``         stack, player, hand, frequency, ev -- one row per stack x player x hand
-``thresholds.csv``     player, hand, max_stack, capped, intervals, any_intervals
-``chart.xlsx``         SB push, BB call, Ranges, Values, Hand EV, About (see :mod:`.excel`)
+``thresholds.csv``     player, hand, max_stack, capped, intervals, any_intervals, sc_number
+``chart.xlsx``         SB push, BB call, Ranges, Values, Hand EV, About, SC numbers (see :mod:`.excel`)
 ``sb_push.png/.svg``   SB threshold chart
 ``bb_call.png/.svg``   BB threshold chart
 ``value_by_stack.*``   value and push/call percentages against the stack
@@ -30,8 +30,10 @@ import sflp
 from sflp.errors import ConfigError, DataError
 from sflp.report.atomic import check_out_dir
 from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_thresholds_csv, write_values_csv
-from sflp.report.excel import chart_workbook, save_workbook, solution_workbook
+from sflp.report.excel import add_sc_sheet, chart_workbook, save_workbook, solution_workbook
 from sflp.report.frames import (
+    add_sc_column,
+    sc_frame,
     default_range_stacks,
     fmt_num,
     grid_from_tidy,
@@ -41,6 +43,8 @@ from sflp.report.frames import (
     thresholds_frame,
     values_frame,
 )
+
+from sflp.sc import TIE_RULE as SC_TIE_RULE, sc_numbers
 
 SOLVER_TEXT = "cvxpy + HiGHS LP, checked by best responses"
 REPORTS_DIR = Path("reports")
@@ -192,6 +196,8 @@ def write_chart_set(
     values = values_frame(sols, exact)
     ranges = ranges_frame(sols)
     tdf = thresholds_frame(thresholds) if thresholds is not None else None
+    sc = sc_numbers(sols[0].config)  # issue 10: SC column in thresholds.csv and an xlsx sheet
+    tdf = add_sc_column(tdf, sc) if tdf is not None else None
     about = about_items(sols, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about)
 
     files: dict[str, str] = {}
@@ -204,6 +210,7 @@ def write_chart_set(
     if tdf is not None:
         record(write_thresholds_csv(tdf, out / "thresholds.csv"))
     wb = chart_workbook(values, ranges, tdf, low, high, chosen, about, structure)
+    add_sc_sheet(wb, sc_frame(sc), structure, SC_TIE_RULE)
     record(save_workbook(wb, out / "chart.xlsx"))
     if tdf is not None:
         files.update(render(threshold_figure, out, "sb_push", tdf, "sb", low, high, structure))
