@@ -257,7 +257,30 @@ def format_solution(solution, color: bool = False) -> str:
             for name, v in zip(CLASS_NAMES, exact):
                 if 0 < v < 1:
                     lines.append(f"  {who} {name} exactly {v.numerator}/{v.denominator}")
+    lines += ["", *ev_margin_grids(solution)]
     return "\n".join(lines)
+
+
+def ev_margin_grids(solution) -> list[str]:
+    """Both players' per-hand EV margins as 13x13 ``+0.00`` grids (bb; ``.`` where BB never faces a shove)."""
+    from sflp.cards import grid_text
+    from sflp.report.frames import class_arrays
+
+    if solution.level == "class":
+        sb_ev, bb_ev = solution.sb_ev, solution.bb_ev
+    else:
+        _, _, sb_ev, bb_ev = class_arrays(solution)
+
+    def cells(values):
+        return ["." if not math.isfinite(float(v)) else f"{float(v):+.2f}" for v in values]
+
+    return [
+        "SB EV margin, EV(shove) - EV(fold), bb per hand held:",
+        grid_text(cells(sb_ev), width=6),
+        "",
+        "BB EV margin, EV(call) - EV(fold), bb per hand facing a shove ('.': SB never shoves into it):",
+        grid_text(cells(bb_ev), width=6),
+    ]
 
 
 def cmd_solve(args) -> int:
