@@ -582,6 +582,85 @@ def cmd_sc(args) -> int:
     return 0
 
 
+_COMPARE_KEYS = {"sb": "small_blind", "small_blind": "small_blind", "bb": "big_blind", "big_blind": "big_blind",
+                 "ante": "ante", "bb_ante": "bb_ante", "bb-ante": "bb_ante"}
+
+
+def compare_side(text: str, stacks: str):
+    """A chart for ``sflp compare``: a chart-set folder, or a configuration such as ``ante=0.125``.
+
+    ``nash`` (or ``default``) is the default game; ``key=value`` pairs (``sb``, ``bb``, ``ante``,
+    ``bb_ante``) separated by commas change it.  A configuration is solved exactly (its
+    thresholds) over the ``--stacks`` range, raised to the smallest legal stack (``bb + antes``).
+    """
+    from sflp.compare import Chart
+    from sflp.game import GameConfig
+
+    path = Path(text)
+    if path.is_dir():
+        from sflp.report.compare import load_chart
+
+        return load_chart(path, name=str(path))
+    values = {}
+    if text.strip().lower() not in ("nash", "default"):
+        for part in text.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip().lower().lstrip("-")
+            if not eq or key not in _COMPARE_KEYS:
+                raise ConfigError(
+                    f"compare: {text!r} is neither a chart-set folder nor a configuration such as "
+                    "'ante=0.125' or 'sb=0.5,bb=1,ante=0.1,bb_ante=0' (or 'nash' for the default game)"
+                )
+            try:
+                values[_COMPARE_KEYS[key]] = float(value)
+            except ValueError:
+                raise ConfigError(f"compare: {key}={value!r} in {text!r} is not a number") from None
+    try:
+        low, high = (float(v) for v in stacks.split(":")[:2])
+    except ValueError:
+        raise ConfigError(f"--stacks {stacks!r}: compare needs LOW:HIGH, such as 1:25") from None
+    if not 0 < low < high or not math.isfinite(high):
+        raise ConfigError(f"--stacks {stacks!r}: compare needs a stack range LOW:HIGH with 0 < LOW < HIGH")
+    config = GameConfig(stack=max(low, high), **values)
+    low = max(low, float(config.big_blind + config.ante + config.bb_ante))  # the smallest legal stack
+    if not low < high:
+        raise ConfigError(f"--stacks {stacks!r}: no legal stack range for {text!r}")
+    from sflp.thresholds import compute_thresholds
+
+    name = "nash " + ", ".join(f"{k}={v:g}" for k, v in config.as_dict().items() if k != "stack")
+    return Chart.from_thresholds(name, compute_thresholds(config, low=low, high=high))
+
+
+def cmd_compare(args) -> int:
+    from sflp.compare import compare_charts
+    from sflp.report import check_out_dir
+    from sflp.report.compare import write_compare
+
+    out_dir = Path(args.out)
+    check_out_dir(out_dir)
+    a = compare_side(args.a, args.stacks)
+    b = compare_side(args.b, args.stacks)
+    diffs = compare_charts(a, b)
+    files = write_compare(diffs, a, b, out_dir)
+    low, high = max(a.low, b.low), min(a.high, b.high)
+    changed = {p: [d for (pl, _), d in diffs.items() if pl == p and d.differ_length > 0] for p in ("sb", "bb")}
+    if args.json:
+        _print_json({"a": a.name, "b": b.name, "low": low, "high": high, "out_dir": str(out_dir), "files": files,
+                     "hands": [d.to_dict() for d in diffs.values()]})
+        return 0
+    print(f"A = {a.name}\nB = {b.name}\nCommon stacks {low:g}-{high:g} bb")
+    for player, verb in (("sb", "push"), ("bb", "call")):
+        rows = sorted(changed[player], key=lambda d: -d.differ_length)
+        print(f"\n{player.upper()} {verb}: {len(rows)} of 169 hands differ somewhere")
+        for d in rows[:args.top]:
+            ta = "never" if d.threshold_a is None else f"{d.threshold_a:.2f}"
+            tb = "never" if d.threshold_b is None else f"{d.threshold_b:.2f}"
+            where = ", ".join(f"{x:.2f}-{y:.2f}" for x, y in d.differs[:3]) + (" ..." if len(d.differs) > 3 else "")
+            print(f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at {where} bb")
+    print(f"\nWrote {len(files)} files to {out_dir}/")
+    return 0
+
+
 def _add_study_commands(sub) -> None:
     p = sub.add_parser("rank", help="the 169 hands by exact equity against a random hand (percentage ranges)")
     _add_output(p)
@@ -602,6 +681,15 @@ def _add_study_commands(sub) -> None:
     _add_structure(p, stack=False)
     _add_output(p)
     p.set_defaults(func=cmd_sc)
+
+    p = sub.add_parser("compare", help="compare two charts: threshold differences and where decisions differ")
+    p.add_argument("a", metavar="A", help="chart-set folder, or a configuration: 'nash', 'ante=0.125', 'sb=0.5,bb=1,ante=0.1'")
+    p.add_argument("b", metavar="B", help="the same, for the second chart")
+    p.add_argument("--stacks", default="1:25", help="LOW:HIGH for configurations (default 1:25)")
+    p.add_argument("--out", default="reports/compare", help="output folder (default reports/compare)")
+    p.add_argument("--top", type=int, default=10, help="hands listed per player in the text output")
+    _add_output(p)
+    p.set_defaults(func=cmd_compare)
 
 
 # ------------------------------------------------------------------ parser and the error boundary
