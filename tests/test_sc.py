@@ -80,3 +80,14 @@ def test_cli_sc_json(capsys):
     assert aa["hand"] == "AA" and aa["unbounded"] and aa["sc"] is None
     row = next(h for h in obj["hands"] if h["hand"] == "72o")
     assert row["sc"] == pytest.approx(float(Fraction(row["sc_exact"])), abs=1e-12)
+
+
+def test_sc_of_a_hand_everyone_calls_is_the_calling_station_root():
+    # At ~1.6 bb every BB hand profits by calling 72o face up (it needs S*(w - l) < 1 for SB's
+    # w - l, and 72o is never a big enough favourite), so the face-up shove is the shove into a
+    # BB that calls everything: the SC number must equal the root of that closed-form margin,
+    # S*W - S*L + 1/2 = 0 with 72o's win/loss probabilities against a random hand.
+    from test_exploit import VS_RANDOM
+
+    w, _, l = VS_RANDOM[class_id("72o")]
+    assert sc_numbers(GameConfig(stack=1))["72o"].stack == Fraction(1, 2) / (l - w)
