@@ -257,7 +257,30 @@ def format_solution(solution, color: bool = False) -> str:
             for name, v in zip(CLASS_NAMES, exact):
                 if 0 < v < 1:
                     lines.append(f"  {who} {name} exactly {v.numerator}/{v.denominator}")
+    lines += ["", *ev_margin_grids(solution)]
     return "\n".join(lines)
+
+
+def ev_margin_grids(solution) -> list[str]:
+    """Both players' per-hand EV margins as 13x13 ``+0.00`` grids (bb; ``.`` where BB never faces a shove)."""
+    from sflp.cards import grid_text
+    from sflp.report.frames import class_arrays
+
+    if solution.level == "class":
+        sb_ev, bb_ev = solution.sb_ev, solution.bb_ev
+    else:
+        _, _, sb_ev, bb_ev = class_arrays(solution)
+
+    def cells(values):
+        return ["." if not math.isfinite(float(v)) else f"{float(v):+.2f}" for v in values]
+
+    return [
+        "SB EV margin, EV(shove) - EV(fold), bb per hand held:",
+        grid_text(cells(sb_ev), width=6),
+        "",
+        "BB EV margin, EV(call) - EV(fold), bb per hand facing a shove ('.': SB never shoves into it):",
+        grid_text(cells(bb_ev), width=6),
+    ]
 
 
 def cmd_solve(args) -> int:
@@ -538,6 +561,219 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ study tools: rank, exploit, sc, compare
+
+
+def cmd_rank(args) -> int:
+    from sflp.equity import hand_ranking
+
+    rows = hand_ranking()
+    if args.json:
+        _print_json({"rows": [r.to_dict() for r in rows]})
+        return 0
+    print("Hands by exact all-in equity against a random hand (card removal; ties count half)")
+    print(f"{'rank':>4}  {'hand':<4} {'equity':>9}  {'cum %':>7}")
+    for r in rows:
+        print(f"{r.rank:>4}  {r.hand:<4} {100 * float(r.equity):>8.4f}%  {r.cumulative_pct:>6.2f}%")
+    return 0
+
+
+def _locked_spec(args):
+    from sflp.verify import load_strategy
+
+    if (args.sb is None) == (args.bb is None):
+        raise ConfigError("sflp exploit needs exactly one of --bb SPEC (lock BB, exploit with SB) "
+                          "or --sb SPEC (lock SB, exploit with BB)")
+    return load_strategy(args.sb, "sb") if args.sb is not None else load_strategy(args.bb, "bb")
+
+
+def cmd_exploit(args) -> int:
+    if (args.stack is None) == (args.stacks is None):
+        raise ConfigError("sflp exploit needs --stack S (one stack) or --stacks START:STOP:STEP (a chart set)")
+    locked = _locked_spec(args)
+    if args.stack is not None:
+        from sflp.exploit import exploit, format_text
+
+        report = exploit(_config(args), locked)
+        if args.json:
+            _print_json(report.to_dict())
+        else:
+            print(format_text(report))
+        return 0
+    from sflp.exploit import exploit_sweep
+    from sflp.report import check_out_dir, default_out_dir, write_chart_set
+
+    stacks = parse_stacks(args.stacks)
+    config = _config(args, stack=stacks[0])
+    low, high = stacks[0], stacks[-1]
+    if high <= low:
+        raise ConfigError(f"--stacks {args.stacks!r}: an exploit chart set needs a stack range")
+    hero = "sb" if locked.player == "bb" else "bb"
+    out_dir = Path(args.out) if args.out else Path(
+        str(default_out_dir(config, low, high)) + f"_exploit-{hero}"
+    )
+    check_out_dir(out_dir)
+    sweep = exploit_sweep(config, locked, stacks)
+    title = f"Exploitative: {hero.upper()} vs {locked.player.upper()} locked to {locked.source!r}"
+    files = write_chart_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title)
+    summary = {
+        "out_dir": str(out_dir),
+        "files": files,
+        "stacks": len(stacks),
+        "low": low,
+        "high": high,
+        **{k: v for k, v in config.as_dict().items() if k != "stack"},
+        "locked": locked.player,
+        "hero": hero,
+        "source": locked.source,
+        "breakpoints": len(sweep.thresholds.breakpoints),
+        "thresholds_exact": {h: f"{r.numerator}/{r.denominator}" for h, r in sweep.roots.items()},
+    }
+    if args.json:
+        _print_json(summary)
+        return 0
+    from sflp.cards import CLASS_NAMES, grid_text
+
+    t = sweep.thresholds
+    verb = "push" if hero == "sb" else "call"
+    print(f"{title}: {len(stacks)} stacks from {low:g} to {high:g} bb, {len(t.breakpoints)} exact thresholds")
+    labels = [t.get(hero, n).label() if t.get(hero, n).intervals and t.get(hero, n).intervals[0][0] <= low
+              else (f">{t.get(hero, n).intervals[0][0]:.1f}" if t.get(hero, n).intervals else "-")
+              for n in CLASS_NAMES]
+    print(f"\n{hero.upper()} {verb}{'es' if verb == 'push' else 's'} up to (bb); '>x' = from x bb up")
+    print(grid_text(labels, width=6))
+    print(f"\nWrote {len(files)} files to {out_dir}/")
+    return 0
+
+
+def cmd_sc(args) -> int:
+    from sflp.game import GameConfig
+    from sflp.sc import TIE_RULE, format_text, sc_numbers
+
+    config = GameConfig(
+        stack=args.big_blind + args.ante + args.bb_ante, small_blind=args.small_blind,
+        big_blind=args.big_blind, ante=args.ante, bb_ante=args.bb_ante,
+    )
+    numbers = sc_numbers(config)
+    if args.json:
+        cfg = {k: v for k, v in config.as_dict().items() if k != "stack"}
+        _print_json({**cfg, "tie_rule": TIE_RULE, "stack_convention": "bb, before posting",
+                     "hands": [numbers[h].to_dict() for h in numbers]})
+    else:
+        print(format_text(config, numbers))
+    return 0
+
+
+_COMPARE_KEYS = {"sb": "small_blind", "small_blind": "small_blind", "bb": "big_blind", "big_blind": "big_blind",
+                 "ante": "ante", "bb_ante": "bb_ante", "bb-ante": "bb_ante"}
+
+
+def compare_side(text: str, stacks: str):
+    """A chart for ``sflp compare``: a chart-set folder, or a configuration such as ``ante=0.125``.
+
+    ``nash`` (or ``default``) is the default game; ``key=value`` pairs (``sb``, ``bb``, ``ante``,
+    ``bb_ante``) separated by commas change it.  A configuration is solved exactly (its
+    thresholds) over the ``--stacks`` range, raised to the smallest legal stack (``bb + antes``).
+    """
+    from sflp.compare import Chart
+    from sflp.game import GameConfig
+
+    path = Path(text)
+    if path.is_dir():
+        from sflp.report.compare import load_chart
+
+        return load_chart(path, name=str(path))
+    values = {}
+    if text.strip().lower() not in ("nash", "default"):
+        for part in text.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip().lower().lstrip("-")
+            if not eq or key not in _COMPARE_KEYS:
+                raise ConfigError(
+                    f"compare: {text!r} is neither a chart-set folder nor a configuration such as "
+                    "'ante=0.125' or 'sb=0.5,bb=1,ante=0.1,bb_ante=0' (or 'nash' for the default game)"
+                )
+            try:
+                values[_COMPARE_KEYS[key]] = float(value)
+            except ValueError:
+                raise ConfigError(f"compare: {key}={value!r} in {text!r} is not a number") from None
+    try:
+        low, high = (float(v) for v in stacks.split(":")[:2])
+    except ValueError:
+        raise ConfigError(f"--stacks {stacks!r}: compare needs LOW:HIGH, such as 1:25") from None
+    if not 0 < low < high or not math.isfinite(high):
+        raise ConfigError(f"--stacks {stacks!r}: compare needs a stack range LOW:HIGH with 0 < LOW < HIGH")
+    config = GameConfig(stack=max(low, high), **values)
+    low = max(low, float(config.big_blind + config.ante + config.bb_ante))  # the smallest legal stack
+    if not low < high:
+        raise ConfigError(f"--stacks {stacks!r}: no legal stack range for {text!r}")
+    from sflp.thresholds import compute_thresholds
+
+    name = "nash " + ", ".join(f"{k}={v:g}" for k, v in config.as_dict().items() if k != "stack")
+    return Chart.from_thresholds(name, compute_thresholds(config, low=low, high=high))
+
+
+def cmd_compare(args) -> int:
+    from sflp.compare import compare_charts
+    from sflp.report import check_out_dir
+    from sflp.report.compare import write_compare
+
+    out_dir = Path(args.out)
+    check_out_dir(out_dir)
+    a = compare_side(args.a, args.stacks)
+    b = compare_side(args.b, args.stacks)
+    diffs = compare_charts(a, b)
+    files = write_compare(diffs, a, b, out_dir)
+    low, high = max(a.low, b.low), min(a.high, b.high)
+    changed = {p: [d for (pl, _), d in diffs.items() if pl == p and d.differ_length > 0] for p in ("sb", "bb")}
+    if args.json:
+        _print_json({"a": a.name, "b": b.name, "low": low, "high": high, "out_dir": str(out_dir), "files": files,
+                     "hands": [d.to_dict() for d in diffs.values()]})
+        return 0
+    print(f"A = {a.name}\nB = {b.name}\nCommon stacks {low:g}-{high:g} bb")
+    for player, verb in (("sb", "push"), ("bb", "call")):
+        rows = sorted(changed[player], key=lambda d: -d.differ_length)
+        print(f"\n{player.upper()} {verb}: {len(rows)} of 169 hands differ somewhere")
+        for d in rows[:args.top]:
+            ta = "never" if d.threshold_a is None else f"{d.threshold_a:.2f}"
+            tb = "never" if d.threshold_b is None else f"{d.threshold_b:.2f}"
+            where = ", ".join(f"{x:.2f}-{y:.2f}" for x, y in d.differs[:3]) + (" ..." if len(d.differs) > 3 else "")
+            print(f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at {where} bb")
+    print(f"\nWrote {len(files)} files to {out_dir}/")
+    return 0
+
+
+def _add_study_commands(sub) -> None:
+    p = sub.add_parser("rank", help="the 169 hands by exact equity against a random hand (percentage ranges)")
+    _add_output(p)
+    p.set_defaults(func=cmd_rank)
+
+    p = sub.add_parser("exploit", help="best response to a locked opponent: range, value, gain, margins")
+    g = p.add_argument_group("game")
+    g.add_argument("--stack", type=_number("--stack"), default=None, help="effective stack in bb, before posting")
+    g.add_argument("--stacks", default=None, help="START:STOP:STEP or a comma list: an exploitative chart set")
+    _add_structure(p, stack=False)
+    p.add_argument("--bb", default=None, metavar="SPEC", help="lock BB's calls (range, 30%%, CSV/grid/JSON file)")
+    p.add_argument("--sb", default=None, metavar="SPEC", help="lock SB's pushes (range, 30%%, CSV/grid/JSON file)")
+    p.add_argument("--out", default=None, help="chart set folder with --stacks (default reports/<config>_exploit-<hero>)")
+    _add_output(p)
+    p.set_defaults(func=cmd_exploit)
+
+    p = sub.add_parser("sc", help="Sklansky-Chubukov numbers: how deep each hand can shove face up")
+    _add_structure(p, stack=False)
+    _add_output(p)
+    p.set_defaults(func=cmd_sc)
+
+    p = sub.add_parser("compare", help="compare two charts: threshold differences and where decisions differ")
+    p.add_argument("a", metavar="A", help="chart-set folder, or a configuration: 'nash', 'ante=0.125', 'sb=0.5,bb=1,ante=0.1'")
+    p.add_argument("b", metavar="B", help="the same, for the second chart")
+    p.add_argument("--stacks", default="1:25", help="LOW:HIGH for configurations (default 1:25)")
+    p.add_argument("--out", default="reports/compare", help="output folder (default reports/compare)")
+    p.add_argument("--top", type=int, default=10, help="hands listed per player in the text output")
+    _add_output(p)
+    p.set_defaults(func=cmd_compare)
+
+
 # ------------------------------------------------------------------ parser and the error boundary
 
 
@@ -605,6 +841,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     _add_output(p)
     p.set_defaults(func=cmd_simulate)
+    _add_study_commands(sub)
     return parser
 
 

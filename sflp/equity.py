@@ -341,3 +341,73 @@ def equity(hand1: str, hand2: str, table: EquityTable | None = None) -> EquityRe
     if not counts.pairs:
         raise NotationError(f"{hand1!r} and {hand2!r} have no card-disjoint pair of combos (they share cards)")
     return EquityResult(hand1, hand2, counts)
+
+
+# ---------------------------------------------------------------- hand ranking
+
+
+@dataclass(frozen=True)
+class RankedHand:
+    """One row of :func:`hand_ranking`: a class, its exact equity against a random hand, and the
+    combo share (0-100) of it together with every better class."""
+
+    rank: int
+    hand: str
+    combos: int
+    equity: Fraction
+    cumulative_pct: float
+
+    def to_dict(self) -> dict:
+        return {
+            "rank": self.rank,
+            "hand": self.hand,
+            "combos": self.combos,
+            "equity": f"{self.equity.numerator}/{self.equity.denominator}",
+            "equity_float": float(self.equity),
+            "cumulative_pct": self.cumulative_pct,
+        }
+
+
+def equity_vs_random(table: EquityTable | None = None) -> list[Fraction]:
+    """Exact all-in equity of each class (class-id order) against a uniformly random hand.
+
+    With card removal: every card-disjoint villain combo counts once for each hero combo, so the
+    equity is ``sum(2*wins + ties) / (2 * pairs * 1,712,304)`` over all such pairs.  Jazbo's exact
+    table (jazbo.com/poker/huholdem.html, ties counted half) gives AA 0.8520371 and AKs 0.6704463.
+
+    >>> from sflp.cards import class_id
+    >>> eq = equity_vs_random()
+    >>> round(float(eq[class_id("AA")]), 7), round(float(eq[class_id("AKs")]), 7)
+    (0.8520371, 0.6704463)
+    """
+    table = table or load_table()
+    pairs = table.class_pairs.sum(axis=1)
+    wins = table.class_wins.sum(axis=1)
+    ties = table.class_ties.sum(axis=1)
+    return [Fraction(2 * int(w) + int(t), 2 * int(p) * BOARDS_PER_PAIR) for p, w, t in zip(pairs, wins, ties)]
+
+
+def hand_ranking(table: EquityTable | None = None) -> list[RankedHand]:
+    """The 169 classes in :data:`sflp.ranges.HAND_RANKING` order with their exact equities.
+
+    Raises :class:`~sflp.errors.DataError` if the table orders the classes differently from the
+    shipped constant (which would mean a different table).
+
+    >>> rows = hand_ranking()
+    >>> [(r.hand, round(float(r.equity), 4), round(r.cumulative_pct, 2)) for r in rows[:2]]
+    [('AA', 0.852, 0.45), ('KK', 0.824, 0.9)]
+    >>> rows[-1].hand, rows[-1].cumulative_pct
+    ('32o', 100.0)
+    """
+    from sflp.cards import CLASS_NAMES, CLASS_SIZES
+    from sflp.ranges import HAND_RANKING
+
+    eq = equity_vs_random(table)
+    order = sorted(range(N_CLASSES), key=lambda k: (-eq[k], k))
+    if tuple(CLASS_NAMES[k] for k in order) != HAND_RANKING:
+        raise DataError("the equity table orders the hands differently from sflp.ranges.HAND_RANKING")
+    rows, total = [], 0
+    for rank, k in enumerate(order, start=1):
+        total += int(CLASS_SIZES[k])
+        rows.append(RankedHand(rank, CLASS_NAMES[k], int(CLASS_SIZES[k]), eq[k], 100 * total / N_COMBOS))
+    return rows

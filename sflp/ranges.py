@@ -19,11 +19,28 @@ Grammar
              | shand "-" shand                    "K9s-K6s"   = K9s, K8s, K7s, K6s (either order);
                                                               both ends need the same top card
                                                               and the same s/o suffix
+             | pair "-"                           "JJ-"       = JJ, TT, ..., 22
+             | hand "-"                           "A5s-"      = A5s, A4s, A3s, A2s: the kicker
+                                                              falls to the deuce
              | combo                              "AhKh": exactly rank, suit, rank, suit
+             | ["top"] number "%"                 "20%", "top20%": the best classes of
+                                                              HAND_RANKING (see below)
     pair    := R R                                the same rank twice
     hand    := R R ["s" | "o"]                    two different ranks (either order)
     shand   := R R ("s" | "o")
     R       := 2 3 4 5 6 7 8 9 T J Q K A          case-insensitive, as are s/o and suits c d h s
+
+Equilab / HoldemResources exports weight groups of tokens with brackets: ``[50]AKo,KQs[/50]``
+gives every token between ``[w]`` and ``[/w]`` the weight ``w/100`` (``w`` a decimal percentage in
+``[0, 100]``, the same number on both brackets; groups do not nest and their tokens carry no
+``:weight`` of their own).  ``AKo:0.5`` and ``[50]AKo[/50]`` are the same range.
+
+**Percentages.** ``"20%"`` (or ``"top20%"``) is the top of :data:`HAND_RANKING`, the 169 classes
+ordered by exact all-in equity against a random hand: whole classes are added in that order
+until their combos first make up at least 20% of the 1,326 (exactly: ``100 * combos >= 20 *
+1326``), so the range holds at least the percentage asked, and never a partial class.  ``"0%"``
+is empty, ``"100%"`` everything.  The equities are all different, so the order needs no
+tie-break.
 
 Tokens are separated by commas; whitespace around tokens and around ``:``, ``-`` and ``+`` is
 ignored.  Tokens apply left to right and **later tokens override earlier ones** for the combos
@@ -85,6 +102,10 @@ True
 ['AA', 'KK-22:0.5', 'A2+:0.5']
 >>> str(parse_range("AK, AhKh:0"))
 'AKo,AsKs,AdKd,AcKc'
+>>> parse_range("20%").classes()[:4], round(100 * parse_range("20%").fraction(), 2)
+(['AA', 'AKs', 'AQs', 'AJs'], 20.81)
+>>> parse_range("JJ-") == parse_range("22-JJ"), str(parse_range("[50]AKo,KQs[/50]"))
+(True, 'KQs:0.5,AKo:0.5')
 >>> parse_range("AAo")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
     ...
@@ -116,12 +137,13 @@ from sflp.cards import (
 )
 from sflp.errors import NotationError
 
-__all__ = ["Range", "parse_range", "format_range"]
+__all__ = ["HAND_RANKING", "Range", "format_range", "parse_range", "top_percent_classes"]
 
 _ALLOWED = (
     "allowed: a pair 'TT', a class 'AKs', 'AKo' or 'AK', a '+' range such as '22+', 'A2s+' or "
-    "'Q9+', a dash range such as '99-55' or 'K9s-K6s', a combo such as 'AhKh', or 'random'/'any'/"
-    "'*', each optionally followed by ':weight' with a weight in [0, 1], separated by commas"
+    "'Q9+', a dash range such as '99-55', 'K9s-K6s' or 'JJ-', a combo such as 'AhKh', a top "
+    "percentage such as '20%', or 'random'/'any'/'*', each optionally followed by ':weight' with a "
+    "weight in [0, 1], separated by commas; '[50]AKo,KQs[/50]' gives a group the weight 50%"
 )
 _ALL_WORDS = frozenset({"random", "any", "*"})
 _WEIGHT_RE = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
@@ -131,6 +153,37 @@ _COMBO_IDS = tuple(np.asarray(c, dtype=np.intp) for c in CLASS_COMBOS)
 _BY_CLASS = np.argsort(COMBO_CLASS, kind="stable")
 """Combo ids sorted by class id: with ``_CLASS_STARTS``, the segments of a ``reduceat``."""
 _CLASS_STARTS = np.concatenate(([0], np.cumsum(CLASS_SIZES)[:-1]))
+
+HAND_RANKING: tuple[str, ...] = (
+    "AA", "KK", "QQ", "JJ", "TT", "99", "88", "AKs", "77", "AQs", "AJs", "AKo", "ATs", "AQo",
+    "AJo", "KQs", "66", "A9s", "ATo", "KJs", "A8s", "KTs", "KQo", "A7s", "A9o", "KJo", "55", "QJs",
+    "K9s", "A5s", "A6s", "A8o", "KTo", "QTs", "A4s", "A7o", "K8s", "A3s", "QJo", "K9o", "A5o",
+    "A6o", "Q9s", "K7s", "JTs", "A2s", "QTo", "44", "A4o", "K6s", "K8o", "Q8s", "A3o", "K5s",
+    "J9s", "Q9o", "JTo", "K7o", "A2o", "K4s", "Q7s", "K6o", "K3s", "T9s", "J8s", "33", "Q6s",
+    "Q8o", "K5o", "J9o", "K2s", "Q5s", "T8s", "K4o", "J7s", "Q4s", "Q7o", "T9o", "J8o", "K3o",
+    "Q6o", "Q3s", "98s", "T7s", "J6s", "K2o", "22", "Q2s", "Q5o", "J5s", "T8o", "J7o", "Q4o",
+    "97s", "J4s", "T6s", "J3s", "Q3o", "98o", "87s", "T7o", "J6o", "96s", "J2s", "Q2o", "T5s",
+    "J5o", "T4s", "97o", "86s", "J4o", "T6o", "95s", "T3s", "76s", "J3o", "87o", "T2s", "85s",
+    "96o", "J2o", "T5o", "94s", "75s", "T4o", "93s", "86o", "65s", "84s", "95o", "T3o", "92s",
+    "76o", "74s", "T2o", "54s", "85o", "64s", "83s", "94o", "75o", "82s", "73s", "93o", "65o",
+    "53s", "63s", "84o", "92o", "43s", "74o", "72s", "54o", "64o", "52s", "62s", "83o", "42s",
+    "82o", "73o", "53o", "63o", "32s", "43o", "72o", "52o", "62o", "42o", "32o",
+)
+"""The 169 classes, best first, by exact all-in equity against a random hand (the PokerStove order).
+
+Equity against a random hand is the average over every card-disjoint villain combo (1,225 per
+hero combo) of ``(wins + ties/2) / 1,712,304``, averaged over the class's combos: an exact
+fraction from the equity table.  The 169 values are all different, so no tie-break is ever
+needed (were two equal, the lower class id, i.e. the grid order, would come first).  The tuple
+is a constant so that this module need not load the table; ``tests/test_ranges.py`` recomputes
+it from the table and :func:`sflp.equity.hand_ranking` exposes the equities.
+"""
+_RANK_CLASS_IDS = np.array([class_id(n) for n in HAND_RANKING], dtype=np.intp)
+_RANK_CUM_COMBOS = np.cumsum(CLASS_SIZES[_RANK_CLASS_IDS]).astype(np.int64)
+"""Combos in the top ``k + 1`` classes of :data:`HAND_RANKING`."""
+_PERCENT_RE = re.compile(r"(?:top\s*)?((?:\d+(?:\.\d*)?|\.\d+))\s*%", re.IGNORECASE)
+_BRACKET_OPEN_RE = re.compile(r"\[\s*([^\]/\[]*?)\s*\]")
+_BRACKET_CLOSE_RE = re.compile(r"\[\s*/\s*([^\]\[]*?)\s*\]")
 
 # ---------------------------------------------------------------- class ids from ranks
 
@@ -219,6 +272,53 @@ def _expand_dash(left: str, right: str, token: str) -> list[int]:
     return _hand_classes(hi1, range(min(lo1, lo2), max(lo1, lo2) + 1), kind1)
 
 
+def _expand_minus(body: str, token: str) -> list[int]:
+    """Classes of ``body-`` (a trailing dash): pairs down to ``22``, or kickers down to the deuce."""
+    hi, lo, kind = _parse_hand(body, token)
+    if hi == lo:
+        return [_pair_class(r) for r in range(lo, -1, -1)]
+    return _hand_classes(hi, range(lo, -1, -1), kind)
+
+
+def top_percent_classes(percent: float | str) -> list[str]:
+    """The classes of ``"{percent}%"``: the shortest prefix of :data:`HAND_RANKING` whose combos
+    make up at least ``percent`` % of the 1,326 (whole classes only, so usually a little more).
+
+    The comparison is exact: ``"20%"`` means ``100 * combos >= 20 * 1326``.
+
+    >>> top_percent_classes(1), top_percent_classes("2.5")
+    (['AA', 'KK', 'QQ'], ['AA', 'KK', 'QQ', 'JJ', 'TT', '99'])
+    >>> len(top_percent_classes(0)), len(top_percent_classes(100))
+    (0, 169)
+    """
+    from fractions import Fraction
+
+    try:
+        share = Fraction(str(percent))
+    except (ValueError, ZeroDivisionError):
+        raise NotationError(f"percentage {percent!r} is not a number") from None
+    if not 0 <= share <= 100:
+        raise NotationError(f"percentage {percent}% is outside [0, 100]")
+    count = int(np.searchsorted(_RANK_CUM_COMBOS * 100, share * N_COMBOS, side="left")) + 1
+    if share == 0:
+        count = 0
+    return list(HAND_RANKING[:count])
+
+
+def _percent_classes(spec: str, token: str) -> list[int] | None:
+    """Classes of a percentage spec such as ``"20%"`` or ``"top20%"``, or None if it is not one."""
+    match = _PERCENT_RE.fullmatch(spec)
+    if match is None:
+        if "%" in spec:
+            raise _error(token, "a percentage is a number in [0, 100] followed by '%', as in '20%' or 'top20%'")
+        return None
+    try:
+        names = top_percent_classes(match.group(1))
+    except NotationError as exc:
+        raise _error(token, str(exc)) from None
+    return [class_id(n) for n in names]
+
+
 def _parse_combo(text: str, token: str) -> int:
     """Combo id of a four-character combo such as ``"AhKh"``."""
     cards = []
@@ -240,7 +340,12 @@ def _token_combos(spec: str, token: str) -> np.ndarray:
         raise _error(token, "the hand part is empty")
     if spec.lower() in _ALL_WORDS:
         return np.arange(N_COMBOS)
-    if "-" in spec:
+    percent = _percent_classes(spec, token)
+    if percent is not None:
+        classes = percent
+    elif spec.endswith("-") and spec.count("-") == 1:
+        classes = _expand_minus(spec[:-1], token)
+    elif "-" in spec:
         parts = spec.split("-")
         if len(parts) != 2:
             raise _error(token, "a dash range has exactly two ends")
@@ -253,6 +358,8 @@ def _token_combos(spec: str, token: str) -> np.ndarray:
         return np.array([_parse_combo(spec, token)])
     else:
         classes = _single_classes(*_parse_hand(spec, token))
+    if not classes:
+        return np.zeros(0, dtype=np.intp)
     return np.concatenate([_COMBO_IDS[k] for k in classes])
 
 
@@ -270,10 +377,72 @@ def _split_tokens(text: str) -> list[str]:
     return tokens
 
 
-def _apply_token(weights: np.ndarray, token: str) -> None:
-    """Set the weights of the combos a token covers (later tokens override earlier ones)."""
+def _bracket_weight(text: str, where: str) -> float:
+    """The weight of a ``[50]`` / ``[/50]`` bracket: a percentage in ``[0, 100]`` as a weight."""
+    from fractions import Fraction
+
+    if not _WEIGHT_RE.fullmatch(text):
+        raise NotationError(f"bad range {where!r}: bracket weight [{text}] is not a decimal percentage; {_ALLOWED}")
+    share = Fraction(text)
+    if share > 100:
+        raise NotationError(f"bad range {where!r}: bracket weight [{text}] is outside [0, 100]; {_ALLOWED}")
+    return float(share / 100)
+
+
+def _weighted_tokens(text: str) -> list[tuple[str, float | None]]:
+    """The tokens of ``text`` with the weight of the ``[w]...[/w]`` group they sit in (or None).
+
+    >>> _weighted_tokens("AA, [50]AKo,KQs[/50], QQ")
+    [('AA', None), ('AKo', 0.5), ('KQs', 0.5), ('QQ', None)]
+    """
+    out: list[tuple[str, float | None]] = []
+    pos = 0
+
+    def plain(segment: str, after_group: bool, before_group: bool) -> None:
+        if "[" in segment or "]" in segment:
+            raise NotationError(
+                f"bad range {text!r}: a bracket weight group is '[w]hands[/w]' with w in [0, 100], "
+                f"not nested, with matching open and close; {_ALLOWED}"
+            )
+        segment = segment.strip()
+        if after_group and segment.startswith(","):
+            segment = segment[1:]
+        if before_group and segment.endswith(","):
+            segment = segment[:-1]
+        if segment.strip() or not (after_group or before_group):
+            out.extend((t, None) for t in _split_tokens(segment))
+
+    while True:
+        opening = _BRACKET_OPEN_RE.search(text, pos)
+        if opening is None:
+            plain(text[pos:], pos > 0, False)
+            return out
+        plain(text[pos : opening.start()], pos > 0, True)
+        closing = _BRACKET_CLOSE_RE.search(text, opening.end())
+        if closing is None:
+            raise NotationError(f"bad range {text!r}: [{opening.group(1)}] is never closed by [/{opening.group(1)}]; {_ALLOWED}")
+        inner = text[opening.end() : closing.start()]
+        if "[" in inner or "]" in inner:
+            raise NotationError(f"bad range {text!r}: bracket weight groups cannot be nested; {_ALLOWED}")
+        weight = _bracket_weight(opening.group(1), text)
+        if _bracket_weight(closing.group(1), text) != weight:
+            raise NotationError(
+                f"bad range {text!r}: [{opening.group(1)}] is closed by [/{closing.group(1)}]; {_ALLOWED}"
+            )
+        for token in _split_tokens(inner):
+            if ":" in token:
+                raise _error(token, f"a token inside [{opening.group(1)}]...[/{closing.group(1)}] takes that weight, not its own ':weight'")
+            out.append((token, weight))
+        pos = closing.end()
+
+
+def _apply_token(weights: np.ndarray, token: str, weight: float | None = None) -> None:
+    """Set the weights of the combos a token covers (later tokens override earlier ones).
+
+    ``weight`` is the weight of an enclosing ``[w]...[/w]`` group (the token then has no ``:``).
+    """
     spec, colon, weight_text = token.partition(":")
-    weight = 1.0
+    weight = 1.0 if weight is None else weight
     if colon:
         if ":" in weight_text:
             raise _error(token, "a token has at most one ':weight'")
@@ -330,8 +499,8 @@ def parse_range(text: str) -> "Range":
     if not isinstance(text, str):
         raise TypeError(f"parse_range expects a str, not {type(text).__name__}")
     weights = np.zeros(N_COMBOS, dtype=np.float64)
-    for token in _split_tokens(text):
-        _apply_token(weights, token)
+    for token, weight in _weighted_tokens(text):
+        _apply_token(weights, token, weight)
     return Range(weights)
 
 

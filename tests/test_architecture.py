@@ -23,3 +23,14 @@ def test_only_lp_imports_cvxpy():
     root = pathlib.Path(__file__).resolve().parent.parent / "sflp"
     users = sorted(p.name for p in root.rglob("*.py") if "import cvxpy" in p.read_text())
     assert users == ["lp.py"]
+
+
+@pytest.mark.parametrize("module", ["sflp.sc", "sflp.compare", "sflp.exploit"])
+def test_study_modules_import_no_report_dependency(module):
+    code = (
+        f"import sys, {module}; "
+        "heavy = [m for m in ('pandas', 'openpyxl', 'matplotlib', 'numba', 'tqdm') if m in sys.modules]; "
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ""

@@ -353,3 +353,124 @@ def test_round_trip_with_arbitrary_float_weights(class_w: list[float]) -> None:
     r = Range.from_class_weights(class_w)
     assert parse_range(format_range(r)) == r
     assert r.class_weights().tolist() == [w + 0.0 for w in class_w]
+
+
+# ---------------------------------------------------------------- ranking, percentages, JJ-, brackets
+
+
+def _equity_vs_random_from_combos():
+    """Each class's equity against a random hand, summed from the combo-level table (not the class
+    aggregates the library uses): sum of 2*wins + ties over disjoint pairs / (2 * pairs * boards)."""
+    from fractions import Fraction
+
+    from sflp.cards import COMBO_DISJOINT
+    from sflp.equity import BOARDS_PER_PAIR, load_table
+
+    table = load_table()
+    wins = table.wins.astype(np.int64).sum(axis=1)
+    ties = table.ties.astype(np.int64).sum(axis=1)
+    pairs = COMBO_DISJOINT.sum(axis=1)
+    assert set(pairs.tolist()) == {1225}  # every hero combo meets 1,225 disjoint villain combos
+    out = []
+    for k in range(169):
+        combos = np.flatnonzero(COMBO_CLASS == k)
+        num = int((2 * wins[combos] + ties[combos]).sum())
+        out.append(Fraction(num, 2 * 1225 * len(combos) * BOARDS_PER_PAIR))
+    return out
+
+
+def test_hand_ranking_constant_matches_the_table():
+    from sflp.ranges import HAND_RANKING
+
+    eq = _equity_vs_random_from_combos()
+    assert len(set(eq)) == 169  # no ties: the order needs no tie-break
+    order = sorted(range(169), key=lambda k: -eq[k])
+    assert HAND_RANKING == tuple(CLASS_NAMES[k] for k in order)
+
+
+def test_equity_vs_random_against_a_published_exact_table():
+    # jazbo.com/poker/huholdem.html: exact W/L/T enumeration, ties counted as half.
+    from sflp.equity import equity_vs_random
+
+    eq = equity_vs_random()
+    published = {"AA": 0.8520371, "KK": 0.8239568, "JJ": 0.7746947, "AKs": 0.6704463, "A4s": 0.5903364,
+                 "K8s": 0.5831235}
+    for hand, value in published.items():
+        assert abs(float(eq[class_id(hand)]) - value) < 6e-8, hand
+    assert eq == _equity_vs_random_from_combos()
+
+
+def test_hand_ranking_rows():
+    from sflp.equity import hand_ranking
+
+    rows = hand_ranking()
+    assert len(rows) == 169 and rows[-1].cumulative_pct == 100.0
+    assert [r.rank for r in rows] == list(range(1, 170))
+    assert all(a.equity > b.equity for a, b in zip(rows, rows[1:]))
+    assert sum(r.combos for r in rows) == N_COMBOS
+
+
+@pytest.mark.parametrize("percent", [0, 0.4, 0.45, 1, 5, 10, 20, 33.3, 50, 75, 99.9, 100])
+def test_percentage_is_the_shortest_prefix_reaching_the_share(percent):
+    from sflp.ranges import HAND_RANKING
+
+    r = parse_range(f"{percent}%")
+    classes = set(r.classes())
+    # independent: walk the ranking, stop at the first prefix with combos/1326 >= percent/100
+    chosen, combos = set(), 0
+    for name in HAND_RANKING:
+        if combos * 100 >= percent * N_COMBOS - 1e-9:
+            break
+        chosen.add(name)
+        combos += {2: 6, 3: 4}.get(len(name), 0) if name[-1] != "o" else 12
+    assert classes == chosen
+    assert r.combos_count() == combos
+    assert parse_range(f"top{percent}%") == r == parse_range(f"Top {percent} %")
+    assert set(r.class_weights().tolist()) <= {0.0, 1.0}  # whole classes only
+
+
+def test_percentage_combines_with_other_tokens():
+    r = parse_range("10%:0.5, AA")
+    assert r.class_weights()[class_id("AA")] == 1.0
+    assert r.class_weights()[class_id("KK")] == 0.5
+    assert parse_range("0%").combos_count() == 0 and parse_range("100%") == Range.all()
+
+
+@pytest.mark.parametrize("bad", ["101%", "-5%", "x%", "20%%", "%", "20 %s"])
+def test_bad_percentages(bad):
+    with pytest.raises(NotationError, match="bad range token"):
+        parse_range(bad)
+
+
+def test_trailing_dash():
+    assert parse_range("JJ-") == parse_range("22-JJ") == parse_range("JJ, TT, 99, 88, 77, 66, 55, 44, 33, 22")
+    assert parse_range("22-") == parse_range("22")
+    assert names("A5s-") == {"A5s", "A4s", "A3s", "A2s"}
+    assert names("K9-") == {f"K{k}{s}" for k in "98765432" for s in "so"}
+    assert names("q3o -") == {"Q3o", "Q2o"}
+    with pytest.raises(NotationError):
+        parse_range("JJ--")
+
+
+def test_bracket_weights():
+    assert parse_range("[50]AKo,KQs[/50]") == parse_range("AKo:0.5,KQs:0.5")
+    assert parse_range("AA, [25.0]22+[/25.0], [100]AKs[/100]") == parse_range("AA,22+:0.25,AKs")
+    assert parse_range("[50]AKo[/50],[0]AKo[/0]") == Range.empty()
+    assert parse_range("[12.5] JJ- [/12.5]").combos_count() == 60 * 0.125
+
+
+@pytest.mark.parametrize(
+    ("bad", "why"),
+    [
+        ("[50]AKo", "never closed"),
+        ("AKo[/50]", "bracket weight group"),
+        ("[50]AKo[/40]", "closed by"),
+        ("[150]AA[/150]", "outside"),
+        ("[x]AA[/x]", "not a decimal"),
+        ("[50]AA:0.5[/50]", "takes that weight"),
+        ("[50][25]AA[/25][/50]", "bracket"),
+    ],
+)
+def test_bad_bracket_weights(bad, why):
+    with pytest.raises(NotationError, match=why):
+        parse_range(bad)

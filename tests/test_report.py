@@ -129,7 +129,7 @@ def test_csv_columns_exactly_as_specified(chart):
     assert read_csv(out / "values.csv")[0] == ["stack", "value", "push_pct", "call_pct", "exploitability"]
     assert read_csv(out / "ranges.csv")[0] == ["stack", "player", "hand", "frequency", "ev_margin"]
     assert read_csv(out / "thresholds.csv")[0] == [
-        "player", "hand", "max_stack", "capped", "intervals", "any_intervals"
+        "player", "hand", "max_stack", "capped", "intervals", "any_intervals", "sc_number"
     ]
 
 
@@ -208,7 +208,7 @@ def test_exact_values_csv_has_value_exact_as_fraction(tmp_path):
     # without thresholds there are no threshold files or sheets
     assert "thresholds.csv" not in files and "sb_push.png" not in files
     wb = openpyxl.load_workbook(files["chart.xlsx"])
-    assert wb.sheetnames == ["Ranges", "Values", "Hand EV", "About"]
+    assert wb.sheetnames == ["Ranges", "Values", "Hand EV", "About", "SC numbers"]
     about = dict(wb["About"].iter_rows(min_row=3, max_col=2, values_only=True))
     assert "2 of 2 solutions certified" in about["Certificate"]
 
@@ -222,7 +222,7 @@ def workbook(chart):
 
 
 def test_workbook_sheets(workbook):
-    assert workbook.sheetnames == ["SB push", "BB call", "Ranges", "Values", "Hand EV", "About"]
+    assert workbook.sheetnames == ["SB push", "BB call", "Ranges", "Values", "Hand EV", "About", "SC numbers"]
 
 
 @pytest.mark.parametrize(("sheet", "player"), [("SB push", "sb"), ("BB call", "bb")])
@@ -344,6 +344,8 @@ def constructed_thresholds(config) -> thresholds_mod.Thresholds:
 def test_constructed_thresholds_labels_notes_and_csv(solutions, config, tmp_path):
     files = write_chart_set(solutions, constructed_thresholds(config), tmp_path)
     rows = {(r["player"], r["hand"]): r for r in read_csv(Path(files["thresholds.csv"]))[1]}
+    sc_72o = rows[("sb", "72o")].pop("sc_number")  # issue 10's column; checked in tests/test_sc.py
+    assert 1 < float(sc_72o) < 3 and rows[("bb", "72o")]["sc_number"] == ""
     assert rows[("sb", "72o")] == {"player": "sb", "hand": "72o", "max_stack": "", "capped": "false",
                                    "intervals": "", "any_intervals": "3.000000-3.500000"}
     assert rows[("sb", "AA")]["max_stack"] == "25.0" and rows[("sb", "AA")]["capped"] == "true"

@@ -5,8 +5,8 @@
 =====================  ================================================================
 ``values.csv``         stack, value, push_pct, call_pct, exploitability (+ value_exact)
 ``ranges.csv``         stack, player, hand, frequency, ev_margin -- one row per stack x player x hand
-``thresholds.csv``     player, hand, max_stack, capped, intervals, any_intervals
-``chart.xlsx``         SB push, BB call, Ranges, Values, Hand EV, About (see :mod:`.excel`)
+``thresholds.csv``     player, hand, max_stack, capped, intervals, any_intervals, sc_number
+``chart.xlsx``         SB push, BB call, Ranges, Values, Hand EV, About, SC numbers (see :mod:`.excel`)
 ``sb_push.png/.svg``   SB threshold chart
 ``bb_call.png/.svg``   BB threshold chart
 ``value_by_stack.*``   value and push/call percentages against the stack
@@ -37,8 +37,10 @@ import numpy as np
 import sflp
 from sflp.errors import ConfigError, DataError
 from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_thresholds_csv, write_values_csv
-from sflp.report.excel import chart_workbook, save_workbook, solution_workbook
+from sflp.report.excel import add_sc_sheet, chart_workbook, save_workbook, solution_workbook
 from sflp.report.frames import (
+    add_sc_column,
+    sc_frame,
     default_range_stacks,
     fmt_num,
     fraction_text,
@@ -49,6 +51,7 @@ from sflp.report.frames import (
     thresholds_frame,
     values_frame,
 )
+from sflp.sc import TIE_RULE as SC_TIE_RULE, sc_numbers
 
 SOLVER_TEXT = "cvxpy + HiGHS LP, checked by best responses"
 REPORTS_DIR = Path("reports")
@@ -307,7 +310,7 @@ def write_chart_set(
         config = summary.config
         structure = structure_text(config)
         if title:
-            structure = f"{title}: {structure}"
+            structure = f"{title} - {structure}"
         values = _values_frame(values_rows, exact)
         del values_rows
         kept = ranges_frame_from_arrays([solved[k] for k in kept_index], np.stack(kept_rows))
@@ -317,6 +320,8 @@ def write_chart_set(
         else:
             low, high = solved[0], solved[-1]
         tdf = thresholds_frame(thresholds) if thresholds is not None else None
+        sc = sc_numbers(config)  # Sklansky-Chubukov: a thresholds.csv column and a sheet
+        tdf = add_sc_column(tdf, sc) if tdf is not None else None
         about = about_items(summary, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about)
         if len(kept_index) < len(solved):
             about.append(("Hand EV sheet", f"{len(kept_index)} of the {len(solved)} stacks, spread evenly; "
@@ -330,6 +335,7 @@ def write_chart_set(
             write_thresholds_csv(tdf, stage / "thresholds.csv")
         tick("thresholds.csv", next(step), len(groups))
         wb = chart_workbook(values, kept, tdf, low, high, chosen, about, structure)
+        add_sc_sheet(wb, sc_frame(sc), structure, SC_TIE_RULE)
         save_workbook(wb, stage / "chart.xlsx")
         del wb
         tick("chart.xlsx", next(step), len(groups))
@@ -339,7 +345,8 @@ def write_chart_set(
         render(value_figure, stage, "value_by_stack", values, structure)
         tick("pictures", next(step), len(groups))
         for stack in chosen:
-            render(range_figure, stage, f"range_{fmt_num(stack)}bb", kept, stack, structure)
+            render(range_figure, stage, f"range_{fmt_num(stack)}bb", kept, stack, structure,
+                   kind="Exploitative" if title else "Equilibrium")
             for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
                 grid = grid_from_tidy(kept, "frequency", stack=stack, player=player)
                 write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")

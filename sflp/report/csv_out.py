@@ -61,8 +61,9 @@ def write_ranges_csv(frame: pd.DataFrame, path: Path | str) -> Path:
 
 
 def write_thresholds_csv(frame: pd.DataFrame, path: Path | str) -> Path:
-    """``thresholds.csv``: player, hand, max_stack, capped, intervals, any_intervals."""
-    return write_bytes(path, csv_bytes(frame, THRESHOLDS_COLUMNS))
+    """``thresholds.csv``: player, hand, max_stack, capped, intervals, any_intervals (+ sc_number)."""
+    extra = ("sc_number",) if "sc_number" in frame.columns else ()
+    return write_bytes(path, csv_bytes(frame, THRESHOLDS_COLUMNS + extra))
 
 
 def grid_csv_bytes(grid: pd.DataFrame) -> bytes:

@@ -51,6 +51,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
+from sflp.cards import CLASS_NAMES
 from sflp.report.atomic import write_with
 from sflp.report.colors import ev_colour, frequency_colour, text_colour, threshold_colour
 from sflp.report.frames import (
@@ -513,6 +514,52 @@ def _about_sheet(ws, about: Sequence[tuple[str, object]]) -> None:
     ws.column_dimensions["A"].width = 28
     ws.column_dimensions["B"].width = 100
     _fit_one_page(ws, f"A1:B{len(about) + 2}")
+    ws.flush()
+
+
+# ---------------------------------------------------------------- Sklansky-Chubukov numbers
+
+
+def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str = "") -> None:
+    """A "SC numbers" sheet: the 13x13 grid of Sklansky-Chubukov numbers (frame of
+    :func:`sflp.report.frames.sc_frame`), coloured on a log scale, and the exact values below."""
+    ws = _sheet(wb, "SC numbers")
+    ws.cell(1, 1, f"Sklansky-Chubukov numbers (bb before posting), {structure}").font = _TITLE
+    _rank_labels(ws, GRID_TOP, GRID_LEFT)
+    finite = sc["sc_number"][np.isfinite(sc["sc_number"])]
+    high = float(finite.max()) if len(finite) else 2.0
+    low = max(1e-9, float(finite.min())) if len(finite) else 1.0
+    by_hand = dict(zip(sc["hand"], sc["sc_number"]))
+    for k, hand in enumerate(CLASS_NAMES):
+        r, c = divmod(k, 13)
+        v = float(by_hand[hand])
+        colour = threshold_colour(None if math.isnan(v) else min(v, high), low, high)
+        cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, "inf" if math.isinf(v) else "-" if math.isnan(v) else v)
+        cell.number_format = "0.0"
+        cell.fill = _fill(colour)
+        cell.font = _font(text_colour(colour))
+        cell.alignment = _CENTER
+        cell.border = _BORDER
+        comment = Comment(f"{hand}: {v:.6f} bb" if math.isfinite(v) else f"{hand}: {by_hand[hand]}", "sflp")
+        cell.comment = comment
+    _grid_dimensions(ws, GRID_LEFT, 6.5, GRID_TOP)
+    notes = [
+        "The largest stack at which SB's shove is at least break-even even if BB sees SB's cards and "
+        "calls with exactly the hands that profit; inf = at every stack.",
+    ]
+    if tie_rule:
+        notes.append(f"Ties: {tie_rule}.")
+    for k, line in enumerate(notes):
+        ws.cell(GRID_TOP + 14 + k, 1, line).font = _NOTE
+    top = GRID_TOP + 15 + len(notes)
+    for col, head in enumerate(("hand", "sc_number (bb)", "exact"), start=1):
+        ws.cell(top, col, head).font = _BOLD
+    for k, (hand, v, exact) in enumerate(zip(sc["hand"], sc["sc_number"], sc["sc_exact"]), start=1):
+        ws.cell(top + k, 1, hand)
+        cell = ws.cell(top + k, 2, "inf" if math.isinf(v) else "" if math.isnan(v) else float(v))
+        cell.number_format = "0.000000"
+        ws.cell(top + k, 3, exact)
+    ws.sheet_view.showGridLines = False
     ws.flush()
 
 

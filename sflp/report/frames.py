@@ -189,6 +189,29 @@ def thresholds_frame(thresholds) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[*THRESHOLDS_COLUMNS, "label", "multi"])
 
 
+# ---------------------------------------------------------------- Sklansky-Chubukov numbers
+
+
+def sc_frame(numbers: dict) -> pd.DataFrame:
+    """One row per class (class-id order) of :func:`sflp.sc.sc_numbers`: ``hand``, ``sc_number``
+    (bb before posting; ``inf`` when unbounded, NaN when never profitable), ``sc_exact`` ("p/q"),
+    ``label`` (6 decimals, ``inf`` or ``-``)."""
+    rows = []
+    for hand in CLASS_NAMES:
+        sc = numbers[hand]
+        value = math.inf if sc.unbounded else math.nan if sc.never else float(sc.stack)
+        rows.append((hand, value, fraction_text(sc.stack), sc.label()))
+    return pd.DataFrame(rows, columns=["hand", "sc_number", "sc_exact", "label"])
+
+
+def add_sc_column(tdf: pd.DataFrame, numbers: dict) -> pd.DataFrame:
+    """``tdf`` with a ``sc_number`` column: the SB row's Sklansky-Chubukov number, NaN on BB rows."""
+    by_hand = dict(zip(CLASS_NAMES, sc_frame(numbers)["sc_number"]))
+    out = tdf.copy()
+    out["sc_number"] = [by_hand[h] if p == "sb" else math.nan for p, h in zip(out["player"], out["hand"])]
+    return out
+
+
 # ---------------------------------------------------------------- wide views
 
 

@@ -253,8 +253,9 @@ def _combo_pct(rows: pd.DataFrame) -> float:
     return float(100 * (w @ rows["frequency"].to_numpy(dtype=np.float64)) / w.sum())
 
 
-def range_figure(ranges: pd.DataFrame, stack: float, structure: str, players: Sequence[str] = ("sb", "bb")) -> Figure:
-    """Frequency grids at one stack, one panel per player (SB push, BB call)."""
+def range_figure(ranges: pd.DataFrame, stack: float, structure: str, players: Sequence[str] = ("sb", "bb"),
+                 kind: str = "Equilibrium") -> Figure:
+    """Frequency grids at one stack, one panel per player (SB push, BB call); ``kind`` heads the title."""
     n = len(players)
     ranges = select(ranges, stack=stack)
     fig = Figure(figsize=(7.2 * n, 7.8), dpi=DPI)
@@ -262,7 +263,7 @@ def range_figure(ranges: pd.DataFrame, stack: float, structure: str, players: Se
     for k, player in enumerate(players):
         ax, pts = _grid_axes(fig, 0.35 + 7.2 * k, 0.3, 6.6)
         _frequency_panel(ax, pts, ranges, stack, player)
-    fig.suptitle(f"Equilibrium ranges at {fmt_num(stack)} bb, {structure}", fontsize=12, y=0.985)
+    fig.suptitle(f"{kind} ranges at {fmt_num(stack)} bb, {structure}", fontsize=12, y=0.985)
     return fig
 
 

@@ -1,0 +1,172 @@
+"""``sflp compare``: read chart-set folders, and write the comparison (CSV, grids, a picture).
+
+:func:`load_chart` reads a folder written by ``sflp chart`` / ``sflp exploit --stacks``
+(``thresholds.csv`` for the intervals, ``values.csv`` for the stack range) into a
+:class:`sflp.compare.Chart`.  :func:`write_compare` writes into one folder:
+
+=======================  ==============================================================
+``compare.csv``          player, hand, threshold_a, threshold_b, capped_a, capped_b,
+                         difference, differs, differ_length (one row per player x hand)
+``sb_diff.csv``          13x13 grid of SB threshold differences (B - A, bb; empty: n/a)
+``bb_diff.csv``          the same for BB
+``compare.png/.svg``     both grids coloured by the difference, with the stacks that differ
+=======================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from sflp.cards import CLASS_NAMES
+from sflp.compare import PLAYERS, Chart, HandDiff
+from sflp.errors import DataError
+from sflp.report.atomic import check_out_dir, write_bytes
+from sflp.report.colors import blend
+from sflp.report.csv_out import csv_bytes
+from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, fmt_num, grid_from_tidy, select
+
+COMPARE_COLUMNS = (
+    "player", "hand", "threshold_a", "threshold_b", "capped_a", "capped_b", "difference", "differs",
+    "differ_length",
+)
+
+
+def _read_csv(path: Path) -> list[dict[str, str]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{path}: cannot be read ({exc.strerror}); is it a chart-set folder (sflp chart --out)?") from None
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def _intervals(text: str, path: Path, line: int) -> tuple[tuple[float, float], ...]:
+    out = []
+    for part in filter(None, text.split(";")):
+        try:
+            lo, hi = part.split("-", 1)
+            out.append((float(lo), float(hi)))
+        except ValueError:
+            raise DataError(f"{path}, line {line}: bad interval {part!r} (expected LOW-HIGH)") from None
+    return tuple(out)
+
+
+def load_chart(folder: Path | str, name: str | None = None) -> Chart:
+    """A chart from a chart-set folder (its ``thresholds.csv`` and ``values.csv``)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DataError(f"{folder} is not a folder")
+    tpath, vpath = folder / "thresholds.csv", folder / "values.csv"
+    rows = _read_csv(tpath)
+    need = {"player", "hand", "intervals"}
+    if not rows or not need <= set(rows[0]):
+        raise DataError(f"{tpath}: expected the columns {sorted(need)} of sflp's thresholds.csv")
+    intervals = {}
+    for k, row in enumerate(rows, start=2):
+        if row["player"] not in PLAYERS or row["hand"] not in CLASS_NAMES:
+            raise DataError(f"{tpath}, line {k}: unknown player/hand {row['player']!r}/{row['hand']!r}")
+        intervals[(row["player"], row["hand"])] = _intervals(row["intervals"], tpath, k)
+    try:
+        stacks = [float(r["stack"]) for r in _read_csv(vpath)]
+    except (KeyError, ValueError):
+        raise DataError(f"{vpath}: expected a 'stack' column of numbers") from None
+    if not stacks:
+        raise DataError(f"{vpath}: no stacks")
+    return Chart(name or folder.name, min(stacks), max(stacks), intervals)
+
+
+def compare_frame(diffs: dict[tuple[str, str], HandDiff]) -> pd.DataFrame:
+    """One row per player x hand (SB then BB, class-id order) of :func:`sflp.compare.compare_charts`."""
+    rows = []
+    for player in PLAYERS:
+        for hand in CLASS_NAMES:
+            d = diffs[(player, hand)]
+            rows.append(
+                (
+                    player, hand,
+                    math.nan if d.threshold_a is None else d.threshold_a,
+                    math.nan if d.threshold_b is None else d.threshold_b,
+                    d.capped_a, d.capped_b,
+                    math.nan if d.difference is None else d.difference,
+                    ";".join(f"{a:.6f}-{b:.6f}" for a, b in d.differs),
+                    float(d.differ_length),
+                )
+            )
+    return pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
+
+
+def _diff_colour(diff: float, differ_length: float, scale: float) -> str:
+    """Grey when the charts agree everywhere, blue when B plays deeper, red when shallower."""
+    if differ_length == 0:
+        return "EEEEEE"
+    if math.isnan(diff):
+        return "FFD966"  # one chart never plays it
+    t = min(1.0, abs(diff) / scale) if scale > 0 else 0.0
+    return blend("FFFFFF", "3182BD" if diff > 0 else "D73027", 0.25 + 0.75 * t)
+
+
+def difference_figure(frame: pd.DataFrame, name_a: str, name_b: str, low: float, high: float) -> Figure:
+    """Both players' 13x13 grids of threshold differences (B - A)."""
+    from sflp.report.plots import _draw_cells, _draw_text, _grid_axes
+
+    fig = Figure(figsize=(14.4, 8.4), dpi=120)
+    FigureCanvasAgg(fig)
+    finite = frame["difference"][np.isfinite(frame["difference"])].abs()
+    scale = float(finite.max()) if len(finite) and finite.max() > 0 else 1.0
+    for k, player in enumerate(PLAYERS):
+        rows = select(frame, player=player)
+        hands = grid_from_tidy(rows, "hand").to_numpy()
+        diff = grid_from_tidy(rows, "difference").to_numpy(dtype=np.float64)
+        length = grid_from_tidy(rows, "differ_length").to_numpy(dtype=np.float64)
+        colours = np.empty((13, 13), dtype=object)
+        second = np.empty((13, 13), dtype=object)
+        for r in range(13):
+            for c in range(13):
+                colours[r, c] = _diff_colour(diff[r, c], length[r, c], scale)
+                if length[r, c] == 0:
+                    second[r, c] = "="
+                elif math.isnan(diff[r, c]):
+                    second[r, c] = "A/B"
+                else:
+                    second[r, c] = f"{diff[r, c]:+.1f}"
+        ax, pts = _grid_axes(fig, 0.35 + 7.2 * k, 0.9, 6.6)
+        _draw_cells(ax, colours)
+        _draw_text(ax, hands, second, colours, True, pts)
+        ax.set_title(f"{PLAYER_TITLES[player]}: threshold B - A (bb)", pad=18)
+    fig.suptitle(f"A = {name_a}   vs   B = {name_b}   (stacks {fmt_num(low)}-{fmt_num(high)} bb)", fontsize=12,
+                 y=0.985)
+    import textwrap
+
+    note = ("Number: B's chart number minus A's (bb; blue = B plays the hand deeper, red = shallower). "
+            "'=': the same decision at every common stack. 'A/B': only one chart plays the hand with "
+            "frequency > 0.5. compare.csv lists the exact stack intervals where the decisions differ.")
+    fig.text(0.025, 0.06, "\n".join(textwrap.wrap(note, 170)), fontsize=8, color="#333333", va="top")
+    return fig
+
+
+def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str) -> dict[str, str]:
+    """Write ``compare.csv``, ``sb_diff.csv``, ``bb_diff.csv`` and ``compare.png/.svg`` (see module doc)."""
+    from sflp.report.plots import render
+
+    out = check_out_dir(out_dir)
+    frame = compare_frame(diffs)
+    files: dict[str, str] = {}
+    path = write_bytes(out / "compare.csv", csv_bytes(frame, COMPARE_COLUMNS))
+    files[path.name] = str(path)
+    for player in PLAYERS:
+        grid = grid_from_tidy(select(frame, player=player), "difference")
+        lines = [",".join(["", *GRID_RANKS])]
+        for rank, row in zip(GRID_RANKS, grid.to_numpy(dtype=np.float64)):
+            lines.append(",".join([rank, *("" if math.isnan(v) else repr(float(v)) for v in row)]))
+        path = write_bytes(out / f"{player}_diff.csv", ("\n".join(lines) + "\n").encode())
+        files[path.name] = str(path)
+    low, high = max(a.low, b.low), min(a.high, b.high)
+    files.update(render(difference_figure, out, "compare", frame, a.name, b.name, low, high))
+    return files
