@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import zlib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -451,3 +452,15 @@ def equity(hand1: str, hand2: str, table: EquityTable | None = None) -> EquityRe
     if not counts.pairs:
         raise NotationError(f"{hand1!r} and {hand2!r} have no card-disjoint pair of combos (they share cards)")
     return EquityResult(hand1, hand2, counts)
+
+
+# `sflp.equity` is both this module and, in the public API (``sflp/__init__.py``), the function
+# equity(): Python binds a package's submodule to the package attribute of the same name, so the
+# module itself is made callable and forwards to the function.  ``sflp.equity(...)`` and
+# ``sflp.equity.<anything>`` then both work whatever was imported first.
+class _CallableModule(sys.modules[__name__].__class__):
+    def __call__(self, *args, **kwargs):
+        return equity(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

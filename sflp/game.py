@@ -55,8 +55,10 @@ True
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
+from decimal import Decimal
 from numbers import Rational, Real
 
 import numpy as np
@@ -80,6 +82,12 @@ def to_fraction(value: Real | str) -> Fraction:
     return Fraction(repr(float(value)) if not isinstance(value, str) else value)
 
 
+def _short(value) -> str:
+    """``repr`` of a number, shortened when it has hundreds of digits."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:12]}...({len(text)} digits)"
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """A push/fold game: ``stack`` (before posting), blinds and antes, all in big blinds.
@@ -101,9 +109,18 @@ class GameConfig:
     def __post_init__(self) -> None:
         for name in ("stack", "small_blind", "big_blind", "ante", "bb_ante"):
             value = getattr(self, name)
+            if isinstance(value, Decimal):
+                if not value.is_finite():
+                    raise ConfigError(f"{name}={value!r} must be finite")
+                value = float(value)  # exact enough: to_fraction() reads floats by their shortest decimal
+                object.__setattr__(self, name, value)
             if isinstance(value, bool) or not isinstance(value, Real):
-                raise ConfigError(f"{name}={value!r} is not a number")
-            if not math.isfinite(float(value)):
+                raise ConfigError(f"{name}={value!r} is not a number (int, float, Fraction or Decimal)")
+            try:
+                finite = math.isfinite(float(value))
+            except OverflowError:
+                raise ConfigError(f"{name}={_short(value)} is too large (at most {sys.float_info.max:.3g})") from None
+            if not finite:
                 raise ConfigError(f"{name}={value!r} must be finite")
             if name in ("stack", "small_blind", "big_blind") and value <= 0:
                 raise ConfigError(f"{name}={value!r} must be positive")

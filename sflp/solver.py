@@ -13,11 +13,14 @@ is the LP solved again.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from numbers import Real
 
 import numpy as np
 
-from sflp.errors import SolveError
+from sflp.errors import ConfigError, SolveError
 from sflp.game import GameConfig, PushFoldGame, Solution, Support, make_solution, solve_on_support
 
 MAX_EXPLOITABILITY = 1e-9
@@ -92,6 +95,35 @@ def _finish(game: PushFoldGame, x, y, method: str, exact: bool) -> Solution:
     return solution
 
 
+def _check_config(config, caller: str) -> None:
+    if not isinstance(config, GameConfig):
+        raise ConfigError(
+            f"{caller}() takes a GameConfig, not {type(config).__name__} {config!r:.40}: "
+            f"e.g. {caller}({'GameConfig(stack=10)' if caller == 'solve' else '[5, 10], GameConfig(stack=5)'})"
+        )
+
+
+def _check_stacks(stacks) -> list[float]:
+    """The stacks of a sweep as floats; sflp's own error for anything that is not numbers."""
+    if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Iterable):
+        raise ConfigError(
+            f"stacks must be a list of numbers, not {type(stacks).__name__} {stacks!r:.40} "
+            "(e.g. [5, 10], or numpy.arange(1, 25.01, 0.05))"
+        )
+    out = []
+    for s in stacks:
+        if isinstance(s, bool) or not isinstance(s, (Real, Decimal)):
+            raise ConfigError(f"stack {s!r:.40} is not a number")
+        try:
+            value = float(s)
+        except OverflowError:
+            raise ConfigError(f"stack {s!r:.40} is too large") from None
+        if not (math.isfinite(value) and value > 0):
+            raise ConfigError(f"stack {s!r} must be a positive finite number")
+        out.append(value)
+    return out
+
+
 def make_game(config: GameConfig, level: str = "class", table=None) -> PushFoldGame:
     """The game of ``config`` at ``level`` ("class" or "combo")."""
     return PushFoldGame(config, table, level)
@@ -108,6 +140,7 @@ def solve(
     """The checked equilibrium of ``config`` (SB push / BB call per hand, value, EV margins)."""
     from sflp.lp import DEFAULT_SOLVER, solve_lp
 
+    _check_config(config, "solve")
     game = make_game(config, level, table)
     x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
     x, y = _polish(game, x, y)
@@ -135,7 +168,9 @@ def solve_many(
     """
     from sflp.lp import DEFAULT_SOLVER, solve_lp
 
-    stacks = [float(s) for s in stacks]
+    stacks = _check_stacks(stacks)
+    if config is not None:
+        _check_config(config, "solve_many")
     base = config or GameConfig(stack=stacks[0] if stacks else 10.0)
     first = base.with_stack(stacks[0]) if stacks else base
     game0 = make_game(first, level, table)

@@ -80,6 +80,7 @@ import csv
 import json
 import math
 import os
+import sys
 from dataclasses import dataclass, field
 from json.decoder import JSONDecodeError, scanstring
 from pathlib import Path
@@ -755,3 +756,15 @@ def format_text(report: VerifyReport, top: int = 15) -> str:
         for r in costly:
             lines.append(f"  {r.hand:<6}{r.given:>8.3f}{r.exact:>8.3f}{r.ev_lost * MBB:>18.4f}")
     return "\n".join(lines) + "\n"
+
+
+# `sflp.verify` is both this module and, in the public API (``sflp/__init__.py``), the function
+# verify(): Python binds a package's submodule to the package attribute of the same name, so the
+# module itself is made callable and forwards to the function.  ``sflp.verify(...)`` and
+# ``sflp.verify.<anything>`` then both work whatever was imported first.
+class _CallableModule(sys.modules[__name__].__class__):
+    def __call__(self, *args, **kwargs):
+        return verify(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

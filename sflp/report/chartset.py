@@ -147,6 +147,10 @@ def about_items(
 def _check_thresholds(solutions: Sequence, thresholds) -> None:
     if thresholds is None:
         return
+    from sflp.thresholds import Thresholds
+
+    if not isinstance(thresholds, Thresholds):
+        raise ConfigError(f"thresholds must be None or what compute_thresholds returns, got {type(thresholds).__name__}")
     config = getattr(thresholds, "config", None)
     if config is not None and config.structure_key() != solutions[0].config.structure_key():
         raise ConfigError(
