@@ -291,8 +291,19 @@ class PushFoldGame:
         return (c < 0).astype(np.float64), float(value)
 
     def exploitability(self, sb: np.ndarray, bb: np.ndarray) -> float:
-        """SB's best-response value against ``bb`` minus SB's value when BB best-responds to ``sb``."""
-        return self.best_response_sb(bb)[1] - self.best_response_bb(sb)[1]
+        """SB's best-response value against ``bb`` minus SB's value when BB best-responds to ``sb``.
+
+        It is ``>= 0`` in exact arithmetic; a float difference of two nearly equal values can come
+        out a few ulps below zero, so results down to ``-noise_tolerance()`` are reported as 0.0
+        (anything more negative is returned as it is: strategies outside [0, 1])."""
+        upper, lower = self.best_response_sb(bb)[1], self.best_response_bb(sb)[1]
+        gap = upper - lower
+        return 0.0 if -self.noise_tolerance() <= gap < 0 else gap
+
+    def noise_tolerance(self) -> float:
+        """Float noise allowed in a value of this game, in bb: ``NOISE_TOLERANCE`` (1e-12) times
+        the largest chip amount at stake (at least 1 bb)."""
+        return NOISE_TOLERANCE * max(1.0, float(self.config.stack))
 
     def expand_to_combos(self, strategy: np.ndarray) -> np.ndarray:
         """A class strategy as 1,326 combo frequencies."""
@@ -384,21 +395,40 @@ class Solution:
         )
 
 
+NOISE_TOLERANCE = 1e-12
+"""Relative float noise (per bb at stake) below which a value, margin or exploitability is 0."""
+
+
+def _clean_strategy(s) -> np.ndarray:
+    """Frequencies clipped to [0, 1]; ``+ 0.0`` turns any -0.0 into 0.0."""
+    return np.clip(np.asarray(s, dtype=np.float64), 0.0, 1.0) + 0.0
+
+
+def _snap_zero(a, tol: float):
+    """``a`` with entries within ``tol`` of zero set to exactly 0.0 (NaN stays NaN)."""
+    a = np.array(a, dtype=np.float64)
+    a[np.abs(a) <= tol] = 0.0
+    return a + 0.0
+
+
 def make_solution(game: PushFoldGame, sb: np.ndarray, bb: np.ndarray, method: str, **kw) -> Solution:
     """Package strategies with their value, exploitability and EV margins (all by best responses)."""
-    sb = np.asarray(sb, dtype=np.float64).copy()
-    bb = np.asarray(bb, dtype=np.float64).copy()
+    # Clean float noise where the numbers are made, not in each writer: frequencies are clipped to
+    # [0, 1] (no -0.0, no 1 + 1e-16); the value and EV margins within noise_tolerance() of 0 are 0.0.
+    sb = _clean_strategy(sb)
+    bb = _clean_strategy(bb)
     for arr in (sb, bb):
         arr.setflags(write=False)
+    tol = game.noise_tolerance()
     return Solution(
         config=game.config,
         level=game.level,
         sb_strategy=sb,
         bb_strategy=bb,
-        value=game.value(sb, bb),
+        value=float(_snap_zero(np.float64(game.value(sb, bb)), tol)),
         exploitability=game.exploitability(sb, bb),
-        sb_ev=game.sb_ev(bb),
-        bb_ev=game.bb_ev(sb),
+        sb_ev=_snap_zero(game.sb_ev(bb), tol),
+        bb_ev=_snap_zero(game.bb_ev(sb), tol),
         method=method,
         **kw,
     )
