@@ -301,8 +301,8 @@ class PushFoldGame:
         return 0.0 if -self.noise_tolerance() <= gap < 0 else gap
 
     def noise_tolerance(self) -> float:
-        """Float noise allowed in a value of this game, in bb: ``NOISE_TOLERANCE`` (1e-12) times
-        the largest chip amount at stake (at least 1 bb)."""
+        """Float noise allowed in an exploitability of this game, in bb: ``NOISE_TOLERANCE``
+        (64 ulps) times the largest chip amount at stake (at least 1 bb)."""
         return NOISE_TOLERANCE * max(1.0, float(self.config.stack))
 
     def expand_to_combos(self, strategy: np.ndarray) -> np.ndarray:
@@ -395,8 +395,10 @@ class Solution:
         )
 
 
-NOISE_TOLERANCE = 1e-12
-"""Relative float noise (per bb at stake) below which a value, margin or exploitability is 0."""
+NOISE_TOLERANCE = 64 * np.finfo(np.float64).eps
+"""Relative float noise (about 1.4e-14) below which a value, margin or exploitability is 0: for
+a value or margin relative to the sum of the magnitudes of its terms, for an exploitability
+relative to the stack."""
 
 
 def _clean_strategy(s) -> np.ndarray:
@@ -404,10 +406,12 @@ def _clean_strategy(s) -> np.ndarray:
     return np.clip(np.asarray(s, dtype=np.float64), 0.0, 1.0) + 0.0
 
 
-def _snap_zero(a, tol: float):
-    """``a`` with entries within ``tol`` of zero set to exactly 0.0 (NaN stays NaN)."""
+def _snap_zero(a, tol):
+    """``a`` with entries within ``tol`` (a number or an array like ``a``) of zero set to exactly
+    0.0 (NaN stays NaN)."""
     a = np.array(a, dtype=np.float64)
-    a[np.abs(a) <= tol] = 0.0
+    with np.errstate(invalid="ignore"):
+        a[np.abs(a) <= tol] = 0.0
     return a + 0.0
 
 
@@ -419,16 +423,22 @@ def make_solution(game: PushFoldGame, sb: np.ndarray, bb: np.ndarray, method: st
     bb = _clean_strategy(bb)
     for arr in (sb, bb):
         arr.setflags(write=False)
-    tol = game.noise_tolerance()
+    # noise bounds: NOISE_TOLERANCE times the sum of the absolute terms of each figure
+    absK = np.abs(game.K)
+    fg = abs(game.g - game.f)
+    value_tol = NOISE_TOLERANCE * (abs(game.f) + fg * (game.r @ sb) + sb @ absK @ bb)
+    sb_tol = NOISE_TOLERANCE * (game.r * fg + absK @ bb) / game.r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        bb_tol = NOISE_TOLERANCE * (absK.T @ sb) / (game.P.T @ sb)
     return Solution(
         config=game.config,
         level=game.level,
         sb_strategy=sb,
         bb_strategy=bb,
-        value=float(_snap_zero(np.float64(game.value(sb, bb)), tol)),
+        value=float(_snap_zero(np.float64(game.value(sb, bb)), value_tol)),
         exploitability=game.exploitability(sb, bb),
-        sb_ev=_snap_zero(game.sb_ev(bb), tol),
-        bb_ev=_snap_zero(game.bb_ev(sb), tol),
+        sb_ev=_snap_zero(game.sb_ev(bb), sb_tol),
+        bb_ev=_snap_zero(game.bb_ev(sb), bb_tol),
         method=method,
         **kw,
     )

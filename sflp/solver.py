@@ -27,6 +27,37 @@ MAX_EXPLOITABILITY = 1e-9
 """Largest exploitability (bb per hand) a returned solution may have."""
 
 
+LP_STACK_LIMIT = 1e9
+"""Largest stack (bb) handed to the LP.  Its coefficients grow with the stack while the blinds
+stay put, so far above this HiGHS no longer resolves them (it fails near 1e15).  Past the last
+breakpoint (about 834 bb without antes) the support no longer changes -- only AA is shoved and
+called -- so a larger stack takes the support the LP finds here, solves its indifference
+equations at the stack asked for, and is checked by best responses like every answer."""
+
+
+def _solve_lp(game: PushFoldGame, solver: str | None) -> tuple[np.ndarray, np.ndarray, str]:
+    """The polished LP answer, and its method name (large stacks: see ``LP_STACK_LIMIT``)."""
+    from sflp.lp import DEFAULT_SOLVER, solve_lp
+
+    stack = float(game.config.stack)
+    if stack <= LP_STACK_LIMIT:
+        x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
+        x, y = _polish(game, x, y)
+        return x, y, "lp"
+    ref = game.at_stack(LP_STACK_LIMIT)
+    x, y, _ = solve_lp(ref, solver or DEFAULT_SOLVER)
+    x, y = _polish(ref, x, y)
+    for tol in (1e-7, 1e-5, 1e-9):
+        candidate = solve_on_support(game, Support.of(x, y, tol))
+        if candidate is not None and game.exploitability(*candidate) <= MAX_EXPLOITABILITY:
+            return candidate[0], candidate[1], "support"
+    raise SolveError(
+        f"stack={stack:g} bb is beyond what the LP resolves ({LP_STACK_LIMIT:g} bb), and the equilibrium "
+        f"support at {LP_STACK_LIMIT:g} bb does not hold at {stack:g} bb; solve a stack of at most "
+        f"{LP_STACK_LIMIT:g} bb"
+    )
+
+
 def _polish(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The LP answer with its support's indifference equations solved exactly (if that is better)."""
     best = (x, y)
@@ -138,13 +169,10 @@ def solve(
     table=None,
 ) -> Solution:
     """The checked equilibrium of ``config`` (SB push / BB call per hand, value, EV margins)."""
-    from sflp.lp import DEFAULT_SOLVER, solve_lp
-
     _check_config(config, "solve")
     game = make_game(config, level, table)
-    x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
-    x, y = _polish(game, x, y)
-    return _finish(game, x, y, "lp", exact)
+    x, y, method = _solve_lp(game, solver)
+    return _finish(game, x, y, method, exact)
 
 
 def solve_many(
@@ -166,7 +194,6 @@ def solve_many(
 ``Solution.method`` says which: ``"support"``, ``"repair"`` or ``"lp"``.  ``progress`` is an optional
     callable invoked once per stack.
     """
-    from sflp.lp import DEFAULT_SOLVER, solve_lp
 
     stacks = _check_stacks(stacks)
     if config is not None:
@@ -193,9 +220,7 @@ def solve_many(
             x, y = repaired
             method = "repair"
         else:
-            x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
-            x, y = _polish(game, x, y)
-            method = "lp"
+            x, y, method = _solve_lp(game, solver)
         out[k] = _finish(game, x, y, method, exact)
         support = Support.of(x, y)
         if progress is not None:
@@ -266,7 +291,6 @@ def _path_for(stacks, config: GameConfig, level: str, table):
 
 
 def _solve_on_path(path, stacks, order, game0, exact, solver, progress) -> list[Solution]:
-    from sflp.lp import DEFAULT_SOLVER, solve_lp
 
     out: list[Solution | None] = [None] * len(stacks)
     for k in order:
@@ -274,9 +298,7 @@ def _solve_on_path(path, stacks, order, game0, exact, solver, progress) -> list[
         x, y = path.strategies_at(stacks[k])
         method = "path"
         if not game.exploitability(x, y) <= MAX_EXPLOITABILITY:
-            x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
-            x, y = _polish(game, x, y)
-            method = "lp"
+            x, y, method = _solve_lp(game, solver)
         out[k] = _finish(game, x, y, method, exact)
         if progress is not None:
             progress()
