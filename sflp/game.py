@@ -82,6 +82,53 @@ def to_fraction(value: Real | str) -> Fraction:
     return Fraction(repr(float(value)) if not isinstance(value, str) else value)
 
 
+def min_stack(big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0) -> float:
+    """The smallest stack that covers the big blind and the antes (exact sum, then float).
+
+    >>> min_stack(1, 0.1, 0.2), min_stack(bb_ante=1)
+    (1.3, 2.0)
+    """
+    return float(to_fraction(big_blind) + to_fraction(ante) + to_fraction(bb_ante))
+
+
+def default_stacks(
+    big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0, low: float = 1.0, high: float = 25.0,
+    step: float = 0.05,
+) -> list[float]:
+    """The default chart stacks ``low:high:step`` for a blind structure, starting at the first
+    stack that covers the big blind and antes when ``low`` does not: that stack itself, then the
+    grid points above it.
+
+    >>> default_stacks()[:3], len(default_stacks())
+    ([1.0, 1.05, 1.1], 481)
+    >>> default_stacks(ante=0.125)[:3], default_stacks(bb_ante=1)[:2]
+    ([1.125, 1.15, 1.2], [2.0, 2.05])
+    """
+    start, stop, inc = to_fraction(low), to_fraction(high), to_fraction(step)
+    floor = to_fraction(min_stack(big_blind, ante, bb_ante))
+    if floor > stop:
+        raise ConfigError(
+            f"the big blind and antes ({float(floor):g} bb) exceed the default top stack {float(stop):g} bb: "
+            "give --stacks"
+        )
+    grid = [start + k * inc for k in range(int((stop - start) / inc) + 1)]
+    if floor <= start:
+        return [float(s) for s in grid]
+    return [float(floor)] + [float(s) for s in grid if s > floor]
+
+
+def check_stacks(stacks, config: "GameConfig", option: str = "--stacks") -> None:
+    """Every stack of a sweep covers ``config``'s big blind and antes, else a ConfigError that
+    names the first bad stack and suggests a valid start."""
+    floor = config.min_stack
+    low = [s for s in stacks if s < floor]
+    if low:
+        raise ConfigError(
+            f"{option}: stack {low[0]:g} bb cannot cover the big blind and antes ({floor:g} bb in all); "
+            f"start at {floor:g} bb or above, e.g. {option} {floor:g}:25:0.05"
+        )
+
+
 def _short(value) -> str:
     """``repr`` of a number, shortened when it has hundreds of digits."""
     text = repr(value)
@@ -138,6 +185,15 @@ class GameConfig:
 
     def with_stack(self, stack: float) -> "GameConfig":
         return GameConfig(stack, self.small_blind, self.big_blind, self.ante, self.bb_ante)
+
+    @property
+    def min_stack(self) -> float:
+        """The smallest valid stack of this blind structure: big blind + ante + BB ante.
+
+        >>> GameConfig(stack=10, ante=0.125).min_stack
+        1.125
+        """
+        return min_stack(self.big_blind, self.ante, self.bb_ante)
 
     @property
     def fold_loss(self) -> float:
