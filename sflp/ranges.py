@@ -494,8 +494,8 @@ class Range:
     (Range('AA,AKs:0.5'), 8.0, 0.00603)
     >>> r.class_weights()[:3].tolist(), r == Range.parse("AKs:0.5,AA"), len({r, Range.parse(str(r))})
     ([1.0, 0.5, 0.0], True, 1)
-    >>> Range.parse("AsKs").class_weights()[1]
-    np.float64(0.25)
+    >>> float(Range.parse("AsKs").class_weights()[1])
+    0.25
     >>> print(Range.parse("AKs,QQ+:0.5").grid_text().splitlines()[0])
      .50  AKs    .    .    .    .    .    .    .    .    .    .    .
     """
