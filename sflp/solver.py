@@ -62,12 +62,16 @@ def _polish(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarra
     """The LP answer with its support's indifference equations solved exactly (if that is better)."""
     best = (x, y)
     best_exp = game.exploitability(x, y)
+    # The support's exact solution wins ties within float noise: it has pure hands at exactly
+    # 0 or 1, where a solver's vertex may carry 1 - 1e-10 (HiGHS versions differ there).
+    slack = game.noise_tolerance()
+    polished = False
     for tol in (1e-7, 1e-5, 1e-9):
         candidate = solve_on_support(game, Support.of(x, y, tol))
         if candidate is not None:
             e = game.exploitability(*candidate)
-            if e < best_exp:
-                best, best_exp = candidate, e
+            if e < best_exp or (not polished and e <= best_exp + slack):
+                best, best_exp, polished = candidate, e, True
     return best
 
 
