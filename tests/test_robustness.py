@@ -82,6 +82,12 @@ def test_huge_stacks_solve_to_aa_only(stack):
     assert s.push_pct == pytest.approx(100 * 6 / 1326, abs=1e-12)
 
 
+def test_huge_stack_certificate_is_the_rules_value():
+    p_aa = Fraction(6, 1326)
+    s = solve(GameConfig(stack=1e15), exact=True)
+    assert s.certified and s.value_exact == (1 - p_aa) * Fraction(-1, 2) + p_aa * Fraction(1224, 1225)
+
+
 def test_cli_huge_stack(capsys):
     code, out, _ = run(capsys, "solve", "--stack", "1e15", "--json")
     assert code == 0
