@@ -333,7 +333,7 @@ def cmd_chart(args) -> int:
     from sflp.thresholds import compute_thresholds
 
     # --- issue 9: default stacks start at the first stack covering the blinds and antes ----
-    from sflp.game import check_stacks, default_stacks
+    from sflp.game import check_stacks, default_stacks, min_stack
 
     stacks_note = None
     if args.stacks is None:
@@ -343,7 +343,7 @@ def cmd_chart(args) -> int:
                            "the first stack that covers the big blind and antes")
     else:
         stacks = parse_stacks(args.stacks)
-    config = _config(args, stack=max(stacks[-1], args.big_blind + args.ante + args.bb_ante))
+    config = _config(args, stack=max(stacks[-1], min_stack(args.big_blind, args.ante, args.bb_ante)))
     check_stacks(stacks, config)  # every stack valid for the structure before any work
     config = config.with_stack(stacks[0])
     # --- end issue 9 -------------------------------------------------------------------

@@ -177,7 +177,7 @@ class GameConfig:
             raise ConfigError(
                 f"small_blind={self.small_blind!r} is larger than big_blind={self.big_blind!r}"
             )
-        need_bb = self.big_blind + self.ante + self.bb_ante
+        need_bb = min_stack(self.big_blind, self.ante, self.bb_ante)  # exact sum: 1 + 0.1 + 0.2 is 1.3
         if self.stack < need_bb:
             raise ConfigError(
                 f"stack={self.stack!r} cannot cover the big blind and antes ({need_bb!r} in all)"
