@@ -21,10 +21,10 @@ support exactly as long as every *event polynomial* keeps its sign:
 ==========================  =========================================================
 
 :func:`compute_thresholds` walks from ``low`` to ``high``.  For a support it interpolates the
-event polynomials (degree ``k + 1``, exactly, at Chebyshev nodes over ``[low, high]``), takes
-their real roots nearest the current stack on either side, and refines each by a bracketing root
-finder on the *exact* event function (the determinants evaluated at that stack), to ~1e-13
-relative: that is the segment on which the support holds.  The first support comes from an LP
+event polynomials (degree ``k + 1``, exactly, at Chebyshev nodes over a window around the
+stack, see ``_WINDOW``), takes their real roots nearest the current stack on either side, and
+refines each by a bracketing root finder on the *exact* event function (the determinants
+evaluated at that stack), to ~1e-13 relative: that is the segment on which the support holds.  The first support comes from an LP
 solve (:func:`sflp.lp.solve_lp`).  At a segment's end the event says what changes; the next
 support is found by *pivoting*: the few generic successor supports (the hand goes pure or mixed,
 with one hand of either player following it in or out of the mixed set) are tested just past the
