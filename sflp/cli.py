@@ -144,6 +144,7 @@ def cmd_equity(args) -> int:
     if args.hands and args.hands[0] == "build":
         if len(args.hands) != 1:
             raise ConfigError("usage: sflp equity build [--data-dir DIR]")
+        eq.check_target_dir(args.data_dir if args.data_dir is not None else eq.build_target_dir())
         start = time.perf_counter()
         path = eq.build_table(args.data_dir, progress=not args.json)
         seconds = time.perf_counter() - start
@@ -404,10 +405,21 @@ def cmd_chart(args) -> int:
     from sflp.solver import iter_solve
     from sflp.thresholds import compute_thresholds
 
-    stacks = parse_stacks(args.stacks)
-    config = _config(args, stack=stacks[0])
-    for s in stacks:  # validate every stack against the structure before doing any work
-        config.with_stack(s)
+    # --- issue 9: default stacks start at the first stack covering the blinds and antes ----
+    from sflp.game import check_stacks, default_stacks, min_stack
+
+    stacks_note = None
+    if args.stacks is None:
+        stacks = default_stacks(args.big_blind, args.ante, args.bb_ante)
+        if stacks[0] > 1:
+            stacks_note = (f"stacks {stacks[0]:g}:25:0.05: the default range starts at {stacks[0]:g} bb, "
+                           "the first stack that covers the big blind and antes")
+    else:
+        stacks = parse_stacks(args.stacks)
+    config = _config(args, stack=max(stacks[-1], min_stack(args.big_blind, args.ante, args.bb_ante)))
+    check_stacks(stacks, config)  # every stack valid for the structure before any work
+    config = config.with_stack(stacks[0])
+    # --- end issue 9 -------------------------------------------------------------------
     low, high = stacks[0], stacks[-1]
     out_dir = Path(args.out) if args.out else default_out_dir(config, low, high)
     _check_target(out_dir)
@@ -448,10 +460,13 @@ def cmd_chart(args) -> int:
         "certified": counts["certified"] == len(stacks) if args.exact else None,
         "breakpoints": len(thresholds.breakpoints) if thresholds else 0,
         "seconds": seconds,
+        "note": stacks_note,  # issue 9
     }
     if args.json:
         _print_json(summary)
         return 0
+    if stacks_note:  # issue 9
+        print(f"Note: {stacks_note}")
     print(f"Solved {len(stacks)} stacks from {low:g} to {high:g} bb in {seconds:.1f} s "
           f"({summary['lp_solves']} LP solves, max exploitability {summary['max_exploitability']:.2g} bb)")
     if thresholds is not None:
@@ -490,6 +505,9 @@ def cmd_verify(args) -> int:
 
     if args.sb is None and args.bb is None:
         raise ConfigError("sflp verify needs --sb SPEC, --bb SPEC or both (a file or a range string)")
+    bound = args.max_exploitability
+    if bound is not None and not (math.isfinite(bound) and bound >= 0):
+        raise ConfigError(f"--max-exploitability {bound!r} must be a finite number >= 0 (bb per hand)")
     config = _config(args)
     sb = load_strategy(args.sb, "sb") if args.sb is not None else None
     bb = load_strategy(args.bb, "bb") if args.bb is not None else None
@@ -777,8 +795,16 @@ def _add_study_commands(sub) -> None:
 # ------------------------------------------------------------------ parser and the error boundary
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``sflp: error: <what> (see `sflp solve --help`)``, exit 2."""
+
+    def error(self, message: str):
+        text = " ".join(message.split())
+        self.exit(2, f"sflp: error: {text} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sflp",
         description="Exact heads-up no-limit hold'em push/fold equilibria, charts and checks.",
     )
@@ -787,7 +813,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("equity", help="exact all-in equity of two hands/classes/ranges, or `equity build`")
     p.add_argument("hands", nargs="+", metavar="HAND", help="two combos (AhAd KcKs), classes (AA KK) or ranges; or `build`")
-    p.add_argument("--data-dir", default=None, help="folder of the equity table (default: the repository's data/)")
+    p.add_argument("--data-dir", default=None,
+                   help="folder of the equity table (default: $SFLP_DATA_DIR, else the table shipped with "
+                        "sflp; `build` writes there, or to the user data folder when that is read-only)")
     _add_output(p)
     p.set_defaults(func=cmd_equity)
 
@@ -801,7 +829,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("chart", help="solve many stacks, exact thresholds, write CSV/xlsx/PNG chart set")
-    p.add_argument("--stacks", default="1:25:0.05", help="START:STOP:STEP or a comma list (default 1:25:0.05)")
+    p.add_argument("--stacks", default=None,
+                   help="START:STOP:STEP or a comma list (default 1:25:0.05, from the first stack that "
+                        "covers the big blind and antes)")
     _add_structure(p, stack=False)
     p.add_argument("--out", default=None, help="output folder (default reports/<configuration name>)")
     p.add_argument("--exact", action="store_true", help="certify every stack in exact arithmetic")
@@ -853,6 +883,44 @@ def _on_sigterm(signum, frame):
     raise Terminated()
 
 
+class _StdoutError(SflpError):
+    """Standard output could not be written (a full disk, a closed pipe's cousins)."""
+
+
+class _GuardedStdout:
+    """``sys.stdout`` whose write errors (``> /dev/full``) become one :class:`SflpError`."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def _guard(self, method, *args):
+        try:
+            return method(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _StdoutError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+    def write(self, text: str) -> int:
+        return self._guard(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._guard(self._stream.flush)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's last flush of unwritable output is silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``sflp`` console script.
 
@@ -864,8 +932,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    stdout = sys.stdout
+    sys.stdout = _GuardedStdout(stdout)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()
+        return code
+    except _StdoutError as exc:
+        sys.stdout = stdout
+        _silence_stdout()
+        print(f"sflp: error: {exc}", file=sys.stderr)
+        return 2
     except SflpError as exc:
         print(f"sflp: error: {exc}", file=sys.stderr)
         return 2
@@ -876,8 +953,11 @@ def main(argv: list[str] | None = None) -> int:
         print("sflp: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        sys.stdout = stdout
+        _silence_stdout()
         return 0
     finally:
+        sys.stdout = stdout
         signal.signal(signal.SIGTERM, previous)
 
 

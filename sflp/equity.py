@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import zlib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -53,18 +54,113 @@ FORMAT_VERSION = 1
 MAGIC = b"SFLPEQ\n"
 TABLE_NAME = "equity_table.bin"
 CHECKSUM_NAME = "equity_table.sha256"
-REBUILD_HINT = "rebuild it with `sflp equity build` (about a minute) or restore data/ from git"
+REBUILD_HINT = (
+    "rebuild it with `sflp equity build` (about a minute), reinstall sflp, or restore data/ from git"
+)
 
 _UPPER = np.triu(COMBO_DISJOINT, k=1)
 _PAIR_A, _PAIR_B = np.nonzero(_UPPER)  # the 812,175 disjoint pairs a < b, in combo-id order
 
 
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_REPO_DATA_DIR = _PACKAGE_DIR.parent / "data"
+
+
+def package_data_dir() -> Path:
+    """``sflp/data/`` inside the installed package (where a wheel carries the table)."""
+    from importlib.resources import files
+
+    return Path(str(files("sflp") / "data"))
+
+
+def repo_data_dir() -> Path | None:
+    """The checkout's ``data/`` (the table's source of truth) when sflp runs from a checkout or an
+    editable install, else None.  A folder is only taken as the checkout when ``pyproject.toml``
+    sits next to it, so an installed package never reads or writes ``site-packages/data``."""
+    if (_PACKAGE_DIR.parent / "pyproject.toml").is_file():
+        return _REPO_DATA_DIR
+    return None
+
+
+def user_data_dir() -> Path:
+    """The per-user data folder: ``$XDG_DATA_HOME/sflp``, else ``~/.local/share/sflp`` (on Windows
+    ``%LOCALAPPDATA%\\sflp``)."""
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg:
+        return Path(xdg) / "sflp"
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "sflp"
+    return Path.home() / ".local" / "share" / "sflp"
+
+
+def data_dirs() -> list[Path]:
+    """Where :func:`load_table` looks, in order: ``$SFLP_DATA_DIR`` alone if set; otherwise the
+    user data folder (a table you rebuilt yourself), the package's ``sflp/data/`` (the wheel), and
+    the checkout's ``data/`` (a checkout or editable install)."""
+    env = os.environ.get("SFLP_DATA_DIR")
+    if env:
+        return [Path(env)]
+    dirs = [user_data_dir(), package_data_dir()]
+    repo = repo_data_dir()
+    if repo is not None:
+        dirs.append(repo)
+    return dirs
+
+
 def default_data_dir() -> Path:
-    """``$SFLP_DATA_DIR`` if set, else the repository's ``data/`` folder."""
+    """The folder the table is loaded from: the first of :func:`data_dirs` that holds a table
+    (``$SFLP_DATA_DIR`` if set, even when empty, so its error names it)."""
+    dirs = data_dirs()
+    for d in dirs:
+        if (d / TABLE_NAME).is_file():
+            return d
+    return dirs[0] if os.environ.get("SFLP_DATA_DIR") else _home_dir()
+
+
+def _home_dir() -> Path:
+    """The shipped table's home: the checkout's ``data/`` in a checkout, else ``sflp/data/``."""
+    repo = repo_data_dir()
+    return repo if repo is not None else package_data_dir()
+
+
+def _writable(folder: Path) -> bool:
+    """True when ``folder`` (or, if it does not exist yet, its nearest existing parent) is a
+    writable directory."""
+    probe = folder
+    while not probe.exists():
+        if probe.parent == probe:
+            return False
+        probe = probe.parent
+    return probe.is_dir() and os.access(probe, os.W_OK | os.X_OK)
+
+
+def build_target_dir() -> Path:
+    """Where ``sflp equity build`` writes without ``--data-dir``: ``$SFLP_DATA_DIR`` if set, else
+    the shipped table's home (checkout ``data/`` or the package's ``sflp/data/``) when writable,
+    else the user data folder."""
     env = os.environ.get("SFLP_DATA_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "data"
+    home = _home_dir()
+    return home if _writable(home) else user_data_dir()
+
+
+def check_target_dir(data_dir: Path | str) -> Path:
+    """Check, before any work, that ``data_dir`` is (or can be created as) a writable folder."""
+    from sflp.errors import ConfigError
+
+    folder = Path(data_dir)
+    probe = folder
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        what = "is" if probe == folder else f"is inside {str(probe)!r}, which is"
+        raise ConfigError(f"--data-dir {str(folder)!r} {what} a file, not a folder; give a folder for the table")
+    if not _writable(folder):
+        raise ConfigError(f"--data-dir {str(folder)!r}: folder {str(probe)!r} is not writable")
+    return folder
 
 
 @dataclass(frozen=True, eq=False)
@@ -228,6 +324,17 @@ def decode_table(blob: bytes, sha256: str = "") -> EquityTable:
         raise DataError(f"equity table payload has {len(raw)} bytes, expected {8 * n}; {REBUILD_HINT}")
     payload = np.frombuffer(raw, dtype=np.uint8).reshape(4, -1).T.copy().view("<u4").ravel()
     w_ab, ties = payload[:n].astype(np.int64), payload[n:].astype(np.int64)
+    # A checksum only proves the file is the one that was signed, not that it is sane: a table
+    # re-signed after an edit passes it.  wins(a,b) + ties(a,b) <= 1,712,304 for every pair makes
+    # wins(b,a) = 1,712,304 - wins(a,b) - ties(a,b) a count of boards, so the identity
+    # wins(a,b) + ties(a,b) + wins(b,a) = 1,712,304 holds with three non-negative counts.
+    bad = np.flatnonzero(w_ab + ties > BOARDS_PER_PAIR)
+    if bad.size:
+        k = int(bad[0])
+        raise DataError(
+            f"equity table is corrupt: combos {int(_PAIR_A[k])} vs {int(_PAIR_B[k])} have wins + ties = "
+            f"{int(w_ab[k] + ties[k]):,} > {BOARDS_PER_PAIR:,} boards ({bad.size:,} bad pairs); {REBUILD_HINT}"
+        )
     wins = np.zeros((N_COMBOS, N_COMBOS), dtype=np.uint32)
     wins[_PAIR_A, _PAIR_B] = w_ab
     wins[_PAIR_B, _PAIR_A] = BOARDS_PER_PAIR - w_ab - ties
@@ -285,11 +392,15 @@ def load_table(data_dir: Path | str | None = None) -> EquityTable:
 
 
 def build_table(data_dir: Path | str | None = None, progress: bool = False) -> Path:
-    """Rebuild the table from scratch by full enumeration and write it (needs numba)."""
+    """Rebuild the table from scratch by full enumeration and write it (needs numba).
+
+    Without ``data_dir`` it goes to :func:`build_target_dir`.  The target is checked first, so a
+    bad folder fails before the ~15 s of enumeration."""
     from sflp.equity_build import build_win_table
 
+    target = check_target_dir(data_dir if data_dir is not None else build_target_dir())
     wins = build_win_table(progress=progress)
-    path = write_table(wins, data_dir or default_data_dir())
+    path = write_table(wins, target)
     _cached.cache_clear()
     return path
 
@@ -411,3 +522,15 @@ def hand_ranking(table: EquityTable | None = None) -> list[RankedHand]:
         total += int(CLASS_SIZES[k])
         rows.append(RankedHand(rank, CLASS_NAMES[k], int(CLASS_SIZES[k]), eq[k], 100 * total / N_COMBOS))
     return rows
+
+
+# `sflp.equity` is both this module and, in the public API (``sflp/__init__.py``), the function
+# equity(): Python binds a package's submodule to the package attribute of the same name, so the
+# module itself is made callable and forwards to the function.  ``sflp.equity(...)`` and
+# ``sflp.equity.<anything>`` then both work whatever was imported first.
+class _CallableModule(sys.modules[__name__].__class__):
+    def __call__(self, *args, **kwargs):
+        return equity(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -55,8 +55,10 @@ True
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
+from decimal import Decimal
 from numbers import Rational, Real
 
 import numpy as np
@@ -80,6 +82,59 @@ def to_fraction(value: Real | str) -> Fraction:
     return Fraction(repr(float(value)) if not isinstance(value, str) else value)
 
 
+def min_stack(big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0) -> float:
+    """The smallest stack that covers the big blind and the antes (exact sum, then float).
+
+    >>> min_stack(1, 0.1, 0.2), min_stack(bb_ante=1)
+    (1.3, 2.0)
+    """
+    return float(to_fraction(big_blind) + to_fraction(ante) + to_fraction(bb_ante))
+
+
+def default_stacks(
+    big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0, low: float = 1.0, high: float = 25.0,
+    step: float = 0.05,
+) -> list[float]:
+    """The default chart stacks ``low:high:step`` for a blind structure, starting at the first
+    stack that covers the big blind and antes when ``low`` does not: that stack itself, then the
+    grid points above it.
+
+    >>> default_stacks()[:3], len(default_stacks())
+    ([1.0, 1.05, 1.1], 481)
+    >>> default_stacks(ante=0.125)[:3], default_stacks(bb_ante=1)[:2]
+    ([1.125, 1.15, 1.2], [2.0, 2.05])
+    """
+    start, stop, inc = to_fraction(low), to_fraction(high), to_fraction(step)
+    floor = to_fraction(min_stack(big_blind, ante, bb_ante))
+    if floor > stop:
+        raise ConfigError(
+            f"the big blind and antes ({float(floor):g} bb) exceed the default top stack {float(stop):g} bb: "
+            "give --stacks"
+        )
+    grid = [start + k * inc for k in range(int((stop - start) / inc) + 1)]
+    if floor <= start:
+        return [float(s) for s in grid]
+    return [float(floor)] + [float(s) for s in grid if s > floor]
+
+
+def check_stacks(stacks, config: "GameConfig", option: str = "--stacks") -> None:
+    """Every stack of a sweep covers ``config``'s big blind and antes, else a ConfigError that
+    names the first bad stack and suggests a valid start."""
+    floor = config.min_stack
+    low = [s for s in stacks if s < floor]
+    if low:
+        raise ConfigError(
+            f"{option}: stack {low[0]:g} bb cannot cover the big blind and antes ({floor:g} bb in all); "
+            f"start at {floor:g} bb or above, e.g. {option} {floor:g}:25:0.05"
+        )
+
+
+def _short(value) -> str:
+    """``repr`` of a number, shortened when it has hundreds of digits."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:12]}...({len(text)} digits)"
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """A push/fold game: ``stack`` (before posting), blinds and antes, all in big blinds.
@@ -101,9 +156,18 @@ class GameConfig:
     def __post_init__(self) -> None:
         for name in ("stack", "small_blind", "big_blind", "ante", "bb_ante"):
             value = getattr(self, name)
+            if isinstance(value, Decimal):
+                if not value.is_finite():
+                    raise ConfigError(f"{name}={value!r} must be finite")
+                value = float(value)  # exact enough: to_fraction() reads floats by their shortest decimal
+                object.__setattr__(self, name, value)
             if isinstance(value, bool) or not isinstance(value, Real):
-                raise ConfigError(f"{name}={value!r} is not a number")
-            if not math.isfinite(float(value)):
+                raise ConfigError(f"{name}={value!r} is not a number (int, float, Fraction or Decimal)")
+            try:
+                finite = math.isfinite(float(value))
+            except OverflowError:
+                raise ConfigError(f"{name}={_short(value)} is too large (at most {sys.float_info.max:.3g})") from None
+            if not finite:
                 raise ConfigError(f"{name}={value!r} must be finite")
             if name in ("stack", "small_blind", "big_blind") and value <= 0:
                 raise ConfigError(f"{name}={value!r} must be positive")
@@ -113,7 +177,7 @@ class GameConfig:
             raise ConfigError(
                 f"small_blind={self.small_blind!r} is larger than big_blind={self.big_blind!r}"
             )
-        need_bb = self.big_blind + self.ante + self.bb_ante
+        need_bb = min_stack(self.big_blind, self.ante, self.bb_ante)  # exact sum: 1 + 0.1 + 0.2 is 1.3
         if self.stack < need_bb:
             raise ConfigError(
                 f"stack={self.stack!r} cannot cover the big blind and antes ({need_bb!r} in all)"
@@ -121,6 +185,15 @@ class GameConfig:
 
     def with_stack(self, stack: float) -> "GameConfig":
         return GameConfig(stack, self.small_blind, self.big_blind, self.ante, self.bb_ante)
+
+    @property
+    def min_stack(self) -> float:
+        """The smallest valid stack of this blind structure: big blind + ante + BB ante.
+
+        >>> GameConfig(stack=10, ante=0.125).min_stack
+        1.125
+        """
+        return min_stack(self.big_blind, self.ante, self.bb_ante)
 
     @property
     def fold_loss(self) -> float:
@@ -274,8 +347,19 @@ class PushFoldGame:
         return (c < 0).astype(np.float64), float(value)
 
     def exploitability(self, sb: np.ndarray, bb: np.ndarray) -> float:
-        """SB's best-response value against ``bb`` minus SB's value when BB best-responds to ``sb``."""
-        return self.best_response_sb(bb)[1] - self.best_response_bb(sb)[1]
+        """SB's best-response value against ``bb`` minus SB's value when BB best-responds to ``sb``.
+
+        It is ``>= 0`` in exact arithmetic; a float difference of two nearly equal values can come
+        out a few ulps below zero, so results down to ``-noise_tolerance()`` are reported as 0.0
+        (anything more negative is returned as it is: strategies outside [0, 1])."""
+        upper, lower = self.best_response_sb(bb)[1], self.best_response_bb(sb)[1]
+        gap = upper - lower
+        return 0.0 if -self.noise_tolerance() <= gap < 0 else gap
+
+    def noise_tolerance(self) -> float:
+        """Float noise allowed in an exploitability of this game, in bb: ``NOISE_TOLERANCE``
+        (64 ulps) times the largest chip amount at stake (at least 1 bb)."""
+        return NOISE_TOLERANCE * max(1.0, float(self.config.stack))
 
     def expand_to_combos(self, strategy: np.ndarray) -> np.ndarray:
         """A class strategy as 1,326 combo frequencies."""
@@ -367,21 +451,50 @@ class Solution:
         )
 
 
+NOISE_TOLERANCE = 64 * np.finfo(np.float64).eps
+"""Relative float noise (about 1.4e-14) below which a value, margin or exploitability is 0: for
+a value or margin relative to the sum of the magnitudes of its terms, for an exploitability
+relative to the stack."""
+
+
+def _clean_strategy(s) -> np.ndarray:
+    """Frequencies clipped to [0, 1]; ``+ 0.0`` turns any -0.0 into 0.0."""
+    return np.clip(np.asarray(s, dtype=np.float64), 0.0, 1.0) + 0.0
+
+
+def _snap_zero(a, tol):
+    """``a`` with entries within ``tol`` (a number or an array like ``a``) of zero set to exactly
+    0.0 (NaN stays NaN)."""
+    a = np.array(a, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        a[np.abs(a) <= tol] = 0.0
+    return a + 0.0
+
+
 def make_solution(game: PushFoldGame, sb: np.ndarray, bb: np.ndarray, method: str, **kw) -> Solution:
     """Package strategies with their value, exploitability and EV margins (all by best responses)."""
-    sb = np.asarray(sb, dtype=np.float64).copy()
-    bb = np.asarray(bb, dtype=np.float64).copy()
+    # Clean float noise where the numbers are made, not in each writer: frequencies are clipped to
+    # [0, 1] (no -0.0, no 1 + 1e-16); the value and EV margins within noise_tolerance() of 0 are 0.0.
+    sb = _clean_strategy(sb)
+    bb = _clean_strategy(bb)
     for arr in (sb, bb):
         arr.setflags(write=False)
+    # noise bounds: NOISE_TOLERANCE times the sum of the absolute terms of each figure
+    absK = np.abs(game.K)
+    fg = abs(game.g - game.f)
+    value_tol = NOISE_TOLERANCE * (abs(game.f) + fg * (game.r @ sb) + sb @ absK @ bb)
+    sb_tol = NOISE_TOLERANCE * (game.r * fg + absK @ bb) / game.r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        bb_tol = NOISE_TOLERANCE * (absK.T @ sb) / (game.P.T @ sb)
     return Solution(
         config=game.config,
         level=game.level,
         sb_strategy=sb,
         bb_strategy=bb,
-        value=game.value(sb, bb),
+        value=float(_snap_zero(np.float64(game.value(sb, bb)), value_tol)),
         exploitability=game.exploitability(sb, bb),
-        sb_ev=game.sb_ev(bb),
-        bb_ev=game.bb_ev(sb),
+        sb_ev=_snap_zero(game.sb_ev(bb), sb_tol),
+        bb_ev=_snap_zero(game.bb_ev(sb), bb_tol),
         method=method,
         **kw,
     )

@@ -115,6 +115,7 @@ sflp.errors.NotationError: bad range token 'AAo': a pair cannot be suited or off
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -217,6 +218,12 @@ def _parse_weight(text: str, token: str) -> float:
     """The weight after ``:``, a decimal in ``[0, 1]``."""
     text = text.strip()
     if not _WEIGHT_RE.fullmatch(text):
+        try:
+            number = float(text)
+        except ValueError:
+            number = math.nan
+        if math.isfinite(number) and not 0.0 <= number <= 1.0:  # "-0.5": a number, but not a weight
+            raise _error(token, f"weight {text!r} is outside [0, 1]")
         raise _error(token, f"weight {text!r} is not a decimal number")
     weight = float(text)
     if not 0.0 <= weight <= 1.0:
@@ -258,6 +265,10 @@ def _expand_plus(body: str, token: str) -> list[int]:
 
 def _expand_dash(left: str, right: str, token: str) -> list[int]:
     """Classes of ``left-right``: two pairs, or two classes with one top card and one suffix."""
+    if not left.strip() or not right.strip():
+        raise _error(
+            token, "a dash range needs a hand on both sides, as in '99-55' or 'K9s-K6s' (for 'and up' write '22+')"
+        )
     hi1, lo1, kind1 = _parse_hand(left, token)
     hi2, lo2, kind2 = _parse_hand(right, token)
     pair1, pair2 = hi1 == lo1, hi2 == lo2
@@ -652,8 +663,8 @@ class Range:
     (Range('AA,AKs:0.5'), 8.0, 0.00603)
     >>> r.class_weights()[:3].tolist(), r == Range.parse("AKs:0.5,AA"), len({r, Range.parse(str(r))})
     ([1.0, 0.5, 0.0], True, 1)
-    >>> Range.parse("AsKs").class_weights()[1]
-    np.float64(0.25)
+    >>> float(Range.parse("AsKs").class_weights()[1])
+    0.25
     >>> print(Range.parse("AKs,QQ+:0.5").grid_text().splitlines()[0])
      .50  AKs    .    .    .    .    .    .    .    .    .    .    .
     """

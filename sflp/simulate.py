@@ -39,6 +39,7 @@ of each node.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import dataclass
 
@@ -532,3 +533,15 @@ def format_text(report: SimulationReport) -> str:
         )
     lines.append(f"{report.seconds:.2f} s, {report.hands_per_minute / 1e6:,.1f} M hands/minute")
     return "\n".join(lines) + "\n"
+
+
+# `sflp.simulate` is both this module and, in the public API (``sflp/__init__.py``), the function
+# simulate(): Python binds a package's submodule to the package attribute of the same name, so the
+# module itself is made callable and forwards to the function.  ``sflp.simulate(...)`` and
+# ``sflp.simulate.<anything>`` then both work whatever was imported first.
+class _CallableModule(sys.modules[__name__].__class__):
+    def __call__(self, *args, **kwargs):
+        return simulate(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

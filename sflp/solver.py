@@ -18,7 +18,10 @@ This module does not import :mod:`sflp.thresholds` (which sits above it); the pa
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
+from decimal import Decimal
+from numbers import Real
 
 import numpy as np
 
@@ -29,16 +32,51 @@ MAX_EXPLOITABILITY = 1e-9
 """Largest exploitability (bb per hand) a returned solution may have."""
 
 
+LP_STACK_LIMIT = 1e9
+"""Largest stack (bb) handed to the LP.  Its coefficients grow with the stack while the blinds
+stay put, so far above this HiGHS no longer resolves them (it fails near 1e15).  Past the last
+breakpoint (about 834 bb without antes) the support no longer changes -- only AA is shoved and
+called -- so a larger stack takes the support the LP finds here, solves its indifference
+equations at the stack asked for, and is checked by best responses like every answer."""
+
+
+def _solve_lp(game: PushFoldGame, solver: str | None) -> tuple[np.ndarray, np.ndarray, str]:
+    """The polished LP answer, and its method name (large stacks: see ``LP_STACK_LIMIT``)."""
+    from sflp.lp import DEFAULT_SOLVER, solve_lp
+
+    stack = float(game.config.stack)
+    if stack <= LP_STACK_LIMIT:
+        x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
+        x, y = _polish(game, x, y)
+        return x, y, "lp"
+    ref = game.at_stack(LP_STACK_LIMIT)
+    x, y, _ = solve_lp(ref, solver or DEFAULT_SOLVER)
+    x, y = _polish(ref, x, y)
+    for tol in (1e-7, 1e-5, 1e-9):
+        candidate = solve_on_support(game, Support.of(x, y, tol))
+        if candidate is not None and game.exploitability(*candidate) <= MAX_EXPLOITABILITY:
+            return candidate[0], candidate[1], "support"
+    raise SolveError(
+        f"stack={stack:g} bb is beyond what the LP resolves ({LP_STACK_LIMIT:g} bb), and the equilibrium "
+        f"support at {LP_STACK_LIMIT:g} bb does not hold at {stack:g} bb; solve a stack of at most "
+        f"{LP_STACK_LIMIT:g} bb"
+    )
+
+
 def _polish(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The LP answer with its support's indifference equations solved exactly (if that is better)."""
     best = (x, y)
     best_exp = game.exploitability(x, y)
+    # The support's exact solution wins ties within float noise: it has pure hands at exactly
+    # 0 or 1, where a solver's vertex may carry 1 - 1e-10 (HiGHS versions differ there).
+    slack = game.noise_tolerance()
+    polished = False
     for tol in (1e-7, 1e-5, 1e-9):
         candidate = solve_on_support(game, Support.of(x, y, tol))
         if candidate is not None:
             e = game.exploitability(*candidate)
-            if e < best_exp:
-                best, best_exp = candidate, e
+            if e < best_exp or (not polished and e <= best_exp + slack):
+                best, best_exp, polished = candidate, e, True
     return best
 
 
@@ -96,6 +134,35 @@ def _finish(game: PushFoldGame, solution: Solution, exact: bool) -> Solution:
     return solution
 
 
+def _check_config(config, caller: str) -> None:
+    if not isinstance(config, GameConfig):
+        raise ConfigError(
+            f"{caller}() takes a GameConfig, not {type(config).__name__} {config!r:.40}: "
+            f"e.g. {caller}({'GameConfig(stack=10)' if caller == 'solve' else '[5, 10], GameConfig(stack=5)'})"
+        )
+
+
+def _check_stacks(stacks) -> list[float]:
+    """The stacks of a sweep as floats; sflp's own error for anything that is not numbers."""
+    if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Iterable):
+        raise ConfigError(
+            f"stacks must be a list of numbers, not {type(stacks).__name__} {stacks!r:.40} "
+            "(e.g. [5, 10], or numpy.arange(1, 25.01, 0.05))"
+        )
+    out = []
+    for s in stacks:
+        if isinstance(s, bool) or not isinstance(s, (Real, Decimal)):
+            raise ConfigError(f"stack {s!r:.40} is not a number")
+        try:
+            value = float(s)
+        except OverflowError:
+            raise ConfigError(f"stack {s!r:.40} is too large") from None
+        if not (math.isfinite(value) and value > 0):
+            raise ConfigError(f"stack {s!r} must be a positive finite number")
+        out.append(value)
+    return out
+
+
 def make_game(config: GameConfig, level: str = "class", table=None) -> PushFoldGame:
     """The game of ``config`` at ``level`` ("class" or "combo")."""
     return PushFoldGame(config, table, level)
@@ -110,12 +177,10 @@ def solve(
     table=None,
 ) -> Solution:
     """The checked equilibrium of ``config`` (SB push / BB call per hand, value, EV margins)."""
-    from sflp.lp import DEFAULT_SOLVER, solve_lp
-
+    _check_config(config, "solve")
     game = make_game(config, level, table)
-    x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
-    x, y = _polish(game, x, y)
-    return _finish(game, make_solution(game, x, y, "lp"), exact)
+    x, y, method = _solve_lp(game, solver)
+    return _finish(game, make_solution(game, x, y, method), exact)
 
 
 def solve_many(
@@ -141,7 +206,9 @@ def solve_many(
     ``"support"``, ``"repair"`` or ``"lp"``.  ``progress`` is an optional callable invoked once
     per stack.  This keeps every solution in memory; :func:`iter_solve` yields them one at a time.
     """
-    stacks = [float(s) for s in _stack_list(stacks)]
+    stacks = _check_stacks(stacks)
+    if config is not None:
+        _check_config(config, "solve_many")
     order = sorted(range(len(stacks)), key=lambda k: stacks[k])
     out: list[Solution | None] = [None] * len(stacks)
     gen = iter_solve(
@@ -151,23 +218,6 @@ def solve_many(
     for k, solution in zip(order, gen):
         out[k] = solution
     return out  # type: ignore[return-value]
-
-
-def _stack_list(stacks) -> list[float]:
-    """The stacks as floats, or a :class:`~sflp.errors.ConfigError` naming what was passed."""
-    from numbers import Real
-
-    if isinstance(stacks, (str, bytes)) or not hasattr(stacks, "__iter__"):
-        raise ConfigError(
-            f"stacks={stacks!r} is not a sequence of numbers (e.g. [5, 10, 15]; "
-            "the CLI's '1:25:0.05' text is parsed by sflp.cli.parse_stacks)"
-        )
-    out = []
-    for s in stacks:
-        if isinstance(s, bool) or not isinstance(s, Real):
-            raise ConfigError(f"stacks contains {s!r}, which is not a number")
-        out.append(float(s))
-    return out
 
 
 def iter_solve(
@@ -190,12 +240,12 @@ def iter_solve(
     worker processes; at most ``2 * workers`` chunks are in flight, so a slow consumer holds the
     workers back instead of piling up results.
     """
-    stacks = sorted(_stack_list(stacks))
+    stacks = sorted(_check_stacks(stacks))
     if not stacks:
         return
+    if config is not None:
+        _check_config(config, "iter_solve")
     base = config if config is not None else GameConfig(stack=stacks[0])
-    if not isinstance(base, GameConfig):
-        raise ConfigError(f"config={base!r} is not a GameConfig")
     first = base.with_stack(stacks[0])
     if path is not None:
         _check_path(path, first, stacks, level)
@@ -226,8 +276,6 @@ def _check_path(path, config: GameConfig, stacks: list[float], level: str) -> No
 
 def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool, path) -> Iterator[Solution]:
     """Solutions of increasing ``stacks`` in one process (path, support reuse, repair, LP)."""
-    from sflp.lp import DEFAULT_SOLVER, solve_lp
-
     support: Support | None = None
     x = y = None
     for stack in stacks:
@@ -242,8 +290,8 @@ def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool,
             if solution is None and (repaired := _repair(game, x, y, support)) is not None:
                 solution = _checked(game, *repaired, "repair")
         if solution is None:
-            lx, ly, _ = solve_lp(game, solver or DEFAULT_SOLVER)
-            solution = make_solution(game, *_polish(game, lx, ly), "lp")
+            lx, ly, method = _solve_lp(game, solver)
+            solution = make_solution(game, lx, ly, method)
         x, y = solution.sb_strategy, solution.bb_strategy
         if path is None:
             support = Support.of(x, y)

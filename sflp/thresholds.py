@@ -21,10 +21,10 @@ support exactly as long as every *event polynomial* keeps its sign:
 ==========================  =========================================================
 
 :func:`compute_thresholds` walks from ``low`` to ``high``.  For a support it interpolates the
-event polynomials (degree ``k + 1``, exactly, at Chebyshev nodes over ``[low, high]``), takes
-their real roots nearest the current stack on either side, and refines each by a bracketing root
-finder on the *exact* event function (the determinants evaluated at that stack), to ~1e-13
-relative: that is the segment on which the support holds.  The first support comes from an LP
+event polynomials (degree ``k + 1``, exactly, at Chebyshev nodes over a window around the
+stack, see ``_WINDOW``), takes their real roots nearest the current stack on either side, and
+refines each by a bracketing root finder on the *exact* event function (the determinants
+evaluated at that stack), to ~1e-13 relative: that is the segment on which the support holds.  The first support comes from an LP
 solve (:func:`sflp.lp.solve_lp`).  At a segment's end the event says what changes; the next
 support is found by *pivoting*: the few generic successor supports (the hand goes pure or mixed,
 with one hand of either player following it in or out of the mixed set) are tested just past the
@@ -67,6 +67,16 @@ _GAP_TOL = 1e-10
 _MAX_PROBES = 20_000
 """LP solves allowed before giving up (a 1-200 bb path needs one or a few)."""
 _MAX_SEGMENTS = 200_000
+_WINDOW = 1.0
+"""A support's event polynomials are fitted on ``[p - w, p + w]`` (clipped to the range) around
+the stack ``p`` where it is found, ``w = _WINDOW * max(1, p)``: a fit over the whole range would
+lose the roots near its low end when the range is wide (1 to 1e6 bb).  A segment that runs past
+its window is continued by fitting the same support on the next window (no LP, no breakpoint)."""
+
+
+def _window(p: float, low: float, high: float) -> tuple[float, float]:
+    w = _WINDOW * max(1.0, p)
+    return max(low, p - w), min(high, p + w)
 
 
 # ---------------------------------------------------------------------------- results
@@ -644,7 +654,7 @@ def compute_thresholds(
                 continue
             seen.add(sup)
             try:
-                piece = _Piece(payoffs, sup, p, low, high)
+                piece = _Piece(payoffs, sup, p, *_window(p, low, high))
             except (ValueError, np.linalg.LinAlgError):
                 continue
             if piece.rows(p).min() >= -_VALID_TOL:
@@ -660,7 +670,7 @@ def compute_thresholds(
         n_segments += 1
         if n_segments > _MAX_SEGMENTS:
             raise SolveError("thresholds: too many segments; the path could not be followed")
-        a, b, _, brow = _segment(piece, p, lo, hi)
+        a, b, _, brow = _segment(piece, p, max(lo, piece.low), min(hi, piece.high))
         if not (a <= p <= b and a < b):
             return None
         for t in (0.25, 0.5, 0.75):
@@ -677,11 +687,21 @@ def compute_thresholds(
         step = 1e-6 * max(1.0, lo)
         if p is None or not lo <= p < hi:
             p = 0.5 * (lo + hi)
+        if hint is not None and hint[1] < 0 and hint[0].high < hi:
+            # the last segment ended at the edge of its fit window, not at an event: same support
+            try:
+                piece = _Piece(payoffs, hint[0].support, p, *_window(p, low, high))
+            except (ValueError, np.linalg.LinAlgError):
+                piece = None
+            if piece is not None and piece.rows(p).min() >= -_VALID_TOL:
+                got = accept(piece, p, lo, hi)
+                if got is not None:
+                    return got[0], got[1], piece, got[2]
         if hint is not None and hint[1] >= 0:
             sup = _pivot(payoffs, hint[0], hint[1], p)
             if sup is not None:
                 try:
-                    piece = _Piece(payoffs, sup, p, low, high)
+                    piece = _Piece(payoffs, sup, p, *_window(p, low, high))
                 except (ValueError, np.linalg.LinAlgError):
                     piece = None
                 if piece is not None and piece.rows(p).min() >= -_VALID_TOL:
@@ -715,6 +735,9 @@ def compute_thresholds(
             hint = (piece, brow)
 
     cover(low, high, low)
+    if not segments:  # the whole range is narrower than one breakpoint's tolerance
+        a, b, piece, _ = find(low, high, 0.5 * (low + high), None)
+        segments.append((a, b, piece))
     # contiguous: close tiny gaps at the breakpoints
     fixed: list[tuple[float, float, _Piece]] = []
     for a, b, pc in segments:
@@ -726,14 +749,22 @@ def compute_thresholds(
     segments = fixed
 
     hands = _hand_thresholds(segments, low, high)
-    breakpoints = tuple(seg[0] for seg in segments[1:])
+    # pieces of one support on neighbouring fit windows are one segment; breakpoints are where
+    # the support changes
+    merged: list[tuple[float, float, Support]] = []
+    for a, b, pc in segments:
+        if merged and merged[-1][2] == pc.support:
+            merged[-1] = (merged[-1][0], b, pc.support)
+        else:
+            merged.append((a, b, pc.support))
+    breakpoints = tuple(float(seg[0]) for seg in merged[1:])
     return Thresholds(
         config=config,
         low=low,
         high=high,
         hands=hands,
         breakpoints=breakpoints,
-        segments=tuple((a, b, pc.support) for a, b, pc in segments),
+        segments=tuple(merged),
         lp_solves=lp_count,
         pivots=pivots,
         _payoffs=payoffs,

@@ -80,6 +80,7 @@ import csv
 import json
 import math
 import os
+import sys
 from dataclasses import dataclass, field
 from json.decoder import JSONDecodeError, scanstring
 from pathlib import Path
@@ -138,6 +139,17 @@ class StrategySpec:
     kind: str
     combo_freq: np.ndarray
     missing: tuple[str, ...] = ()
+    note: str = ""
+    """Set when the spec was ambiguous (a file named like a range): what was read, how to ask for the other."""
+
+    @property
+    def description(self) -> str:
+        """``file 'AA' (class-list)`` or ``range 'AA'``: what was read."""
+        if self.kind == "range":
+            return f"range {self.source!r}"
+        if self.kind == "array":
+            return "array"
+        return f"file {self.source!r} ({self.kind})"
 
     def __post_init__(self) -> None:
         freq = np.array(self.combo_freq, dtype=np.float64)
@@ -215,21 +227,63 @@ def load_strategy(spec: str | os.PathLike, player: str) -> StrategySpec:
     if isinstance(spec, os.PathLike):
         spec = os.fspath(spec)
     if not isinstance(spec, str):
-        raise TypeError(f"load_strategy expects a path or a range string, not {type(spec).__name__}")
+        raise ConfigError(
+            f"{player.upper()} strategy must be a path or a range string, not {type(spec).__name__} {spec!r:.40}"
+        )
+    if not spec.strip():
+        raise ConfigError(
+            f"{player.upper()} strategy is empty: give a file, a range such as '22+,A2s+', "
+            "or 'random:0' for a player who never plays"
+        )
+    prefix, _, rest = spec.partition(":")
+    if prefix.strip().lower() in SPEC_PREFIXES and len(prefix) > 1:  # 'C:\\x' is a Windows path
+        if not rest.strip():
+            raise ConfigError(f"{player.upper()} strategy {spec!r}: nothing after {prefix.strip()}:")
+        if prefix.strip().lower() == "range":
+            return _load_range(rest, player, spec)
+        path = Path(rest)
+        if path.is_file():
+            return _load_file(path, player)
+        raise StrategyFileError(rest, None, "is not a file" if path.exists() else "no such file")
     path = Path(spec)
-    if spec.strip() and path.is_file():
-        return _load_file(path, player)
-    if spec.strip() and path.exists():
+    if path.is_file():
+        spec_ = _load_file(path, player)
+        if _parses_as_range(spec):
+            object.__setattr__(
+                spec_, "note", f"read the file {spec!r}; write range:{spec} for the range of that name"
+            )
+        return spec_
+    if path.exists():
         raise StrategyFileError(spec, None, "is not a file")
     if "/" in spec or "\\" in spec or spec.strip().lower().endswith(PATH_SUFFIXES):
         raise StrategyFileError(spec, None, "no such file (and not range notation)")
-    from sflp.ranges import parse_range  # written alongside; imported when needed
+    return _load_range(spec, player, spec)
+
+
+SPEC_PREFIXES = ("file", "range")
+"""``file:PATH`` and ``range:TEXT`` say which a strategy spec is, when a file is named like a range."""
+
+
+def _parses_as_range(text: str) -> bool:
+    from sflp.ranges import parse_range
 
     try:
-        weights = parse_range(spec).combo_weights()
+        parse_range(text)
+    except NotationError:
+        return False
+    return True
+
+
+def _load_range(text: str, player: str, spec: str) -> StrategySpec:
+    from sflp.ranges import parse_range  # written alongside; imported when needed
+
+    if not text.strip():
+        raise ConfigError(f"{player.upper()} strategy {spec!r} is an empty range")
+    try:
+        weights = parse_range(text).combo_weights()
     except NotationError as exc:
         raise NotationError(f"{player.upper()} strategy {spec!r} is neither a file nor a range: {exc}") from None
-    return StrategySpec(player, spec, "range", weights)
+    return StrategySpec(player, text, "range", weights)
 
 
 def _load_file(path: Path, player: str) -> StrategySpec:
@@ -268,7 +322,10 @@ def _load_file(path: Path, player: str) -> StrategySpec:
 
 def _table_rows(text: str) -> list[tuple[int, list[str]]]:
     """``(line number, cells)`` of the non-blank, non-comment lines of a CSV/TSV/blank-separated file."""
-    delimiter = "," if "," in text else ("\t" if "\t" in text else None)
+    data = "\n".join(
+        line for line in text.splitlines() if line.strip() and not line.strip().startswith("#")
+    )  # comments may contain anything ("# my chart, v2") and must not decide the separator
+    delimiter = "," if "," in data else ("\t" if "\t" in data else None)
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -561,6 +618,7 @@ class VerifyReport:
     missing: dict[str, tuple[str, ...] | None]
     hands: list[HandRow] = field(default_factory=list)
     sources: dict[str, str | None] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def stack(self) -> float:
@@ -606,6 +664,8 @@ class VerifyReport:
                 "bb_exploitability_mbb": num(self.bb_exploitability_mbb),
                 "total_exploitability_mbb": float(self.total_exploitability_mbb),
                 "missing": {p: (None if m is None else list(m)) for p, m in self.missing.items()},
+                "sources": dict(self.sources),
+                "notes": dict(self.notes),
                 "hands": [row.to_dict() for row in self.hands],
             }
         )
@@ -679,7 +739,8 @@ def verify(
         value_vs_each_other=None if mutual is None else float(mutual),
         missing={"sb": None if sb is None else sb.missing, "bb": None if bb is None else bb.missing},
         hands=rows,
-        sources={"sb": None if sb is None else sb.source, "bb": None if bb is None else bb.source},
+        sources={"sb": None if sb is None else sb.description, "bb": None if bb is None else bb.description},
+        notes={p: spec.note for p, spec in (("sb", sb), ("bb", bb)) if spec is not None and spec.note},
     )
 
 
@@ -731,6 +792,9 @@ def format_text(report: VerifyReport, top: int = 15) -> str:
         else:
             lines.append(f"{who:<6}{e:>24.9f}{mbb:>12.3f}   {src}")
     lines.append(f"{'total':<6}{report.total_exploitability:>24.9f}{report.total_exploitability_mbb:>12.3f}")
+    for who in PLAYERS:
+        if report.notes.get(who):
+            lines.append(f"note ({who.upper()}): {report.notes[who]}")
     if report.value_vs_each_other is not None:
         lines.append(f"value of the given SB vs the given BB: {report.value_vs_each_other:+.6f} bb/hand")
     for who in PLAYERS:
@@ -755,3 +819,15 @@ def format_text(report: VerifyReport, top: int = 15) -> str:
         for r in costly:
             lines.append(f"  {r.hand:<6}{r.given:>8.3f}{r.exact:>8.3f}{r.ev_lost * MBB:>18.4f}")
     return "\n".join(lines) + "\n"
+
+
+# `sflp.verify` is both this module and, in the public API (``sflp/__init__.py``), the function
+# verify(): Python binds a package's submodule to the package attribute of the same name, so the
+# module itself is made callable and forwards to the function.  ``sflp.verify(...)`` and
+# ``sflp.verify.<anything>`` then both work whatever was imported first.
+class _CallableModule(sys.modules[__name__].__class__):
+    def __call__(self, *args, **kwargs):
+        return verify(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

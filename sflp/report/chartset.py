@@ -198,8 +198,12 @@ def about_items(
 def _check_thresholds(config, thresholds) -> None:
     if thresholds is None:
         return
+    from sflp.thresholds import Thresholds
+
+    if not isinstance(thresholds, Thresholds):
+        raise ConfigError(f"thresholds must be None or what compute_thresholds returns, got {type(thresholds).__name__}")
     t_config = getattr(thresholds, "config", None)
-    if t_config is not None and t_config.structure_key() != config.structure_key():
+    if config is not None and t_config is not None and t_config.structure_key() != config.structure_key():
         raise ConfigError(
             f"thresholds are for blinds/antes {t_config.structure_key()}, "
             f"solutions for {config.structure_key()}"
@@ -214,14 +218,19 @@ def _stack_list(solutions, stacks) -> tuple[Iterable, list[float]]:
     """The solutions as an iterable in increasing stack order, and the list of their stacks."""
     from sflp.game import Solution
 
+    if isinstance(solutions, (str, bytes)) or not isinstance(solutions, Iterable):
+        raise ConfigError(
+            f"write_chart_set takes a list of Solution objects (from solve / solve_many / iter_solve), "
+            f"not {type(solutions).__name__} {solutions!r:.40}"
+        )
     if stacks is None:
         if not isinstance(solutions, Sequence):
             solutions = list(solutions)
         bad = [s for s in solutions if not isinstance(s, Solution)]
         if bad:
             raise ConfigError(
-                f"write_chart_set needs sflp Solution objects (from solve / solve_many / iter_solve), "
-                f"got {bad[0]!r}"
+                f"write_chart_set needs sflp Solution objects (from solve / solve_many / iter_solve): "
+                f"{bad[0]!r:.40} is not a Solution"
             )
         solutions = sorted_solutions(solutions)
         return solutions, [float(s.config.stack) for s in solutions]
@@ -270,6 +279,7 @@ def write_chart_set(
     from sflp.report.plots import range_figure, render, threshold_figure, value_figure
     from sflp.report.staging import StagedFolder, write_manifest
 
+    _check_thresholds(None, thresholds)  # its type, before any work
     solutions, solved = _stack_list(solutions, stacks)
     chosen = nearest_stacks(solved, range_stacks) if range_stacks else default_range_stacks(solved)
     thin = set(thin_indices(len(solved), MAX_SHEET_STACKS).tolist())

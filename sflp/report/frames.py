@@ -70,6 +70,18 @@ def fraction_text(value: Fraction | None) -> str:
 
 def sorted_solutions(solutions: Iterable) -> list:
     """The solutions ordered by stack; one blind structure, each stack once."""
+    from sflp.game import Solution
+
+    if isinstance(solutions, (str, bytes, Solution)) or not isinstance(solutions, Iterable):
+        raise ConfigError(
+            f"expected a list of Solution objects (from solve / solve_many), got {type(solutions).__name__}"
+        )
+    solutions = list(solutions)
+    for k, s in enumerate(solutions):
+        if not isinstance(s, Solution):
+            raise ConfigError(
+                f"solutions[{k}] is {s!r:.40}, not a Solution: pass what solve / solve_many return"
+            )
     sols = sorted(solutions, key=lambda s: float(s.config.stack))
     if not sols:
         raise ConfigError("no solutions to report")

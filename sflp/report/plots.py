@@ -27,7 +27,12 @@ from matplotlib.collections import PathCollection, PolyCollection
 from matplotlib.colors import LinearSegmentedColormap, LogNorm, Normalize
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont, get_font
-from matplotlib.ft2font import LoadFlags
+try:  # matplotlib >= 3.10
+    from matplotlib.ft2font import LoadFlags
+
+    _NO_HINTING = LoadFlags.NO_HINTING
+except ImportError:  # matplotlib 3.8 / 3.9: the same flag as a module constant
+    from matplotlib.ft2font import LOAD_NO_HINTING as _NO_HINTING
 from matplotlib.path import Path
 from matplotlib.transforms import Affine2D
 
@@ -96,7 +101,7 @@ def _glyph(ch: str, weight: str) -> tuple[np.ndarray, np.ndarray, float]:
     if key not in _GLYPHS:
         font = get_font(findfont(FontProperties(family="DejaVu Sans", weight=weight)))
         font.set_size(_FONT_UNITS, 72)
-        glyph = font.load_char(ord(ch), flags=LoadFlags.NO_HINTING)
+        glyph = font.load_char(ord(ch), flags=_NO_HINTING)
         verts, codes = font.get_path()
         advance = glyph.linearHoriAdvance / 65536 / _FONT_UNITS
         _GLYPHS[key] = (np.asarray(verts, dtype=np.float64) / _FONT_UNITS, np.asarray(codes), advance)

@@ -1,0 +1,210 @@
+"""The installable product: the table found as package data, the user data folder, the public API
+on the package, ``python -m sflp``, and (slow) a real wheel installed into a fresh venv."""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sflp.equity as eq
+from sflp.errors import ConfigError, DataError
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARDS = 1_712_304  # C(48, 5)
+
+
+def _env(**extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("SFLP_DATA_DIR", "XDG_DATA_HOME", "PYTHONPATH")}
+    env.update(extra)
+    return env
+
+
+# ---------------------------------------------------------------- the public API
+
+
+def test_import_sflp_is_light():
+    code = (
+        "import sys, sflp\n"
+        "heavy = [m for m in ('cvxpy', 'pandas', 'matplotlib', 'scipy', 'numba', 'numpy') if m in sys.modules]\n"
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_public_api_names_resolve():
+    import sflp
+
+    expected = {
+        "solve", "solve_many", "GameConfig", "Solution", "equity", "load_table", "parse_range", "Range",
+        "compute_thresholds", "Thresholds", "verify", "load_strategy", "write_chart_set", "SflpError",
+        "ConfigError", "DataError", "NotationError", "SolveError", "OutputError", "errors",
+    }
+    assert expected <= set(sflp.__all__)
+    assert expected <= set(dir(sflp))
+    for name in sflp.__all__:
+        assert getattr(sflp, name) is not None, name
+    with pytest.raises(AttributeError):
+        sflp.no_such_thing  # noqa: B018
+
+
+def test_callable_modules_work_both_ways():
+    import sflp
+    import sflp.verify  # binds the submodule to the package attribute
+
+    # GNU poker-eval's enumeration of AdAc vs KhKs
+    assert sflp.equity("AdAc", "KhKs").counts.wins == 1388072
+    assert sflp.equity.BOARDS_PER_PAIR == BOARDS
+    spec = sflp.load_strategy("random", "sb")
+    report = sflp.verify(sflp.GameConfig(stack=10), spec, None)
+    assert report.sb_exploitability > 0
+    assert sflp.verify.load_strategy is sflp.load_strategy
+
+
+def test_version_and_python_dash_m():
+    import sflp
+
+    out = subprocess.run([sys.executable, "-m", "sflp", "--version"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0 and out.stdout.strip() == f"sflp {sflp.__version__}"
+    assert (ROOT / "sflp" / "py.typed").is_file()
+
+
+# ---------------------------------------------------------------- where the table lives
+
+
+def test_sflp_data_dir_overrides(monkeypatch, tmp_path):
+    monkeypatch.setenv("SFLP_DATA_DIR", str(tmp_path))
+    assert eq.data_dirs() == [tmp_path]
+    assert eq.default_data_dir() == tmp_path  # even without a table: its error names it
+    assert eq.build_target_dir() == tmp_path
+    with pytest.raises(DataError, match=str(tmp_path)):
+        eq.load_table_from(eq.default_data_dir())
+
+
+def test_user_data_folder_is_searched_and_used_for_builds(monkeypatch, tmp_path):
+    monkeypatch.delenv("SFLP_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    user = tmp_path / "xdg" / "sflp"
+    assert eq.user_data_dir() == user
+    assert user in eq.data_dirs()
+    # a checkout: the shipped table is in data/, and a build without --data-dir rewrites it
+    assert eq.default_data_dir() == ROOT / "data"
+    # a read-only package folder (here: a "folder" below a file): builds go to the user folder
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setattr(eq, "_home_dir", lambda: blocker / "data")
+    assert eq.build_target_dir() == user
+    # a table the user built there is found first
+    user.mkdir(parents=True)
+    for name in (eq.TABLE_NAME, eq.CHECKSUM_NAME):
+        shutil.copyfile(ROOT / "data" / name, user / name)
+    assert eq.default_data_dir() == user
+
+
+def test_build_target_is_checked_before_the_work(monkeypatch, tmp_path, capsys):
+    import sflp.equity_build
+    from sflp.cli import main
+
+    def boom(**kw):
+        raise AssertionError("the enumeration must not start")
+
+    monkeypatch.setattr(sflp.equity_build, "build_win_table", boom)
+    afile = tmp_path / "afile"
+    afile.write_text("keep me")
+    for target in (afile, afile / "sub"):
+        with pytest.raises(ConfigError, match="a file, not a folder"):
+            eq.build_table(target)
+        assert main(["equity", "build", "--data-dir", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "is a file, not a folder" in err and "Traceback" not in err
+    assert afile.read_text() == "keep me"
+
+
+def _resign(blob: bytes, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / eq.TABLE_NAME).write_bytes(blob)
+    digest = hashlib.sha256(blob).hexdigest()
+    (folder / eq.CHECKSUM_NAME).write_text(f"{digest}  {eq.TABLE_NAME}\n")
+
+
+def test_resigned_corrupt_table_is_refused(tmp_path):
+    blob = (ROOT / "data" / eq.TABLE_NAME).read_bytes()
+    end = blob.index(b"\n", len(eq.MAGIC))
+    raw = zlib.decompress(blob[end + 1 :])
+    n = len(raw) // 8
+    payload = np.frombuffer(raw, dtype=np.uint8).reshape(4, -1).T.copy().view("<u4").ravel().copy()
+    # pair 0: wins + ties one more than the 1,712,304 boards there are
+    payload[0] = BOARDS - payload[n] + 1
+    planes = payload.astype("<u4").view(np.uint8).reshape(-1, 4).T.copy()
+    bad = blob[: end + 1] + zlib.compress(planes.tobytes(), 1)
+    _resign(bad, tmp_path / "bad")
+    with pytest.raises(DataError, match="corrupt: combos 0 vs"):
+        eq.load_table_from(tmp_path / "bad")
+    # the unmodified payload re-signed the same way loads (the check is not over-eager)
+    good = np.frombuffer(raw, dtype=np.uint8).reshape(4, -1).T.copy().view("<u4").ravel()
+    planes = good.view(np.uint8).reshape(-1, 4).T.copy()
+    _resign(blob[: end + 1] + zlib.compress(planes.tobytes(), 1), tmp_path / "good")
+    table = eq.load_table_from(tmp_path / "good")
+    assert int(table.wins[0].sum()) > 0
+
+
+# ---------------------------------------------------------------- the wheel (slow)
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
+    """Build the wheel, install it into a fresh venv (dependencies from this interpreter's site
+    packages, so nothing big is downloaded), and solve from a folder outside the checkout."""
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "-w", str(dist), str(ROOT)],
+        check=True, cwd=tmp_path, env=_env(),
+    )
+    (wheel,) = dist.glob("sflp-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "sflp/data/equity_table.bin" in names and "sflp/data/equity_table.sha256" in names
+    assert "sflp/py.typed" in names and "sflp/__main__.py" in names
+    assert not [n for n in names if n.split("/")[0] in ("data", "tests", "benchmarks")], names
+    shipped = zipfile.ZipFile(wheel).read("sflp/data/equity_table.sha256").decode().split()[0]
+    assert shipped == (ROOT / "data" / eq.CHECKSUM_NAME).read_text().split()[0]
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+                    "--ignore-installed", str(wheel)],
+                   check=True, env=_env())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = _env(XDG_DATA_HOME=str(tmp_path / "xdg"))
+
+    def sflp(*args):
+        out = subprocess.run([str(venv / "bin" / "sflp"), *args], capture_output=True, text=True, cwd=elsewhere, env=env)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    where = subprocess.run([str(py), "-c", "import sflp.equity as e; print(e.__file__); print(e.default_data_dir())"],
+                           capture_output=True, text=True, cwd=elsewhere, env=env, check=True).stdout.split()
+    assert where[0].startswith(str(venv)) and where[1].startswith(str(venv)), where
+    solved = json.loads(sflp("solve", "--stack", "10", "--json"))
+    # 10 bb without ante: SB pushes 58.3%, BB calls 37.4% (the README's figures; HRC's chart agrees)
+    assert solved["push_pct"] == pytest.approx(58.3, abs=0.05) and solved["call_pct"] == pytest.approx(37.4, abs=0.05)
+    assert 0 <= solved["exploitability"] <= 1e-9
+    counts = json.loads(sflp("equity", "AA", "KK", "--json"))
+    assert counts["pairs"] == 36 and counts["wins"] + counts["ties"] + counts["losses"] == 36 * BOARDS
+    assert sflp("--version").startswith("sflp ")
+    # python -m sflp in the venv, and nothing was written next to the package or the user folder
+    out = subprocess.run([str(py), "-m", "sflp", "equity", "AhAd", "KcKs", "--json"], capture_output=True,
+                         text=True, cwd=elsewhere, env=env)
+    assert out.returncode == 0 and json.loads(out.stdout)["boards"] == BOARDS
+    assert not (tmp_path / "xdg").exists()
+    site = Path(where[0]).parent.parent
+    assert not (site / "data").exists()
