@@ -41,7 +41,7 @@ STACKS = [2, 5, 7.7, 10]
 LOW, HIGH = 1.0, 10.0
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHART_FILES = {
-    "values.csv", "ranges.csv", "thresholds.csv", "chart.xlsx",
+    "values.csv", "ranges.csv", "thresholds.csv", "chart.xlsx", "chart.html", "chart.pdf",
     *(f"{stem}.{ext}" for stem in ("sb_push", "bb_call", "value_by_stack", "range_5bb", "range_10bb")
       for ext in ("png", "svg")),
     *(f"{who}_{stack}bb.csv" for who in ("sb_push", "bb_call") for stack in (5, 10)),

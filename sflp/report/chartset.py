@@ -7,6 +7,8 @@
 ``ranges.csv``         stack, player, hand, frequency, ev -- one row per stack x player x hand
 ``thresholds.csv``     player, hand, max_stack, capped, intervals, any_intervals
 ``chart.xlsx``         SB push, BB call, Ranges, Values, Hand EV, About (see :mod:`.excel`)
+``chart.html``         one self-contained interactive page: stack slider, grids, curve (:mod:`.html`)
+``chart.pdf``          one A4 landscape page: both threshold charts, legend, configuration
 ``sb_push.png/.svg``   SB threshold chart
 ``bb_call.png/.svg``   BB threshold chart
 ``value_by_stack.*``   value and push/call percentages against the stack
@@ -170,7 +172,8 @@ def write_chart_set(
     20, 25 bb inside the solved range).  ``exact`` adds ``value_exact`` ("p/q") to values.csv.
     Raises :class:`~sflp.errors.OutputError` when ``out_dir`` cannot be written.
     """
-    from sflp.report.plots import range_figure, render, threshold_figure, value_figure
+    from sflp.report.html import write_chart_html
+    from sflp.report.plots import range_figure, render, threshold_figure, value_figure, write_chart_pdf
 
     sols = sorted_solutions(solutions)
     _check_thresholds(sols, thresholds)
@@ -199,6 +202,8 @@ def write_chart_set(
         record(write_thresholds_csv(tdf, out / "thresholds.csv"))
     wb = chart_workbook(values, ranges, tdf, low, high, chosen, about, structure)
     record(save_workbook(wb, out / "chart.xlsx"))
+    record(write_chart_html(out / "chart.html", values, ranges, tdf, structure, about, low=low, high=high))
+    record(write_chart_pdf(out / "chart.pdf", tdf, low, high, structure, about, ranges=ranges, stack=solved[-1]))
     if tdf is not None:
         files.update(render(threshold_figure, out, "sb_push", tdf, "sb", low, high, structure))
         files.update(render(threshold_figure, out, "bb_call", tdf, "bb", low, high, structure))
