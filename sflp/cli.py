@@ -135,6 +135,38 @@ def _grid(values, color: bool) -> str:
     return "\n".join(lines) + "\n" + legend
 
 
+def _ansi(background: str, text: str) -> str:
+    """``text`` on a 24-bit colour background (hex ``RRGGBB``) with black or white ink."""
+    from sflp.palette import text_colour
+
+    bg = tuple(int(background[i:i + 2], 16) for i in (0, 2, 4))
+    fg = (0, 0, 0) if text_colour(background) == "000000" else (255, 255, 255)
+    return f"\x1b[48;2;{bg[0]};{bg[1]};{bg[2]};38;2;{fg[0]};{fg[1]};{fg[2]}m{text}\x1b[0m"
+
+
+def _threshold_grid(thresholds, player: str, color: bool) -> str:
+    """The threshold chart as text: rank headers, each cell the hand above its label (``7.7*``),
+    coloured like the PNG on a terminal."""
+    from sflp.cards import CLASS_NAMES
+    from sflp.palette import threshold_colour
+
+    ranks = "AKQJT98765432"
+    lines = ["   " + " ".join(f"{r:^5}" for r in ranks)]
+    for row in range(13):
+        names, labels = [], []
+        for col in range(13):
+            h = thresholds.get(player, CLASS_NAMES[row * 13 + col])
+            name, label = f"{h.hand:^5}", f"{h.label() + ('*' if h.multi else ''):^5}"
+            if color:
+                bg = threshold_colour(h.max_stack, thresholds.low, thresholds.high)
+                name, label = _ansi(bg, name), _ansi(bg, label)
+            names.append(name)
+            labels.append(label)
+        lines.append(f"{ranks[row]:>2} " + " ".join(names))
+        lines.append("   " + " ".join(labels))
+    return "\n".join(lines)
+
+
 # ------------------------------------------------------------------ equity
 
 
@@ -326,6 +358,27 @@ def parse_stacks(text: str) -> list[float]:
     return values
 
 
+def parse_grid_stacks(text: str | None, low: float, high: float) -> list[float] | None:
+    """``--grid-stacks 5,10,30``: the stacks of the range grids, each inside ``[low, high]``.
+
+    >>> parse_grid_stacks("10,5", 1, 25), parse_grid_stacks(None, 1, 25)
+    ([5.0, 10.0], None)
+    """
+    if text is None:
+        return None
+    try:
+        stacks = sorted({float(t) for t in text.split(",") if t.strip()})
+    except ValueError:
+        raise ConfigError(f"--grid-stacks {text!r}: expected a comma list of stacks in bb, such as 5,10,20") from None
+    if not stacks:
+        raise ConfigError("--grid-stacks is empty: give a comma list of stacks in bb, such as 5,10,20")
+    outside = [s for s in stacks if not (low - 1e-9 <= s <= high + 1e-9)]
+    if outside:
+        raise ConfigError(f"--grid-stacks {', '.join(f'{s:g}' for s in outside)} outside the solved stacks "
+                          f"{low:g}-{high:g} bb")
+    return stacks
+
+
 def cmd_chart(args) -> int:
     from sflp.report import check_out_dir, default_out_dir, write_chart_set
     from sflp.solver import solve_many
@@ -336,6 +389,7 @@ def cmd_chart(args) -> int:
     for s in stacks:  # validate every stack against the structure before doing any work
         config.with_stack(s)
     low, high = stacks[0], stacks[-1]
+    grid_stacks = parse_grid_stacks(args.grid_stacks, low, high)
     out_dir = Path(args.out) if args.out else default_out_dir(config, low, high)
     check_out_dir(out_dir)
     start = time.perf_counter()
@@ -344,7 +398,7 @@ def cmd_chart(args) -> int:
     solutions = solve_many(stacks, config, exact=args.exact, progress=bar.update)
     bar.close()
     thresholds = compute_thresholds(config, low=low, high=high) if high > low else None
-    files = write_chart_set(solutions, thresholds, out_dir, exact=args.exact)
+    files = write_chart_set(solutions, thresholds, out_dir, exact=args.exact, range_stacks=grid_stacks)
     seconds = time.perf_counter() - start
     summary = {
         "out_dir": str(out_dir),
@@ -367,12 +421,8 @@ def cmd_chart(args) -> int:
     if thresholds is not None:
         print(f"{len(thresholds.breakpoints)} exact breakpoints")
         for player, title in (("sb", "SB push up to (bb)"), ("bb", "BB call up to (bb)")):
-            from sflp.cards import CLASS_NAMES, grid_text
-
-            labels = [thresholds.get(player, n).label() + ("*" if thresholds.get(player, n).multi else "")
-                      for n in CLASS_NAMES]
-            print(f"\n{title}  (* = more than one stack interval)")
-            print(grid_text(labels, width=5))
+            print(f"\n{title}  ({high:g}+ = up to the top, - = never, * = more than one stack interval)")
+            print(_threshold_grid(thresholds, player, _use_color(args)))
     print(f"\nWrote {len(files)} files to {out_dir}/")
     return 0
 
@@ -487,6 +537,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_structure(p, stack=False)
     p.add_argument("--out", default=None, help="output folder (default reports/<configuration name>)")
     p.add_argument("--exact", action="store_true", help="certify every stack in exact arithmetic")
+    p.add_argument("--grid-stacks", default=None, metavar="S1,S2,...",
+                   help="stacks of the range grids (range_<S>bb.png, sb_push_<S>bb.csv), each mapped to the "
+                        "nearest solved stack (default: about five round stacks spread over the range, "
+                        "e.g. 5,10,15,20,25 for 1-25 bb)")
     _add_output(p)
     p.set_defaults(func=cmd_chart)
 

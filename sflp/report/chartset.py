@@ -168,8 +168,8 @@ def write_chart_set(
 ) -> dict[str, str]:
     """Write the chart set (see the module doc) into ``out_dir``; returns file name -> path.
 
-    ``range_stacks`` are mapped to the nearest solved stacks (default: those nearest 5, 10, 15,
-    20, 25 bb inside the solved range).  ``exact`` adds ``value_exact`` ("p/q") to values.csv.
+    ``range_stacks`` are mapped to the nearest solved stacks (default: about five round stacks
+    spread over the solved range, see :func:`~sflp.report.frames.default_range_stacks`).  ``exact`` adds ``value_exact`` ("p/q") to values.csv.
     Raises :class:`~sflp.errors.OutputError` when ``out_dir`` cannot be written.
     """
     from sflp.report.html import write_chart_html
@@ -217,10 +217,11 @@ def write_chart_set(
 
 
 def write_solution(solution, out_dir: Path | str) -> dict[str, str]:
-    """The files of one solved stack: ranges.csv, values.csv, solution.xlsx, sb_push/bb_call grids.
+    """The files of one solved stack: ranges.csv, values.csv, solution.xlsx and the grids, named
+    as in a chart set: ``sb_push_<S>bb.csv``, ``bb_call_<S>bb.csv`` (13x13 frequency grids) and
+    ``range_<S>bb.png/.svg`` (both players' grids), e.g. ``range_10bb.png``.
 
-    ``sb_push.png/.svg`` and ``bb_call.png/.svg`` are the frequency grids at that stack; the
-    workbook has both grids with their EV margins, the values row and the About sheet.
+    The workbook has both grids with their EV margins, the values row and the About sheet.
     """
     from sflp.report.plots import range_figure, render
 
@@ -234,7 +235,8 @@ def write_solution(solution, out_dir: Path | str) -> dict[str, str]:
     about = about_items(sols, exact=exact)
     files: dict[str, str] = {}
     grids = [
-        write_grid_csv(grid_from_tidy(ranges, "frequency", stack=stack, player=player), out / f"{name}_grid.csv")
+        write_grid_csv(grid_from_tidy(ranges, "frequency", stack=stack, player=player),
+                       out / f"{name}_{fmt_num(stack)}bb.csv")
         for player, name in (("sb", "sb_push"), ("bb", "bb_call"))
     ]
     for path in (
@@ -244,6 +246,5 @@ def write_solution(solution, out_dir: Path | str) -> dict[str, str]:
         save_workbook(solution_workbook(values, ranges, about, structure), out / "solution.xlsx"),
     ):
         files[path.name] = str(path)
-    files.update(render(range_figure, out, "sb_push", ranges, stack, structure, players=("sb",)))
-    files.update(render(range_figure, out, "bb_call", ranges, stack, structure, players=("bb",)))
+    files.update(render(range_figure, out, f"range_{fmt_num(stack)}bb", ranges, stack, structure))
     return files
