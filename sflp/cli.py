@@ -37,10 +37,10 @@ def _add_structure(p: argparse.ArgumentParser, stack: bool = True) -> None:
     g = p.add_argument_group("game")
     if stack:
         g.add_argument("--stack", type=_number("--stack"), required=True, help="effective stack in bb, before posting")
-    g.add_argument("--small-blind", type=_number("--small-blind"), default=0.5, help="default 0.5")
-    g.add_argument("--big-blind", type=_number("--big-blind"), default=1.0, help="default 1")
-    g.add_argument("--ante", type=_number("--ante"), default=0.0, help="ante per player (dead), default 0")
-    g.add_argument("--bb-ante", type=_number("--bb-ante"), default=0.0, help="big-blind ante (dead), default 0")
+    g.add_argument("--small-blind", type=_number("--small-blind"), default=0.5, help="small blind in bb (live)")
+    g.add_argument("--big-blind", type=_number("--big-blind"), default=1.0, help="big blind in bb (live)")
+    g.add_argument("--ante", type=_number("--ante"), default=0.0, help="ante per player in bb (dead)")
+    g.add_argument("--bb-ante", type=_number("--bb-ante"), default=0.0, help="big-blind ante in bb, paid by BB only (dead)")
 
 
 def _add_output(p: argparse.ArgumentParser) -> None:
@@ -103,6 +103,49 @@ def _progress(total: int, desc: str, enabled: bool):
     from tqdm import tqdm
 
     return tqdm(total=total, desc=desc, unit="stack", file=sys.stderr, leave=False)
+
+
+PROGRESS_DELAY = 2.0
+"""Seconds before a progress bar appears: quick runs stay quiet."""
+
+
+def _show_progress(args) -> bool:
+    """Progress bars only on a terminal (stderr) and never with --json."""
+    return not getattr(args, "json", False) and sys.stderr.isatty()
+
+
+class _Bar:
+    """A tqdm bar on stderr that appears after PROGRESS_DELAY seconds (or does nothing)."""
+
+    def __init__(self, total: float, desc: str, unit: str, enabled: bool, **kw) -> None:
+        self.done = 0
+        self.bar = None
+        if enabled:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, delay=PROGRESS_DELAY,
+                            dynamic_ncols=True, **kw)
+
+    def add(self, n=1) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def share(self, share: float) -> None:
+        """Set a 0..100 bar to ``share`` (0..1) of its budget."""
+        target = round(100 * min(1.0, max(0.0, share)))
+        if target > self.done:
+            self.add(target - self.done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 # ------------------------------------------------------------------ grids in the terminal
@@ -453,7 +496,11 @@ def cmd_verify(args) -> int:
 def cmd_approx(args) -> int:
     from sflp.approx import format_text, run
 
-    result = run(args.method, _config(args), iterations=args.iterations, seconds=args.seconds, seed=args.seed)
+    from sflp.approx.common import observe_progress
+
+    with _Bar(100, args.method, "%", _show_progress(args), bar_format="{desc}: {percentage:3.0f}%|{bar}| "
+              "[{elapsed}<{remaining}]") as bar, observe_progress(bar.share):
+        result = run(args.method, _config(args), iterations=args.iterations, seconds=args.seconds, seed=args.seed)
     if args.json:
         _print_json(result.to_dict())
     else:
@@ -470,7 +517,11 @@ def cmd_approx_bench(args) -> int:
     out_dir = Path(args.out)
     check_out_dir(out_dir)
     base = _config(args, stack=stacks[0])
-    results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base)
+    from sflp.approx import METHODS
+
+    with _Bar(len(stacks) * len(METHODS), "approx-bench", "run", _show_progress(args)) as bar:
+        results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base,
+                               progress=lambda _: bar.add())
     files = write_approx_bench(results, out_dir)
     rows = [
         {
@@ -498,7 +549,8 @@ def cmd_simulate(args) -> int:
 
     if args.hands <= 0:
         raise ConfigError(f"--hands {args.hands} must be a positive whole number")
-    report = simulate(_config(args), hands=args.hands, seed=args.seed)
+    with _Bar(args.hands, "simulate", "hand", _show_progress(args), unit_scale=True) as bar:
+        report = simulate(_config(args), hands=args.hands, seed=args.seed, progress=bar.add)
     if args.json:
         _print_json(report.to_dict())
     else:
@@ -509,6 +561,21 @@ def cmd_simulate(args) -> int:
 # ------------------------------------------------------------------ parser and the error boundary
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """Adds ``(default: X)`` to every option whose help does not already state its default."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if ("default" in text or not action.option_strings or action.default is None or action.default is False
+                or action.default is argparse.SUPPRESS):
+            return text
+        return text + " (default: %(default)s)"
+
+
+def _add_parser(sub, name: str, **kw) -> argparse.ArgumentParser:
+    return sub.add_parser(name, formatter_class=_HelpFormatter, description=kw.get("help"), **kw)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sflp",
@@ -517,22 +584,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"sflp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("equity", help="exact all-in equity of two hands/classes/ranges, or `equity build`")
+    p = _add_parser(sub, "equity", help="exact all-in equity of two hands/classes/ranges, or `equity build`")
     p.add_argument("hands", nargs="+", metavar="HAND", help="two combos (AhAd KcKs), classes (AA KK) or ranges; or `build`")
     p.add_argument("--data-dir", default=None, help="folder of the equity table (default: the repository's data/)")
     _add_output(p)
     p.set_defaults(func=cmd_equity)
 
-    p = sub.add_parser("solve", help="exact equilibrium of one stack")
+    p = _add_parser(sub, "solve", help="exact equilibrium of one stack")
     _add_structure(p)
     p.add_argument("--exact", action="store_true", help="certify in exact rational arithmetic")
     p.add_argument("--combos", action="store_true", help="solve with 1,326 combo strategies per player")
-    p.add_argument("--solver", default=None, help="cvxpy solver name (default HIGHS)")
+    p.add_argument("--solver", default=None, help="cvxpy solver name (default: HIGHS)")
     p.add_argument("--out", default=None, help="also write CSV/xlsx/PNG for this stack into DIR")
     _add_output(p)
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("chart", help="solve many stacks, exact thresholds, write CSV/xlsx/PNG chart set")
+    p = _add_parser(sub, "chart", help="solve many stacks, exact thresholds, write CSV/xlsx/PNG chart set")
     p.add_argument("--stacks", default="1:25:0.05", help="START:STOP:STEP or a comma list (default 1:25:0.05)")
     _add_structure(p, stack=False)
     p.add_argument("--out", default=None, help="output folder (default reports/<configuration name>)")
@@ -544,7 +611,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output(p)
     p.set_defaults(func=cmd_chart)
 
-    p = sub.add_parser("verify", help="score strategies against the exact equilibrium")
+    p = _add_parser(sub, "verify", help="score strategies against the exact equilibrium")
     _add_structure(p)
     p.add_argument("--sb", default=None, metavar="SPEC", help="SB push strategy: CSV/JSON file or range string")
     p.add_argument("--bb", default=None, metavar="SPEC", help="BB call strategy: CSV/JSON file or range string")
@@ -553,28 +620,30 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output(p)
     p.set_defaults(func=cmd_verify)
 
-    p = sub.add_parser("approx", help="run one approximate solver and trace its exploitability")
+    p = _add_parser(sub, "approx", help="run one approximate solver and trace its exploitability")
     p.add_argument("method", help="fictitious-play, cfr+, rl-linear-q, rl-tabular or direct")
     _add_structure(p)
-    p.add_argument("--iterations", type=int, default=None)
-    p.add_argument("--seconds", type=_number("--seconds"), default=None)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--iterations", type=int, default=None,
+                   help="stop after N iterations (default: the method's own count when --seconds is not given)")
+    p.add_argument("--seconds", type=_number("--seconds"), default=None,
+                   help="stop after T seconds of solver time (default: no time limit)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (the sampling methods)")
     _add_output(p)
     p.set_defaults(func=cmd_approx)
 
-    p = sub.add_parser("approx-bench", help="all approximate solvers at several stacks: CSV + log-log PNG")
-    p.add_argument("--stacks", default="5,10,20")
+    p = _add_parser(sub, "approx-bench", help="all approximate solvers at several stacks: CSV + log-log PNG")
+    p.add_argument("--stacks", default="5,10,20", help="START:STOP:STEP or a comma list of stacks in bb")
     _add_structure(p, stack=False)
-    p.add_argument("--seconds", type=_number("--seconds"), default=2.0, help="budget per method and stack")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default="reports/approx-bench")
+    p.add_argument("--seconds", type=_number("--seconds"), default=2.0, help="time budget per method and stack, seconds")
+    p.add_argument("--seed", type=int, default=0, help="random seed (the sampling methods)")
+    p.add_argument("--out", default="reports/approx-bench", help="output folder for approx_bench.csv and the PNG")
     _add_output(p)
     p.set_defaults(func=cmd_approx_bench)
 
-    p = sub.add_parser("simulate", help="play the equilibrium out with real cards and compare with the exact value")
+    p = _add_parser(sub, "simulate", help="play the equilibrium out with real cards and compare with the exact value")
     _add_structure(p)
-    p.add_argument("--hands", type=int, default=1_000_000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--hands", type=int, default=1_000_000, help="hands to deal and play out")
+    p.add_argument("--seed", type=int, default=0, help="random seed (same seed and hands, same result)")
     _add_output(p)
     p.set_defaults(func=cmd_simulate)
     return parser
