@@ -240,6 +240,35 @@ def test_browser_grids_equal_ranges_csv(chart, chromium, tmp_path, stack):
     assert f"BB call {float(values['call_pct']):.1f}%" in stats
 
 
+def test_browser_slider_buttons_and_hover_drive_the_page(chart, chromium, tmp_path):
+    # the page as written, plus a script that uses it like a person: drag the slider to the
+    # second stack, press "+", point at BB's Q6s
+    actions = """<script>
+    const slider = document.getElementById("slider");
+    slider.value = "1"; slider.dispatchEvent(new Event("input"));
+    document.body.dataset.afterSlider = document.getElementById("stack-value").dataset.stack;
+    document.getElementById("next").click();
+    document.getElementById("bb-Q6s").dispatchEvent(new MouseEvent("mouseenter", {clientX: 20, clientY: 20}));
+    document.body.dataset.hash = location.hash;
+    </script></body>"""
+    page = tmp_path / "driven.html"
+    page.write_text((chart / "chart.html").read_text(encoding="utf-8").replace("</body>", actions), encoding="utf-8")
+    html = dump_dom(chromium, page, "", tmp_path)
+    assert re.search(r'<body[^>]*data-after-slider="5"', html)  # the slider moved to the second stack
+    assert re.search(r'<body[^>]*data-hash="#stack=7.7"', html)  # "+" moved on and updated the address
+    dom = parse_dom(html)
+    assert dom.by_id["stack-value"]["attrs"]["data-stack"] == "7.7"
+    rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == 7.7]
+    for row in rows:
+        cell = dom.cells[f"{row['player']}-{row['hand']}"]
+        assert abs(int(cell["attrs"]["data-freq"]) / 1000 - float(row["frequency"])) <= 0.0005 + 1e-12, row
+    q6s = next(r for r in rows if r["player"] == "bb" and r["hand"] == "Q6s")
+    tip = dom.by_id["tip"]
+    assert "display: block" in tip["attrs"]["style"]
+    assert "Q6s" in tip["text"] and "BB call at 7.7 bb" in tip["text"]
+    assert f"call frequency {float(q6s['frequency']) * 100:.1f}%" in tip["text"]
+
+
 def test_browser_grid_orientation_and_headers(chart, chromium, tmp_path):
     dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5", tmp_path))
     for player in ("sb", "bb"):
