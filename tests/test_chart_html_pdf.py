@@ -220,10 +220,11 @@ def test_browser_grids_equal_ranges_csv(chart, chromium, tmp_path, stack):
         assert cell["attrs"]["data-hand"] == row["hand"]
         # frequencies are embedded in 0.1 % steps, EV margins to 4 decimals
         assert abs(int(cell["attrs"]["data-freq"]) / 1000 - freq) <= 0.0005 + 1e-12, row
-        if row["ev"] == "":
+        ev = row.get("ev_margin", row.get("ev"))  # the column is being renamed ev -> ev_margin
+        if ev == "":
             assert cell["attrs"]["data-ev"] == ""
         else:
-            assert abs(float(cell["attrs"]["data-ev"]) - float(row["ev"])) <= 0.00005 + 1e-9, row
+            assert abs(float(cell["attrs"]["data-ev"]) - float(ev)) <= 0.00005 + 1e-9, row
         # colour: white at 0, the player's colour at 1, linear in between (as in the PNGs)
         want = rgb("FFFFFF") + (rgb(FREQUENCY_FULL[row["player"]]) - rgb("FFFFFF")) * round(freq * 1000) / 1000
         assert np.abs(np.array(background(cell["attrs"]["style"])) - want).max() <= 1.01, row
