@@ -4,7 +4,7 @@ Run:  python benchmarks/bench_chart.py [--runs 3] [--out DIR]
 
 One run is what ``sflp chart --stacks 1:25:0.05`` does: ``solve_many`` over 481 stacks (1 to 25
 bb in steps of 0.05, blinds 0.5/1, no ante), ``compute_thresholds(config, 1, 25)`` and
-``write_chart_set`` (values/ranges/thresholds CSV, chart.xlsx, PNG + SVG pictures).  Prints each
+``write_chart_set`` (values/ranges/thresholds CSV, chart.xlsx, PNG + SVG pictures, chart.html, chart.pdf).  Prints each
 phase's time per run and the median over ``--runs`` runs (the first run also pays for imports
 and loading the equity table), then one breakdown of the writing phase into its parts.
 Target: <= 20 s total on 2 cores.
@@ -44,7 +44,7 @@ def one_run(out_dir: Path) -> dict[str, float]:
     files = write_chart_set(solutions, thresholds, out_dir)
     times["write_chart_set"] = time.perf_counter() - t0
     times["total"] = sum(times.values())
-    assert len(files) == 30, sorted(files)  # 20 pictures/tables + 10 grid CSVs
+    assert len(files) == 32, sorted(files)  # 20 pictures/tables + 10 grid CSVs + chart.html/pdf
     return times
 
 
@@ -87,6 +87,14 @@ def write_breakdown(out_dir: Path) -> dict[str, float]:
     for stack in stacks:
         plots.render(plots.range_figure, out_dir, f"range_{frames.fmt_num(stack)}bb", ranges, stack, structure)
     parts[f"value + {len(stacks)} range pictures (PNG+SVG)"] = time.perf_counter() - t0
+    from sflp.report.html import write_chart_html
+
+    t0 = time.perf_counter()
+    write_chart_html(out_dir / "chart.html", values, ranges, tdf, structure, about, low=1.0, high=25.0)
+    parts["chart.html"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    plots.write_chart_pdf(out_dir / "chart.pdf", tdf, 1.0, 25.0, structure, about)
+    parts["chart.pdf"] = time.perf_counter() - t0
     return parts
 
 

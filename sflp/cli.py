@@ -37,10 +37,10 @@ def _add_structure(p: argparse.ArgumentParser, stack: bool = True) -> None:
     g = p.add_argument_group("game")
     if stack:
         g.add_argument("--stack", type=_number("--stack"), required=True, help="effective stack in bb, before posting")
-    g.add_argument("--small-blind", type=_number("--small-blind"), default=0.5, help="default 0.5")
-    g.add_argument("--big-blind", type=_number("--big-blind"), default=1.0, help="default 1")
-    g.add_argument("--ante", type=_number("--ante"), default=0.0, help="ante per player (dead), default 0")
-    g.add_argument("--bb-ante", type=_number("--bb-ante"), default=0.0, help="big-blind ante (dead), default 0")
+    g.add_argument("--small-blind", type=_number("--small-blind"), default=0.5, help="small blind in bb (live)")
+    g.add_argument("--big-blind", type=_number("--big-blind"), default=1.0, help="big blind in bb (live)")
+    g.add_argument("--ante", type=_number("--ante"), default=0.0, help="ante per player in bb (dead)")
+    g.add_argument("--bb-ante", type=_number("--bb-ante"), default=0.0, help="big-blind ante in bb, paid by BB only (dead)")
 
 
 def _add_output(p: argparse.ArgumentParser) -> None:
@@ -105,6 +105,49 @@ def _progress(total: int, desc: str, enabled: bool):
     return tqdm(total=total, desc=desc, unit="stack", file=sys.stderr, leave=False)
 
 
+PROGRESS_DELAY = 2.0
+"""Seconds before a progress bar appears: quick runs stay quiet."""
+
+
+def _show_progress(args) -> bool:
+    """Progress bars only on a terminal (stderr) and never with --json."""
+    return not getattr(args, "json", False) and sys.stderr.isatty()
+
+
+class _Bar:
+    """A tqdm bar on stderr that appears after PROGRESS_DELAY seconds (or does nothing)."""
+
+    def __init__(self, total: float, desc: str, unit: str, enabled: bool, **kw) -> None:
+        self.done = 0
+        self.bar = None
+        if enabled:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, delay=PROGRESS_DELAY,
+                            dynamic_ncols=True, **kw)
+
+    def add(self, n=1) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def share(self, share: float) -> None:
+        """Set a 0..100 bar to ``share`` (0..1) of its budget."""
+        target = round(100 * min(1.0, max(0.0, share)))
+        if target > self.done:
+            self.add(target - self.done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 # ------------------------------------------------------------------ grids in the terminal
 
 
@@ -133,6 +176,38 @@ def _grid(values, color: bool) -> str:
         lines.append(" ".join(cells))
     legend = "  (green: always, yellow*: mixed, grey: never)" if color else "  (name: always, *: mixed, .: never)"
     return "\n".join(lines) + "\n" + legend
+
+
+def _ansi(background: str, text: str) -> str:
+    """``text`` on a 24-bit colour background (hex ``RRGGBB``) with black or white ink."""
+    from sflp.palette import text_colour
+
+    bg = tuple(int(background[i:i + 2], 16) for i in (0, 2, 4))
+    fg = (0, 0, 0) if text_colour(background) == "000000" else (255, 255, 255)
+    return f"\x1b[48;2;{bg[0]};{bg[1]};{bg[2]};38;2;{fg[0]};{fg[1]};{fg[2]}m{text}\x1b[0m"
+
+
+def _threshold_grid(thresholds, player: str, color: bool) -> str:
+    """The threshold chart as text: rank headers, each cell the hand above its label (``7.7*``),
+    coloured like the PNG on a terminal."""
+    from sflp.cards import CLASS_NAMES
+    from sflp.palette import threshold_colour
+
+    ranks = "AKQJT98765432"
+    lines = ["   " + " ".join(f"{r:^5}" for r in ranks)]
+    for row in range(13):
+        names, labels = [], []
+        for col in range(13):
+            h = thresholds.get(player, CLASS_NAMES[row * 13 + col])
+            name, label = f"{h.hand:^5}", f"{h.label() + ('*' if h.multi else ''):^5}"
+            if color:
+                bg = threshold_colour(h.max_stack, thresholds.low, thresholds.high)
+                name, label = _ansi(bg, name), _ansi(bg, label)
+            names.append(name)
+            labels.append(label)
+        lines.append(f"{ranks[row]:>2} " + " ".join(names))
+        lines.append("   " + " ".join(labels))
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ equity
@@ -400,6 +475,27 @@ class _Progress:
             self.phase = None
 
 
+def parse_grid_stacks(text: str | None, low: float, high: float) -> list[float] | None:
+    """``--grid-stacks 5,10,30``: the stacks of the range grids, each inside ``[low, high]``.
+
+    >>> parse_grid_stacks("10,5", 1, 25), parse_grid_stacks(None, 1, 25)
+    ([5.0, 10.0], None)
+    """
+    if text is None:
+        return None
+    try:
+        stacks = sorted({float(t) for t in text.split(",") if t.strip()})
+    except ValueError:
+        raise ConfigError(f"--grid-stacks {text!r}: expected a comma list of stacks in bb, such as 5,10,20") from None
+    if not stacks:
+        raise ConfigError("--grid-stacks is empty: give a comma list of stacks in bb, such as 5,10,20")
+    outside = [s for s in stacks if not (low - 1e-9 <= s <= high + 1e-9)]
+    if outside:
+        raise ConfigError(f"--grid-stacks {', '.join(f'{s:g}' for s in outside)} outside the solved stacks "
+                          f"{low:g}-{high:g} bb")
+    return stacks
+
+
 def cmd_chart(args) -> int:
     from sflp.report import default_out_dir, write_chart_set
     from sflp.solver import iter_solve
@@ -421,6 +517,7 @@ def cmd_chart(args) -> int:
     config = config.with_stack(stacks[0])
     # --- end issue 9 -------------------------------------------------------------------
     low, high = stacks[0], stacks[-1]
+    grid_stacks = parse_grid_stacks(args.grid_stacks, low, high)
     out_dir = Path(args.out) if args.out else default_out_dir(config, low, high)
     _check_target(out_dir)
     start = time.perf_counter()
@@ -443,6 +540,7 @@ def cmd_chart(args) -> int:
 
         files = write_chart_set(
             counted(), thresholds, out_dir, exact=args.exact, stacks=stacks, progress=progress,
+            range_stacks=grid_stacks,
             on_wait=lambda: print(f"sflp: waiting for another sflp run writing {out_dir} ...", file=sys.stderr),
         )
     finally:
@@ -472,12 +570,8 @@ def cmd_chart(args) -> int:
     if thresholds is not None:
         print(f"{len(thresholds.breakpoints)} exact breakpoints")
         for player, title in (("sb", "SB push up to (bb)"), ("bb", "BB call up to (bb)")):
-            from sflp.cards import CLASS_NAMES, grid_text
-
-            labels = [thresholds.get(player, n).label() + ("*" if thresholds.get(player, n).multi else "")
-                      for n in CLASS_NAMES]
-            print(f"\n{title}  (* = more than one stack interval)")
-            print(grid_text(labels, width=5))
+            print(f"\n{title}  ({high:g}+ = up to the top, - = never, * = more than one stack interval)")
+            print(_threshold_grid(thresholds, player, _use_color(args)))
     print(f"\nWrote {len(files)} files to {out_dir}/")
     return 0
 
@@ -526,7 +620,11 @@ def cmd_verify(args) -> int:
 def cmd_approx(args) -> int:
     from sflp.approx import format_text, run
 
-    result = run(args.method, _config(args), iterations=args.iterations, seconds=args.seconds, seed=args.seed)
+    from sflp.approx.common import observe_progress
+
+    with _Bar(100, args.method, "%", _show_progress(args), bar_format="{desc}: {percentage:3.0f}%|{bar}| "
+              "[{elapsed}<{remaining}]") as bar, observe_progress(bar.share):
+        result = run(args.method, _config(args), iterations=args.iterations, seconds=args.seconds, seed=args.seed)
     if args.json:
         _print_json(result.to_dict())
     else:
@@ -543,7 +641,11 @@ def cmd_approx_bench(args) -> int:
     out_dir = Path(args.out)
     check_out_dir(out_dir)
     base = _config(args, stack=stacks[0])
-    results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base)
+    from sflp.approx import METHODS
+
+    with _Bar(len(stacks) * len(METHODS), "approx-bench", "run", _show_progress(args)) as bar:
+        results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base,
+                               progress=lambda _: bar.add())
     files = write_approx_bench(results, out_dir)
     rows = [
         {
@@ -571,7 +673,8 @@ def cmd_simulate(args) -> int:
 
     if args.hands <= 0:
         raise ConfigError(f"--hands {args.hands} must be a positive whole number")
-    report = simulate(_config(args), hands=args.hands, seed=args.seed)
+    with _Bar(args.hands, "simulate", "hand", _show_progress(args), unit_scale=True) as bar:
+        report = simulate(_config(args), hands=args.hands, seed=args.seed, progress=bar.add)
     if args.json:
         _print_json(report.to_dict())
     else:
@@ -762,11 +865,11 @@ def cmd_compare(args) -> int:
 
 
 def _add_study_commands(sub) -> None:
-    p = sub.add_parser("rank", help="the 169 hands by exact equity against a random hand (percentage ranges)")
+    p = _add_parser(sub, "rank", help="the 169 hands by exact equity against a random hand (percentage ranges)")
     _add_output(p)
     p.set_defaults(func=cmd_rank)
 
-    p = sub.add_parser("exploit", help="best response to a locked opponent: range, value, gain, margins")
+    p = _add_parser(sub, "exploit", help="best response to a locked opponent: range, value, gain, margins")
     g = p.add_argument_group("game")
     g.add_argument("--stack", type=_number("--stack"), default=None, help="effective stack in bb, before posting")
     g.add_argument("--stacks", default=None, help="START:STOP:STEP or a comma list: an exploitative chart set")
@@ -777,12 +880,12 @@ def _add_study_commands(sub) -> None:
     _add_output(p)
     p.set_defaults(func=cmd_exploit)
 
-    p = sub.add_parser("sc", help="Sklansky-Chubukov numbers: how deep each hand can shove face up")
+    p = _add_parser(sub, "sc", help="Sklansky-Chubukov numbers: how deep each hand can shove face up")
     _add_structure(p, stack=False)
     _add_output(p)
     p.set_defaults(func=cmd_sc)
 
-    p = sub.add_parser("compare", help="compare two charts: threshold differences and where decisions differ")
+    p = _add_parser(sub, "compare", help="compare two charts: threshold differences and where decisions differ")
     p.add_argument("a", metavar="A", help="chart-set folder, or a configuration: 'nash', 'ante=0.125', 'sb=0.5,bb=1,ante=0.1'")
     p.add_argument("b", metavar="B", help="the same, for the second chart")
     p.add_argument("--stacks", default="1:25", help="LOW:HIGH for configurations (default 1:25)")
@@ -803,6 +906,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"sflp: error: {text} (see `{self.prog} --help`)\n")
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """Adds ``(default: X)`` to every option whose help does not already state its default."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if ("default" in text or not action.option_strings or action.default is None or action.default is False
+                or action.default is argparse.SUPPRESS):
+            return text
+        return text + " (default: %(default)s)"
+
+
+def _add_parser(sub, name: str, **kw) -> argparse.ArgumentParser:
+    return sub.add_parser(name, formatter_class=_HelpFormatter, description=kw.get("help"), **kw)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sflp",
@@ -811,7 +929,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"sflp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("equity", help="exact all-in equity of two hands/classes/ranges, or `equity build`")
+    p = _add_parser(sub, "equity", help="exact all-in equity of two hands/classes/ranges, or `equity build`")
     p.add_argument("hands", nargs="+", metavar="HAND", help="two combos (AhAd KcKs), classes (AA KK) or ranges; or `build`")
     p.add_argument("--data-dir", default=None,
                    help="folder of the equity table (default: $SFLP_DATA_DIR, else the table shipped with "
@@ -819,26 +937,30 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output(p)
     p.set_defaults(func=cmd_equity)
 
-    p = sub.add_parser("solve", help="exact equilibrium of one stack")
+    p = _add_parser(sub, "solve", help="exact equilibrium of one stack")
     _add_structure(p)
     p.add_argument("--exact", action="store_true", help="certify in exact rational arithmetic")
     p.add_argument("--combos", action="store_true", help="solve with 1,326 combo strategies per player")
-    p.add_argument("--solver", default=None, help="cvxpy solver name (default HIGHS)")
+    p.add_argument("--solver", default=None, help="cvxpy solver name (default: HIGHS)")
     p.add_argument("--out", default=None, help="also write CSV/xlsx/PNG for this stack into DIR")
     _add_output(p)
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("chart", help="solve many stacks, exact thresholds, write CSV/xlsx/PNG chart set")
+    p = _add_parser(sub, "chart", help="solve many stacks, exact thresholds, write CSV/xlsx/PNG chart set")
     p.add_argument("--stacks", default=None,
                    help="START:STOP:STEP or a comma list (default 1:25:0.05, from the first stack that "
                         "covers the big blind and antes)")
     _add_structure(p, stack=False)
     p.add_argument("--out", default=None, help="output folder (default reports/<configuration name>)")
     p.add_argument("--exact", action="store_true", help="certify every stack in exact arithmetic")
+    p.add_argument("--grid-stacks", default=None, metavar="S1,S2,...",
+                   help="stacks of the range grids (range_<S>bb.png, sb_push_<S>bb.csv), each mapped to the "
+                        "nearest solved stack (default: about five round stacks spread over the range, "
+                        "e.g. 5,10,15,20,25 for 1-25 bb)")
     _add_output(p)
     p.set_defaults(func=cmd_chart)
 
-    p = sub.add_parser("verify", help="score strategies against the exact equilibrium")
+    p = _add_parser(sub, "verify", help="score strategies against the exact equilibrium")
     _add_structure(p)
     p.add_argument("--sb", default=None, metavar="SPEC", help="SB push strategy: CSV/JSON file or range string")
     p.add_argument("--bb", default=None, metavar="SPEC", help="BB call strategy: CSV/JSON file or range string")
@@ -847,28 +969,30 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output(p)
     p.set_defaults(func=cmd_verify)
 
-    p = sub.add_parser("approx", help="run one approximate solver and trace its exploitability")
+    p = _add_parser(sub, "approx", help="run one approximate solver and trace its exploitability")
     p.add_argument("method", help="fictitious-play, cfr+, rl-linear-q, rl-tabular or direct")
     _add_structure(p)
-    p.add_argument("--iterations", type=int, default=None)
-    p.add_argument("--seconds", type=_number("--seconds"), default=None)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--iterations", type=int, default=None,
+                   help="stop after N iterations (default: the method's own count when --seconds is not given)")
+    p.add_argument("--seconds", type=_number("--seconds"), default=None,
+                   help="stop after T seconds of solver time (default: no time limit)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (the sampling methods)")
     _add_output(p)
     p.set_defaults(func=cmd_approx)
 
-    p = sub.add_parser("approx-bench", help="all approximate solvers at several stacks: CSV + log-log PNG")
-    p.add_argument("--stacks", default="5,10,20")
+    p = _add_parser(sub, "approx-bench", help="all approximate solvers at several stacks: CSV + log-log PNG")
+    p.add_argument("--stacks", default="5,10,20", help="START:STOP:STEP or a comma list of stacks in bb")
     _add_structure(p, stack=False)
-    p.add_argument("--seconds", type=_number("--seconds"), default=2.0, help="budget per method and stack")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default="reports/approx-bench")
+    p.add_argument("--seconds", type=_number("--seconds"), default=2.0, help="time budget per method and stack, seconds")
+    p.add_argument("--seed", type=int, default=0, help="random seed (the sampling methods)")
+    p.add_argument("--out", default="reports/approx-bench", help="output folder for approx_bench.csv and the PNG")
     _add_output(p)
     p.set_defaults(func=cmd_approx_bench)
 
-    p = sub.add_parser("simulate", help="play the equilibrium out with real cards and compare with the exact value")
+    p = _add_parser(sub, "simulate", help="play the equilibrium out with real cards and compare with the exact value")
     _add_structure(p)
-    p.add_argument("--hands", type=int, default=1_000_000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--hands", type=int, default=1_000_000, help="hands to deal and play out")
+    p.add_argument("--seed", type=int, default=0, help="random seed (same seed and hands, same result)")
     _add_output(p)
     p.set_defaults(func=cmd_simulate)
     _add_study_commands(sub)

@@ -438,17 +438,99 @@ class Solution:
             out[who] = {n: float(v) for n, v in zip(self.names, s) if tol < v < 1 - tol}
         return out
 
+    def summary(self) -> str:
+        """A few lines: configuration, value, push/call %, check, mixed hands (``print(solution)``)."""
+        c = self.config
+        antes = ", ".join(f"{name} {float(v):g}" for name, v in (("ante", c.ante), ("BB ante", c.bb_ante)) if v) or "no ante"
+        lines = [
+            f"Push/fold equilibrium at {float(c.stack):g} bb (SB {float(c.small_blind):g} / BB {float(c.big_blind):g}, "
+            f"{antes}; {self.level} level, {self.method})",
+            f"  value {self.value:+.6f} bb per hand for SB"
+            + (f" (exactly {self.value_exact.numerator}/{self.value_exact.denominator})"
+               if self.value_exact is not None else ""),
+            f"  SB pushes {self.push_pct:.1f}% of hands, BB calls {self.call_pct:.1f}%",
+            f"  exploitability {self.exploitability:.2g} bb" + (", certified exactly" if self.certified else ""),
+        ]
+        for who, title in (("sb", "SB mixes"), ("bb", "BB mixes")):
+            mixed = self.mixed_hands()[who]
+            if mixed:
+                shown = ", ".join(f"{h} {100 * f:.1f}%" for h, f in list(mixed.items())[:8])
+                lines.append(f"  {title}: {shown}" + (f" (+{len(mixed) - 8} more)" if len(mixed) > 8 else ""))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def __repr__(self) -> str:
+        return (f"<Solution stack={float(self.config.stack):g} bb, value={self.value:+.6f}, "
+                f"push={self.push_pct:.1f}%, call={self.call_pct:.1f}%, level={self.level}, method={self.method}>")
+
+    def to_frame(self):
+        """A tidy pandas DataFrame, one row per player x hand: ``stack, player, hand, frequency,
+        ev_margin`` (hands are the 169 classes, or the 1,326 combos at combo level).
+
+        pandas is imported here, only when asked (the core needs only numpy).
+        """
+        import pandas as pd
+
+        names = self.names
+        n = len(names)
+        return pd.DataFrame({
+            "stack": float(self.config.stack),
+            "player": ["sb"] * n + ["bb"] * n,
+            "hand": names + names,
+            "frequency": np.concatenate([self.sb_strategy, self.bb_strategy]) + 0.0,
+            "ev_margin": np.concatenate([self.sb_ev, self.bb_ev]),
+        })
+
+    def plot(self):
+        """SB push and BB call 13x13 grids as a matplotlib Figure (matplotlib imported only here).
+
+        Colours as in the report PNGs; mixed frequencies are written in the cell.  In Jupyter
+        the figure shows itself; elsewhere ``solution.plot().savefig("grids.png")``.
+        """
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        from sflp.palette import frequency_colour, text_colour
+
+        ranks = "AKQJT98765432"
+        fig = Figure(figsize=(12, 6.4))
+        FigureCanvasAgg(fig)
+        for k, (who, freqs) in enumerate(zip(("sb", "bb"), self.class_strategies())):
+            ax = fig.add_subplot(1, 2, k + 1)
+            colours = [frequency_colour(float(f), who) for f in freqs]
+            rgb = np.array([[int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)] for h in colours]).reshape(13, 13, 3)
+            ax.imshow(rgb, interpolation="nearest")
+            for cls, f in enumerate(freqs):
+                r, c = divmod(cls, 13)
+                label = CLASS_NAMES[cls] + (f"\n{100 * f:.0f}%" if 1e-9 < f < 1 - 1e-9 else "")
+                ax.text(c, r, label, ha="center", va="center", fontsize=6.5, color="#" + text_colour(colours[cls]))
+            ax.set_xticks(range(13), labels=list(ranks))
+            ax.set_yticks(range(13), labels=list(ranks))
+            ax.tick_params(length=0, labeltop=True, labelbottom=False)
+            ax.set_xticks(np.arange(-0.5, 13), minor=True)
+            ax.set_yticks(np.arange(-0.5, 13), minor=True)
+            ax.grid(which="minor", color="white", linewidth=0.8)
+            ax.tick_params(which="minor", length=0)
+            pct = self.push_pct if who == "sb" else self.call_pct
+            ax.set_title(f"{'SB push' if who == 'sb' else 'BB call'} at {float(self.config.stack):g} bb: {pct:.1f}%")
+        fig.tight_layout()
+        return fig
+
     def _repr_html_(self) -> str:
-        from sflp.ranges import Range
+        """Summary line and the SB push / BB call grids (headed, coloured as in the PNGs)."""
+        import html
+
+        from sflp.display import frequency_grid, side_by_side
 
         sb, bb = self.class_strategies()
-        return (
-            f"<div><b>stack {self.config.stack} bb</b>: value {self.value:+.6f} bb, "
-            f"push {self.push_pct:.1f}%, call {self.call_pct:.1f}%"
-            f"<table><tr><th>SB push</th><th>BB call</th></tr><tr><td>"
-            f"{Range.from_class_weights(sb)._repr_html_()}</td><td>"
-            f"{Range.from_class_weights(bb)._repr_html_()}</td></tr></table></div>"
-        )
+        evs = (self.sb_ev, self.bb_ev) if self.level == "class" else (None, None)
+        head = html.escape(self.summary().splitlines()[0])
+        header = (f"<div><b>{head}</b><br>value {self.value:+.6f} bb, SB push {self.push_pct:.1f}%, "
+                  f"BB call {self.call_pct:.1f}%, exploitability {self.exploitability:.2g} bb</div>")
+        return side_by_side(frequency_grid(sb, "sb", "SB push", evs[0]), frequency_grid(bb, "bb", "BB call", evs[1]),
+                            header=header)
 
 
 NOISE_TOLERANCE = 64 * np.finfo(np.float64).eps

@@ -114,7 +114,6 @@ sflp.errors.NotationError: bad range token 'AAo': a pair cannot be suited or off
 
 from __future__ import annotations
 
-import html
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -629,13 +628,6 @@ def _grid_cell(cls: int, weight: float) -> str:
     return f".{min(99, max(1, round(weight * 100))):02d}"
 
 
-def _cell_colour(weight: float) -> str:
-    """Background colour of a grid cell: white at weight 0 to green at weight 1."""
-    low, high = (255, 255, 255), (46, 160, 67)
-    rgb = (round(a + (b - a) * weight) for a, b in zip(low, high))
-    return "#{:02x}{:02x}{:02x}".format(*rgb)
-
-
 # ---------------------------------------------------------------- the Range object
 
 
@@ -772,23 +764,10 @@ class Range:
         return grid_text([_grid_cell(k, float(cw[k])) for k in range(N_CLASSES)])
 
     def _repr_html_(self) -> str:
-        """A 13x13 HTML table of class names shaded by class weight (for Jupyter)."""
-        cw = self.class_weights()
-        rows = []
-        for row in range(13):
-            cells = []
-            for col in range(13):
-                k = row * 13 + col
-                w = float(cw[k])
-                cells.append(
-                    f'<td title="{CLASS_NAMES[k]}: {w:.4g}" style="background-color:'
-                    f'{_cell_colour(w)};text-align:center;padding:2px 4px;'
-                    f'font-family:monospace">{CLASS_NAMES[k]}</td>'
-                )
-            rows.append("<tr>" + "".join(cells) + "</tr>")
-        caption = html.escape(format_range(self) or "(empty range)")
-        return (
-            '<table style="border-collapse:collapse">'
-            f"<caption>{caption} ({self.combos_count():g} combos, {100 * self.fraction():.1f}%)"
-            "</caption>" + "".join(rows) + "</table>"
-        )
+        """A headed 13x13 HTML grid (for Jupyter): white to green by class weight, partial
+        weights written in the cell, explicit text colours (readable in dark themes)."""
+        from sflp.display import frequency_grid
+
+        caption = (f"{format_range(self) or '(empty range)'} "
+                   f"({self.combos_count():g} combos, {100 * self.fraction():.1f}%)")
+        return frequency_grid(self.class_weights(), "sb", caption)

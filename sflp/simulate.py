@@ -404,7 +404,7 @@ def _check_run(hands, seed) -> tuple[int, int]:
     return int(hands), int(seed)
 
 
-def _run(config, hands, seed, push, call, record):
+def _run(config, hands, seed, push, call, record, progress=None):
     """Play ``hands`` hands; returns totals, node counts, seconds and (if ``record``) the logs."""
     amounts = np.array(_amounts(config), dtype=np.float64)
     push = np.ascontiguousarray(push, dtype=np.float64)
@@ -427,6 +427,8 @@ def _run(config, hands, seed, push, call, record):
         _play(uniforms, push, call, combo_index, amounts, STRAIGHT_TOP, deck, totals, nodes, record,
               log_cards[done : done + n] if record else log_cards, log_net[done : done + n] if record else log_net)
         done += n
+        if progress is not None:
+            progress(n)
     seconds = time.perf_counter() - start
     return totals, nodes, seconds, log_cards, log_net
 
@@ -440,18 +442,21 @@ def simulate(
     *,
     solution=None,
     table=None,
+    progress=None,
 ) -> SimulationReport:
     """Play ``hands`` hands of ``config`` with real cards and report SB's mean net chips.
 
     ``sb`` / ``bb``: a :class:`~sflp.verify.StrategySpec`, a :class:`~sflp.ranges.Range`, or 169
     class / 1,326 combo frequencies; ``None`` plays the exact equilibrium (``solution`` if
     given, else :func:`sflp.solver.solve`).  The same ``seed`` and ``hands`` give the same result.
+    ``progress``, if given, is called with the number of hands just played after each chunk.
     """
     hands, seed = _check_run(hands, seed)
     sb_spec, bb_spec, level = _strategies(config, sb, bb, solution, table)
     game = PushFoldGame(config, table, level)
     exact = game.value(sb_spec.frequencies(level), bb_spec.frequencies(level))
-    totals, nodes, seconds, _, _ = _run(config, hands, seed, sb_spec.combo_freq, bb_spec.combo_freq, False)
+    totals, nodes, seconds, _, _ = _run(config, hands, seed, sb_spec.combo_freq, bb_spec.combo_freq, False,
+                                        progress)
     mean = totals[0] / hands
     variance = max(0.0, (totals[1] - hands * mean * mean) / (hands - 1))
     stderr = math.sqrt(variance / hands)

@@ -139,6 +139,45 @@ class Thresholds:
             raise ConfigError(f"hand={hand!r} is not a class name such as 'AKs', 'T9o' or '22'")
         return self.hands[PLAYERS.index(player) * N_CLASSES + _CLASS_INDEX[hand]]
 
+    def __repr__(self) -> str:
+        multi = sum(h.multi for h in self.hands)
+        return (f"<Thresholds {self.low:g}-{self.high:g} bb, {len(self.breakpoints)} breakpoints, "
+                f"{multi} hands on several intervals>")
+
+    def to_frame(self):
+        """A pandas DataFrame, one row per player x hand: ``player, hand, max_stack, capped,
+        label, multi, intervals, any_intervals`` (intervals as lists of ``(low, high)`` pairs).
+
+        pandas is imported here, only when asked (the core needs only numpy).
+        """
+        import pandas as pd
+
+        return pd.DataFrame(
+            [(h.player, h.hand, math.nan if h.max_stack is None else float(h.max_stack), bool(h.capped), h.label(),
+              bool(h.multi), list(h.intervals), list(h.any_intervals)) for h in self.hands],
+            columns=["player", "hand", "max_stack", "capped", "label", "multi", "intervals", "any_intervals"],
+        )
+
+    def _repr_html_(self) -> str:
+        """The SB push / BB call threshold charts as headed 13x13 grids (colours as in the PNGs)."""
+        from sflp.display import html_grid, side_by_side
+        from sflp.palette import threshold_colour
+
+        grids = []
+        for player, title in (("sb", "SB push"), ("bb", "BB call")):
+            hs = [self.get(player, name) for name in CLASS_NAMES]
+            grids.append(html_grid(
+                CLASS_NAMES,
+                [threshold_colour(h.max_stack, self.low, self.high) for h in hs],
+                [h.label() + ("*" if h.multi else "") for h in hs],
+                [f"{h.hand}: frequency > 0.5 on " + (format_intervals(h.intervals).replace(";", "; ") or "no stack")
+                 for h in hs],
+                f"{title} up to (bb)",
+            ))
+        header = (f"<div><b>Exact thresholds, {self.low:g}-{self.high:g} bb</b> ({len(self.breakpoints)} "
+                  f"breakpoints; * = more than one stack interval, hover for the intervals)</div>")
+        return side_by_side(*grids, header=header)
+
     def strategies_at(self, stack: float) -> tuple[np.ndarray, np.ndarray]:
         """SB push and BB call frequencies at ``stack`` from its segment's support (no LP)."""
         stack = float(stack)

@@ -41,10 +41,12 @@ STACKS = [2, 5, 7.7, 10]
 LOW, HIGH = 1.0, 10.0
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHART_FILES = {
-    "values.csv", "ranges.csv", "thresholds.csv", "chart.xlsx", "manifest.json",
-    *(f"{stem}.{ext}" for stem in ("sb_push", "bb_call", "value_by_stack", "range_5bb", "range_10bb")
+    "values.csv", "ranges.csv", "thresholds.csv", "chart.xlsx", "chart.html", "chart.pdf", "manifest.json",
+    *(f"{stem}.{ext}" for stem in ("sb_push", "bb_call", "value_by_stack", "range_2bb", "range_5bb",
+                                    "range_7.7bb", "range_10bb")
       for ext in ("png", "svg")),
-    *(f"{who}_{stack}bb.csv" for who in ("sb_push", "bb_call") for stack in (5, 10)),
+    # default range grids: the solved stacks nearest 2, 4, 6, 8, 10 (round stacks spread over 2-10 bb)
+    *(f"{who}_{stack}bb.csv" for who in ("sb_push", "bb_call") for stack in (2, 5, 7.7, 10)),
 }
 
 
@@ -270,7 +272,7 @@ def test_ranges_sheet_cells_equal_ranges_csv(workbook, chart):
     freq = {(float(r["stack"]), r["player"], r["hand"]): float(r["frequency"]) for r in rows}
     blocks = [(row, ws.cell(row, 1).value) for row in range(1, ws.max_row + 1)
               if isinstance(ws.cell(row, 1).value, str) and ws.cell(row, 1).value.startswith("Stack ")]
-    assert [title for _, title in blocks] == ["Stack 5 bb", "Stack 10 bb"]
+    assert [title for _, title in blocks] == ["Stack 2 bb", "Stack 5 bb", "Stack 7.7 bb", "Stack 10 bb"]
     for top, title in blocks:
         stack = float(title.split()[1])
         for player, left in (("sb", GRID_LEFT), ("bb", RANGE_BB_LEFT)):
@@ -321,7 +323,7 @@ def test_about_sheet(workbook, solutions):
     assert about["Max exploitability (bb/hand)"] == xl(max(s.exploitability for s in solutions))
     assert about["Certificate"].startswith("not requested")
     assert about["Small blind (bb)"] == 0.5 and about["Big blind (bb)"] == 1
-    assert about["Range grids at (bb)"] == "5, 10"
+    assert about["Range grids at (bb)"] == "2, 5, 7.7, 10"
     assert about["command"] == "pytest"
 
 
@@ -397,9 +399,10 @@ def test_threshold_picture_has_colours(chart):
 def test_write_solution(tmp_path):
     s = solve(GameConfig(stack=7.7))
     files = write_solution(s, tmp_path / "one")
-    assert set(files) == {"ranges.csv", "values.csv", "solution.xlsx", "sb_push.png", "sb_push.svg",
-                          "bb_call.png", "bb_call.svg", "sb_push_grid.csv", "bb_call_grid.csv", "manifest.json"}
-    grid = read_csv(Path(files["sb_push_grid.csv"]))
+    # the same names as the grids of a chart set
+    assert set(files) == {"ranges.csv", "values.csv", "solution.xlsx", "range_7.7bb.png", "range_7.7bb.svg",
+                          "sb_push_7.7bb.csv", "bb_call_7.7bb.csv", "manifest.json"}
+    grid = read_csv(Path(files["sb_push_7.7bb.csv"]))
     assert grid[0][:3] == ["", "A", "K"]  # corner cell, then ranks A..2
     # row K, column A is AKo (offsuit below the diagonal)
     assert float(grid[1][1]["A"]) == s.sb_strategy[CLASS_NAMES.index("AKo")]
@@ -412,8 +415,7 @@ def test_write_solution(tmp_path):
         for i, hand in enumerate(CLASS_NAMES):
             r, c = grid_position(hand)
             assert wb[sheet].cell(GRID_TOP + r, GRID_LEFT + c).value == xl(freq[i])
-    for name in ("sb_push.png", "bb_call.png"):
-        assert Path(files[name]).read_bytes()[:8] == PNG_SIGNATURE
+    assert Path(files["range_7.7bb.png"]).read_bytes()[:8] == PNG_SIGNATURE
     assert no_temp_files(tmp_path / "one")
 
 
@@ -534,9 +536,15 @@ def test_only_report_imports_pandas_openpyxl_matplotlib():
     import re
 
     root = Path(sflp.__file__).resolve().parent
-    pattern = re.compile(r"^\s*(import|from)\s+(pandas|openpyxl|matplotlib)\b", re.M)
+    pattern = re.compile(r"^(import|from)\s+(pandas|openpyxl|matplotlib)\b", re.M)
     users = sorted(str(p.relative_to(root)) for p in root.rglob("*.py") if pattern.search(p.read_text()))
     assert users and all(u.startswith("report/") for u in users), users
+    # the notebook helpers (Solution.to_frame/plot, Thresholds.to_frame) import them lazily, inside
+    # the method; nothing else outside report/ does
+    lazy = re.compile(r"^\s+(import|from)\s+(pandas|openpyxl|matplotlib)\b", re.M)
+    outside = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
+                     if not str(p.relative_to(root)).startswith("report/") and lazy.search(p.read_text()))
+    assert outside == ["game.py", "thresholds.py"], outside
 
 
 def test_range_stacks_map_to_nearest_solved_stack(solutions, tmp_path):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
@@ -244,6 +245,31 @@ def next_log_point(it: int) -> int:
     return max(it + 1, int(math.ceil(it * LOG_TRACE_RATIO)))
 
 
+_OBSERVERS: list = []
+PROGRESS_INTERVAL = 0.1
+"""Seconds between two reports to a progress observer."""
+
+
+@contextmanager
+def observe_progress(callback):
+    """While active, every solver run reports its budget share (0..1) to ``callback`` about every
+    0.1 s of wall time (e.g. a progress bar); the solvers' results do not change.
+
+    >>> from sflp.game import GameConfig
+    >>> from sflp.approx import run
+    >>> shares = []
+    >>> with observe_progress(shares.append):
+    ...     _ = run("cfr+", GameConfig(stack=10), iterations=20)
+    >>> shares[-1]
+    1.0
+    """
+    _OBSERVERS.append(callback)
+    try:
+        yield callback
+    finally:
+        _OBSERVERS.remove(callback)
+
+
 class Run:
     """Budget, clock and trace of one solver run (see the module doc).
 
@@ -280,6 +306,8 @@ class Run:
         self._hit = False
         self._paused = 0.0
         self._start = time.perf_counter()
+        self._observer = _OBSERVERS[-1] if _OBSERVERS else None
+        self._reported = self._start
 
     # -- clock
     def elapsed(self) -> float:
@@ -297,11 +325,14 @@ class Run:
 
     def done(self, it: int) -> bool:
         """True when ``it`` iterations exhaust the budget (or the target was reached)."""
-        if self._hit:
-            return True
-        if self.max_iterations is not None and it >= self.max_iterations:
-            return True
-        return self.max_seconds is not None and self.elapsed() >= self.max_seconds
+        finished = (self._hit or (self.max_iterations is not None and it >= self.max_iterations)
+                    or (self.max_seconds is not None and self.elapsed() >= self.max_seconds))
+        if self._observer is not None:
+            now = time.perf_counter()
+            if finished or now - self._reported >= PROGRESS_INTERVAL:
+                self._reported = now
+                self._observer(1.0 if finished else self.progress(it))
+        return finished
 
     def remaining(self, it: int) -> int | None:
         """Iterations left under the iteration cap (None when only time limits the run)."""

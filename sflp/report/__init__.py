@@ -13,7 +13,9 @@ This is the only part of sflp that imports pandas, openpyxl and matplotlib (Agg 
 pyplot).  The jobs (:mod:`.chartset`):
 
 * :func:`write_chart_set` -- values.csv, ranges.csv, thresholds.csv, chart.xlsx, threshold
-  charts, the value curve and range grids, for a sweep of stacks;
+  charts, the value curve and range grids, chart.html (:func:`.html.write_chart_html`, one
+  self-contained interactive page) and chart.pdf (:func:`.plots.write_chart_pdf`, one printable
+  A4 page), for a sweep of stacks;
 * :func:`write_solution` -- the files of a single solved stack;
 * :func:`default_out_dir` -- ``reports/hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25``;
 * :func:`check_out_dir` -- create / validate an output folder up front.

@@ -7,6 +7,8 @@
 ``ranges.csv``         stack, player, hand, frequency, ev_margin -- one row per stack x player x hand
 ``thresholds.csv``     player, hand, max_stack, capped, intervals, any_intervals, sc_number
 ``chart.xlsx``         SB push, BB call, Ranges, Values, Hand EV, About, SC numbers (see :mod:`.excel`)
+``chart.html``         one self-contained interactive page: stack slider, grids, curve (:mod:`.html`)
+``chart.pdf``          one A4 landscape page: both threshold charts, legend, configuration
 ``sb_push.png/.svg``   SB threshold chart
 ``bb_call.png/.svg``   BB threshold chart
 ``value_by_stack.*``   value and push/call percentages against the stack
@@ -268,15 +270,16 @@ def write_chart_set(
     The files are written into a staging folder beside ``out_dir`` and swapped in at the end
     (:class:`~sflp.report.staging.StagedFolder`): ``out_dir`` holds the complete old set or the
     complete new set, never a mix, and a ``manifest.json`` lists every file with its SHA-256.
-    ``range_stacks`` are mapped to the nearest solved stacks (default: those nearest 5, 10, 15,
-    20, 25 bb inside the solved range).  ``exact`` adds ``value_exact`` ("p/q") to values.csv.
+    ``range_stacks`` are mapped to the nearest solved stacks (default: about five round stacks
+    spread over the solved range, see :func:`~sflp.report.frames.default_range_stacks`).  ``exact`` adds ``value_exact`` ("p/q") to values.csv.
     ``title`` (e.g. ``"Exploitative"``) is put before the pictures' and sheets' titles.
     ``progress(phase, done, total)`` is called as the job advances.  Raises
     :class:`~sflp.errors.OutputError` when ``out_dir`` cannot be written.
     """
     from sflp.report.csv_out import RangesCsvStream
     from sflp.report.frames import ranges_frame_from_arrays, solution_rows, thin_indices
-    from sflp.report.plots import range_figure, render, threshold_figure, value_figure
+    from sflp.report.html import write_chart_html
+    from sflp.report.plots import range_figure, render, threshold_figure, value_figure, write_chart_pdf
     from sflp.report.staging import StagedFolder, write_manifest
 
     _check_thresholds(None, thresholds)  # its type, before any work
@@ -337,7 +340,7 @@ def write_chart_set(
             about.append(("Hand EV sheet", f"{len(kept_index)} of the {len(solved)} stacks, spread evenly; "
                                            "ranges.csv has every stack"))
 
-        groups = ["values.csv", "thresholds.csv", "chart.xlsx", "pictures", "range grids"]
+        groups = ["values.csv", "thresholds.csv", "chart.xlsx", "chart.html", "chart.pdf", "pictures", "range grids"]
         step = iter(range(1, len(groups) + 1))
         write_values_csv(values, stage / "values.csv")
         tick("values.csv", next(step), len(groups))
@@ -349,6 +352,10 @@ def write_chart_set(
         save_workbook(wb, stage / "chart.xlsx")
         del wb
         tick("chart.xlsx", next(step), len(groups))
+        write_chart_html(stage / "chart.html", values, kept, tdf, structure, about, low=low, high=high)
+        tick("chart.html", next(step), len(groups))
+        write_chart_pdf(stage / "chart.pdf", tdf, low, high, structure, about, ranges=kept, stack=solved[-1])
+        tick("chart.pdf", next(step), len(groups))
         if tdf is not None:
             render(threshold_figure, stage, "sb_push", tdf, "sb", low, high, structure)
             render(threshold_figure, stage, "bb_call", tdf, "bb", low, high, structure)
@@ -407,10 +414,11 @@ def _values_frame(rows: list[tuple], exact: bool):
 
 
 def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=None) -> dict[str, str]:
-    """The files of one solved stack: ranges.csv, values.csv, solution.xlsx, sb_push/bb_call grids.
+    """The files of one solved stack: ranges.csv, values.csv, solution.xlsx and the grids, named
+    as in a chart set: ``sb_push_<S>bb.csv``, ``bb_call_<S>bb.csv`` (13x13 frequency grids) and
+    ``range_<S>bb.png/.svg`` (both players' grids), e.g. ``range_10bb.png``.
 
-    ``sb_push.png/.svg`` and ``bb_call.png/.svg`` are the frequency grids at that stack; the
-    workbook has both grids with their EV margins, the values row and the About sheet.  Written
+    The workbook has both grids with their EV margins, the values row and the About sheet.  Written
     as one unit with a manifest, like :func:`write_chart_set`.
     """
     from sflp.game import Solution
@@ -429,12 +437,11 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
     out = Path(out_dir)
     with StagedFolder(out, wait=wait, on_wait=on_wait) as stage:
         for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-            write_grid_csv(grid_from_tidy(ranges, "frequency", stack=stack, player=player), stage / f"{name}_grid.csv")
+            write_grid_csv(grid_from_tidy(ranges, "frequency", stack=stack, player=player), stage / f"{name}_{fmt_num(stack)}bb.csv")
         write_ranges_csv(ranges, stage / "ranges.csv")
         write_values_csv(values, stage / "values.csv")
         save_workbook(solution_workbook(values, ranges, about, structure), stage / "solution.xlsx")
-        render(range_figure, stage, "sb_push", ranges, stack, structure, players=("sb",))
-        render(range_figure, stage, "bb_call", ranges, stack, structure, players=("bb",))
+        render(range_figure, stage, f"range_{fmt_num(stack)}bb", ranges, stack, structure)
         write_manifest(stage, {
             "kind": "solution",
             "sflp_version": sflp.__version__,

@@ -277,22 +277,40 @@ def nearest_stacks(solved: Sequence[float], wanted: Iterable[float]) -> list[flo
     return out
 
 
-DEFAULT_RANGE_STACKS = (5.0, 10.0, 15.0, 20.0, 25.0)
+RANGE_GRID_COUNT = 5
+"""How many range grids a chart set gets by default."""
+
+
+def nice_stacks(low: float, high: float, count: int = RANGE_GRID_COUNT) -> list[float]:
+    """About ``count`` round stacks spread evenly over ``[low, high]``: the multiples of a step
+    of 1, 2, 2.5 or 5 times a power of ten (the smallest giving at most ``count`` multiples).
+
+    >>> nice_stacks(1, 25), nice_stacks(1, 100), nice_stacks(2, 10), nice_stacks(1, 200)
+    ([5.0, 10.0, 15.0, 20.0, 25.0], [20.0, 40.0, 60.0, 80.0, 100.0], [2.0, 4.0, 6.0, 8.0, 10.0], [50.0, 100.0, 150.0, 200.0])
+    >>> nice_stacks(5, 6), nice_stacks(7, 7)
+    ([5.0, 5.25, 5.5, 5.75, 6.0], [7.0])
+    """
+    low, high = float(low), float(high)
+    if high <= low:
+        return [low]
+    raw = (high - low) / count
+    magnitude = 10.0 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 2.5, 5, 10, 20):
+        step = factor * magnitude
+        first, last = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
+        if last - first + 1 <= count:
+            break
+    return [float(format(k * step, ".12g")) for k in range(first, last + 1)]
 
 
 def default_range_stacks(solved: Sequence[float]) -> list[float]:
-    """The solved stacks nearest to 5, 10, 15, 20, 25 bb among those inside the solved range.
-
-    When none of those lies inside, up to three solved stacks: the lowest, middle and highest.
+    """The solved stacks nearest to :func:`nice_stacks` over the solved range (about five,
+    spread evenly: 5, 10, ..., 25 for 1-25 bb; 20, 40, ..., 100 for 1-100 bb).
 
     >>> default_range_stacks([1, 2, 5, 7.5, 10])
-    [5.0, 10.0]
+    [2.0, 5.0, 7.5, 10.0]
     >>> default_range_stacks([1, 2, 3])
     [1.0, 2.0, 3.0]
     """
     solved = sorted(float(s) for s in solved)
-    lo, hi = solved[0], solved[-1]
-    inside = [w for w in DEFAULT_RANGE_STACKS if lo <= w <= hi]
-    if inside:
-        return nearest_stacks(solved, inside)
-    return nearest_stacks(solved, [lo, solved[len(solved) // 2], hi])
+    return nearest_stacks(solved, nice_stacks(solved[0], solved[-1]))

@@ -51,7 +51,8 @@ STYLE = {
     "axes.titlesize": 11,
     "axes.labelsize": 9,
     "svg.hashsalt": "sflp",
-    "svg.fonttype": "path",
+    "svg.fonttype": "none",  # SVG text stays <text>: searchable and selectable
+    "pdf.fonttype": 42,  # TrueType fonts embedded in the PDF, text kept as text
     "path.simplify": True,
     "axes.unicode_minus": True,
 }
@@ -91,6 +92,8 @@ def _draw_cells(ax, colours: np.ndarray) -> None:
 # Cell texts are drawn as one PathCollection of glyph outlines (cached per character) instead of
 # hundreds of Text artists: about ten times faster to render in both PNG and SVG, and identical
 # in both.  Kerning is ignored, which is invisible for two- to four-character cell labels.
+_LABELS_AS_TEXT = [False]
+"""While True, cell labels are real ``Text`` artists (for SVG and PDF: searchable, extractable)."""
 _FONT_UNITS = 100.0
 _GLYPHS: dict[tuple[str, str], tuple[np.ndarray, np.ndarray, float]] = {}
 
@@ -123,6 +126,11 @@ def _draw_labels(ax, items: list[tuple[float, float, str, float, str, str]], pts
     occurrence: the SVG defines each glyph once.  ``pts_per_unit`` converts points to data
     units (the axes are square and fixed in inches; the y axis points down).
     """
+    if _LABELS_AS_TEXT[0]:
+        for x, y, text, size, weight, colour in items:
+            ax.text(x, y, text, fontsize=size, fontweight=weight, color=colour, ha="center", va="center",
+                    zorder=3)
+        return
     groups: dict[tuple[str, float, str], tuple[list, list]] = {}
     for x, y, text, size, weight, colour in items:
         cap = _cap_height(weight) * size
@@ -172,8 +180,9 @@ def _threshold_cmap() -> LinearSegmentedColormap:
     return LinearSegmentedColormap.from_list("sflp_thresholds", [_hex(a) for a in THRESHOLD_ANCHORS])
 
 
-def threshold_figure(tdf: pd.DataFrame, player: str, low: float, high: float, structure: str) -> Figure:
-    """The threshold chart of one player: colour by ``max_stack``, label in each cell."""
+def _threshold_panel(ax, pts: float, tdf: pd.DataFrame, player: str, low: float, high: float,
+                     big_labels: bool = True) -> tuple[pd.DataFrame, list[str]]:
+    """Draw one player's threshold grid; returns its rows and the ``*`` (multi-interval) hands."""
     rows = select(tdf, player=player)
     labels = grid_from_tidy(rows, "label").to_numpy()
     max_stack = grid_from_tidy(rows, "max_stack").to_numpy(dtype=np.float64)
@@ -186,29 +195,40 @@ def threshold_figure(tdf: pd.DataFrame, player: str, low: float, high: float, st
             ms = max_stack[r, c]
             colours[r, c] = threshold_colour(None if math.isnan(ms) else ms, low, high)
             second[r, c] = labels[r, c] + ("*" if multi[r, c] else "")
+    _draw_cells(ax, colours)
+    _draw_text(ax, hands, second, colours, big_labels, pts)
+    return rows, [hands[r, c] for r in range(13) for c in range(13) if multi[r, c]]
+
+
+def _threshold_bar(fig: Figure, rect, low: float, high: float, labelsize: float = 7):
+    cax = fig.add_axes(rect)
+    norm = LogNorm(vmin=max(low, 1e-9), vmax=high) if high > low > 0 else Normalize(low, high)
+    mappable = ScalarMappable(norm=norm, cmap=_threshold_cmap())
+    bar = fig.colorbar(mappable, cax=cax)
+    ticks = sorted(set([low, *(t for t in (1, 2, 3, 5, 8, 12, 18, 25, 40, 60, 100, 150, 200) if low <= t <= high),
+                        high]))
+    bar.set_ticks(ticks, labels=[fmt_num(t) for t in ticks])
+    bar.minorticks_off()
+    bar.ax.tick_params(labelsize=labelsize)
+    return bar
+
+
+def threshold_figure(tdf: pd.DataFrame, player: str, low: float, high: float, structure: str) -> Figure:
+    """The threshold chart of one player: colour by ``max_stack``, label in each cell."""
     fig = Figure(figsize=(8.0, 8.8), dpi=DPI)
     FigureCanvasAgg(fig)
     ax, pts = _grid_axes(fig, 0.45, 1.3, 6.7)
-    _draw_cells(ax, colours)
-    _draw_text(ax, hands, second, colours, True, pts)
+    rows, multi_hands = _threshold_panel(ax, pts, tdf, player, low, high)
     fig.suptitle(
         f"{PLAYER_TITLES[player]} thresholds (bb), stacks {fmt_num(low)}-{fmt_num(high)} bb\n{structure}",
         fontsize=11, y=0.985,
     )
-    cax = fig.add_axes((7.3 / 8.0, 1.3 / 8.8, 0.15 / 8.0, 6.7 / 8.8))
-    norm = LogNorm(vmin=max(low, 1e-9), vmax=high) if high > low > 0 else Normalize(low, high)
-    mappable = ScalarMappable(norm=norm, cmap=_threshold_cmap())
-    bar = fig.colorbar(mappable, cax=cax)
-    ticks = [t for t in (1, 2, 3, 5, 8, 12, 18, 25, 40, 60, 100, 150, 200) if low <= t <= high]
-    bar.set_ticks(sorted(set([low, *ticks, high])), labels=[fmt_num(t) for t in sorted(set([low, *ticks, high]))])
-    bar.minorticks_off()
-    bar.ax.tick_params(labelsize=7)
+    _threshold_bar(fig, (7.3 / 8.0, 1.3 / 8.8, 0.15 / 8.0, 6.7 / 8.8), low, high)
     verb = _VERB[player]
     notes = [
         f"Number: largest stack (bb, truncated to 0.1) at which the hand is {verb} with frequency > 0.5; "
         f"{fmt_num(high)}+ = up to the top of the range; - = never (grey).",
     ]
-    multi_hands = [hands[r, c] for r in range(13) for c in range(13) if multi[r, c]]
     if multi_hands:
         by_hand = {h: iv for h, iv in zip(rows["hand"], rows["intervals"])}
         shown = [f"{h} {_short_intervals(by_hand[h])}" for h in multi_hands[:MAX_FOOTNOTE_HANDS]]
@@ -310,7 +330,148 @@ def save_figure(fig: Figure, out_dir: pathlib.Path | str, stem: str) -> dict[str
 
 
 def render(make, out_dir: pathlib.Path | str, stem: str, *args, **kwargs) -> dict[str, str]:
-    """Build a figure with ``make(*args, **kwargs)`` under the report style and save it."""
+    """Build a figure with ``make(*args, **kwargs)`` under the report style and save it.
+
+    The PNG is drawn with cell labels as cached glyph outlines (fast in Agg); the SVG is built
+    a second time with real text, so its hand names and numbers are searchable.
+    """
+    out = {}
     with matplotlib.rc_context(STYLE):
-        fig = make(*args, **kwargs)
-        return save_figure(fig, out_dir, stem)
+        for fmt, metadata, as_text in (("png", {"Software": None}, False), ("svg", {"Date": None}, True)):
+            fig = _build(make, as_text, *args, **kwargs)
+            path = pathlib.Path(out_dir) / f"{stem}.{fmt}"
+            write_with(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=DPI, metadata=metadata))
+            out[path.name] = str(path)
+    return out
+
+
+def _build(make, as_text: bool, *args, **kwargs) -> Figure:
+    _LABELS_AS_TEXT[0] = as_text
+    try:
+        return make(*args, **kwargs)
+    finally:
+        _LABELS_AS_TEXT[0] = False
+
+
+# ---------------------------------------------------------------- the printable page
+
+A4_LANDSCAPE = (11.69, 8.27)
+"""A4 landscape in inches (297 x 210 mm)."""
+PDF_METADATA = {"Creator": "sflp", "Producer": "sflp (matplotlib)", "CreationDate": None}
+_PAGE_ABOUT_KEYS = ("Stacks", "Hand level", "Max exploitability (bb/hand)", "Threshold breakpoints", "Certificate",
+                    "sflp version", "Solver", "Equity table SHA-256")
+
+
+def chart_page_figure(tdf: pd.DataFrame | None, low: float, high: float, structure: str,
+                      about: Sequence[tuple[str, object]] = (), *, ranges: pd.DataFrame | None = None,
+                      stack: float | None = None) -> Figure:
+    """One A4 landscape page: SB push and BB call threshold grids side by side, the colour
+    legend, the configuration, and every ``*`` hand's stack intervals.
+
+    Without thresholds (``tdf`` None) the page shows the SB push / BB call frequency grids of
+    ``ranges`` at ``stack`` instead.
+    """
+    width, height = A4_LANDSCAPE
+    fig = Figure(figsize=A4_LANDSCAPE, dpi=DPI)
+    FigureCanvasAgg(fig)
+    size, left = 4.55, 0.45
+    bottom = height - 0.95 - size
+    multi: dict[str, list[str]] = {}
+    by_player: dict[str, pd.DataFrame] = {}
+    for k, player in enumerate(("sb", "bb")):
+        ax, pts = _grid_axes(fig, left + k * (size + 0.55), bottom, size)
+        ax.tick_params(labelsize=7)
+        if tdf is not None:
+            by_player[player], multi[player] = _threshold_panel(ax, pts, tdf, player, low, high, big_labels=False)
+            ax.set_title(f"{PLAYER_TITLES[player]}: largest stack (bb) with frequency > 0.5", fontsize=10, pad=14)
+        else:
+            _frequency_panel(ax, pts, ranges, stack, player)
+            ax.title.set_fontsize(10)
+    if tdf is not None:
+        title = f"Heads-up push/fold thresholds, stacks {fmt_num(low)}-{fmt_num(high)} bb, {structure}"
+        _threshold_bar(fig, ((left + 2 * size + 0.75) / width, bottom / height, 0.13 / width, size / height),
+                       low, high, labelsize=6.5)
+    else:
+        title = f"Heads-up push/fold equilibrium at {fmt_num(stack)} bb, {structure}"
+    fig.text(left / width, 1 - 0.3 / height, title, fontsize=13, fontweight="bold", va="top")
+
+    # left column under the grids: how to read the chart, then the configuration
+    info = []
+    if tdf is not None:
+        info += [
+            "How to read: the number is the largest stack (bb, truncated to 0.1) at which the hand is",
+            f"played with frequency > 0.5; {fmt_num(high)}+ = up to the top of the range; - = never (grey).",
+            "Colour: light yellow (short stacks only) to dark green (up to the top), log scale.",
+            "* = played on more than one stack interval (listed on the right). Grid: aces top-left,",
+            "pairs on the diagonal, suited above it, offsuit below. Stacks are effective, before posting.",
+        ]
+    else:
+        info += ["Cells: white = never, full colour = always; mixed hands show their frequency.",
+                 "Grid: aces top-left, pairs on the diagonal, suited above it, offsuit below."]
+    info.append("")
+    wanted = dict(about)
+    info.append(f"Configuration: {structure}")
+    for key in _PAGE_ABOUT_KEYS:
+        if key in wanted:
+            value = wanted[key]
+            text = f"{value:.2g}" if isinstance(value, float) else str(value)
+            info += _wrap_hanging(f"{key}: {text}", 84)
+    fig.text(left / width, (bottom - 0.45) / height, "\n".join(info), fontsize=6.5, va="top", linespacing=1.35,
+             color="#222222")
+
+    # right part: the * hands' intervals, two columns
+    if tdf is not None:
+        lines = []
+        for player in ("sb", "bb"):
+            ivs = dict(zip(by_player[player]["hand"], by_player[player]["intervals"]))
+            for hand in multi[player]:
+                lines.append(f"{PLAYER_TITLES[player].split()[0]} {hand}: {_page_intervals(ivs[hand])}")
+        x0, columns, column_width, size_pt = 4.75, 3, 2.25, 5.8
+        if lines:
+            wrapped = [w for line in lines for w in _wrap_hanging(line, 47)]
+            per_column = int((bottom - 0.62 - 0.3) * 72 / (size_pt * 1.3))
+            shown = wrapped[: columns * per_column]
+            if len(wrapped) > len(shown):
+                shown[-1] = f"... {len(wrapped) - len(shown) + 1} more lines in thresholds.csv"
+            fig.text(x0 / width, (bottom - 0.45) / height,
+                     "* hands: stack intervals (bb, to 0.0001) with frequency > 0.5", fontsize=7, fontweight="bold", va="top")
+            for col in range(columns):
+                chunk = shown[col * per_column:(col + 1) * per_column]
+                if chunk:
+                    fig.text((x0 + col * column_width) / width, (bottom - 0.62) / height, "\n".join(chunk),
+                             fontsize=size_pt, va="top", linespacing=1.3, color="#222222")
+        else:
+            fig.text(x0 / width, (bottom - 0.45) / height, "No hand is played on more than one stack interval.",
+                     fontsize=7, va="top")
+    fig.text(1 - 0.3 / width, 0.2 / height, "sflp: exact heads-up push/fold equilibria", fontsize=6, ha="right",
+             color="#666666")
+    return fig
+
+
+def _page_intervals(text: str) -> str:
+    """``"1.000000-7.245115;7.261251-7.298881"`` -> ``"1-7.2451, 7.2613-7.2989"``."""
+    def short(x: str) -> str:
+        return f"{float(x):.4f}".rstrip("0").rstrip(".")
+
+    return ", ".join("-".join(short(x) for x in part.split("-", 1)) for part in filter(None, text.split(";")))
+
+
+def _wrap_hanging(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width, subsequent_indent="    ", break_on_hyphens=False)
+
+
+def write_chart_pdf(path: pathlib.Path | str, tdf: pd.DataFrame | None, low: float, high: float, structure: str,
+                    about: Sequence[tuple[str, object]] = (), *, ranges: pd.DataFrame | None = None,
+                    stack: float | None = None) -> pathlib.Path:
+    """Write ``chart.pdf``, the one-page A4 landscape chart (:func:`chart_page_figure`), atomically.
+
+    Vector graphics, all text kept as text in embedded TrueType fonts (``pdf.fonttype`` 42), so
+    it prints sharp and is searchable; no creation date, so the same inputs give the same bytes.
+    """
+    if tdf is None and (ranges is None or stack is None):
+        raise ValueError("write_chart_pdf needs thresholds, or ranges and a stack")
+    with matplotlib.rc_context(STYLE):
+        fig = _build(chart_page_figure, True, tdf, low, high, structure, about, ranges=ranges, stack=stack)
+        return write_with(path, lambda tmp: fig.savefig(tmp, format="pdf", metadata=PDF_METADATA))

@@ -1,0 +1,456 @@
+"""chart.html in a real browser (headless Chromium), chart.pdf read back as text, searchable SVG.
+
+The chart set is written from real solutions (2, 5, 7.7, 10 bb) and real thresholds over 1-10 bb;
+then the checks read only the files: the DOM that Chromium built from chart.html is compared
+cell by cell with ranges.csv / thresholds.csv / values.csv of the same set, and the PDF's text
+(``pdftotext`` from poppler-utils) must hold the hand names, the configuration and the ``*``
+hands.  Chromium and poppler-utils are Debian packages: when missing, the fixtures install them
+with apt-get (as root) and skip with the reason only if that fails.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sflp import thresholds as thresholds_mod
+from sflp.cards import CLASS_NAMES
+from sflp.errors import ConfigError
+from sflp.game import GameConfig
+from sflp.report import write_chart_set
+from sflp.report.colors import FREQUENCY_FULL
+from sflp.report.html import MAX_STACKS, write_chart_html
+from sflp.report.plots import write_chart_pdf
+from sflp.solver import solve_many
+
+STACKS = [2, 5, 7.7, 10]
+LOW, HIGH = 1.0, 10.0
+RANKS = "AKQJT98765432"
+A4_POINTS = (297 / 25.4 * 72, 210 / 25.4 * 72)  # ISO 216 A4, landscape, in PDF points
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage", "--hide-scrollbars"]
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def chart(tmp_path_factory):
+    config = GameConfig(stack=2)
+    solutions = solve_many(STACKS, config)
+    thresholds = thresholds_mod.compute_thresholds(config, low=LOW, high=HIGH)
+    out = tmp_path_factory.mktemp("chart")
+    write_chart_set(solutions, thresholds, out, extra_about={"command": "pytest"})
+    return out
+
+
+def _apt_install(package: str) -> str:
+    """Install a Debian package; returns '' on success, else why not."""
+    if not shutil.which("apt-get"):
+        return "apt-get is not available"
+    if hasattr(os, "geteuid") and os.geteuid() != 0:
+        return "not root, cannot apt-get install"
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "--no-install-recommends", package]):
+        try:
+            result = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"{' '.join(cmd)} failed: {exc}"
+        if result.returncode != 0:
+            return f"{' '.join(cmd)} failed: {result.stderr.strip()[-300:]}"
+    return ""
+
+
+def _find_or_install(names: tuple[str, ...], package: str) -> str:
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    why = _apt_install(package)
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip(f"{names[0]} is missing and the Debian package {package!r} could not be installed: {why}")
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    return _find_or_install(("chromium", "chromium-browser"), "chromium")
+
+
+@pytest.fixture(scope="session")
+def pdftotext():
+    return _find_or_install(("pdftotext",), "poppler-utils")
+
+
+def run_chromium(binary: str, url: str, tmp: Path, *extra: str) -> subprocess.CompletedProcess:
+    profile = tmp / f"profile-{len(list(tmp.glob('profile-*')))}"  # a fresh profile per run
+    result = subprocess.run([binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *extra, url],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result
+
+
+def dump_dom(binary: str, page: Path, fragment: str, tmp: Path) -> str:
+    return run_chromium(binary, page.resolve().as_uri() + fragment, tmp, "--dump-dom").stdout
+
+
+class Cells(HTMLParser):
+    """The grid cells (id -> attributes + text), the header rows and elements by id."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: dict[str, dict] = {}
+        self.by_id: dict[str, dict] = {}
+        self.order: dict[str, list[str]] = {"sb": [], "bb": []}
+        self.headers: dict[str, list[str]] = {"sb": [], "bb": []}
+        self._table: str | None = None
+        self._stack: list[dict] = []
+        self._th: str | None = None
+        self._rows = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table" and attrs.get("id", "").startswith("grid-"):
+            self._table, self._rows = attrs["id"][5:], 0
+        if self._table and tag == "tr":
+            self._rows += 1
+        item = {"tag": tag, "attrs": attrs, "text": ""}
+        if "id" in attrs:
+            self.by_id[attrs["id"]] = item
+        if tag in ("br", "input", "meta", "circle", "line", "path"):
+            return
+        self._stack.append(item)
+        if self._table and tag == "td":
+            self.cells[attrs["id"]] = item
+            self.order[self._table].append(attrs["id"])
+        if self._table and tag == "th" and self._rows == 1:
+            self._th = ""
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._table = None
+        if tag == "th" and self._th is not None:
+            self.headers[self._table].append(self._th)
+            self._th = None
+        while self._stack:
+            item = self._stack.pop()
+            if item["tag"] == tag:
+                break
+
+    def handle_data(self, data):
+        for item in self._stack:
+            item["text"] += data
+        if self._th is not None:
+            self._th += data
+
+
+def parse_dom(html: str) -> Cells:
+    parser = Cells()
+    parser.feed(html)
+    return parser
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def grid_hand(r: int, c: int) -> str:
+    """The README's grid rule, written out independently: pairs on the diagonal, suited above."""
+    if r == c:
+        return RANKS[r] * 2
+    return RANKS[min(r, c)] + RANKS[max(r, c)] + ("s" if c > r else "o")
+
+
+def background(style: str) -> tuple[int, int, int]:
+    m = re.search(r"background(?:-color)?:\s*rgb\((\d+),\s*(\d+),\s*(\d+)\)", style)
+    assert m, style
+    return int(m[1]), int(m[2]), int(m[3])
+
+
+def rgb(hex_: str) -> np.ndarray:
+    return np.array([int(hex_[i:i + 2], 16) for i in (0, 2, 4)], dtype=np.float64)
+
+
+def expected_label(row: dict[str, str], high: float) -> str:
+    """The chart label implied by a thresholds.csv row (HoldemResources convention)."""
+    if row["max_stack"] == "":
+        label = "-"
+    elif row["capped"] == "true":
+        label = f"{high:g}+"
+    else:
+        label = f"{math.floor(float(row['max_stack']) * 10 + 1e-9) / 10:.1f}"
+    return label + ("*" if row["intervals"].count(";") >= 1 else "")
+
+
+def embedded_data(page: Path) -> dict:
+    text = page.read_text(encoding="utf-8")
+    m = re.search(r'<script type="application/json" id="chart-data">(.*?)</script>', text, re.S)
+    assert m
+    return json.loads(m[1])
+
+
+# ---------------------------------------------------------------- the page in Chromium
+
+
+@pytest.mark.parametrize("stack", [10.0, 7.7])
+def test_browser_grids_equal_ranges_csv(chart, chromium, tmp_path, stack):
+    dom = parse_dom(dump_dom(chromium, chart / "chart.html", f"#stack={stack:g}", tmp_path))
+    assert dom.by_id["stack-value"]["attrs"]["data-stack"] == f"{stack:g}"
+    rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == stack]
+    assert len(rows) == 2 * 169
+    mixed = 0
+    for row in rows:
+        cell = dom.cells[f"{row['player']}-{row['hand']}"]
+        freq = float(row["frequency"])
+        assert cell["attrs"]["data-hand"] == row["hand"]
+        # frequencies are embedded in 0.1 % steps, EV margins to 4 decimals
+        assert abs(int(cell["attrs"]["data-freq"]) / 1000 - freq) <= 0.0005 + 1e-12, row
+        ev = row.get("ev_margin", row.get("ev"))  # the column is being renamed ev -> ev_margin
+        if ev == "":
+            assert cell["attrs"]["data-ev"] == ""
+        else:
+            assert abs(float(cell["attrs"]["data-ev"]) - float(ev)) <= 0.00005 + 1e-9, row
+        # colour: white at 0, the player's colour at 1, linear in between (as in the PNGs)
+        want = rgb("FFFFFF") + (rgb(FREQUENCY_FULL[row["player"]]) - rgb("FFFFFF")) * round(freq * 1000) / 1000
+        assert np.abs(np.array(background(cell["attrs"]["style"])) - want).max() <= 1.01, row
+        shown = round(freq * 1000)
+        if 0 < shown < 1000:
+            mixed += 1
+            assert cell["text"] == f"{row['hand']}{shown / 10:.1f}%", row
+        else:
+            assert cell["text"] == row["hand"], row
+    assert mixed >= 1  # every stack of this set has a mixed hand (e.g. 43s at 10 bb)
+    values = next(r for r in read_csv(chart / "values.csv") if float(r["stack"]) == stack)
+    stats = dom.by_id["stats"]["text"]
+    assert f"SB push {float(values['push_pct']):.1f}%" in stats
+    assert f"BB call {float(values['call_pct']):.1f}%" in stats
+
+
+def test_browser_slider_buttons_and_hover_drive_the_page(chart, chromium, tmp_path):
+    # the page as written, plus a script that uses it like a person: drag the slider to the
+    # second stack, press "+", point at BB's Q6s
+    actions = """<script>
+    const slider = document.getElementById("slider");
+    slider.value = "1"; slider.dispatchEvent(new Event("input"));
+    document.body.dataset.afterSlider = document.getElementById("stack-value").dataset.stack;
+    document.getElementById("next").click();
+    document.getElementById("bb-Q6s").dispatchEvent(new MouseEvent("mouseenter", {clientX: 20, clientY: 20}));
+    document.body.dataset.hash = location.hash;
+    </script></body>"""
+    page = tmp_path / "driven.html"
+    page.write_text((chart / "chart.html").read_text(encoding="utf-8").replace("</body>", actions), encoding="utf-8")
+    html = dump_dom(chromium, page, "", tmp_path)
+    assert re.search(r'<body[^>]*data-after-slider="5"', html)  # the slider moved to the second stack
+    assert re.search(r'<body[^>]*data-hash="#stack=7.7"', html)  # "+" moved on and updated the address
+    dom = parse_dom(html)
+    assert dom.by_id["stack-value"]["attrs"]["data-stack"] == "7.7"
+    rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == 7.7]
+    for row in rows:
+        cell = dom.cells[f"{row['player']}-{row['hand']}"]
+        assert abs(int(cell["attrs"]["data-freq"]) / 1000 - float(row["frequency"])) <= 0.0005 + 1e-12, row
+    q6s = next(r for r in rows if r["player"] == "bb" and r["hand"] == "Q6s")
+    tip = dom.by_id["tip"]
+    assert "display: block" in tip["attrs"]["style"]
+    assert "Q6s" in tip["text"] and "BB call at 7.7 bb" in tip["text"]
+    assert f"call frequency {float(q6s['frequency']) * 100:.1f}%" in tip["text"]
+
+
+def test_browser_grid_orientation_and_headers(chart, chromium, tmp_path):
+    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5", tmp_path))
+    for player in ("sb", "bb"):
+        assert dom.headers[player] == ["", *RANKS]
+        expected = [f"{player}-{grid_hand(r, c)}" for r in range(13) for c in range(13)]
+        assert dom.order[player] == expected
+
+
+def test_browser_thresholds_mode_and_hand_details(chart, chromium, tmp_path):
+    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5&mode=thr&hand=sb:T3s", tmp_path))
+    assert dom.by_id["stack-value"]["attrs"]["data-stack"] == "5"
+    rows = read_csv(chart / "thresholds.csv")
+    for row in rows:
+        cell = dom.cells[f"{row['player']}-{row['hand']}"]
+        assert cell["text"] == row["hand"] + expected_label(row, HIGH), row
+    t3s = next(r for r in rows if r["player"] == "sb" and r["hand"] == "T3s")
+    assert t3s["intervals"].count(";") >= 1  # T3s is pushed on several intervals below 10 bb (README)
+    detail = dom.by_id["detail"]["text"]
+    assert "T3s" in detail and "SB push at 5 bb" in detail
+    for part in t3s["intervals"].split(";"):
+        lo, hi = part.split("-")
+        assert f"{float(lo):.12g}\u2013{float(hi):.12g}" in detail
+    freq = next(r for r in read_csv(chart / "ranges.csv")
+                if r["player"] == "sb" and r["hand"] == "T3s" and float(r["stack"]) == 5)
+    assert f"{float(freq['frequency']) * 100:.1f}%" in detail
+
+
+def test_browser_screenshot(chart, chromium, tmp_path):
+    shot = tmp_path / "chart.png"
+    run_chromium(chromium, (chart / "chart.html").resolve().as_uri() + "#stack=10", tmp_path,
+                 f"--screenshot={shot}", "--window-size=1300,900")
+    import matplotlib.image
+
+    image = matplotlib.image.imread(shot)
+    assert image.shape[:2] == (900, 1300)
+    pixels = np.round(image[:, :, :3] * 255).astype(int).reshape(-1, 3)
+    for player in ("sb", "bb"):  # both grids were painted in their full colours
+        assert (np.abs(pixels - rgb(FREQUENCY_FULL[player])).max(axis=1) <= 2).sum() > 1000
+
+
+# ---------------------------------------------------------------- the page as a file
+
+
+def test_page_is_self_contained(chart):
+    text = (chart / "chart.html").read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    for needle in ("src=", "href=", "<link", "@import", "url(", "fetch(", "XMLHttpRequest", "import("):
+        assert needle not in text, needle
+    assert set(re.findall(r"https?://[^\s\"']+", text)) <= {"http://www.w3.org/2000/svg"}  # the SVG namespace
+
+
+def test_page_data_matches_csv(chart):
+    data = embedded_data(chart / "chart.html")
+    assert data["stacks"] == STACKS and data["solved"] == len(STACKS)
+    assert data["hands"] == list(CLASS_NAMES)
+    about = dict(data["about"])
+    assert about["command"] == "pytest"
+
+
+def _synthetic(n: int, seed: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+    rng = np.random.default_rng(seed)
+    stacks = np.round(1 + 0.05 * np.arange(n), 2)
+    values = pd.DataFrame({"stack": stacks, "value": rng.normal(size=n), "push_pct": rng.uniform(0, 100, n),
+                           "call_pct": rng.uniform(0, 100, n), "exploitability": np.zeros(n)})
+    ranges = pd.DataFrame({
+        "stack": np.repeat(stacks, 338),
+        "player": np.tile(np.repeat(["sb", "bb"], 169), n),
+        "hand": np.tile(list(CLASS_NAMES), 2 * n),
+        "frequency": rng.uniform(0, 1, 338 * n),  # worst case: every cell mixed
+        "ev_margin": rng.normal(scale=3, size=338 * n),
+    })
+    return values, ranges
+
+
+def test_page_size_for_481_stacks_is_well_under_5_mb(tmp_path):
+    values, ranges = _synthetic(481)  # 1-25 bb at 0.05
+    path = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
+    assert path.stat().st_size < 2.5e6
+    data = embedded_data(path)
+    assert len(data["stacks"]) == 481
+    # the encoding keeps 0.1 % and 0.0001 bb
+    k = 200
+    assert abs(data["bb"][k][7] / 1000 - ranges["frequency"].iloc[k * 338 + 169 + 7]) <= 0.0005 + 1e-12
+    assert abs(data["bb_ev"][k][7] / 10_000 - ranges["ev_margin"].iloc[k * 338 + 169 + 7]) <= 0.00005 + 1e-12
+
+
+def test_page_caps_the_embedded_stacks(tmp_path):
+    values, ranges = _synthetic(2001)
+    path = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
+    data = embedded_data(path)
+    stacks = data["stacks"]
+    assert len(stacks) == MAX_STACKS
+    assert stacks[0] == values["stack"].iloc[0] and stacks[-1] == values["stack"].iloc[-1]
+    gaps = np.diff(stacks)
+    # spread evenly: 2000 steps of 0.05 bb in 999 gaps, each of 2 or 3 steps
+    assert gaps.max() <= 3 * 0.05 + 1e-9 and gaps.min() >= 2 * 0.05 - 1e-9
+    assert data["solved"] == 2001
+    assert path.stat().st_size < 5e6
+
+
+def test_page_survives_script_end_tags_in_text(tmp_path):
+    values, ranges = _synthetic(2)
+    nasty = "</script><script>alert(1)</script>"
+    path = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1", [("note", nasty)])
+    assert path.read_text().count("</script>") == 2  # the data block's and the code's
+    assert dict(embedded_data(path)["about"])["note"] == nasty
+
+
+def test_page_rejects_incomplete_ranges(tmp_path):
+    values, ranges = _synthetic(2)
+    with pytest.raises(ConfigError, match="every hand"):
+        write_chart_html(tmp_path / "chart.html", values, ranges.iloc[:-1], None, "x", [])
+    assert not list(tmp_path.iterdir())
+
+
+# ---------------------------------------------------------------- the printable page
+
+
+def pdf_pages_and_size(data: bytes) -> tuple[int, tuple[float, float]]:
+    """Page count and the MediaBox of a PDF, read from its bytes."""
+    pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", data))
+    box = re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)
+    return pages, (float(box[1]), float(box[2]))
+
+
+def test_pdf_is_one_a4_landscape_page_with_embedded_truetype(chart):
+    data = (chart / "chart.pdf").read_bytes()
+    assert data.startswith(b"%PDF-")
+    pages, (w, h) = pdf_pages_and_size(data)
+    assert pages == 1
+    assert abs(w - A4_POINTS[0]) < 1.0 and abs(h - A4_POINTS[1]) < 1.0  # 1 pt tolerance (0.35 mm)
+    assert b"/FontFile2" in data  # TrueType programs embedded
+    assert b"/Type3" not in data  # ... not glyphs drawn as Type 3 procedures
+
+
+def test_pdf_text_is_extractable(chart, pdftotext):
+    text = subprocess.run([pdftotext, "-layout", str(chart / "chart.pdf"), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    tokens = re.findall(r"[^\s:,]+", text)
+    for hand in CLASS_NAMES:  # each hand name once per grid
+        assert tokens.count(hand) >= 2, hand
+    assert "SB 0.5 / BB 1, no ante" in text
+    assert "SB push" in text and "BB call" in text
+    rows = read_csv(chart / "thresholds.csv")
+    labels = [expected_label(r, HIGH) for r in rows]
+    for label in set(labels):
+        assert tokens.count(label) >= labels.count(label), label
+    multi = [r for r in rows if ";" in r["intervals"]]
+    assert multi
+    for row in multi:  # every * hand is listed with its first interval
+        lo, hi = row["intervals"].split(";")[0].split("-")
+        who = "SB" if row["player"] == "sb" else "BB"
+        first = f"{float(lo):.4f}".rstrip("0").rstrip(".") + "-" + f"{float(hi):.4f}".rstrip("0").rstrip(".")
+        assert re.search(rf"{who} {re.escape(row['hand'])}: {re.escape(first)}", text), row["hand"]
+
+
+def test_pdf_is_reproducible(chart, tmp_path):
+    from sflp.report.frames import thresholds_frame  # noqa: F401  (the same frame the chart set used)
+
+    rows = pd.read_csv(chart / "thresholds.csv", keep_default_na=False)
+    tdf = pd.DataFrame({
+        "player": rows["player"], "hand": rows["hand"],
+        "max_stack": pd.to_numeric(rows["max_stack"].replace("", np.nan)),
+        "capped": rows["capped"] == "true", "intervals": rows["intervals"], "any_intervals": rows["any_intervals"],
+    })
+    tdf["multi"] = tdf["intervals"].str.count(";") >= 1
+    tdf["label"] = [expected_label(r, HIGH).rstrip("*") for r in read_csv(chart / "thresholds.csv")]
+    a = write_chart_pdf(tmp_path / "a.pdf", tdf, LOW, HIGH, "SB 0.5 / BB 1, no ante", [("Stacks", "4")])
+    b = write_chart_pdf(tmp_path / "b.pdf", tdf, LOW, HIGH, "SB 0.5 / BB 1, no ante", [("Stacks", "4")])
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_single_stack_chart_set_pdf_shows_the_frequency_grids(tmp_path, pdftotext):
+    write_chart_set(solve_many([10], GameConfig(stack=10)), None, tmp_path)
+    text = subprocess.run([pdftotext, "-layout", str(tmp_path / "chart.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "at 10 bb" in text and "71%" in text  # 43s is pushed 71.07...% at 10 bb (README)
+    assert pdf_pages_and_size((tmp_path / "chart.pdf").read_bytes())[0] == 1
+
+
+def test_svg_text_is_searchable(chart):
+    svg = (chart / "sb_push.svg").read_text(encoding="utf-8")
+    for hand in ("AKs", "T3s", "72o"):
+        assert re.search(rf"<text[^>]*>\s*{hand}\s*</text>", svg), hand

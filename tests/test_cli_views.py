@@ -1,0 +1,207 @@
+"""The command line as people see it: threshold grids, --grid-stacks, file names, progress, --help."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import fcntl
+import json
+import math
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from sflp.cli import _threshold_grid, build_parser, main
+from sflp.game import GameConfig
+from sflp.thresholds import compute_thresholds
+
+RANKS = "AKQJT98765432"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def grid_hand(r: int, c: int) -> str:
+    """The README's grid rule, written out independently: pairs on the diagonal, suited above."""
+    if r == c:
+        return RANKS[r] * 2
+    return RANKS[min(r, c)] + RANKS[max(r, c)] + ("s" if c > r else "o")
+
+
+def expected_label(row: dict[str, str], high: float) -> str:
+    if row["max_stack"] == "":
+        label = "-"
+    elif row["capped"] == "true":
+        label = f"{high:g}+"
+    else:
+        label = f"{math.floor(float(row['max_stack']) * 10 + 1e-9) / 10:.1f}"
+    return label + ("*" if ";" in row["intervals"] else "")
+
+
+@pytest.fixture(scope="module")
+def chart_text(tmp_path_factory):
+    out = tmp_path_factory.mktemp("chart")
+    code = main(["chart", "--stacks", "2,5,7.7,10", "--grid-stacks", "5,10", "--out", str(out), "--no-color"])
+    assert code == 0
+    return out
+
+
+# ---------------------------------------------------------------- sflp chart in text
+
+
+def test_chart_threshold_grids_have_headers_hands_and_labels(chart_text, capsys):
+    out = chart_text
+    code = main(["chart", "--stacks", "2,5,7.7,10", "--grid-stacks", "5,10", "--out", str(out), "--no-color"])
+    text = capsys.readouterr().out
+    assert code == 0 and "\x1b[" not in text  # not a terminal: no colour
+    with open(out / "thresholds.csv", newline="") as fh:
+        rows = {(r["player"], r["hand"]): r for r in csv.DictReader(fh)}
+    lines = text.splitlines()
+    for player, title in (("sb", "SB push up to (bb)"), ("bb", "BB call up to (bb)")):
+        start = next(i for i, line in enumerate(lines) if line.startswith(title))
+        header = lines[start + 1].split()
+        assert header == list(RANKS)
+        for r in range(13):
+            names = lines[start + 2 + 2 * r].split()
+            labels = lines[start + 3 + 2 * r].split()
+            assert names[0] == RANKS[r]  # the row header
+            assert names[1:] == [grid_hand(r, c) for c in range(13)]
+            assert labels == [expected_label(rows[(player, grid_hand(r, c))], 10.0) for c in range(13)]
+
+
+def test_threshold_grid_colours_on_a_terminal():
+    t = compute_thresholds(GameConfig(stack=1), low=1, high=10)
+    text = _threshold_grid(t, "sb", color=True)
+    # AA is pushed up to the top of the range: the darkest green of the scale, white ink
+    assert "\x1b[48;2;0;104;55;38;2;255;255;255m AA  \x1b[0m" in text
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    assert plain == _threshold_grid(t, "sb", color=False)
+
+
+def test_grid_stacks_choose_the_range_grids(chart_text):
+    names = {p.name for p in chart_text.iterdir()}
+    assert {n for n in names if n.startswith("range_")} == {"range_5bb.png", "range_5bb.svg", "range_10bb.png",
+                                                              "range_10bb.svg"}
+    assert {n for n in names if n.startswith("sb_push_")} == {"sb_push_5bb.csv", "sb_push_10bb.csv"}
+
+
+@pytest.mark.parametrize("value, message", [
+    ("5,50", "--grid-stacks 50 outside the solved stacks 2-10 bb"),
+    ("5,x", "--grid-stacks '5,x': expected a comma list"),
+    (",", "--grid-stacks is empty"),
+])
+def test_bad_grid_stacks_fail_before_any_work(capsys, tmp_path, value, message):
+    out = tmp_path / "never"
+    code, stdout, err = run(capsys, "chart", "--stacks", "2,10", "--grid-stacks", value, "--out", str(out))
+    assert code == 2 and stdout == ""
+    assert err.count("\n") == 1 and message in err
+    assert not out.exists()
+
+
+def test_solve_out_names_files_like_a_chart_set(capsys, tmp_path, chart_text):
+    code, text, _ = run(capsys, "solve", "--stack", "10", "--out", str(tmp_path), "--json")
+    assert code == 0
+    names = set(json.loads(text)["files"])
+    assert {"sb_push_10bb.csv", "bb_call_10bb.csv", "range_10bb.png", "range_10bb.svg"} <= names
+    for name in ("sb_push_10bb.csv", "bb_call_10bb.csv"):  # same name, same layout as in the chart set
+        mine = [line.split(",") for line in (tmp_path / name).read_text().splitlines()]
+        theirs = [line.split(",") for line in (chart_text / name).read_text().splitlines()]
+        assert mine[0] == theirs[0] and [r[0] for r in mine] == [r[0] for r in theirs]
+        # the chart set reads the stack off the equilibrium path, solve runs the LP: the mixed
+        # frequencies agree to float noise (the direct solve and the path differ in the last digit)
+        diff = max(abs(float(a) - float(b)) for ra, rb in zip(mine[1:], theirs[1:]) for a, b in zip(ra[1:], rb[1:]))
+        assert diff < 1e-12
+
+
+# ---------------------------------------------------------------- --help
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_every_option_of_every_subcommand_has_help_and_shows_its_default():
+    subs = _subparsers(build_parser())
+    assert {"equity", "solve", "chart", "verify", "approx", "approx-bench", "simulate"} <= set(subs)
+    for name, parser in subs.items():
+        text = parser.format_help()
+        assert parser.description, name
+        for action in parser._actions:
+            if action.help == argparse.SUPPRESS:
+                continue
+            assert action.help and action.help.strip(), (name, action.dest)
+            if action.option_strings and action.default not in (None, False, argparse.SUPPRESS):
+                flag = action.option_strings[-1]
+                block = re.search(rf"^\s+{re.escape(flag)}\b.*?(?=^\s+-|^\S|\Z)", text, re.M | re.S)
+                assert block, (name, flag)
+                shown = " ".join(block[0].split())
+                forms = {str(action.default)}
+                if isinstance(action.default, (int, float)):
+                    forms.add(f"{action.default:g}")
+                assert "default" in shown and any(f in shown for f in forms), (name, flag, shown)
+
+
+# ---------------------------------------------------------------- progress
+
+
+def test_no_progress_when_not_a_terminal(capsys):
+    code, _, err = run(capsys, "approx", "cfr+", "--stack", "10", "--seconds", "2.5")
+    assert code == 0 and err == ""
+
+
+def _run_on_a_terminal(*argv: str, timeout: float = 120) -> tuple[int, str]:
+    """Run ``python -m sflp.cli ARGV`` with stderr on a pseudo-terminal (80x24); its stderr text."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "sflp.cli", *argv], stdout=subprocess.DEVNULL, stderr=slave,
+                            env=env, cwd=ROOT)
+    os.close(slave)
+    chunks = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            chunks.append(data)
+        elif proc.poll() is not None:
+            break
+    os.close(master)
+    code = proc.wait(timeout=30)
+    return code, b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_progress_bar_on_a_terminal_for_long_runs():
+    code, err = _run_on_a_terminal("approx", "cfr+", "--stack", "10", "--seconds", "3.5")
+    assert code == 0
+    assert re.search(r"cfr\+:\s+\d+%\|", err), err[-500:]
+    code, err = _run_on_a_terminal("approx", "cfr+", "--stack", "10", "--seconds", "3.5", "--json")
+    assert code == 0 and "%|" not in err
+
+
+def test_simulate_reports_every_hand_to_its_progress_callback():
+    from sflp.simulate import CHUNK, simulate
+
+    seen = []
+    hands = 2 * CHUNK + 5
+    report = simulate(GameConfig(stack=10), hands=hands, seed=1, progress=seen.append)
+    assert sum(seen) == hands == report.hands and len(seen) == 3
