@@ -1003,8 +1003,25 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like SIGINT's KeyboardInterrupt so every cleanup path runs for both."""
 
 
-def _on_sigterm(signum, frame):
-    raise Terminated()
+_RECEIVED: list[int] = []
+"""The interrupt signals this run received (see :func:`main`)."""
+
+
+def _on_signal(signum, frame):
+    _RECEIVED.append(signum)
+    import signal
+
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _interrupted(signum: int | None) -> int:
+    import signal
+
+    if signum == signal.SIGTERM:
+        print("sflp: terminated", file=sys.stderr)
+        return 143
+    print("sflp: interrupted", file=sys.stderr)
+    return 130
 
 
 class _StdoutError(SflpError):
@@ -1055,7 +1072,12 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    import threading
+
+    _RECEIVED.clear()
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     stdout = sys.stdout
     sys.stdout = _GuardedStdout(stdout)
     try:
@@ -1068,21 +1090,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sflp: error: {exc}", file=sys.stderr)
         return 2
     except SflpError as exc:
+        if _RECEIVED:  # an interrupt that a library turned into an error (e.g. inside an import)
+            return _interrupted(_RECEIVED[0])
         print(f"sflp: error: {exc}", file=sys.stderr)
         return 2
-    except Terminated:
-        print("sflp: terminated", file=sys.stderr)
-        return 143
-    except KeyboardInterrupt:
-        print("sflp: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        return _interrupted(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
     except BrokenPipeError:
         sys.stdout = stdout
         _silence_stdout()
         return 0
+    except Exception:
+        if _RECEIVED:  # an interrupt that a library turned into another exception
+            return _interrupted(_RECEIVED[0])
+        raise
     finally:
         sys.stdout = stdout
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def run() -> None:
