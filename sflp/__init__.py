@@ -12,8 +12,8 @@ first time it is used.
 'KK+,AQs+'
 
 The package is layered so that imports run one way:
-errors -> cards -> ranges -> equity -> game -> lp / certify -> solver -> thresholds
--> approx / verify / simulate -> report -> cli.
+errors -> cards -> palette / display -> ranges -> equity -> game -> lp / certify -> solver
+-> thresholds -> approx / verify / simulate / exploit / sc / compare -> report -> cli.
 The pure core (``cards``, ``ranges``, ``equity``, ``game``) needs only numpy.
 """
 
@@ -27,6 +27,7 @@ _EXPORTS: dict[str, str] = {
     # solving
     "solve": "sflp.solver",
     "solve_many": "sflp.solver",
+    "iter_solve": "sflp.solver",
     "GameConfig": "sflp.game",
     "Solution": "sflp.game",
     "PushFoldGame": "sflp.game",
@@ -42,6 +43,9 @@ _EXPORTS: dict[str, str] = {
     "build_table": "sflp.equity",
     "parse_range": "sflp.ranges",
     "Range": "sflp.ranges",
+    # study tools
+    "sc_numbers": "sflp.sc",
+    "hand_ranking": "sflp.equity",
     # scoring other strategies, simulation
     "verify": "sflp.verify",
     "load_strategy": "sflp.verify",
@@ -52,6 +56,7 @@ _EXPORTS: dict[str, str] = {
     # files
     "write_chart_set": "sflp.report",
     "write_solution": "sflp.report",
+    "check_manifest": "sflp.report.staging",
     # errors
     "SflpError": "sflp.errors",
     "NotationError": "sflp.errors",
@@ -63,8 +68,9 @@ _EXPORTS: dict[str, str] = {
 }
 
 _SUBMODULES = frozenset(
-    {"approx", "cards", "certify", "cli", "equity", "equity_build", "errors", "evaluator", "game",
-     "lp", "ranges", "report", "simulate", "solver", "thresholds", "verify"}
+    {"approx", "cards", "certify", "cli", "compare", "display", "equity", "equity_build", "errors",
+     "evaluator", "exploit", "game", "lp", "palette", "ranges", "report", "sc", "simulate", "solver",
+     "thresholds", "verify"}
 )
 
 __all__ = sorted(_EXPORTS) + ["__version__", "errors"]
