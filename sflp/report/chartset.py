@@ -48,6 +48,7 @@ from sflp.report.frames import (
     fraction_text,
     grid_from_tidy,
     nearest_stacks,
+    select,
     ranges_frame,
     sorted_solutions,
     thresholds_frame,
@@ -259,6 +260,7 @@ def write_chart_set(
     wait: bool = True,
     on_wait=None,
     manifest_extra: dict | None = None,
+    workers: int | None = None,
 ) -> dict[str, str]:
     """Write the chart set (see the module doc) into ``out_dir`` as one unit; returns name -> path.
 
@@ -273,13 +275,16 @@ def write_chart_set(
     ``range_stacks`` are mapped to the nearest solved stacks (default: about five round stacks
     spread over the solved range, see :func:`~sflp.report.frames.default_range_stacks`).  ``exact`` adds ``value_exact`` ("p/q") to values.csv.
     ``title`` (e.g. ``"Exploitative"``) is put before the pictures' and sheets' titles.
-    ``progress(phase, done, total)`` is called as the job advances.  Raises
+    ``progress(phase, done, total)`` is called as the job advances.  The pictures, the PDF and
+    the SC numbers are made by ``workers`` forked processes (default: 2 where ``fork`` and two
+    cores exist; 0 = all in this process, see :mod:`sflp.report.jobs`).  Raises
     :class:`~sflp.errors.OutputError` when ``out_dir`` cannot be written.
     """
     from sflp.report.csv_out import RangesCsvStream
     from sflp.report.frames import ranges_frame_from_arrays, solution_rows, thin_indices
     from sflp.report.html import write_chart_html
     from sflp.report.plots import range_figure, render, threshold_figure, value_figure, write_chart_pdf
+    from sflp.report.jobs import Jobs
     from sflp.report.staging import StagedFolder, write_manifest
 
     _check_thresholds(None, thresholds)  # its type, before any work
@@ -333,41 +338,48 @@ def write_chart_set(
         else:
             low, high = solved[0], solved[-1]
         tdf = thresholds_frame(thresholds) if thresholds is not None else None
-        sc = sc_numbers(config)  # Sklansky-Chubukov: a thresholds.csv column and a sheet
-        tdf = add_sc_column(tdf, sc) if tdf is not None else None
         about = about_items(summary, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about)
         if len(kept_index) < len(solved):
             about.append(("Hand EV sheet", f"{len(kept_index)} of the {len(solved)} stacks, spread evenly; "
                                            "ranges.csv has every stack"))
+        kind = "Exploitative" if title else "Equilibrium"
+        with Jobs(workers) as jobs:
+            # the independent, slow parts in worker processes; the rest here meanwhile
+            sc_job = jobs.submit(sc_numbers, config)  # Sklansky-Chubukov: a column and a sheet
+            last = select(kept, stack=solved[-1])
+            jobs.submit(write_chart_pdf, stage / "chart.pdf", tdf, low, high, structure, about,
+                        ranges=last, stack=solved[-1])
+            if tdf is not None:
+                for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
+                    jobs.submit(render, threshold_figure, stage, name, tdf, player, low, high, structure)
+            for stack in chosen:
+                jobs.submit(render, range_figure, stage, f"range_{fmt_num(stack)}bb", select(kept, stack=stack),
+                            stack, structure, kind=kind)
+            jobs.submit(render, value_figure, stage, "value_by_stack", values, structure)
 
-        groups = ["values.csv", "thresholds.csv", "chart.xlsx", "chart.html", "chart.pdf", "pictures", "range grids"]
-        step = iter(range(1, len(groups) + 1))
-        write_values_csv(values, stage / "values.csv")
-        tick("values.csv", next(step), len(groups))
-        if tdf is not None:
-            write_thresholds_csv(tdf, stage / "thresholds.csv")
-        tick("thresholds.csv", next(step), len(groups))
-        wb = chart_workbook(values, kept, tdf, low, high, chosen, about, structure)
-        add_sc_sheet(wb, sc_frame(sc), structure, SC_TIE_RULE)
-        save_workbook(wb, stage / "chart.xlsx")
-        del wb
-        tick("chart.xlsx", next(step), len(groups))
-        write_chart_html(stage / "chart.html", values, kept, tdf, structure, about, low=low, high=high)
-        tick("chart.html", next(step), len(groups))
-        write_chart_pdf(stage / "chart.pdf", tdf, low, high, structure, about, ranges=kept, stack=solved[-1])
-        tick("chart.pdf", next(step), len(groups))
-        if tdf is not None:
-            render(threshold_figure, stage, "sb_push", tdf, "sb", low, high, structure)
-            render(threshold_figure, stage, "bb_call", tdf, "bb", low, high, structure)
-        render(value_figure, stage, "value_by_stack", values, structure)
-        tick("pictures", next(step), len(groups))
-        for stack in chosen:
-            render(range_figure, stage, f"range_{fmt_num(stack)}bb", kept, stack, structure,
-                   kind="Exploitative" if title else "Equilibrium")
-            for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-                grid = grid_from_tidy(kept, "frequency", stack=stack, player=player)
-                write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
-        tick("range grids", next(step), len(groups))
+            groups = ["values.csv", "range grids", "chart.html", "thresholds.csv", "chart.xlsx", "pictures + PDF"]
+            step = iter(range(1, len(groups) + 1))
+            write_values_csv(values, stage / "values.csv")
+            tick("values.csv", next(step), len(groups))
+            for stack in chosen:
+                for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
+                    grid = grid_from_tidy(kept, "frequency", stack=stack, player=player)
+                    write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
+            tick("range grids", next(step), len(groups))
+            write_chart_html(stage / "chart.html", values, kept, tdf, structure, about, low=low, high=high)
+            tick("chart.html", next(step), len(groups))
+            sc = sc_job.result()
+            tdf = add_sc_column(tdf, sc) if tdf is not None else None
+            if tdf is not None:
+                write_thresholds_csv(tdf, stage / "thresholds.csv")
+            tick("thresholds.csv", next(step), len(groups))
+            wb = chart_workbook(values, kept, tdf, low, high, chosen, about, structure)
+            add_sc_sheet(wb, sc_frame(sc), structure, SC_TIE_RULE)
+            save_workbook(wb, stage / "chart.xlsx")
+            del wb
+            tick("chart.xlsx", next(step), len(groups))
+            jobs.wait()
+            tick("pictures + PDF", next(step), len(groups))
         info = {
             "kind": "chart-set",
             "title": title or "Nash equilibrium",
