@@ -639,7 +639,7 @@ def cmd_approx_bench(args) -> int:
 
     stacks = parse_stacks(args.stacks)
     out_dir = Path(args.out)
-    check_out_dir(out_dir)
+    check_out_dir(out_dir, create=False)  # checked now, created when the files are written
     base = _config(args, stack=stacks[0])
     from sflp.approx import METHODS
 
@@ -722,7 +722,7 @@ def cmd_exploit(args) -> int:
             print(format_text(report))
         return 0
     from sflp.exploit import exploit_sweep
-    from sflp.report import check_out_dir, default_out_dir, write_chart_set
+    from sflp.report import default_out_dir, write_chart_set
 
     stacks = parse_stacks(args.stacks)
     config = _config(args, stack=stacks[0])
@@ -733,7 +733,7 @@ def cmd_exploit(args) -> int:
     out_dir = Path(args.out) if args.out else Path(
         str(default_out_dir(config, low, high)) + f"_exploit-{hero}"
     )
-    check_out_dir(out_dir)
+    _check_target(out_dir)
     sweep = exploit_sweep(config, locked, stacks)
     title = f"Exploitative: {hero.upper()} vs {locked.player.upper()} locked to {locked.source!r}"
     files = write_chart_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title)
@@ -840,7 +840,7 @@ def cmd_compare(args) -> int:
     from sflp.report.compare import write_compare
 
     out_dir = Path(args.out)
-    check_out_dir(out_dir)
+    check_out_dir(out_dir, create=False)  # checked now, created when the files are written
     a = compare_side(args.a, args.stacks)
     b = compare_side(args.b, args.stacks)
     diffs = compare_charts(a, b)

@@ -339,3 +339,26 @@ def test_peak_memory_does_not_grow_with_the_number_of_stacks(tmp_path, monkeypat
     # keeping each Solution (4 x 169 floats, ~6 KB with its arrays) would add ~21 MB for 3,600
     # more stacks; what may grow is values.csv's rows (~0.2 KB a stack).  Margin: 5 MB.
     assert large - small < 5 * 2**20, (small, large)
+
+
+def test_cli_refuses_a_folder_of_other_files_before_any_work(tmp_path, capsys):
+    from sflp.cli import main
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("precious")
+    code = main(["chart", "--stacks", "2,5", "--out", str(mine), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "is not an sflp report folder" in err and "notes.txt" in err
+    assert [p.name for p in tmp_path.iterdir()] == ["mine"] and [p.name for p in mine.iterdir()] == ["notes.txt"]
+
+
+def test_cli_output_folder_below_a_file_is_one_error_and_creates_nothing(tmp_path, capsys):
+    from sflp.cli import main
+
+    (tmp_path / "file").write_text("x")
+    code = main(["chart", "--stacks", "2,5", "--out", str(tmp_path / "file" / "set")])
+    _, err = capsys.readouterr()
+    assert code == 2 and "is a file" in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
