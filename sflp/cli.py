@@ -449,8 +449,10 @@ class _Progress:
 
         def update(reached: float) -> None:
             bar = self._bar("thresholds", 100, "%")
-            bar.n = round(100 * min(1.0, (reached - low) / span)) if span > 0 else 100
-            bar.refresh()
+            n = round(100 * min(1.0, (reached - low) / span)) if span > 0 else 100
+            if n != bar.n:
+                bar.n = n
+                bar.refresh()
 
         return update
 
