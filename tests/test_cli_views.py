@@ -205,3 +205,15 @@ def test_simulate_reports_every_hand_to_its_progress_callback():
     hands = 2 * CHUNK + 5
     report = simulate(GameConfig(stack=10), hands=hands, seed=1, progress=seen.append)
     assert sum(seen) == hands == report.hands and len(seen) == 3
+
+
+def test_chart_shows_every_phase_on_a_terminal_and_nothing_with_json(tmp_path):
+    code, err = _run_on_a_terminal("chart", "--stacks", "1:6:0.05", "--out", str(tmp_path / "a"))
+    assert code == 0
+    # thresholds, the streamed solve, then the file groups; the solving bar stays on screen
+    for phase in ("thresholds:", "solving + ranges.csv:", "writing files:"):
+        assert phase in err, (phase, err[-800:])
+    assert err.index("thresholds:") < err.index("solving + ranges.csv:") < err.index("writing files:")
+    assert re.search(r"solving \+ ranges\.csv: 100%\|.*101/101", err), err[-800:]
+    code, err = _run_on_a_terminal("chart", "--stacks", "1:6:0.05", "--out", str(tmp_path / "b"), "--json")
+    assert code == 0 and "%|" not in err
