@@ -218,12 +218,17 @@ class IndifferenceSystem:
         return x, y
 
 
-def indifference_system(K: np.ndarray, base: np.ndarray, support: Support) -> IndifferenceSystem:
+def indifference_system(
+    K: np.ndarray, base: np.ndarray, support: Support, pure_products: tuple | None = None
+) -> IndifferenceSystem:
     """The indifference equations of ``support`` in the game ``(K, base = r (g-f))``.
 
     ``K`` may be float, int64 or an object array of Python ints (then ``base`` too): the system is
     built in that number type.  SB rows ``C y_M = d`` with ``d = -(base + K y_pure)[Ms]``, BB rows
-    ``C' x_M = b`` with ``b = -(K' x_pure)[Mb]``.
+    ``C' x_M = b`` with ``b = -(K' x_pure)[Mb]``.  A caller that already has the pure parts' products
+    for every hand, ``(base + K y_pure, K' x_pure)`` (the path follower needs them for the pure
+    hands' margins), passes them as ``pure_products`` and the right-hand sides are read off them;
+    otherwise only the rows and columns of the mixed hands are multiplied out.
 
     >>> K = np.array([[2.0, -1.0], [-3.0, 1.0]])
     >>> s = indifference_system(K, np.array([0.5, 0.5]), Support(frozenset({1}), (0,), frozenset({1}), (0,)))
@@ -235,8 +240,12 @@ def indifference_system(K: np.ndarray, base: np.ndarray, support: Support) -> In
     x_pure, y_pure = support.pure_vectors(n, dtype)
     sm, bm = list(support.sb_mixed), list(support.bb_mixed)
     C = K[np.ix_(sm, bm)]
-    d = -(base[sm] + K[sm, :] @ y_pure)  # SB's mixed hands: shove margin 0
-    b = -(K[:, bm].T @ x_pure)  # BB's mixed hands: call margin 0
+    if pure_products is None:
+        d = -(base[sm] + K[sm, :] @ y_pure)  # SB's mixed hands: shove margin 0
+        b = -(K[:, bm].T @ x_pure)  # BB's mixed hands: call margin 0
+    else:
+        sb_margin, bb_column = pure_products
+        d, b = -sb_margin[sm], -bb_column[bm]
     return IndifferenceSystem(support, x_pure, y_pure, C, d, b)
 
 
