@@ -37,17 +37,20 @@ exactly and demands the difference be ``Fraction(0)``.
 The procedure (:func:`certify`)
 -------------------------------
 1. Read the support off the float solution: ``x >= 1 - tol`` is pure 1, ``x <= tol`` is 0, the
-   rest is mixed (same for ``y``); ``tol = 1e-7`` first, then the other ``SUPPORT_TOLERANCES``,
-   and finally a support that also counts as mixed every pure hand whose float margin is within
-   ``1e-9`` bb of zero.
-2. Solve the indifference equations exactly (Fraction Gauss-Jordan elimination): for SB's mixed
-   hands ``i``, ``r_i (g-f) + sum_j K_ij y_j = 0`` in BB's mixed frequencies; for BB's mixed
-   hands ``j``, ``sum_i K_ij x_i = 0`` in SB's mixed frequencies.  Inconsistent equations reject
-   the support.  Under-determined systems (a stack exactly at a breakpoint, symmetric combos
-   at combo level) fix each free variable to a short rational near its float value
+   rest is mixed (same for ``y``); ``tol = 1e-7`` first, then the other rungs of the tolerance
+   ladder :data:`sflp.support.SUPPORT_TOLERANCES` in its order, and finally a support that also
+   counts as mixed every pure hand whose float margin is within ``1e-9`` bb of zero.
+2. *Build* the support's indifference equations with :func:`sflp.support.indifference_system`
+   (the builder the float polish and the path follower use too), here in the integers
+   ``scale * K`` and ``scale * r (g-f)``, and *solve* them exactly (Fraction Gauss-Jordan
+   elimination, :func:`sflp.support.solve_exact`): for SB's mixed hands ``i``,
+   ``r_i (g-f) + sum_j K_ij y_j = 0`` in BB's mixed frequencies; for BB's mixed hands ``j``,
+   ``sum_i K_ij x_i = 0`` in SB's mixed frequencies.  Inconsistent equations reject the
+   support.  Under-determined systems (a stack exactly at a breakpoint, symmetric combos at
+   combo level) fix each free variable to a short rational near its float value
    (``Fraction.limit_denominator(10**6)``, then the float's exact binary value) and solve for
    the rest.
-3. Check exactly: every frequency in ``[0, 1]``, the four margin conditions above for all hands,
+3. *Check* exactly: every frequency in ``[0, 1]``, the four margin conditions above for all hands,
    and ``exploitability == 0``.  The first support that passes is the certificate; if none does,
    :class:`~sflp.errors.CertificateError` says which hand failed which condition and by how much.
 

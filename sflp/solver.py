@@ -2,7 +2,9 @@
 
 ``solve(config)`` runs the cvxpy LP (:mod:`sflp.lp`), then *polishes* the answer: it reads the
 support (pure and mixed hands of each player) off the LP solution and solves the indifference
-equations of the mixed hands directly, which removes the solver's ~1e-9 noise.  The result is
+equations of the mixed hands directly, which removes the solver's ~1e-9 noise (the support
+algebra lives in :mod:`sflp.support`; the polish reads supports with the tolerances
+:data:`sflp.support.POLISH_TOLERANCES` and keeps the best candidate by exploitability).  The result is
 checked by best responses (:meth:`sflp.game.PushFoldGame.exploitability`); above
 ``MAX_EXPLOITABILITY`` the solve fails loudly with :class:`~sflp.errors.SolveError`.
 

@@ -8,6 +8,10 @@ indifference systems with entries affine in ``S``:
 * SB's mixed hands ``i`` are indifferent:  ``K[Ms, Mb] y_M = -r_Ms (g-f) - K[Ms, Pb] 1``,
 * BB's mixed hands ``j`` are indifferent:  ``K[Ms, Mb]' x_M = -K[Ps, Mb]' 1``.
 
+(:mod:`sflp.support` builds these systems, for this module, the float polish and the exact
+certificate alike; being linear in ``(K, r (g-f))``, the system at ``S`` is the system of
+``(K0, r (g-f))`` plus ``S`` times the system of ``(K1, 0)``.)
+
 By Cramer's rule every mixed frequency is ``N(S) / D(S)`` with ``D = det K[Ms, Mb]`` of degree
 ``<= k`` (``k`` mixed hands per player) and numerators of degree ``<= k``; every pure hand's
 margin times ``D`` is a polynomial of degree ``<= k + 1``.  The support stays an equilibrium
@@ -20,12 +24,15 @@ support exactly as long as every *event polynomial* keeps its sign:
 ``(K'x)_j D``                each pure BB hand keeps the sign of its call margin
 ==========================  =========================================================
 
-:func:`compute_thresholds` walks from ``low`` to ``high``.  For a support it interpolates the
+:func:`compute_thresholds` walks from ``low`` to ``high`` with a ``_PathFollower`` (its methods
+``piece_at``, ``accept``, ``find`` and ``cover`` are the steps below; its fields count the LP
+solves, probes, pivots and segments checked).  For a support it interpolates the
 event polynomials (degree ``k + 1``, exactly, at Chebyshev nodes over a window around the
 stack, see ``_WINDOW``), takes their real roots nearest the current stack on either side, and
 refines each by a bracketing root finder on the *exact* event function (the determinants
-evaluated at that stack), to ~1e-13 relative: that is the segment on which the support holds.  The first support comes from an LP
-solve (:func:`sflp.lp.solve_lp`).  At a segment's end the event says what changes; the next
+evaluated at that stack), to ~1e-13 relative: that is the segment on which the support holds.
+The first support comes from an LP solve (:func:`sflp.lp.solve_lp`), read with the tolerances
+:data:`sflp.support.PATH_TOLERANCES`.  At a segment's end the event says what changes; the next
 support is found by *pivoting*: the few generic successor supports (the hand goes pure or mixed,
 with one hand of either player following it in or out of the mixed set) are tested just past the
 breakpoint, and only if none is an equilibrium support there is the LP solved again.  Every

@@ -180,3 +180,16 @@ def test_certificate_builds_its_system_in_python_ints():
             assert bb_margins[j] == 0
     assert any(0 < v < 1 for v in sol.sb_exact)  # the test is not vacuous: J8o is mixed here
     assert 0 < sol.sb_exact[class_id("J8o")] < 1
+
+
+def test_support_module_needs_only_numpy():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, sflp.support; "
+        "heavy = [m for m in ('cvxpy', 'pandas', 'openpyxl', 'matplotlib', 'scipy') if m in sys.modules]; "
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ""
