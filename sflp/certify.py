@@ -91,7 +91,7 @@ from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
 from sflp.errors import CertificateError, ConfigError
 from sflp.game import DEALS, PushFoldGame, Solution
 from sflp.support import SUPPORT_TOLERANCES, IndifferenceSystem, Support, indifference_system
-from sflp.support import solve_exact as _solve_system
+from sflp.support import solve_exact as _solve_system  # the name the tests and older callers use
 
 TIGHT_MARGIN = 1e-9
 """Float margin (bb per hand) below which a pure hand may be re-read as mixed (last attempt)."""

@@ -142,7 +142,7 @@ class Support:
     bb_mixed: tuple[int, ...]
 
     @classmethod
-    def of(cls, sb: np.ndarray, bb: np.ndarray, tol: float = DEFAULT_TOLERANCE) -> "Support":
+    def of(cls, sb: np.ndarray, bb: np.ndarray, tol: float = DEFAULT_TOLERANCE) -> Support:
         """The support of float strategies, read with ``tol`` (see :data:`SUPPORT_TOLERANCES`)."""
 
         def split(s: np.ndarray) -> tuple[frozenset[int], tuple[int, ...]]:
@@ -166,7 +166,7 @@ class Support:
         y[list(self.bb_pure)] = 1
         return x, y
 
-    def with_hand(self, player: str, hand: int, value: float) -> "Support":
+    def with_hand(self, player: str, hand: int, value: float) -> Support:
         """This support with ``player``'s ``hand`` made pure ``value`` (0 or 1), or mixed when
         ``value < 0``.
 
@@ -298,7 +298,7 @@ def solve_candidates(C: np.ndarray, d: np.ndarray, b: np.ndarray) -> tuple[np.nd
 # ------------------------------------------------------------------ the solve steps
 
 
-def solve_on_support(game: "PushFoldGame", support: Support) -> tuple[np.ndarray, np.ndarray] | None:
+def solve_on_support(game: PushFoldGame, support: Support) -> tuple[np.ndarray, np.ndarray] | None:
     """Strategies with the given support that make every mixed hand indifferent, or None.
 
     The systems of :func:`indifference_system` are solved by float least squares and accepted
