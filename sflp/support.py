@@ -83,8 +83,8 @@ certificate (:mod:`sflp.certify`) tries them.  Each rung is there for a reason:
   below any genuinely mixed frequency at class level;
 * ``1e-9`` -- a genuinely mixed hand played at a frequency between ``1e-9`` and ``1e-7`` (it
   happens just past a breakpoint, where a frequency leaves 0 or 1) is read as mixed, not pure;
-* ``1e-5`` -- a noisier answer (a float solution handed in by a user, or a large stack where the
-  LP's coefficients are large) whose pure hands sit up to ``1e-5`` away from 0 or 1;
+* ``1e-5`` -- a noisier answer (for instance a float solution handed in by a user) whose pure
+  hands sit up to ``1e-5`` away from 0 or 1;
 * ``1e-11`` -- a mixed frequency even nearer 0 or 1 (combo level, near a breakpoint);
 * ``1e-4``, ``1e-3`` -- last resorts for approximate strategies; a support read this loosely is
   still only accepted if its equations and checks pass.
@@ -109,8 +109,10 @@ def outward(tolerances) -> tuple[float, ...]:
 
 POLISH_TOLERANCES = outward(SUPPORT_TOLERANCES[:3])
 """``(1e-7, 1e-5, 1e-9)``: the first three rungs, tried by the float polish of an LP answer
-(:mod:`sflp.solver`).  The polish solves all three and keeps the best by exploitability, so one
-rung either side of the default is enough; a certificate that needs more rungs tries them itself."""
+(:mod:`sflp.solver`; above ``LP_STACK_LIMIT`` also the support carried to a larger stack).  The
+polish solves all three and keeps the best by exploitability, so the default and one rung two
+decades either side are enough there; the certificate, which must not miss a support, walks the
+whole ladder itself."""
 
 PATH_TOLERANCES = outward(
     tuple(t for t in SUPPORT_TOLERANCES if 1e-9 <= t <= 1e-4) + (1e-6, 1e-8)
