@@ -37,17 +37,20 @@ exactly and demands the difference be ``Fraction(0)``.
 The procedure (:func:`certify`)
 -------------------------------
 1. Read the support off the float solution: ``x >= 1 - tol`` is pure 1, ``x <= tol`` is 0, the
-   rest is mixed (same for ``y``); ``tol = 1e-7`` first, then the other ``SUPPORT_TOLERANCES``,
-   and finally a support that also counts as mixed every pure hand whose float margin is within
-   ``1e-9`` bb of zero.
-2. Solve the indifference equations exactly (Fraction Gauss-Jordan elimination): for SB's mixed
-   hands ``i``, ``r_i (g-f) + sum_j K_ij y_j = 0`` in BB's mixed frequencies; for BB's mixed
-   hands ``j``, ``sum_i K_ij x_i = 0`` in SB's mixed frequencies.  Inconsistent equations reject
-   the support.  Under-determined systems (a stack exactly at a breakpoint, symmetric combos
-   at combo level) fix each free variable to a short rational near its float value
+   rest is mixed (same for ``y``); ``tol = 1e-7`` first, then the other rungs of the tolerance
+   ladder :data:`sflp.support.SUPPORT_TOLERANCES` in its order, and finally a support that also
+   counts as mixed every pure hand whose float margin is within ``1e-9`` bb of zero.
+2. *Build* the support's indifference equations with :func:`sflp.support.indifference_system`
+   (the builder the float polish and the path follower use too), here in the integers
+   ``scale * K`` and ``scale * r (g-f)``, and *solve* them exactly (Fraction Gauss-Jordan
+   elimination, :func:`sflp.support.solve_exact`): for SB's mixed hands ``i``,
+   ``r_i (g-f) + sum_j K_ij y_j = 0`` in BB's mixed frequencies; for BB's mixed hands ``j``,
+   ``sum_i K_ij x_i = 0`` in SB's mixed frequencies.  Inconsistent equations reject the
+   support.  Under-determined systems (a stack exactly at a breakpoint, symmetric combos at
+   combo level) fix each free variable to a short rational near its float value
    (``Fraction.limit_denominator(10**6)``, then the float's exact binary value) and solve for
    the rest.
-3. Check exactly: every frequency in ``[0, 1]``, the four margin conditions above for all hands,
+3. *Check* exactly: every frequency in ``[0, 1]``, the four margin conditions above for all hands,
    and ``exploitability == 0``.  The first support that passes is the certificate; if none does,
    :class:`~sflp.errors.CertificateError` says which hand failed which condition and by how much.
 
@@ -87,9 +90,8 @@ from sflp.cards import CLASS_NAMES, N_COMBOS, combo_name
 from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
 from sflp.errors import CertificateError, ConfigError
 from sflp.game import DEALS, PushFoldGame, Solution
-
-SUPPORT_TOLERANCES = (1e-7, 1e-9, 1e-5, 1e-11, 1e-4, 1e-3)
-"""Tolerances tried, in order, to read pure and mixed hands off a float solution."""
+from sflp.support import SUPPORT_TOLERANCES, IndifferenceSystem, Support, indifference_system
+from sflp.support import solve_exact as _solve_system  # the name the tests and older callers use
 
 TIGHT_MARGIN = 1e-9
 """Float margin (bb per hand) below which a pure hand may be re-read as mixed (last attempt)."""
@@ -360,52 +362,6 @@ def exact_exploitability(game: PushFoldGame, sb, bb) -> Fraction:
     return fig.sb_br - fig.bb_br
 
 
-# ------------------------------------------------------------------ exact elimination
-
-
-def _solve_system(
-    A: list[list[int]], b: list[int], guess: list[Fraction]
-) -> tuple[list[Fraction] | None, list[int], tuple[int, Fraction] | None]:
-    """Solve ``A z = b`` exactly by Gauss-Jordan elimination over the rationals.
-
-    Returns ``(z, free, None)`` with free columns set to ``guess``, or ``(None, [], (row,
-    residual))`` when the system is inconsistent (``row`` is the original equation that reduced
-    to ``0 = residual``).
-    """
-    m = len(A)
-    k = len(guess)
-    M = [[Fraction(v) for v in row] + [Fraction(rhs)] for row, rhs in zip(A, b)]
-    orig = list(range(m))
-    pivots: list[int] = []
-    r = 0
-    for c in range(k):
-        if r == m:
-            break
-        p = next((i for i in range(r, m) if M[i][c] != 0), None)
-        if p is None:
-            continue
-        M[r], M[p] = M[p], M[r]
-        orig[r], orig[p] = orig[p], orig[r]
-        piv = M[r][c]
-        M[r] = [v / piv for v in M[r]]
-        for i in range(m):
-            if i != r and M[i][c] != 0:
-                fac = M[i][c]
-                M[i] = [vi - fac * vr for vi, vr in zip(M[i], M[r])]
-        pivots.append(c)
-        r += 1
-    for i in range(r, m):
-        if M[i][k] != 0:
-            return None, [], (orig[i], M[i][k])
-    free = [c for c in range(k) if c not in pivots]
-    z: list[Fraction] = [Fraction(0)] * k
-    for c in free:
-        z[c] = guess[c]
-    for row, c in enumerate(pivots):
-        z[c] = M[row][k] - sum((M[row][fc] * z[fc] for fc in free), Fraction(0))
-    return z, free, None
-
-
 # ------------------------------------------------------------------ certification
 
 
@@ -417,49 +373,28 @@ def _fmt(q: Fraction) -> str:
     return f"{float(q):.17g} (a {len(str(q.denominator))}-digit denominator)"
 
 
-@dataclass(frozen=True)
-class _Support:
-    label: str
-    sb_ones: tuple[int, ...]
-    sb_mixed: tuple[int, ...]
-    bb_ones: tuple[int, ...]
-    bb_mixed: tuple[int, ...]
-
-    def key(self) -> tuple:
-        return (self.sb_ones, self.sb_mixed, self.bb_ones, self.bb_mixed)
-
-
-def _split(s: np.ndarray, tol: float) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    ones = tuple(int(i) for i in np.flatnonzero(s >= 1 - tol))
-    mixed = tuple(int(i) for i in np.flatnonzero((s > tol) & (s < 1 - tol)))
-    return ones, mixed
-
-
-def _candidate_supports(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> Iterator[_Support]:
-    """The supports to try, in order (a generator: later ones are built only when needed)."""
-    seen: set[tuple] = set()
+def _candidate_supports(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> Iterator[tuple[str, Support]]:
+    """The supports to try, with a label each, in order (a generator: later ones are built only
+    when needed): the ladder :data:`sflp.support.SUPPORT_TOLERANCES`, then the tight-margin support."""
+    seen: set[Support] = set()
     for tol in SUPPORT_TOLERANCES:
-        s = _Support(f"tol={tol:g}", *_split(x, tol), *_split(y, tol))
-        if s.key() not in seen:
-            seen.add(s.key())
-            yield s
+        s = Support.of(x, y, tol)
+        if s not in seen:
+            seen.add(s)
+            yield f"tol={tol:g}", s
     # last resort: also let pure hands with (nearly) zero float margin be mixed
-    sb_ones, sb_mixed = _split(x, SUPPORT_TOLERANCES[0])
-    bb_ones, bb_mixed = _split(y, SUPPORT_TOLERANCES[0])
+    first = Support.of(x, y, SUPPORT_TOLERANCES[0])
     with np.errstate(all="ignore"):
         sb_tight = set(np.flatnonzero(np.abs(game.sb_ev(y)) < TIGHT_MARGIN).tolist())
         bb_tight = set(np.flatnonzero(np.abs(np.nan_to_num(game.bb_ev(x), nan=1.0)) < TIGHT_MARGIN).tolist())
-    sm = tuple(sorted(set(sb_mixed) | sb_tight))
-    bm = tuple(sorted(set(bb_mixed) | bb_tight))
-    s = _Support(
-        f"tight margins < {TIGHT_MARGIN:g}",
-        tuple(i for i in sb_ones if i not in sb_tight),
-        sm,
-        tuple(j for j in bb_ones if j not in bb_tight),
-        bm,
+    s = Support(
+        first.sb_pure - sb_tight,
+        tuple(sorted(set(first.sb_mixed) | sb_tight)),
+        first.bb_pure - bb_tight,
+        tuple(sorted(set(first.bb_mixed) | bb_tight)),
     )
-    if s.key() not in seen:
-        yield s
+    if s not in seen:
+        yield f"tight margins < {TIGHT_MARGIN:g}", s
 
 
 def _free_guesses(values: np.ndarray) -> list[list[Fraction]]:
@@ -471,7 +406,8 @@ def _free_guesses(values: np.ndarray) -> list[list[Fraction]]:
 
 @dataclass
 class _Attempt:
-    support: _Support
+    label: str
+    support: Support
     ok: bool = False
     problems: list[tuple[float, str]] = dataclasses.field(default_factory=list)
     x: tuple[Fraction, ...] | None = None
@@ -487,26 +423,36 @@ class _Attempt:
         return text
 
 
-def _try_support(
-    game: PushFoldGame, ex: ExactPayoffs, x_float: np.ndarray, y_float: np.ndarray, sup: _Support
-) -> _Attempt:
-    att = _Attempt(sup)
-    names = ex.names
-    K = ex.K_scaled
-    n = ex.size
+def _try_support(ex: ExactPayoffs, x_float: np.ndarray, y_float: np.ndarray, label: str, sup: Support) -> _Attempt:
+    """Certify ``sup``: build its indifference system, solve it exactly, check the result."""
+    att = _Attempt(label, sup)
+    built = _build(ex, sup)
+    solved = _solve(ex, built, x_float, y_float, att)
+    if solved is not None:
+        _check(ex, att, *solved)
+    return att
+
+
+def _build(ex: ExactPayoffs, sup: Support) -> tuple[IndifferenceSystem, list, list, list, list]:
+    """The indifference system of ``sup`` in the integers ``scale * K``, ``scale * r (g-f)``
+    (:func:`sflp.support.indifference_system`), and its two systems as lists of Python ints:
+    ``(system, A_sb, b_sb, A_bb, b_bb)`` with SB's rows ``A_sb y_M = b_sb`` and BB's rows
+    ``A_bb x_M = b_bb``."""
+    system = indifference_system(ex.K_scaled, np.array(ex.base_scaled, dtype=object), sup)
+    A_sb = [[int(v) for v in row] for row in system.C]
+    b_sb = [int(v) for v in system.d]
+    A_bb = [[int(v) for v in row] for row in system.C.T]
+    b_bb = [int(v) for v in system.b]
+    return system, A_sb, b_sb, A_bb, b_bb
+
+
+def _solve(ex: ExactPayoffs, built, x_float: np.ndarray, y_float: np.ndarray, att: _Attempt):
+    """Exact mixed frequencies ``(x_M, y_M)`` of the system (free variables of an
+    under-determined system fixed near the float solution), or None when an equation is
+    inconsistent (the problem is recorded in ``att``)."""
+    system, A_sb, b_sb, A_bb, b_bb = built
+    sup, names = system.support, ex.names
     sm, bm = list(sup.sb_mixed), list(sup.bb_mixed)
-    bb_ones_mask = np.zeros(n, dtype=K.dtype if K.dtype == object else np.int64)
-    bb_ones_mask[list(sup.bb_ones)] = 1
-    sb_ones_mask = np.zeros(n, dtype=bb_ones_mask.dtype)
-    sb_ones_mask[list(sup.sb_ones)] = 1
-
-    # SB's mixed hands i indifferent: sum_{j in bm} K_ij y_j = -(base_i + sum_{j pure} K_ij)
-    A_sb = [[int(K[i, j]) for j in bm] for i in sm]
-    b_sb = [-(ex.base_scaled[i] + int(v)) for i, v in zip(sm, (K[sm, :] @ bb_ones_mask) if sm else [])]
-    # BB's mixed hands j indifferent: sum_{i in sm} K_ij x_i = -sum_{i pure} K_ij
-    A_bb = [[int(K[i, j]) for i in sm] for j in bm]
-    b_bb = [-int(v) for v in ((K[:, bm].T @ sb_ones_mask) if bm else [])]
-
     solved: dict[str, tuple[list[Fraction], list[int]]] = {}
     for who, A, b, cols, rows, float_vals, row_who, col_who in (
         ("y", A_sb, b_sb, bm, sm, y_float, "SB", "BB"),
@@ -526,7 +472,7 @@ def _try_support(
                         f"{[names[c] for c in cols]}) reduces to 0 = {_fmt(res)} ({float(res):+.3g})",
                     )
                 )
-                return att
+                return None
             if all(0 <= v <= 1 for v in z):
                 result = (z, free)
                 break
@@ -534,7 +480,15 @@ def _try_support(
                 result = (z, free)
         assert result is not None
         solved[who] = result
+    return solved["x"], solved["y"]
 
+
+def _check(ex: ExactPayoffs, att: _Attempt, solved_x, solved_y) -> None:
+    """Check the exact solution of ``att.support``: frequencies in [0, 1], every hand's margin
+    condition, exploitability exactly 0.  Records the strategies, figures and problems in ``att``."""
+    sup, names, n = att.support, ex.names, ex.size
+    sm, bm = list(sup.sb_mixed), list(sup.bb_mixed)
+    solved = {"x": solved_x, "y": solved_y}
     for who, cols, rows, row_who, col_who, word in (
         ("y", bm, sm, "SB", "BB", "call"),
         ("x", sm, bm, "BB", "SB", "push"),
@@ -556,13 +510,13 @@ def _try_support(
     zero, one = Fraction(0), Fraction(1)
     xs = [zero] * n
     ys = [zero] * n
-    for i in sup.sb_ones:
+    for i in sup.sb_pure:
         xs[i] = one
-    for j in sup.bb_ones:
+    for j in sup.bb_pure:
         ys[j] = one
-    for i, v in zip(sm, solved["x"][0]):
+    for i, v in zip(sm, solved_x[0]):
         xs[i] = min(one, max(zero, v))
-    for j, v in zip(bm, solved["y"][0]):
+    for j, v in zip(bm, solved_y[0]):
         ys[j] = min(one, max(zero, v))
     x, y = tuple(xs), tuple(ys)
     fig = _figures(ex, x, y)
@@ -602,7 +556,6 @@ def _try_support(
             )
     att.x, att.y, att.fig = x, y, fig
     att.ok = not att.problems
-    return att
 
 
 def certify(game: PushFoldGame, solution: Solution) -> Solution:
@@ -633,17 +586,17 @@ def certify(game: PushFoldGame, solution: Solution) -> Solution:
         raise CertificateError("the exact payoff matrix does not match the game's float matrix K")
 
     attempts = []
-    for sup in _candidate_supports(game, x_float, y_float):
-        att = _try_support(game, ex, x_float, y_float, sup)
+    for label, sup in _candidate_supports(game, x_float, y_float):
+        att = _try_support(ex, x_float, y_float, label, sup)
         attempts.append(att)
         if att.ok:
             break
     else:
         first = attempts[0]
-        others = "; ".join(f"[{a.support.label}] {a.reason(2)}" for a in attempts[1:])
+        others = "; ".join(f"[{a.label}] {a.reason(2)}" for a in attempts[1:])
         raise CertificateError(
             f"cannot certify the equilibrium of {game.config} at {game.level} level: "
-            f"[support {first.support.label}] {first.reason()}"
+            f"[support {first.label}] {first.reason()}"
             + (f". Other supports tried: {others}" if others else "")
         )
 
@@ -660,7 +613,7 @@ def certify(game: PushFoldGame, solution: Solution) -> Solution:
         "bb_mixed": {names[j]: str(v) for j, v in enumerate(y) if 0 < v < 1},
         "value": str(fig.value),
         "exploitability": str(fig.sb_br - fig.bb_br),
-        "support": att.support.label,
+        "support": att.label,
         "supports_tried": len(attempts),
         "free_variables": list(att.free),
         "seconds": seconds,

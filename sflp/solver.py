@@ -2,7 +2,9 @@
 
 ``solve(config)`` runs the cvxpy LP (:mod:`sflp.lp`), then *polishes* the answer: it reads the
 support (pure and mixed hands of each player) off the LP solution and solves the indifference
-equations of the mixed hands directly, which removes the solver's ~1e-9 noise.  The result is
+equations of the mixed hands directly, which removes the solver's ~1e-9 noise (the support
+algebra lives in :mod:`sflp.support`; the polish reads supports with the tolerances
+:data:`sflp.support.POLISH_TOLERANCES` and keeps the best candidate by exploitability).  The result is
 checked by best responses (:meth:`sflp.game.PushFoldGame.exploitability`); above
 ``MAX_EXPLOITABILITY`` the solve fails loudly with :class:`~sflp.errors.SolveError`.
 
@@ -26,7 +28,8 @@ from numbers import Real
 import numpy as np
 
 from sflp.errors import ConfigError, SolveError
-from sflp.game import GameConfig, PushFoldGame, Solution, Support, make_solution, solve_on_support
+from sflp.game import GameConfig, PushFoldGame, Solution, make_solution
+from sflp.support import POLISH_TOLERANCES, Support, solve_on_support
 
 MAX_EXPLOITABILITY = 1e-9
 """Largest exploitability (bb per hand) a returned solution may have."""
@@ -52,7 +55,7 @@ def _solve_lp(game: PushFoldGame, solver: str | None) -> tuple[np.ndarray, np.nd
     ref = game.at_stack(LP_STACK_LIMIT)
     x, y, _ = solve_lp(ref, solver or DEFAULT_SOLVER)
     x, y = _polish(ref, x, y)
-    for tol in (1e-7, 1e-5, 1e-9):
+    for tol in POLISH_TOLERANCES:
         candidate = solve_on_support(game, Support.of(x, y, tol))
         if candidate is not None and game.exploitability(*candidate) <= MAX_EXPLOITABILITY:
             return candidate[0], candidate[1], "support"
@@ -71,7 +74,7 @@ def _polish(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarra
     # 0 or 1, where a solver's vertex may carry 1 - 1e-10 (HiGHS versions differ there).
     slack = game.noise_tolerance()
     polished = False
-    for tol in (1e-7, 1e-5, 1e-9):
+    for tol in POLISH_TOLERANCES:
         candidate = solve_on_support(game, Support.of(x, y, tol))
         if candidate is not None:
             e = game.exploitability(*candidate)

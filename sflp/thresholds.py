@@ -8,6 +8,10 @@ indifference systems with entries affine in ``S``:
 * SB's mixed hands ``i`` are indifferent:  ``K[Ms, Mb] y_M = -r_Ms (g-f) - K[Ms, Pb] 1``,
 * BB's mixed hands ``j`` are indifferent:  ``K[Ms, Mb]' x_M = -K[Ps, Mb]' 1``.
 
+(:mod:`sflp.support` builds these systems, for this module, the float polish and the exact
+certificate alike; being linear in ``(K, r (g-f))``, the system at ``S`` is the system of
+``(K0, r (g-f))`` plus ``S`` times the system of ``(K1, 0)``.)
+
 By Cramer's rule every mixed frequency is ``N(S) / D(S)`` with ``D = det K[Ms, Mb]`` of degree
 ``<= k`` (``k`` mixed hands per player) and numerators of degree ``<= k``; every pure hand's
 margin times ``D`` is a polynomial of degree ``<= k + 1``.  The support stays an equilibrium
@@ -20,12 +24,15 @@ support exactly as long as every *event polynomial* keeps its sign:
 ``(K'x)_j D``                each pure BB hand keeps the sign of its call margin
 ==========================  =========================================================
 
-:func:`compute_thresholds` walks from ``low`` to ``high``.  For a support it interpolates the
+:func:`compute_thresholds` walks from ``low`` to ``high`` with a ``_PathFollower`` (its methods
+``piece_at``, ``accept``, ``find`` and ``cover`` are the steps below; its fields count the LP
+solves, probes, pivots and segments checked).  For a support it interpolates the
 event polynomials (degree ``k + 1``, exactly, at Chebyshev nodes over a window around the
 stack, see ``_WINDOW``), takes their real roots nearest the current stack on either side, and
 refines each by a bracketing root finder on the *exact* event function (the determinants
-evaluated at that stack), to ~1e-13 relative: that is the segment on which the support holds.  The first support comes from an LP
-solve (:func:`sflp.lp.solve_lp`).  At a segment's end the event says what changes; the next
+evaluated at that stack), to ~1e-13 relative: that is the segment on which the support holds.
+The first support comes from an LP solve (:func:`sflp.lp.solve_lp`), read with the tolerances
+:data:`sflp.support.PATH_TOLERANCES`.  At a segment's end the event says what changes; the next
 support is found by *pivoting*: the few generic successor supports (the hand goes pure or mixed,
 with one hand of either player following it in or out of the mixed set) are tested just past the
 breakpoint, and only if none is an equilibrium support there is the LP solved again.  Every
@@ -55,7 +62,14 @@ from numpy.polynomial import chebyshev as _cheb
 
 from sflp.cards import CLASS_NAMES, N_CLASSES
 from sflp.errors import ConfigError, SolveError
-from sflp.game import GameConfig, Payoffs, PushFoldGame, Support, payoffs_for
+from sflp.game import GameConfig, Payoffs, PushFoldGame, payoffs_for
+from sflp.support import (
+    PATH_TOLERANCES,
+    Support,
+    candidate_systems,
+    indifference_system,
+    solve_candidates,
+)
 
 PLAYERS = ("sb", "bb")
 _CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
@@ -217,18 +231,10 @@ def format_intervals(intervals) -> str:
 def _strategies(payoffs: Payoffs, support: Support, stack: float) -> tuple[np.ndarray, np.ndarray]:
     """The strategies of ``support`` at ``stack`` (indifference systems solved directly)."""
     p = payoffs
-    n = p.K0.shape[0]
-    K = p.K0 + stack * p.K1
-    x, y = np.zeros(n), np.zeros(n)
-    x[list(support.sb_pure)] = 1.0
-    y[list(support.bb_pure)] = 1.0
-    sm, bm = list(support.sb_mixed), list(support.bb_mixed)
-    if sm:
-        C = K[np.ix_(sm, bm)]
-        d = -(p.r[sm] * (p.g - p.f)) - K[sm, :] @ y
-        b = -(K[:, bm].T @ x)
-        x[sm] = np.linalg.solve(C.T, b)
-        y[bm] = np.linalg.solve(C, d)
+    system = indifference_system(p.K0 + stack * p.K1, p.r * (p.g - p.f), support)
+    x, y = system.x_pure, system.y_pure
+    if support.sb_mixed:
+        x, y = system.strategies(*system.solve())
     return np.clip(x, 0.0, 1.0), np.clip(y, 0.0, 1.0)
 
 
@@ -251,9 +257,7 @@ class _Piece:
         self.k = k = len(sm)
         if len(bm) != k:
             raise ValueError("non-square support")
-        xp, yp = np.zeros(n), np.zeros(n)
-        xp[list(support.sb_pure)] = 1.0
-        yp[list(support.bb_pure)] = 1.0
+        xp, yp = support.pure_vectors(n)
         self.xp, self.yp = xp, yp
         mixed_s, mixed_b = set(support.sb_mixed), set(support.bb_mixed)
         self.sb_rows = np.array([i for i in range(n) if i not in mixed_s], dtype=int)
@@ -268,7 +272,11 @@ class _Piece:
         self.sa0, self.sa1 = sb_sign * self.a0[self.sb_rows], sb_sign * self.a1[self.sb_rows]
         self.bc0, self.bc1 = bb_sign * self.c0[self.bb_rows], bb_sign * self.c1[self.bb_rows]
         if k:
-            self.C0, self.C1 = p.K0[np.ix_(sm, bm)], p.K1[np.ix_(sm, bm)]
+            # the indifference system is linear in (K, base): at K0 + S*K1 it is sys0 + S*sys1
+            sys0 = indifference_system(p.K0, rgf, support, (self.a0, self.c0))
+            sys1 = indifference_system(p.K1, np.zeros(n), support, (self.a1, self.c1))
+            self.C0, self.d0, self.b0 = sys0.C, sys0.d, sys0.b
+            self.C1, self.d1, self.b1 = sys1.C, sys1.d, sys1.b
             self.Ks0 = sb_sign[:, None] * p.K0[np.ix_(self.sb_rows, bm)]
             self.Ks1 = sb_sign[:, None] * p.K1[np.ix_(self.sb_rows, bm)]
             self.Kb0 = bb_sign[:, None] * p.K0[np.ix_(sm, self.bb_rows)].T
@@ -290,8 +298,8 @@ class _Piece:
         if not k:
             return self.scale, np.zeros(0), np.zeros(0)
         C = self.C0 + S * self.C1
-        d = -(self.a0[self.sm] + S * self.a1[self.sm])
-        b = -(self.c0[self.bm] + S * self.c1[self.bm])
+        d = self.d0 + S * self.d1
+        b = self.b0 + S * self.b1
         if k == 1:
             return C[0, 0] * self.scale, d * self.scale, b * self.scale
         mats = np.empty((2 * k + 1, k, k))
@@ -481,39 +489,27 @@ def _segment(piece: _Piece, p: float, lo: float, hi: float) -> tuple[float, floa
 # ---------------------------------------------------------------------------- pivots
 
 
-def _exploitability(payoffs: Payoffs, stack: float, x: np.ndarray, y: np.ndarray) -> float:
-    """:meth:`sflp.game.PushFoldGame.exploitability` at ``stack`` without building a game."""
-    p = payoffs
-    K = p.K0 + stack * p.K1
-    br_sb = p.f + np.maximum(p.r * (p.g - p.f) + K @ y, 0).sum()
-    br_bb = p.f + (p.g - p.f) * (p.r @ x) + np.minimum(K.T @ x, 0).sum()
-    return float(br_sb - br_bb)
-
-
 def _score(payoffs: Payoffs, K: np.ndarray, sup: Support) -> float:
     """How far ``sup`` is from being an equilibrium support at the stack of ``K``: the smallest
     event row (frequencies in [0, 1], per-hand margins in bb with the pure hands' signs)."""
     p = payoffs
     n = K.shape[0]
-    x, y = np.zeros(n), np.zeros(n)
-    sp, bp = list(sup.sb_pure), list(sup.bb_pure)
-    x[sp] = 1.0
-    y[bp] = 1.0
     sm, bm = list(sup.sb_mixed), list(sup.bb_mixed)
+    if sm and len(sm) != len(bm):
+        return -math.inf
+    base = p.r * (p.g - p.f)
+    system = indifference_system(K, base, sup)
+    x, y = system.x_pure.copy(), system.y_pure.copy()
+    sp, bp = list(sup.sb_pure), list(sup.bb_pure)
     worst = math.inf
     if sm:
-        if len(sm) != len(bm):
-            return -math.inf
-        C = K[np.ix_(sm, bm)]
-        d = -(p.r[sm] * (p.g - p.f)) - K[sm, :] @ y
-        b = -(K[:, bm].T @ x)
         try:
-            xs, ys = np.linalg.solve(C.T, b), np.linalg.solve(C, d)
+            xs, ys = system.solve()
         except np.linalg.LinAlgError:
             return -math.inf
         worst = min(xs.min(), 1 - xs.max(), ys.min(), 1 - ys.max())
         x[sm], y[bm] = xs, ys
-    ms = (p.r * (p.g - p.f) + K @ y) / p.r
+    ms = (base + K @ y) / p.r
     mb = (K.T @ x) / p.r
     out_s = np.ones(n, dtype=bool)
     out_s[sp] = False
@@ -532,57 +528,13 @@ def _score(payoffs: Payoffs, K: np.ndarray, sup: Support) -> float:
     return float(worst)
 
 
-def _with(sup: Support, player: str, hand: int, value: float) -> Support:
-    """``sup`` with ``player``'s ``hand`` made pure ``value`` (0 or 1) or mixed (``value < 0``)."""
-    pure = set(sup.sb_pure if player == "sb" else sup.bb_pure)
-    mixed = set(sup.sb_mixed if player == "sb" else sup.bb_mixed)
-    pure.discard(hand)
-    mixed.discard(hand)
-    if value < 0:
-        mixed.add(hand)
-    elif value > 0.5:
-        pure.add(hand)
-    if player == "sb":
-        return Support(frozenset(pure), tuple(sorted(mixed)), sup.bb_pure, sup.bb_mixed)
-    return Support(sup.sb_pure, sup.sb_mixed, frozenset(pure), tuple(sorted(mixed)))
-
-
 def _batch_freqs(payoffs: Payoffs, K: np.ndarray, sup: Support, sb_add=None, bb_add=None):
     """Mixed frequencies for many candidate supports at once: candidate ``n`` is ``sup`` with SB
     hand ``sb_add[n]`` and/or BB hand ``bb_add[n]`` made mixed (the systems must be square).
 
     Returns ``(xs, ys)`` of shape ``(N, k)`` (NaN where a system is singular)."""
     p = payoffs
-    n = K.shape[0]
-    N = len(sb_add) if sb_add is not None else len(bb_add)
-    sm, bm = np.array(sup.sb_mixed, dtype=int), np.array(sup.bb_mixed, dtype=int)
-    xp, yp = np.zeros(n), np.zeros(n)
-    xp[list(sup.sb_pure)] = 1.0
-    yp[list(sup.bb_pure)] = 1.0
-    rows = np.broadcast_to(sm, (N, len(sm)))
-    cols = np.broadcast_to(bm, (N, len(bm)))
-    if sb_add is not None:
-        rows = np.concatenate([rows, sb_add[:, None]], axis=1)
-    if bb_add is not None:
-        cols = np.concatenate([cols, bb_add[:, None]], axis=1)
-    if rows.shape[1] != cols.shape[1]:
-        raise ValueError("non-square candidate supports")
-    C = K[rows[:, :, None], cols[:, None, :]]
-    u, v = K.T @ xp, K @ yp
-    b = -u[cols]
-    if sb_add is not None:
-        b = b + xp[sb_add][:, None] * K[sb_add[:, None], cols]
-    d = -(p.r * (p.g - p.f) + v)[rows]
-    if bb_add is not None:
-        d = d + yp[bb_add][:, None] * K[rows, bb_add[:, None]]
-    det = np.linalg.det(C)
-    ok = np.abs(det) > 1e-300
-    xs = np.full(rows.shape, np.nan)
-    ys = np.full(rows.shape, np.nan)
-    if ok.any():
-        xs[ok] = np.linalg.solve(np.swapaxes(C[ok], 1, 2), b[ok][..., None])[..., 0]
-        ys[ok] = np.linalg.solve(C[ok], d[ok][..., None])[..., 0]
-    return xs, ys
+    return solve_candidates(*candidate_systems(K, p.r * (p.g - p.f), sup, sb_add, bb_add))
 
 
 def _feasible(xs: np.ndarray, ys: np.ndarray, tol: float = 1e-9) -> np.ndarray:
@@ -626,23 +578,23 @@ def _pivot(payoffs: Payoffs, piece: _Piece, row: int, stack: float) -> Support |
         except ValueError:
             return
         for c in pool[_feasible(xs, ys)]:
-            cand = _with(base, who, int(c), -1.0)
+            cand = base.with_hand(who, int(c), -1.0)
             if fixed is not None:
-                cand = _with(cand, player, fixed, -1.0)
+                cand = cand.with_hand(player, fixed, -1.0)
             cands.append(cand)
 
     if value >= 0:  # a mixed hand leaves
-        base = _with(sup, player, hand, value)
+        base = sup.with_hand(player, hand, value)
         for c in other_mixed:
-            cands += [_with(base, other, c, 0.0), _with(base, other, c, 1.0)]
+            cands += [base.with_hand(other, c, 0.0), base.with_hand(other, c, 1.0)]
         mixed_now = set(own_mixed)
         add_batch(base, player, np.array([c for c in range(n) if c not in mixed_now], dtype=int))
     else:  # a pure hand enters
         was_in = hand in (sup.sb_pure if player == "sb" else sup.bb_pure)
-        cands.append(_with(sup, player, hand, 0.0 if was_in else 1.0))  # a plain switch
-        base = _with(sup, player, hand, -1.0)
+        cands.append(sup.with_hand(player, hand, 0.0 if was_in else 1.0))  # a plain switch
+        base = sup.with_hand(player, hand, -1.0)
         for c in own_mixed:
-            cands += [_with(base, player, c, 0.0), _with(base, player, c, 1.0)]
+            cands += [base.with_hand(player, c, 0.0), base.with_hand(player, c, 1.0)]
         mixed_other = set(other_mixed)
         pool = np.array([c for c in range(n) if c not in mixed_other], dtype=int)
         add_batch(sup, other, pool, fixed=hand)
@@ -669,123 +621,13 @@ def compute_thresholds(
     ``config``'s blinds and antes are used, its stack is ignored.  ``progress`` is an optional
     callable receiving the stack reached so far.
     """
-    from sflp.lp import DEFAULT_SOLVER, solve_lp
-    from sflp.solver import MAX_EXPLOITABILITY
-
     low, high = float(low), float(high)
     if not (math.isfinite(low) and math.isfinite(high)) or not low < high:
         raise ConfigError(f"need low < high, got low={low!r}, high={high!r}")
     base = config.with_stack(low)  # validates that low covers the blinds and antes
     config.with_stack(high)
-    game0 = PushFoldGame(base, table)
-    payoffs = game0.payoffs
-    lp_count = 0
-
-    def piece_at(p: float) -> _Piece | None:
-        nonlocal lp_count
-        game = game0.at_stack(p)
-        x, y, _ = solve_lp(game, DEFAULT_SOLVER)
-        lp_count += 1
-        seen = set()
-        for tol in (1e-7, 1e-6, 1e-8, 1e-5, 1e-9, 1e-4):
-            sup = Support.of(x, y, tol)
-            if sup in seen or len(sup.sb_mixed) != len(sup.bb_mixed):
-                continue
-            seen.add(sup)
-            try:
-                piece = _Piece(payoffs, sup, p, *_window(p, low, high))
-            except (ValueError, np.linalg.LinAlgError):
-                continue
-            if piece.rows(p).min() >= -_VALID_TOL:
-                return piece
-        return None
-
-    segments: list[tuple[float, float, _Piece]] = []
-    probes = pivots = n_segments = 0
-
-    def accept(piece: _Piece, p: float, lo: float, hi: float):
-        """The segment of ``piece`` around ``p`` if it checks out inside (else None)."""
-        nonlocal n_segments
-        n_segments += 1
-        if n_segments > _MAX_SEGMENTS:
-            raise SolveError("thresholds: too many segments; the path could not be followed")
-        a, b, _, brow = _segment(piece, p, max(lo, piece.low), min(hi, piece.high))
-        if not (a <= p <= b and a < b):
-            return None
-        for t in (0.25, 0.5, 0.75):
-            if piece.rows(a + t * (b - a)).min() < -_VALID_TOL:
-                return None
-        mid = 0.5 * (a + b)
-        if _exploitability(payoffs, mid, *piece.strategies(mid)) > MAX_EXPLOITABILITY:
-            return None
-        return a, b, brow
-
-    def find(lo: float, hi: float, p: float | None, hint) -> tuple[float, float, _Piece, int]:
-        """A support valid at a probe in ``(lo, hi)`` and its segment (clipped to ``[lo, hi]``)."""
-        nonlocal probes, pivots
-        step = 1e-6 * max(1.0, lo)
-        if p is None or not lo <= p < hi:
-            p = 0.5 * (lo + hi)
-        if hint is not None and hint[1] < 0 and hint[0].high < hi:
-            # the last segment ended at the edge of its fit window, not at an event: same support
-            try:
-                piece = _Piece(payoffs, hint[0].support, p, *_window(p, low, high))
-            except (ValueError, np.linalg.LinAlgError):
-                piece = None
-            if piece is not None and piece.rows(p).min() >= -_VALID_TOL:
-                got = accept(piece, p, lo, hi)
-                if got is not None:
-                    return got[0], got[1], piece, got[2]
-        if hint is not None and hint[1] >= 0:
-            sup = _pivot(payoffs, hint[0], hint[1], p)
-            if sup is not None:
-                try:
-                    piece = _Piece(payoffs, sup, p, *_window(p, low, high))
-                except (ValueError, np.linalg.LinAlgError):
-                    piece = None
-                if piece is not None and piece.rows(p).min() >= -_VALID_TOL:
-                    got = accept(piece, p, lo, hi)
-                    if got is not None:
-                        pivots += 1
-                        return got[0], got[1], piece, got[2]
-        for attempt in range(10):
-            probes += 1
-            if probes > _MAX_PROBES:
-                raise SolveError("thresholds: too many probes; the path could not be followed")
-            piece = piece_at(p)
-            if piece is not None:
-                got = accept(piece, p, lo, hi)
-                if got is not None:
-                    return got[0], got[1], piece, got[2]
-            p = min(p + step * 10 ** (attempt + 1), 0.5 * (p + hi))
-        raise SolveError(f"thresholds: no consistent equilibrium support near stack {p:.12g}")
-
-    def cover(lo: float, hi: float, probe: float | None, hint=None) -> None:
-        """Cover ``[lo, hi]`` with segments, appended in increasing order."""
-        while hi - lo > _GAP_TOL * max(1.0, hi):
-            a, b, piece, brow = find(lo, hi, probe, hint)
-            if a - lo > _GAP_TOL * max(1.0, a):
-                cover(lo, a, None)  # a breakpoint was stepped over: fill the gap first
-            segments.append((a, b, piece))
-            if progress is not None:
-                progress(b)
-            lo = b
-            probe = min(b + 1e-6 * max(1.0, b), 0.5 * (b + hi))
-            hint = (piece, brow)
-
-    cover(low, high, low)
-    if not segments:  # the whole range is narrower than one breakpoint's tolerance
-        a, b, piece, _ = find(low, high, 0.5 * (low + high), None)
-        segments.append((a, b, piece))
-    # contiguous: close tiny gaps at the breakpoints
-    fixed: list[tuple[float, float, _Piece]] = []
-    for a, b, pc in segments:
-        if fixed:
-            a = fixed[-1][1]
-        fixed.append((a, b, pc))
-    fixed[0] = (low, fixed[0][1], fixed[0][2])
-    fixed[-1] = (fixed[-1][0], high, fixed[-1][2])
-    segments = fixed
+    follower = _PathFollower(PushFoldGame(base, table), low, high, progress)
+    segments = follower.run()
 
     hands = _hand_thresholds(segments, low, high)
     # pieces of one support on neighbouring fit windows are one segment; breakpoints are where
@@ -804,10 +646,142 @@ def compute_thresholds(
         hands=hands,
         breakpoints=breakpoints,
         segments=tuple(merged),
-        lp_solves=lp_count,
-        pivots=pivots,
-        _payoffs=payoffs,
+        lp_solves=follower.lp_solves,
+        pivots=follower.pivots,
+        _payoffs=follower.payoffs,
     )
+
+
+class _PathFollower:
+    """Follows the equilibrium path of one blind structure over ``[low, high]`` (see the module doc).
+
+    ``segments`` collects ``(a, b, piece)`` in increasing order; the counters say how the path was
+    found: ``lp_solves`` LP solves, ``probes`` LP probes (each one LP solve), ``pivots`` supports
+    found by pivoting at a breakpoint (no LP), ``segments_checked`` candidate segments checked
+    inside (bounded by ``_MAX_SEGMENTS``).
+    """
+
+    def __init__(self, game0: PushFoldGame, low: float, high: float, progress=None):
+        self.game0 = game0
+        self.payoffs = game0.payoffs
+        self.low, self.high = low, high
+        self.progress = progress
+        self.segments: list[tuple[float, float, _Piece]] = []
+        self.lp_solves = 0
+        self.probes = 0
+        self.pivots = 0
+        self.segments_checked = 0
+
+    def run(self) -> list[tuple[float, float, _Piece]]:
+        """Contiguous segments covering ``[low, high]`` exactly (tiny gaps at breakpoints closed)."""
+        low, high = self.low, self.high
+        self.cover(low, high, low)
+        if not self.segments:  # the whole range is narrower than one breakpoint's tolerance
+            a, b, piece, _ = self.find(low, high, 0.5 * (low + high), None)
+            self.segments.append((a, b, piece))
+        fixed: list[tuple[float, float, _Piece]] = []
+        for a, b, pc in self.segments:
+            if fixed:
+                a = fixed[-1][1]
+            fixed.append((a, b, pc))
+        fixed[0] = (low, fixed[0][1], fixed[0][2])
+        fixed[-1] = (fixed[-1][0], high, fixed[-1][2])
+        return fixed
+
+    def valid_piece(self, support: Support, p: float) -> _Piece | None:
+        """The piece of ``support`` fitted around ``p``, if it is regular and valid at ``p``."""
+        try:
+            piece = _Piece(self.payoffs, support, p, *_window(p, self.low, self.high))
+        except (ValueError, np.linalg.LinAlgError):
+            return None
+        return piece if piece.rows(p).min() >= -_VALID_TOL else None
+
+    def piece_at(self, p: float) -> _Piece | None:
+        """A valid piece at ``p`` from an LP solve, reading its support with the ladder
+        :data:`sflp.support.PATH_TOLERANCES` (the first valid one wins)."""
+        from sflp.lp import DEFAULT_SOLVER, solve_lp
+
+        x, y, _ = solve_lp(self.game0.at_stack(p), DEFAULT_SOLVER)
+        self.lp_solves += 1
+        seen = set()
+        for tol in PATH_TOLERANCES:
+            sup = Support.of(x, y, tol)
+            if sup in seen or not sup.square:
+                continue
+            seen.add(sup)
+            piece = self.valid_piece(sup, p)
+            if piece is not None:
+                return piece
+        return None
+
+    def accept(self, piece: _Piece, p: float, lo: float, hi: float) -> tuple[float, float, int] | None:
+        """The segment ``(a, b, end_row)`` of ``piece`` around ``p`` if it checks out inside
+        (event rows at three interior stacks, exploitability at its midpoint), else None."""
+        from sflp.solver import MAX_EXPLOITABILITY
+
+        self.segments_checked += 1
+        if self.segments_checked > _MAX_SEGMENTS:
+            raise SolveError("thresholds: too many segments; the path could not be followed")
+        a, b, _, brow = _segment(piece, p, max(lo, piece.low), min(hi, piece.high))
+        if not (a <= p <= b and a < b):
+            return None
+        for t in (0.25, 0.5, 0.75):
+            if piece.rows(a + t * (b - a)).min() < -_VALID_TOL:
+                return None
+        mid = 0.5 * (a + b)
+        if self.game0.at_stack(mid).exploitability(*piece.strategies(mid)) > MAX_EXPLOITABILITY:
+            return None
+        return a, b, brow
+
+    def find(self, lo: float, hi: float, p: float | None, hint) -> tuple[float, float, _Piece, int]:
+        """A support valid at a probe in ``(lo, hi)`` and its segment (clipped to ``[lo, hi]``).
+
+        ``hint`` is ``(previous piece, the row that ended it)`` (row -1: it ended at the edge of
+        its fit window).  Tried in order: the same support on the next window, a pivot, LP probes
+        stepping away from the breakpoint."""
+        step = 1e-6 * max(1.0, lo)
+        if p is None or not lo <= p < hi:
+            p = 0.5 * (lo + hi)
+        if hint is not None and hint[1] < 0 and hint[0].high < hi:
+            # the last segment ended at the edge of its fit window, not at an event: same support
+            piece = self.valid_piece(hint[0].support, p)
+            if piece is not None:
+                got = self.accept(piece, p, lo, hi)
+                if got is not None:
+                    return got[0], got[1], piece, got[2]
+        if hint is not None and hint[1] >= 0:
+            sup = _pivot(self.payoffs, hint[0], hint[1], p)
+            if sup is not None:
+                piece = self.valid_piece(sup, p)
+                if piece is not None:
+                    got = self.accept(piece, p, lo, hi)
+                    if got is not None:
+                        self.pivots += 1
+                        return got[0], got[1], piece, got[2]
+        for attempt in range(10):
+            self.probes += 1
+            if self.probes > _MAX_PROBES:
+                raise SolveError("thresholds: too many probes; the path could not be followed")
+            piece = self.piece_at(p)
+            if piece is not None:
+                got = self.accept(piece, p, lo, hi)
+                if got is not None:
+                    return got[0], got[1], piece, got[2]
+            p = min(p + step * 10 ** (attempt + 1), 0.5 * (p + hi))
+        raise SolveError(f"thresholds: no consistent equilibrium support near stack {p:.12g}")
+
+    def cover(self, lo: float, hi: float, probe: float | None, hint=None) -> None:
+        """Cover ``[lo, hi]`` with segments, appended to ``segments`` in increasing order."""
+        while hi - lo > _GAP_TOL * max(1.0, hi):
+            a, b, piece, brow = self.find(lo, hi, probe, hint)
+            if a - lo > _GAP_TOL * max(1.0, a):
+                self.cover(lo, a, None)  # a breakpoint was stepped over: fill the gap first
+            self.segments.append((a, b, piece))
+            if self.progress is not None:
+                self.progress(b)
+            lo = b
+            probe = min(b + 1e-6 * max(1.0, b), 0.5 * (b + hi))
+            hint = (piece, brow)
 
 
 def _merge(pieces: list[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
