@@ -48,9 +48,9 @@ _EXPORTS: dict[str, str] = {
     "hand_ranking": "sflp.equity",
     # scoring other strategies, simulation
     "verify": "sflp.verify",
-    "load_strategy": "sflp.verify",
+    "load_strategy": "sflp.strategy",
     "VerifyReport": "sflp.verify",
-    "StrategySpec": "sflp.verify",
+    "StrategySpec": "sflp.strategy",
     "simulate": "sflp.simulate",
     "SimulationReport": "sflp.simulate",
     # files
@@ -70,7 +70,7 @@ _EXPORTS: dict[str, str] = {
 _SUBMODULES = frozenset(
     {"approx", "cards", "certify", "cli", "compare", "display", "equity", "equity_build", "errors",
      "evaluator", "exploit", "game", "lp", "palette", "ranges", "report", "sc", "simulate", "solver",
-     "thresholds", "verify"}
+     "strategy", "thresholds", "verify"}
 )
 
 __all__ = sorted(_EXPORTS) + ["__version__", "errors"]

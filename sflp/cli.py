@@ -595,7 +595,8 @@ def _check_target(out_dir: Path) -> None:
 
 
 def cmd_verify(args) -> int:
-    from sflp.verify import exceeds, format_text, load_strategy, verify
+    from sflp.strategy import load_strategy
+    from sflp.verify import exceeds, format_text, verify
 
     if args.sb is None and args.bb is None:
         raise ConfigError("sflp verify needs --sb SPEC, --bb SPEC or both (a file or a range string)")
@@ -700,7 +701,7 @@ def cmd_rank(args) -> int:
 
 
 def _locked_spec(args):
-    from sflp.verify import load_strategy
+    from sflp.strategy import load_strategy
 
     if (args.sb is None) == (args.bb is None):
         raise ConfigError("sflp exploit needs exactly one of --bb SPEC (lock BB, exploit with SB) "
