@@ -357,25 +357,12 @@ def cmd_chart(args) -> int:
     finally:
         progress.close()
     seconds = time.perf_counter() - start
-    summary = {
-        "out_dir": str(out_dir),
-        "files": files,
-        "stacks": len(stacks),
-        "low": low,
-        "high": high,
-        **{k: v for k, v in config.as_dict().items() if k != "stack"},
-        "lp_solves": counts["lp"] + (thresholds.lp_solves if thresholds is not None else 0),
-        "max_exploitability": counts["max_exploitability"],
-        "certified": counts["certified"] == len(stacks) if args.exact else None,
-        "breakpoints": len(thresholds.breakpoints) if thresholds else 0,
-        "seconds": seconds,
-        "note": stacks_note,  # issue 9
-    }
+    from sflp.format import chart_summary_dict, format_chart_summary
+
+    summary = chart_summary_dict(out_dir, files, stacks, config, thresholds, counts, args.exact, seconds, stacks_note)
     if args.json:
         _print_json(summary)
         return 0
-    from sflp.format import format_chart_summary
-
     print(format_chart_summary(summary, thresholds, _use_color(args)))
     return 0
 

@@ -12,11 +12,12 @@ Each result type has exactly one ``to_dict`` and one text formatter:
   ``to_dict()`` of :class:`~sflp.equity.EquityResult`, the rank rows and the compare rows;
 * **here** for the rest: the results of the numpy-only core, whose modules know nothing about
   terminals (:class:`~sflp.game.Solution`: :func:`solution_dict`, :func:`format_solution`;
-  :class:`~sflp.thresholds.Thresholds`: :func:`threshold_grid`), the text of an equity query
-  (:func:`format_equity`) and of the hand ranking (:func:`format_rank`), the JSON envelopes that
-  wrap several results (:func:`sc_dict`, :func:`rank_dict`, :func:`compare_dict`,
-  :func:`approx_bench_rows`), and the summaries of the commands that write files
-  (:func:`format_chart_summary`, :func:`format_exploit_sweep`, :func:`format_compare`,
+  :class:`~sflp.thresholds.Thresholds`: :func:`thresholds_dict`, :func:`format_thresholds`),
+  the text of an equity query (:func:`format_equity`) and of the hand ranking
+  (:func:`format_rank`), the JSON envelopes that wrap several results (:func:`sc_dict`,
+  :func:`rank_dict`, :func:`compare_dict`, :func:`approx_bench_rows`), and the summaries of the
+  commands that write files (:func:`chart_summary_dict`, :func:`format_chart_summary`,
+  :func:`exploit_sweep_dict`, :func:`format_exploit_sweep`, :func:`format_compare`,
   :func:`format_approx_bench`, :func:`format_table_build`).
 
 :func:`json_text` is the one JSON sanitiser: strict JSON (``NaN``/``inf`` become ``null``),
@@ -125,6 +126,35 @@ def threshold_grid(thresholds, player: str, color: bool) -> str:
             labels.append(label)
         lines.append(f"{ranks[row]:>2} " + " ".join(names))
         lines.append("   " + " ".join(labels))
+    return "\n".join(lines)
+
+
+def thresholds_dict(thresholds) -> dict:
+    """The JSON object of :class:`~sflp.thresholds.Thresholds`: the structure, the stack range,
+    the breakpoints and one row per player x hand (the columns of ``thresholds.csv``, intervals as
+    ``[low, high]`` pairs, ``max_stack`` null when the hand is never played)."""
+    return {
+        **{k: v for k, v in thresholds.config.as_dict().items() if k != "stack"},
+        "low": float(thresholds.low),
+        "high": float(thresholds.high),
+        "breakpoints": [float(b) for b in thresholds.breakpoints],
+        "lp_solves": thresholds.lp_solves,
+        "hands": [
+            {"player": h.player, "hand": h.hand, "max_stack": None if h.max_stack is None else float(h.max_stack),
+             "capped": bool(h.capped), "label": h.label(), "intervals": [list(map(float, i)) for i in h.intervals],
+             "any_intervals": [list(map(float, i)) for i in h.any_intervals]}
+            for h in thresholds.hands
+        ],
+    }
+
+
+def format_thresholds(thresholds, color: bool = False) -> str:
+    """Both players' threshold charts as text (see :func:`threshold_grid`), with their titles."""
+    high = thresholds.high
+    lines = [f"{len(thresholds.breakpoints)} exact breakpoints"]
+    for player, title in (("sb", "SB push up to (bb)"), ("bb", "BB call up to (bb)")):
+        lines.append(f"\n{title}  ({high:g}+ = up to the top, - = never, * = more than one stack interval)")
+        lines.append(threshold_grid(thresholds, player, color))
     return "\n".join(lines)
 
 
@@ -298,6 +328,29 @@ def ev_margin_grids(solution) -> list[str]:
 # ------------------------------------------------------------------ many stacks: chart sets, sweeps
 
 
+def chart_summary_dict(out_dir, files, stacks, config, thresholds, counts: dict, exact: bool, seconds: float,
+                       note: str | None) -> dict:
+    """The JSON object of ``sflp chart``: where the set went, the stacks, the structure and the checks.
+
+    ``counts`` holds ``lp`` (stacks solved by an LP), ``certified`` (stacks certified) and
+    ``max_exploitability`` over the solutions; ``thresholds`` is the exact path (or None).
+    """
+    return {
+        "out_dir": str(out_dir),
+        "files": files,
+        "stacks": len(stacks),
+        "low": stacks[0],
+        "high": stacks[-1],
+        **{k: v for k, v in config.as_dict().items() if k != "stack"},
+        "lp_solves": counts["lp"] + (thresholds.lp_solves if thresholds is not None else 0),
+        "max_exploitability": counts["max_exploitability"],
+        "certified": counts["certified"] == len(stacks) if exact else None,
+        "breakpoints": len(thresholds.breakpoints) if thresholds else 0,
+        "seconds": seconds,
+        "note": note,
+    }
+
+
 def format_chart_summary(summary: dict, thresholds, color: bool = False) -> str:
     """The text of ``sflp chart``: the note, what was solved, the threshold grids, what was written.
 
@@ -311,10 +364,7 @@ def format_chart_summary(summary: dict, thresholds, color: bool = False) -> str:
     lines.append(f"Solved {summary['stacks']} stacks from {low:g} to {high:g} bb in {summary['seconds']:.1f} s "
                  f"({summary['lp_solves']} LP solves, max exploitability {summary['max_exploitability']:.2g} bb)")
     if thresholds is not None:
-        lines.append(f"{len(thresholds.breakpoints)} exact breakpoints")
-        for player, title in (("sb", "SB push up to (bb)"), ("bb", "BB call up to (bb)")):
-            lines.append(f"\n{title}  ({high:g}+ = up to the top, - = never, * = more than one stack interval)")
-            lines.append(threshold_grid(thresholds, player, color))
+        lines.append(format_thresholds(thresholds, color))
     lines.append(f"\nWrote {len(summary['files'])} files to {summary['out_dir']}/")
     return "\n".join(lines)
 
