@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sflp import __version__
 from sflp.errors import ConfigError, SflpError
-from sflp.format import format_solution, json_text, solution_dict
+from sflp.format import format_solution, format_written, json_text, solution_dict
 from sflp.format import ev_margin_grids, threshold_grid as _threshold_grid  # noqa: F401  (old cli names)
 
 # ------------------------------------------------------------------ shared options
@@ -191,7 +191,7 @@ def cmd_solve(args) -> int:
     else:
         print(format_solution(solution, _use_color(args)))
         if files:
-            print("\nWrote: " + ", ".join(sorted(files.values())))
+            print("\n" + format_written(files))
     return 0
 
 

@@ -18,7 +18,7 @@ Each result type has exactly one ``to_dict`` and one text formatter:
   :func:`rank_dict`, :func:`compare_dict`, :func:`approx_bench_rows`), and the summaries of the
   commands that write files (:func:`chart_summary_dict`, :func:`format_chart_summary`,
   :func:`exploit_sweep_dict`, :func:`format_exploit_sweep`, :func:`format_compare`,
-  :func:`format_approx_bench`, :func:`format_table_build`).
+  :func:`format_approx_bench`, :func:`format_table_build`, :func:`format_written`).
 
 :func:`json_text` is the one JSON sanitiser: strict JSON (``NaN``/``inf`` become ``null``),
 fractions as ``"p/q"``, arrays as lists, paths as strings.  The CLI only parses arguments, calls
@@ -476,5 +476,10 @@ def format_approx_bench(rows: list[dict], files: dict) -> str:
     for row in rows:
         lines.append(f"{row['method']:<16}{row['stack']:>7g}{row['iterations']:>10}{row['seconds']:>9.2f}"
                      f"{row['total_exploitability']:>22.3e}")
-    lines.append("\nWrote: " + ", ".join(sorted(map(str, files.values()))))
+    lines.append("\n" + format_written(files))
     return "\n".join(lines)
+
+
+def format_written(files: dict) -> str:
+    """``Wrote: a.csv, b.png``: the files a command wrote (the values of ``files``), sorted."""
+    return "Wrote: " + ", ".join(sorted(map(str, files.values())))
