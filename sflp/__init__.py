@@ -13,7 +13,8 @@ first time it is used.
 
 The package is layered so that imports run one way:
 errors -> cards -> palette / display -> ranges -> equity -> game -> lp / certify -> solver
--> thresholds -> approx / verify / simulate / exploit / sc / compare -> report -> cli.
+-> thresholds -> strategy -> approx / verify / simulate / exploit / sc / compare -> format
+-> report -> cli.
 The pure core (``cards``, ``ranges``, ``equity``, ``game``) needs only numpy.
 """
 
@@ -48,9 +49,9 @@ _EXPORTS: dict[str, str] = {
     "hand_ranking": "sflp.equity",
     # scoring other strategies, simulation
     "verify": "sflp.verify",
-    "load_strategy": "sflp.verify",
+    "load_strategy": "sflp.strategy",
     "VerifyReport": "sflp.verify",
-    "StrategySpec": "sflp.verify",
+    "StrategySpec": "sflp.strategy",
     "simulate": "sflp.simulate",
     "SimulationReport": "sflp.simulate",
     # files
@@ -69,8 +70,8 @@ _EXPORTS: dict[str, str] = {
 
 _SUBMODULES = frozenset(
     {"approx", "cards", "certify", "cli", "compare", "display", "equity", "equity_build", "errors",
-     "evaluator", "exploit", "game", "lp", "palette", "ranges", "report", "sc", "simulate", "solver",
-     "thresholds", "verify"}
+     "evaluator", "exploit", "format", "game", "lp", "palette", "ranges", "report", "sc", "simulate",
+     "solver", "strategy", "thresholds", "verify"}
 )
 
 __all__ = sorted(_EXPORTS) + ["__version__", "errors"]

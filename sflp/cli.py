@@ -1,6 +1,8 @@
 """The ``sflp`` command line: a thin layer over the library.
 
-Every subcommand has ``--json`` (one JSON object on stdout) and readable text otherwise.
+Every subcommand has ``--json`` (one JSON object on stdout) and readable text otherwise; both
+come from the library's output layer (:mod:`sflp.format`, or the formatter next to the result
+type), so this module only parses arguments, calls the library and prints.
 Library errors (:class:`~sflp.errors.SflpError`) become one line on stderr and exit code 2 at
 one place, :func:`main`; anything else is a bug and shows its traceback.
 """
@@ -8,7 +10,6 @@ one place, :func:`main`; anything else is a bug and shows its traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -18,6 +19,8 @@ from pathlib import Path
 
 from sflp import __version__
 from sflp.errors import ConfigError, SflpError
+from sflp.format import format_solution, format_written, json_text, solution_dict
+from sflp.format import ev_margin_grids, threshold_grid as _threshold_grid  # noqa: F401  (old cli names)
 
 # ------------------------------------------------------------------ shared options
 
@@ -60,29 +63,8 @@ def _config(args, stack: float | None = None):
     )
 
 
-def _json_default(obj):
-    if isinstance(obj, Fraction):
-        return f"{obj.numerator}/{obj.denominator}"
-    if hasattr(obj, "tolist"):
-        return obj.tolist()
-    if isinstance(obj, Path):
-        return str(obj)
-    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
-
-
-def _clean(obj):
-    """NaN / inf -> None so the output is strict JSON."""
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    return obj
-
-
 def _print_json(obj) -> None:
-    print(json.dumps(_clean(obj), default=_json_default, allow_nan=False))
+    print(json_text(obj))
 
 
 def _use_color(args) -> bool:
@@ -148,68 +130,6 @@ class _Bar:
         self.close()
 
 
-# ------------------------------------------------------------------ grids in the terminal
-
-
-def _grid(values, color: bool) -> str:
-    """13x13 grid of frequencies (class-id order) with class names; coloured when asked."""
-    from sflp.cards import CLASS_NAMES
-
-    lines = []
-    for row in range(13):
-        cells = []
-        for col in range(13):
-            k = row * 13 + col
-            v = float(values[k])
-            name = CLASS_NAMES[k]
-            if v >= 1 - 1e-9:
-                text, bg = f"{name:<4}", "42"
-            elif v <= 1e-9:
-                text, bg = f"{'.':<4}" if not color else f"{name:<4}", "100"
-            else:
-                text, bg = f"{name[:3]:<3}{'*'}", "43"
-            if color:
-                fg = "30" if bg != "100" else "37"
-                cells.append(f"\x1b[{bg};{fg}m{text}\x1b[0m")
-            else:
-                cells.append(text)
-        lines.append(" ".join(cells))
-    legend = "  (green: always, yellow*: mixed, grey: never)" if color else "  (name: always, *: mixed, .: never)"
-    return "\n".join(lines) + "\n" + legend
-
-
-def _ansi(background: str, text: str) -> str:
-    """``text`` on a 24-bit colour background (hex ``RRGGBB``) with black or white ink."""
-    from sflp.palette import text_colour
-
-    bg = tuple(int(background[i:i + 2], 16) for i in (0, 2, 4))
-    fg = (0, 0, 0) if text_colour(background) == "000000" else (255, 255, 255)
-    return f"\x1b[48;2;{bg[0]};{bg[1]};{bg[2]};38;2;{fg[0]};{fg[1]};{fg[2]}m{text}\x1b[0m"
-
-
-def _threshold_grid(thresholds, player: str, color: bool) -> str:
-    """The threshold chart as text: rank headers, each cell the hand above its label (``7.7*``),
-    coloured like the PNG on a terminal."""
-    from sflp.cards import CLASS_NAMES
-    from sflp.palette import threshold_colour
-
-    ranks = "AKQJT98765432"
-    lines = ["   " + " ".join(f"{r:^5}" for r in ranks)]
-    for row in range(13):
-        names, labels = [], []
-        for col in range(13):
-            h = thresholds.get(player, CLASS_NAMES[row * 13 + col])
-            name, label = f"{h.hand:^5}", f"{h.label() + ('*' if h.multi else ''):^5}"
-            if color:
-                bg = threshold_colour(h.max_stack, thresholds.low, thresholds.high)
-                name, label = _ansi(bg, name), _ansi(bg, label)
-            names.append(name)
-            labels.append(label)
-        lines.append(f"{ranks[row]:>2} " + " ".join(names))
-        lines.append("   " + " ".join(labels))
-    return "\n".join(lines)
-
-
 # ------------------------------------------------------------------ equity
 
 
@@ -227,7 +147,9 @@ def cmd_equity(args) -> int:
         if args.json:
             _print_json({"path": str(path), "sha256": sha, "seconds": seconds})
         else:
-            print(f"wrote {path} ({Path(path).stat().st_size:,} bytes) in {seconds:.1f} s\nsha256 {sha}")
+            from sflp.format import format_table_build
+
+            print(format_table_build(path, sha, seconds))
         return 0
     if len(args.hands) != 2:
         raise ConfigError(
@@ -239,124 +161,13 @@ def cmd_equity(args) -> int:
     if args.json:
         _print_json(result.to_dict())
         return 0
-    c = result.counts
-    fmt = (lambda v: f"{v:,}") if isinstance(c.wins, int) else (lambda v: f"{v:,.2f}")
-    print(f"{result.hand1} vs {result.hand2}: {fmt(c.pairs)} disjoint combo pair(s), {fmt(c.boards)} outcomes")
-    width = len(fmt(c.boards))
-    for label, v in (("wins", c.wins), ("ties", c.ties), ("losses", c.losses)):
-        print(f"  {label:<7}{fmt(v):>{width}}  ({100 * v / c.boards:6.3f}%)")
-    exact = c.equity_exact
-    tail = f"  = {exact.numerator}/{exact.denominator}" if exact is not None else ""
-    print(f"  equity {c.equity:.6f}{tail}")
+    from sflp.format import format_equity
+
+    print(format_equity(result))
     return 0
 
 
 # ------------------------------------------------------------------ solve
-
-
-def solution_dict(solution) -> dict:
-    """The JSON object of one solution (the shape documented in the README)."""
-    from sflp.cards import CLASS_NAMES
-
-    sb, bb = solution.class_strategies()
-    cfg = solution.config.as_dict()
-    out = {
-        **cfg,
-        "value": solution.value,
-        "value_exact": (
-            f"{solution.value_exact.numerator}/{solution.value_exact.denominator}"
-            if solution.value_exact is not None
-            else None
-        ),
-        "push_pct": solution.push_pct,
-        "call_pct": solution.call_pct,
-        "exploitability": solution.exploitability,
-        "certified": solution.certified,
-        "level": solution.level,
-        "method": solution.method,
-        "sb_strategy": dict(zip(CLASS_NAMES, map(float, sb))),
-        "bb_strategy": dict(zip(CLASS_NAMES, map(float, bb))),
-    }
-    if solution.level == "class":
-        out["sb_ev"] = dict(zip(CLASS_NAMES, map(float, solution.sb_ev)))
-        out["bb_ev"] = dict(zip(CLASS_NAMES, map(float, solution.bb_ev)))
-    else:
-        names = solution.names
-        out["sb_ev"] = dict(zip(names, map(float, solution.sb_ev)))
-        out["bb_ev"] = dict(zip(names, map(float, solution.bb_ev)))
-        out["sb_combo_strategy"] = dict(zip(names, map(float, solution.sb_strategy)))
-        out["bb_combo_strategy"] = dict(zip(names, map(float, solution.bb_strategy)))
-    if solution.sb_exact is not None and solution.level == "class":
-        out["sb_strategy_exact"] = {
-            n: f"{v.numerator}/{v.denominator}" for n, v in zip(CLASS_NAMES, solution.sb_exact)
-        }
-        out["bb_strategy_exact"] = {
-            n: f"{v.numerator}/{v.denominator}" for n, v in zip(CLASS_NAMES, solution.bb_exact)
-        }
-    return out
-
-
-def format_solution(solution, color: bool = False) -> str:
-    from sflp.ranges import Range
-
-    c = solution.config
-    sb, bb = solution.class_strategies()
-    lines = [
-        f"Heads-up push/fold, stack {c.stack:g} bb (SB {c.small_blind:g}, BB {c.big_blind:g}, "
-        f"ante {c.ante:g}, BB ante {c.bb_ante:g}) - {solution.level} level",
-        f"Value (SB's EV per hand): {solution.value:+.9f} bb",
-    ]
-    if solution.value_exact is not None:
-        v = solution.value_exact
-        lines.append(f"Exact value: {v.numerator}/{v.denominator}  (certified equilibrium: exploitability exactly 0)")
-    lines += [
-        f"SB pushes {solution.push_pct:.2f}% of hands, BB calls {solution.call_pct:.2f}%",
-        f"Exploitability (best responses, no solver): {solution.exploitability:.3g} bb",
-        "",
-        f"SB push range: {Range.from_class_weights(sb)}",
-        _grid(sb, color),
-        "",
-        f"BB call range: {Range.from_class_weights(bb)}",
-        _grid(bb, color),
-    ]
-    mixed = solution.mixed_hands()
-    parts = []
-    for who in ("sb", "bb"):
-        if mixed[who]:
-            hands = ", ".join(f"{h} {100 * v:.4f}%" for h, v in mixed[who].items())
-            parts.append(f"{who.upper()}: {hands}")
-    lines += ["", "Mixed hands: " + ("; ".join(parts) if parts else "none")]
-    if solution.sb_exact is not None and solution.level == "class":
-        from sflp.cards import CLASS_NAMES
-
-        for who, exact in (("SB", solution.sb_exact), ("BB", solution.bb_exact)):
-            for name, v in zip(CLASS_NAMES, exact):
-                if 0 < v < 1:
-                    lines.append(f"  {who} {name} exactly {v.numerator}/{v.denominator}")
-    lines += ["", *ev_margin_grids(solution)]
-    return "\n".join(lines)
-
-
-def ev_margin_grids(solution) -> list[str]:
-    """Both players' per-hand EV margins as 13x13 ``+0.00`` grids (bb; ``.`` where BB never faces a shove)."""
-    from sflp.cards import grid_text
-    from sflp.report.frames import class_arrays
-
-    if solution.level == "class":
-        sb_ev, bb_ev = solution.sb_ev, solution.bb_ev
-    else:
-        _, _, sb_ev, bb_ev = class_arrays(solution)
-
-    def cells(values):
-        return ["." if not math.isfinite(float(v)) else f"{float(v):+.2f}" for v in values]
-
-    return [
-        "SB EV margin, EV(shove) - EV(fold), bb per hand held:",
-        grid_text(cells(sb_ev), width=6),
-        "",
-        "BB EV margin, EV(call) - EV(fold), bb per hand facing a shove ('.': SB never shoves into it):",
-        grid_text(cells(bb_ev), width=6),
-    ]
 
 
 def cmd_solve(args) -> int:
@@ -380,7 +191,7 @@ def cmd_solve(args) -> int:
     else:
         print(format_solution(solution, _use_color(args)))
         if files:
-            print("\nWrote: " + ", ".join(sorted(files.values())))
+            print("\n" + format_written(files))
     return 0
 
 
@@ -548,33 +359,13 @@ def cmd_chart(args) -> int:
     finally:
         progress.close()
     seconds = time.perf_counter() - start
-    summary = {
-        "out_dir": str(out_dir),
-        "files": files,
-        "stacks": len(stacks),
-        "low": low,
-        "high": high,
-        **{k: v for k, v in config.as_dict().items() if k != "stack"},
-        "lp_solves": counts["lp"] + (thresholds.lp_solves if thresholds is not None else 0),
-        "max_exploitability": counts["max_exploitability"],
-        "certified": counts["certified"] == len(stacks) if args.exact else None,
-        "breakpoints": len(thresholds.breakpoints) if thresholds else 0,
-        "seconds": seconds,
-        "note": stacks_note,  # issue 9
-    }
+    from sflp.format import chart_summary_dict, format_chart_summary
+
+    summary = chart_summary_dict(out_dir, files, stacks, config, thresholds, counts, args.exact, seconds, stacks_note)
     if args.json:
         _print_json(summary)
         return 0
-    if stacks_note:  # issue 9
-        print(f"Note: {stacks_note}")
-    print(f"Solved {len(stacks)} stacks from {low:g} to {high:g} bb in {seconds:.1f} s "
-          f"({summary['lp_solves']} LP solves, max exploitability {summary['max_exploitability']:.2g} bb)")
-    if thresholds is not None:
-        print(f"{len(thresholds.breakpoints)} exact breakpoints")
-        for player, title in (("sb", "SB push up to (bb)"), ("bb", "BB call up to (bb)")):
-            print(f"\n{title}  ({high:g}+ = up to the top, - = never, * = more than one stack interval)")
-            print(_threshold_grid(thresholds, player, _use_color(args)))
-    print(f"\nWrote {len(files)} files to {out_dir}/")
+    print(format_chart_summary(summary, thresholds, _use_color(args)))
     return 0
 
 
@@ -597,7 +388,8 @@ def _check_target(out_dir: Path) -> None:
 
 
 def cmd_verify(args) -> int:
-    from sflp.verify import exceeds, format_text, load_strategy, verify
+    from sflp.strategy import load_strategy
+    from sflp.verify import exceeds, format_text, verify
 
     if args.sb is None and args.bb is None:
         raise ConfigError("sflp verify needs --sb SPEC, --bb SPEC or both (a file or a range string)")
@@ -649,24 +441,13 @@ def cmd_approx_bench(args) -> int:
         results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base,
                                progress=lambda _: bar.add())
     files = write_approx_bench(results, out_dir)
-    rows = [
-        {
-            "method": r.method,
-            "stack": float(r.config.stack),
-            "iterations": r.iterations,
-            "seconds": r.seconds,
-            "total_exploitability": r.trace[-1].total_exploitability if r.trace else None,
-        }
-        for r in results
-    ]
+    from sflp.format import approx_bench_rows, format_approx_bench
+
+    rows = approx_bench_rows(results)
     if args.json:
         _print_json({"files": files, "results": rows})
     else:
-        print(f"{'method':<16}{'stack':>7}{'iters':>10}{'seconds':>9}{'exploitability (bb)':>22}")
-        for row in rows:
-            print(f"{row['method']:<16}{row['stack']:>7g}{row['iterations']:>10}{row['seconds']:>9.2f}"
-                  f"{row['total_exploitability']:>22.3e}")
-        print("\nWrote: " + ", ".join(sorted(map(str, files.values()))))
+        print(format_approx_bench(rows, files))
     return 0
 
 
@@ -690,19 +471,18 @@ def cmd_simulate(args) -> int:
 def cmd_rank(args) -> int:
     from sflp.equity import hand_ranking
 
+    from sflp.format import format_rank, rank_dict
+
     rows = hand_ranking()
     if args.json:
-        _print_json({"rows": [r.to_dict() for r in rows]})
+        _print_json(rank_dict(rows))
         return 0
-    print("Hands by exact all-in equity against a random hand (card removal; ties count half)")
-    print(f"{'rank':>4}  {'hand':<4} {'equity':>9}  {'cum %':>7}")
-    for r in rows:
-        print(f"{r.rank:>4}  {r.hand:<4} {100 * float(r.equity):>8.4f}%  {r.cumulative_pct:>6.2f}%")
+    print(format_rank(rows))
     return 0
 
 
 def _locked_spec(args):
-    from sflp.verify import load_strategy
+    from sflp.strategy import load_strategy
 
     if (args.sb is None) == (args.bb is None):
         raise ConfigError("sflp exploit needs exactly one of --bb SPEC (lock BB, exploit with SB) "
@@ -737,41 +517,21 @@ def cmd_exploit(args) -> int:
     )
     _check_target(out_dir)
     sweep = exploit_sweep(config, locked, stacks)
-    title = f"Exploitative: {hero.upper()} vs {locked.player.upper()} locked to {locked.source!r}"
-    files = write_chart_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title)
-    summary = {
-        "out_dir": str(out_dir),
-        "files": files,
-        "stacks": len(stacks),
-        "low": low,
-        "high": high,
-        **{k: v for k, v in config.as_dict().items() if k != "stack"},
-        "locked": locked.player,
-        "hero": hero,
-        "source": locked.source,
-        "breakpoints": len(sweep.thresholds.breakpoints),
-        "thresholds_exact": {h: f"{r.numerator}/{r.denominator}" for h, r in sweep.roots.items()},
-    }
-    if args.json:
-        _print_json(summary)
-        return 0
-    from sflp.cards import CLASS_NAMES, grid_text
+    from sflp.format import exploit_sweep_dict, exploit_sweep_title, format_exploit_sweep
 
-    t = sweep.thresholds
-    verb = "push" if hero == "sb" else "call"
-    print(f"{title}: {len(stacks)} stacks from {low:g} to {high:g} bb, {len(t.breakpoints)} exact thresholds")
-    labels = [t.get(hero, n).label() if t.get(hero, n).intervals and t.get(hero, n).intervals[0][0] <= low
-              else (f">{t.get(hero, n).intervals[0][0]:.1f}" if t.get(hero, n).intervals else "-")
-              for n in CLASS_NAMES]
-    print(f"\n{hero.upper()} {verb}{'es' if verb == 'push' else 's'} up to (bb); '>x' = from x bb up")
-    print(grid_text(labels, width=6))
-    print(f"\nWrote {len(files)} files to {out_dir}/")
+    title = exploit_sweep_title(locked)
+    files = write_chart_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title)
+    if args.json:
+        _print_json(exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config))
+        return 0
+    print(format_exploit_sweep(sweep, locked, out_dir, files, stacks))
     return 0
 
 
 def cmd_sc(args) -> int:
     from sflp.game import GameConfig
-    from sflp.sc import TIE_RULE, format_text, sc_numbers
+    from sflp.format import sc_dict
+    from sflp.sc import format_text, sc_numbers
 
     config = GameConfig(
         stack=args.big_blind + args.ante + args.bb_ante, small_blind=args.small_blind,
@@ -779,9 +539,7 @@ def cmd_sc(args) -> int:
     )
     numbers = sc_numbers(config)
     if args.json:
-        cfg = {k: v for k, v in config.as_dict().items() if k != "stack"}
-        _print_json({**cfg, "tie_rule": TIE_RULE, "stack_convention": "bb, before posting",
-                     "hands": [numbers[h].to_dict() for h in numbers]})
+        _print_json(sc_dict(config, numbers))
     else:
         print(format_text(config, numbers))
     return 0
@@ -847,22 +605,12 @@ def cmd_compare(args) -> int:
     b = compare_side(args.b, args.stacks)
     diffs = compare_charts(a, b)
     files = write_compare(diffs, a, b, out_dir)
-    low, high = max(a.low, b.low), min(a.high, b.high)
-    changed = {p: [d for (pl, _), d in diffs.items() if pl == p and d.differ_length > 0] for p in ("sb", "bb")}
+    from sflp.format import compare_dict, format_compare
+
     if args.json:
-        _print_json({"a": a.name, "b": b.name, "low": low, "high": high, "out_dir": str(out_dir), "files": files,
-                     "hands": [d.to_dict() for d in diffs.values()]})
+        _print_json(compare_dict(a, b, diffs, out_dir, files))
         return 0
-    print(f"A = {a.name}\nB = {b.name}\nCommon stacks {low:g}-{high:g} bb")
-    for player, verb in (("sb", "push"), ("bb", "call")):
-        rows = sorted(changed[player], key=lambda d: -d.differ_length)
-        print(f"\n{player.upper()} {verb}: {len(rows)} of 169 hands differ somewhere")
-        for d in rows[:args.top]:
-            ta = "never" if d.threshold_a is None else f"{d.threshold_a:.2f}"
-            tb = "never" if d.threshold_b is None else f"{d.threshold_b:.2f}"
-            where = ", ".join(f"{x:.2f}-{y:.2f}" for x, y in d.differs[:3]) + (" ..." if len(d.differs) > 3 else "")
-            print(f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at {where} bb")
-    print(f"\nWrote {len(files)} files to {out_dir}/")
+    print(format_compare(a, b, diffs, out_dir, files, args.top))
     return 0
 
 

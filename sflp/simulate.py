@@ -303,7 +303,7 @@ def _play(uniforms, push, call, combo_index, amounts, straight_top, deck, totals
 
 def _strategies(config: GameConfig, sb, bb, solution, table):
     """``(push, call, level, push_at_level, call_at_level, sources)`` for the given or exact strategies."""
-    from sflp.verify import StrategySpec
+    from sflp.strategy import StrategySpec
 
     specs = []
     for who, given in (("sb", sb), ("bb", bb)):
@@ -446,7 +446,7 @@ def simulate(
 ) -> SimulationReport:
     """Play ``hands`` hands of ``config`` with real cards and report SB's mean net chips.
 
-    ``sb`` / ``bb``: a :class:`~sflp.verify.StrategySpec`, a :class:`~sflp.ranges.Range`, or 169
+    ``sb`` / ``bb``: a :class:`~sflp.strategy.StrategySpec`, a :class:`~sflp.ranges.Range`, or 169
     class / 1,326 combo frequencies; ``None`` plays the exact equilibrium (``solution`` if
     given, else :func:`sflp.solver.solve`).  The same ``seed`` and ``hands`` give the same result.
     ``progress``, if given, is called with the number of hands just played after each chunk.

@@ -17,6 +17,8 @@ import pandas as pd
 
 from sflp.report.atomic import write_bytes
 from sflp.cards import CLASS_NAMES
+from sflp.errors import ConfigError
+from sflp.strategy import GRID_RANKS, grid_csv_text
 from sflp.report.frames import PLAYERS, RANGES_COLUMNS, THRESHOLDS_COLUMNS, VALUES_COLUMNS
 
 
@@ -67,13 +69,14 @@ def write_thresholds_csv(frame: pd.DataFrame, path: Path | str) -> Path:
 
 
 def grid_csv_bytes(grid: pd.DataFrame) -> bytes:
-    """A 13x13 frequency grid as CSV: a corner cell and the ranks ``A..2`` as header, then one
-    line per row starting with its rank (aces top-left, suited above the diagonal, offsuit below).
-    ``sflp verify`` reads this layout back."""
-    lines = [",".join(["", *map(str, grid.columns)])]
-    for rank, row in grid.iterrows():
-        lines.append(",".join([str(rank), *(repr(float(v)) for v in row.to_numpy())]))
-    return ("\n".join(lines) + "\n").encode("utf-8")
+    """A 13x13 frequency grid (:func:`sflp.report.frames.grid_from_tidy`) as CSV bytes.
+
+    The text format is :func:`sflp.strategy.grid_csv_text`, the one place that writes it and
+    (:func:`sflp.strategy.read_grid_csv`, ``sflp verify``) reads it back.
+    """
+    if list(grid.index) != list(GRID_RANKS) or list(grid.columns) != list(GRID_RANKS):
+        raise ConfigError("grid_csv_bytes needs a 13x13 grid with rows and columns A..2 (see grid_from_tidy)")
+    return grid_csv_text(grid.to_numpy(dtype=np.float64).ravel()).encode("utf-8")
 
 
 def write_grid_csv(grid: pd.DataFrame, path: Path | str) -> Path:

@@ -31,6 +31,7 @@ import pandas as pd
 
 from sflp.cards import CLASS_NAMES, COMBO_CLASS, N_CLASSES, RANKS
 from sflp.errors import ConfigError
+from sflp.format import class_arrays
 from sflp.thresholds import format_intervals
 
 PLAYERS = ("sb", "bb")
@@ -93,23 +94,6 @@ def sorted_solutions(solutions: Iterable) -> list:
         if a == b:
             raise ConfigError(f"stack {fmt_num(a)} bb appears twice among the solutions")
     return sols
-
-
-def class_arrays(solution) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(sb_freq, bb_freq, sb_ev, bb_ev)`` per class (169 each), whatever the solution's level."""
-    if solution.level == "class":
-        return solution.sb_strategy, solution.bb_strategy, solution.sb_ev, solution.bb_ev
-    sb, bb = solution.class_strategies()
-
-    def mean(values: np.ndarray) -> np.ndarray:
-        values = np.asarray(values, dtype=np.float64)
-        ok = ~np.isnan(values)
-        total = np.bincount(COMBO_CLASS, weights=np.where(ok, values, 0.0), minlength=N_CLASSES)
-        count = np.bincount(COMBO_CLASS, weights=ok.astype(np.float64), minlength=N_CLASSES)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(count > 0, total / np.where(count > 0, count, 1), np.nan)
-
-    return sb, bb, mean(solution.sb_ev), mean(solution.bb_ev)
 
 
 def values_frame(solutions: Iterable, exact: bool = False) -> pd.DataFrame:

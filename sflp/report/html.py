@@ -155,6 +155,8 @@ def _intervals(text: str) -> list[list[float]]:
 
 def chart_html(data: dict) -> str:
     """The page for ``data`` (from :func:`chart_data`)."""
+    # plain numbers built above (NaN already None): json.dumps directly, strict, not through
+    # sflp.format.json_ready, whose copy would double the cost of this large blob
     blob = json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
     blob = blob.replace("</", "<\\/")  # the JSON cannot end its <script> element
     title = f"sflp push/fold chart, {data['structure']}"

@@ -46,6 +46,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sflp.errors import OutputError
+from sflp.format import json_text
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "sflp-report"
@@ -337,7 +338,7 @@ def write_manifest(folder: Path | str, info: dict, known: dict[str, str] | None 
         })
     manifest = {"format": MANIFEST_FORMAT, "format_version": 1, **info, "files": files}
     path = folder / MANIFEST
-    path.write_text(json.dumps(manifest, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    path.write_text(json_text(manifest, indent=2) + "\n", encoding="utf-8")
     return path
 
 

@@ -1,0 +1,485 @@
+"""The output layer: every result as a JSON-ready dict and as readable text, in one place per type.
+
+The rule
+--------
+Each result type has exactly one ``to_dict`` and one text formatter:
+
+* **next to the type** when its module can hold the text: :class:`~sflp.verify.VerifyReport`
+  (``to_dict()``, :func:`sflp.verify.format_text`), :class:`~sflp.simulate.SimulationReport`
+  (:func:`sflp.simulate.format_text`), :class:`~sflp.approx.common.ApproxResult`
+  (:func:`sflp.approx.format_text`), :class:`~sflp.exploit.ExploitReport`
+  (:func:`sflp.exploit.format_text`), the SC numbers (:func:`sflp.sc.format_text`), and the
+  ``to_dict()`` of :class:`~sflp.equity.EquityResult`, the rank rows and the compare rows;
+* **here** for the rest: the results of the numpy-only core, whose modules know nothing about
+  terminals (:class:`~sflp.game.Solution`: :func:`solution_dict`, :func:`format_solution`;
+  :class:`~sflp.thresholds.Thresholds`: :func:`thresholds_dict`, :func:`format_thresholds`),
+  the text of an equity query (:func:`format_equity`) and of the hand ranking
+  (:func:`format_rank`), the JSON envelopes that wrap several results (:func:`sc_dict`,
+  :func:`rank_dict`, :func:`compare_dict`, :func:`approx_bench_rows`), and the summaries of the
+  commands that write files (:func:`chart_summary_dict`, :func:`format_chart_summary`,
+  :func:`exploit_sweep_dict`, :func:`format_exploit_sweep`, :func:`format_compare`,
+  :func:`format_approx_bench`, :func:`format_table_build`, :func:`format_written`).
+
+:func:`json_text` is the one JSON sanitiser: strict JSON (``NaN``/``inf`` become ``null``),
+fractions as ``"p/q"``, arrays as lists, paths as strings.  The CLI only parses arguments, calls
+the library and prints what this layer (or the type's own module) formats; the JSON keys and the
+text are part of the interface (the CLI tests pin them).
+
+This module sits below :mod:`sflp.report` and :mod:`sflp.cli` and above the modules whose results
+it formats (it imports them, and numpy, lazily, by need: importing it costs nothing).
+
+>>> json_text({"x": float("nan"), "p": __import__("fractions").Fraction(1, 3), "t": (1, 2.5)})
+'{"x": null, "p": "1/3", "t": [1, 2.5]}'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+# ------------------------------------------------------------------ JSON
+
+
+def json_ready(obj):
+    """``obj`` as plain JSON data: NaN / inf -> None, Fraction -> ``"p/q"``, arrays and tuples ->
+    lists, paths -> str (recursively; dict keys are kept)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: json_ready(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_ready(v) for v in obj]
+    if obj is None or isinstance(obj, (str, int)):
+        return obj
+    if isinstance(obj, Fraction):
+        return f"{obj.numerator}/{obj.denominator}"
+    if hasattr(obj, "tolist"):
+        return json_ready(obj.tolist())
+    if isinstance(obj, Path):
+        return str(obj)
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def json_text(obj, **dumps_options) -> str:
+    """``obj`` (see :func:`json_ready`) as strict JSON text; ``dumps_options`` go to :func:`json.dumps`."""
+    return json.dumps(json_ready(obj), allow_nan=False, **dumps_options)
+
+
+# ------------------------------------------------------------------ 13x13 grids in a terminal
+
+
+def frequency_grid(values, color: bool) -> str:
+    """13x13 grid of frequencies (class-id order) with class names; coloured when asked."""
+    from sflp.cards import CLASS_NAMES
+
+    lines = []
+    for row in range(13):
+        cells = []
+        for col in range(13):
+            k = row * 13 + col
+            v = float(values[k])
+            name = CLASS_NAMES[k]
+            if v >= 1 - 1e-9:
+                text, bg = f"{name:<4}", "42"
+            elif v <= 1e-9:
+                text, bg = f"{'.':<4}" if not color else f"{name:<4}", "100"
+            else:
+                text, bg = f"{name[:3]:<3}{'*'}", "43"
+            if color:
+                fg = "30" if bg != "100" else "37"
+                cells.append(f"\x1b[{bg};{fg}m{text}\x1b[0m")
+            else:
+                cells.append(text)
+        lines.append(" ".join(cells))
+    legend = "  (green: always, yellow*: mixed, grey: never)" if color else "  (name: always, *: mixed, .: never)"
+    return "\n".join(lines) + "\n" + legend
+
+
+def ansi(background: str, text: str) -> str:
+    """``text`` on a 24-bit colour background (hex ``RRGGBB``) with black or white ink."""
+    from sflp.palette import text_colour
+
+    bg = tuple(int(background[i:i + 2], 16) for i in (0, 2, 4))
+    fg = (0, 0, 0) if text_colour(background) == "000000" else (255, 255, 255)
+    return f"\x1b[48;2;{bg[0]};{bg[1]};{bg[2]};38;2;{fg[0]};{fg[1]};{fg[2]}m{text}\x1b[0m"
+
+
+def threshold_grid(thresholds, player: str, color: bool) -> str:
+    """The threshold chart as text: rank headers, each cell the hand above its label (``7.7*``),
+    coloured like the PNG on a terminal."""
+    from sflp.cards import CLASS_NAMES
+    from sflp.palette import threshold_colour
+
+    ranks = "AKQJT98765432"
+    lines = ["   " + " ".join(f"{r:^5}" for r in ranks)]
+    for row in range(13):
+        names, labels = [], []
+        for col in range(13):
+            h = thresholds.get(player, CLASS_NAMES[row * 13 + col])
+            name, label = f"{h.hand:^5}", f"{h.label() + ('*' if h.multi else ''):^5}"
+            if color:
+                bg = threshold_colour(h.max_stack, thresholds.low, thresholds.high)
+                name, label = ansi(bg, name), ansi(bg, label)
+            names.append(name)
+            labels.append(label)
+        lines.append(f"{ranks[row]:>2} " + " ".join(names))
+        lines.append("   " + " ".join(labels))
+    return "\n".join(lines)
+
+
+def thresholds_dict(thresholds) -> dict:
+    """The JSON object of :class:`~sflp.thresholds.Thresholds`: the structure, the stack range,
+    the breakpoints and one row per player x hand (the columns of ``thresholds.csv``, intervals as
+    ``[low, high]`` pairs, ``max_stack`` null when the hand is never played)."""
+    return {
+        **{k: v for k, v in thresholds.config.as_dict().items() if k != "stack"},
+        "low": float(thresholds.low),
+        "high": float(thresholds.high),
+        "breakpoints": [float(b) for b in thresholds.breakpoints],
+        "lp_solves": thresholds.lp_solves,
+        "hands": [
+            {"player": h.player, "hand": h.hand, "max_stack": None if h.max_stack is None else float(h.max_stack),
+             "capped": bool(h.capped), "label": h.label(), "intervals": [list(map(float, i)) for i in h.intervals],
+             "any_intervals": [list(map(float, i)) for i in h.any_intervals]}
+            for h in thresholds.hands
+        ],
+    }
+
+
+def format_thresholds(thresholds, color: bool = False) -> str:
+    """Both players' threshold charts as text (see :func:`threshold_grid`), with their titles."""
+    high = thresholds.high
+    lines = [f"{len(thresholds.breakpoints)} exact breakpoints"]
+    for player, title in (("sb", "SB push up to (bb)"), ("bb", "BB call up to (bb)")):
+        lines.append(f"\n{title}  ({high:g}+ = up to the top, - = never, * = more than one stack interval)")
+        lines.append(threshold_grid(thresholds, player, color))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ equity
+
+
+def format_equity(result) -> str:
+    """The text of :func:`sflp.equity.equity`: pairs, outcomes, wins/ties/losses, equity."""
+    c = result.counts
+    fmt = (lambda v: f"{v:,}") if isinstance(c.wins, int) else (lambda v: f"{v:,.2f}")
+    lines = [f"{result.hand1} vs {result.hand2}: {fmt(c.pairs)} disjoint combo pair(s), {fmt(c.boards)} outcomes"]
+    width = len(fmt(c.boards))
+    for label, v in (("wins", c.wins), ("ties", c.ties), ("losses", c.losses)):
+        lines.append(f"  {label:<7}{fmt(v):>{width}}  ({100 * v / c.boards:6.3f}%)")
+    exact = c.equity_exact
+    tail = f"  = {exact.numerator}/{exact.denominator}" if exact is not None else ""
+    lines.append(f"  equity {c.equity:.6f}{tail}")
+    return "\n".join(lines)
+
+
+def format_table_build(path, sha256: str, seconds: float) -> str:
+    """The text of ``sflp equity build``: the file written, its size, time and checksum."""
+    return f"wrote {path} ({Path(path).stat().st_size:,} bytes) in {seconds:.1f} s\nsha256 {sha256}"
+
+
+def rank_dict(rows) -> dict:
+    """The JSON object of :func:`sflp.equity.hand_ranking`."""
+    return {"rows": [r.to_dict() for r in rows]}
+
+
+def format_rank(rows) -> str:
+    """The hand ranking as a table: rank, hand, equity, cumulative share of combos."""
+    lines = [
+        "Hands by exact all-in equity against a random hand (card removal; ties count half)",
+        f"{'rank':>4}  {'hand':<4} {'equity':>9}  {'cum %':>7}",
+    ]
+    for r in rows:
+        lines.append(f"{r.rank:>4}  {r.hand:<4} {100 * float(r.equity):>8.4f}%  {r.cumulative_pct:>6.2f}%")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ one solution
+
+
+def class_arrays(solution):
+    """``(sb_freq, bb_freq, sb_ev, bb_ev)`` per class (169 each), whatever the solution's level."""
+    import numpy as np
+
+    from sflp.cards import COMBO_CLASS, N_CLASSES
+
+    if solution.level == "class":
+        return solution.sb_strategy, solution.bb_strategy, solution.sb_ev, solution.bb_ev
+    sb, bb = solution.class_strategies()
+
+    def mean(values):
+        values = np.asarray(values, dtype=np.float64)
+        ok = ~np.isnan(values)
+        total = np.bincount(COMBO_CLASS, weights=np.where(ok, values, 0.0), minlength=N_CLASSES)
+        count = np.bincount(COMBO_CLASS, weights=ok.astype(np.float64), minlength=N_CLASSES)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(count > 0, total / np.where(count > 0, count, 1), np.nan)
+
+    return sb, bb, mean(solution.sb_ev), mean(solution.bb_ev)
+
+
+def solution_dict(solution) -> dict:
+    """The JSON object of one solution (the shape documented in the README)."""
+    from sflp.cards import CLASS_NAMES
+
+    sb, bb = solution.class_strategies()
+    cfg = solution.config.as_dict()
+    out = {
+        **cfg,
+        "value": solution.value,
+        "value_exact": (
+            f"{solution.value_exact.numerator}/{solution.value_exact.denominator}"
+            if solution.value_exact is not None
+            else None
+        ),
+        "push_pct": solution.push_pct,
+        "call_pct": solution.call_pct,
+        "exploitability": solution.exploitability,
+        "certified": solution.certified,
+        "level": solution.level,
+        "method": solution.method,
+        "sb_strategy": dict(zip(CLASS_NAMES, map(float, sb))),
+        "bb_strategy": dict(zip(CLASS_NAMES, map(float, bb))),
+    }
+    if solution.level == "class":
+        out["sb_ev"] = dict(zip(CLASS_NAMES, map(float, solution.sb_ev)))
+        out["bb_ev"] = dict(zip(CLASS_NAMES, map(float, solution.bb_ev)))
+    else:
+        names = solution.names
+        out["sb_ev"] = dict(zip(names, map(float, solution.sb_ev)))
+        out["bb_ev"] = dict(zip(names, map(float, solution.bb_ev)))
+        out["sb_combo_strategy"] = dict(zip(names, map(float, solution.sb_strategy)))
+        out["bb_combo_strategy"] = dict(zip(names, map(float, solution.bb_strategy)))
+    if solution.sb_exact is not None and solution.level == "class":
+        out["sb_strategy_exact"] = {
+            n: f"{v.numerator}/{v.denominator}" for n, v in zip(CLASS_NAMES, solution.sb_exact)
+        }
+        out["bb_strategy_exact"] = {
+            n: f"{v.numerator}/{v.denominator}" for n, v in zip(CLASS_NAMES, solution.bb_exact)
+        }
+    return out
+
+
+def format_solution(solution, color: bool = False) -> str:
+    """One solution as text: value, ranges, 13x13 grids, mixed hands, EV margins."""
+    from sflp.ranges import Range
+
+    c = solution.config
+    sb, bb = solution.class_strategies()
+    lines = [
+        f"Heads-up push/fold, stack {c.stack:g} bb (SB {c.small_blind:g}, BB {c.big_blind:g}, "
+        f"ante {c.ante:g}, BB ante {c.bb_ante:g}) - {solution.level} level",
+        f"Value (SB's EV per hand): {solution.value:+.9f} bb",
+    ]
+    if solution.value_exact is not None:
+        v = solution.value_exact
+        lines.append(f"Exact value: {v.numerator}/{v.denominator}  (certified equilibrium: exploitability exactly 0)")
+    lines += [
+        f"SB pushes {solution.push_pct:.2f}% of hands, BB calls {solution.call_pct:.2f}%",
+        f"Exploitability (best responses, no solver): {solution.exploitability:.3g} bb",
+        "",
+        f"SB push range: {Range.from_class_weights(sb)}",
+        frequency_grid(sb, color),
+        "",
+        f"BB call range: {Range.from_class_weights(bb)}",
+        frequency_grid(bb, color),
+    ]
+    mixed = solution.mixed_hands()
+    parts = []
+    for who in ("sb", "bb"):
+        if mixed[who]:
+            hands = ", ".join(f"{h} {100 * v:.4f}%" for h, v in mixed[who].items())
+            parts.append(f"{who.upper()}: {hands}")
+    lines += ["", "Mixed hands: " + ("; ".join(parts) if parts else "none")]
+    if solution.sb_exact is not None and solution.level == "class":
+        from sflp.cards import CLASS_NAMES
+
+        for who, exact in (("SB", solution.sb_exact), ("BB", solution.bb_exact)):
+            for name, v in zip(CLASS_NAMES, exact):
+                if 0 < v < 1:
+                    lines.append(f"  {who} {name} exactly {v.numerator}/{v.denominator}")
+    lines += ["", *ev_margin_grids(solution)]
+    return "\n".join(lines)
+
+
+def ev_margin_grids(solution) -> list[str]:
+    """Both players' per-hand EV margins as 13x13 ``+0.00`` grids (bb; ``.`` where BB never faces a shove)."""
+    from sflp.cards import grid_text
+
+    if solution.level == "class":
+        sb_ev, bb_ev = solution.sb_ev, solution.bb_ev
+    else:
+        _, _, sb_ev, bb_ev = class_arrays(solution)
+
+    def cells(values):
+        return ["." if not math.isfinite(float(v)) else f"{float(v):+.2f}" for v in values]
+
+    return [
+        "SB EV margin, EV(shove) - EV(fold), bb per hand held:",
+        grid_text(cells(sb_ev), width=6),
+        "",
+        "BB EV margin, EV(call) - EV(fold), bb per hand facing a shove ('.': SB never shoves into it):",
+        grid_text(cells(bb_ev), width=6),
+    ]
+
+
+# ------------------------------------------------------------------ many stacks: chart sets, sweeps
+
+
+def chart_summary_dict(out_dir, files, stacks, config, thresholds, counts: dict, exact: bool, seconds: float,
+                       note: str | None) -> dict:
+    """The JSON object of ``sflp chart``: where the set went, the stacks, the structure and the checks.
+
+    ``counts`` holds ``lp`` (stacks solved by an LP), ``certified`` (stacks certified) and
+    ``max_exploitability`` over the solutions; ``thresholds`` is the exact path (or None).
+    """
+    return {
+        "out_dir": str(out_dir),
+        "files": files,
+        "stacks": len(stacks),
+        "low": stacks[0],
+        "high": stacks[-1],
+        **{k: v for k, v in config.as_dict().items() if k != "stack"},
+        "lp_solves": counts["lp"] + (thresholds.lp_solves if thresholds is not None else 0),
+        "max_exploitability": counts["max_exploitability"],
+        "certified": counts["certified"] == len(stacks) if exact else None,
+        "breakpoints": len(thresholds.breakpoints) if thresholds else 0,
+        "seconds": seconds,
+        "note": note,
+    }
+
+
+def format_chart_summary(summary: dict, thresholds, color: bool = False) -> str:
+    """The text of ``sflp chart``: the note, what was solved, the threshold grids, what was written.
+
+    ``summary`` is the JSON object of the run (``stacks``, ``low``, ``high``, ``lp_solves``,
+    ``max_exploitability``, ``note``, ``files``, ``out_dir``); ``thresholds`` the exact path or None.
+    """
+    lines = []
+    if summary.get("note"):
+        lines.append(f"Note: {summary['note']}")
+    low, high = summary["low"], summary["high"]
+    lines.append(f"Solved {summary['stacks']} stacks from {low:g} to {high:g} bb in {summary['seconds']:.1f} s "
+                 f"({summary['lp_solves']} LP solves, max exploitability {summary['max_exploitability']:.2g} bb)")
+    if thresholds is not None:
+        lines.append(format_thresholds(thresholds, color))
+    lines.append(f"\nWrote {len(summary['files'])} files to {summary['out_dir']}/")
+    return "\n".join(lines)
+
+
+def exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config) -> dict:
+    """The JSON object of ``sflp exploit --stacks``: the chart set and the exact thresholds."""
+    hero = "sb" if locked.player == "bb" else "bb"
+    return {
+        "out_dir": str(out_dir),
+        "files": files,
+        "stacks": len(stacks),
+        "low": stacks[0],
+        "high": stacks[-1],
+        **{k: v for k, v in config.as_dict().items() if k != "stack"},
+        "locked": locked.player,
+        "hero": hero,
+        "source": locked.source,
+        "breakpoints": len(sweep.thresholds.breakpoints),
+        "thresholds_exact": {h: f"{r.numerator}/{r.denominator}" for h, r in sweep.roots.items()},
+    }
+
+
+def exploit_sweep_title(locked) -> str:
+    """``Exploitative: SB vs BB locked to '30%'``: the title of an exploitative chart set."""
+    hero = "sb" if locked.player == "bb" else "bb"
+    return f"Exploitative: {hero.upper()} vs {locked.player.upper()} locked to {locked.source!r}"
+
+
+def format_exploit_sweep(sweep, locked, out_dir, files, stacks) -> str:
+    """The text of ``sflp exploit --stacks``: the hero's thresholds as a 13x13 grid."""
+    from sflp.cards import CLASS_NAMES, grid_text
+
+    hero = "sb" if locked.player == "bb" else "bb"
+    low, high = stacks[0], stacks[-1]
+    t = sweep.thresholds
+    verb = "push" if hero == "sb" else "call"
+    labels = [t.get(hero, n).label() if t.get(hero, n).intervals and t.get(hero, n).intervals[0][0] <= low
+              else (f">{t.get(hero, n).intervals[0][0]:.1f}" if t.get(hero, n).intervals else "-")
+              for n in CLASS_NAMES]
+    return "\n".join([
+        f"{exploit_sweep_title(locked)}: {len(stacks)} stacks from {low:g} to {high:g} bb, "
+        f"{len(t.breakpoints)} exact thresholds",
+        f"\n{hero.upper()} {verb}{'es' if verb == 'push' else 's'} up to (bb); '>x' = from x bb up",
+        grid_text(labels, width=6),
+        f"\nWrote {len(files)} files to {out_dir}/",
+    ])
+
+
+def sc_dict(config, numbers) -> dict:
+    """The JSON object of :func:`sflp.sc.sc_numbers`: the structure, the conventions, one row per hand."""
+    from sflp.sc import TIE_RULE
+
+    cfg = {k: v for k, v in config.as_dict().items() if k != "stack"}
+    return {**cfg, "tie_rule": TIE_RULE, "stack_convention": "bb, before posting",
+            "hands": [numbers[h].to_dict() for h in numbers]}
+
+
+# ------------------------------------------------------------------ compare
+
+
+def _common_stacks(a, b) -> tuple[float, float]:
+    return max(a.low, b.low), min(a.high, b.high)
+
+
+def compare_dict(a, b, diffs, out_dir, files) -> dict:
+    """The JSON object of ``sflp compare``: the two charts, the common stacks, one row per hand."""
+    low, high = _common_stacks(a, b)
+    return {"a": a.name, "b": b.name, "low": low, "high": high, "out_dir": str(out_dir), "files": files,
+            "hands": [d.to_dict() for d in diffs.values()]}
+
+
+def format_compare(a, b, diffs, out_dir, files, top: int = 10) -> str:
+    """The text of ``sflp compare``: per player, the ``top`` hands whose decisions differ most."""
+    low, high = _common_stacks(a, b)
+    changed = {p: [d for (pl, _), d in diffs.items() if pl == p and d.differ_length > 0] for p in ("sb", "bb")}
+    lines = [f"A = {a.name}\nB = {b.name}\nCommon stacks {low:g}-{high:g} bb"]
+    for player, verb in (("sb", "push"), ("bb", "call")):
+        rows = sorted(changed[player], key=lambda d: -d.differ_length)
+        lines.append(f"\n{player.upper()} {verb}: {len(rows)} of 169 hands differ somewhere")
+        for d in rows[:top]:
+            ta = "never" if d.threshold_a is None else f"{d.threshold_a:.2f}"
+            tb = "never" if d.threshold_b is None else f"{d.threshold_b:.2f}"
+            where = ", ".join(f"{x:.2f}-{y:.2f}" for x, y in d.differs[:3]) + (" ..." if len(d.differs) > 3 else "")
+            lines.append(f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at {where} bb")
+    lines.append(f"\nWrote {len(files)} files to {out_dir}/")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ approx-bench
+
+
+def approx_bench_rows(results) -> list[dict]:
+    """One JSON row per run of :func:`sflp.approx.bench.approx_bench`: method, stack, effort, final exploitability."""
+    return [
+        {
+            "method": r.method,
+            "stack": float(r.config.stack),
+            "iterations": r.iterations,
+            "seconds": r.seconds,
+            "total_exploitability": r.trace[-1].total_exploitability if r.trace else None,
+        }
+        for r in results
+    ]
+
+
+def format_approx_bench(rows: list[dict], files: dict) -> str:
+    """The text of ``sflp approx-bench``: one line per method and stack, then the files written."""
+    lines = [f"{'method':<16}{'stack':>7}{'iters':>10}{'seconds':>9}{'exploitability (bb)':>22}"]
+    for row in rows:
+        lines.append(f"{row['method']:<16}{row['stack']:>7g}{row['iterations']:>10}{row['seconds']:>9.2f}"
+                     f"{row['total_exploitability']:>22.3e}")
+    lines.append("\n" + format_written(files))
+    return "\n".join(lines)
+
+
+def format_written(files: dict) -> str:
+    """``Wrote: a.csv, b.png``: the files a command wrote (the values of ``files``), sorted."""
+    return "Wrote: " + ", ".join(sorted(map(str, files.values())))

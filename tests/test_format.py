@@ -1,0 +1,93 @@
+"""sflp.format: the one output layer (JSON sanitiser, dicts and text of the results)."""
+
+import json
+import math
+import pathlib
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from sflp.format import json_ready, json_text, thresholds_dict
+
+SFLP = pathlib.Path(__file__).resolve().parent.parent / "sflp"
+
+
+def _strict(text: str):
+    def reject(name):
+        raise ValueError(f"not strict JSON: {name}")
+
+    return json.loads(text, parse_constant=reject)
+
+
+def test_json_text_is_strict_and_spells_the_special_values():
+    obj = {
+        "nan": math.nan,
+        "inf": -math.inf,
+        "third": Fraction(1, 3),
+        "array": np.array([0.5, np.nan, np.inf]),
+        "scalar": np.float64(0.25),
+        "count": np.int64(7),
+        "flag": np.bool_(True),
+        "path": pathlib.Path("reports") / "x",
+        "pair": (1, "a"),
+        "nested": [{"v": float("nan")}],
+    }
+    assert _strict(json_text(obj)) == {
+        "nan": None,
+        "inf": None,
+        "third": "1/3",
+        "array": [0.5, None, None],
+        "scalar": 0.25,
+        "count": 7,
+        "flag": True,
+        "path": str(pathlib.Path("reports") / "x"),
+        "pair": [1, "a"],
+        "nested": [{"v": None}],
+    }
+
+
+def test_json_text_refuses_what_it_cannot_spell():
+    with pytest.raises(TypeError, match="not JSON serialisable: object"):
+        json_text({"x": object()})
+
+
+def test_json_ready_keeps_plain_data_and_passes_options_through():
+    data = {"a": [1, 2.5, "x", None, True], "b": {"c": -0.0}}
+    assert json_ready(data) == data
+    assert json_text(data, indent=2) == json.dumps(data, indent=2)
+
+
+def test_one_json_sanitiser():
+    """Strict JSON for users goes through sflp.format.json_text; the CLI never calls json.dumps."""
+    users = sorted(p.relative_to(SFLP).as_posix() for p in SFLP.rglob("*.py") if "json.dumps(" in p.read_text())
+    # format: the sanitiser; equity: the table file's header; html: a large blob of plain numbers
+    # (strict, allow_nan=False); strategy: quoting a bad JSON value in an error message
+    assert users == ["equity.py", "format.py", "report/html.py", "strategy.py"]
+    assert "_clean" not in (SFLP / "cli.py").read_text()
+
+
+def test_thresholds_dict_matches_the_thresholds_and_is_strict_json():
+    from sflp.cards import CLASS_NAMES
+    from sflp.game import GameConfig
+    from sflp.thresholds import compute_thresholds
+
+    t = compute_thresholds(GameConfig(stack=3), low=1, high=3)
+    d = _strict(json_text(thresholds_dict(t)))
+    assert (d["low"], d["high"], d["small_blind"], d["big_blind"]) == (1.0, 3.0, 0.5, 1.0)
+    assert "stack" not in d
+    assert len(d["hands"]) == 2 * 169
+    assert [(r["player"], r["hand"]) for r in d["hands"]] == [(p, h) for p in ("sb", "bb") for h in CLASS_NAMES]
+    for row in d["hands"]:
+        h = t.get(row["player"], row["hand"])
+        assert row["label"] == h.label()
+        assert row["intervals"] == [list(i) for i in h.intervals]
+        # the top of the last interval is the hand's threshold; null when never played
+        if row["intervals"]:
+            assert row["max_stack"] == pytest.approx(row["intervals"][-1][1], abs=1e-12)
+        else:
+            assert row["max_stack"] is None
+    assert d["breakpoints"] == sorted(d["breakpoints"])
+    # SB shoves AA at every stack (it beats every hand; folding loses the blind)
+    aa = next(r for r in d["hands"] if (r["player"], r["hand"]) == ("sb", "AA"))
+    assert aa["intervals"] == [[1.0, 3.0]] and aa["capped"] is True
