@@ -1,6 +1,11 @@
 """Atomic file output: a file is either absent, its previous version, or completely written.
 
-Every report file goes through :func:`atomic_output`: the content is written to a hidden
+This is the one atomic writer of the package (standard library only, at the bottom of the import
+order next to :mod:`sflp.errors`): the equity table (:func:`sflp.equity.write_table`), every
+report file (:mod:`sflp.report`, which re-exports it as :mod:`sflp.report.atomic`) and the
+approximate-solver benchmark files go through it.
+
+Every file goes through :func:`atomic_output`: the content is written to a hidden
 temporary file in the *same* folder (``.<name>.<random>.tmp``), flushed and fsynced, and only then
 renamed over the target with :func:`os.replace` (atomic on POSIX and Windows within one file
 system).  If writing fails for any reason the temporary file is removed and the target is left

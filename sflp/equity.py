@@ -46,6 +46,7 @@ from sflp.cards import (
     N_CLASSES,
     N_COMBOS,
 )
+from sflp.atomic import write_bytes
 from sflp.errors import DataError
 
 BOARDS_PER_PAIR = 1_712_304
@@ -342,16 +343,18 @@ def decode_table(blob: bytes, sha256: str = "") -> EquityTable:
 
 
 def write_table(wins: np.ndarray, data_dir: Path | str) -> Path:
-    """Write the table and its checksum into ``data_dir`` atomically; returns the table path."""
+    """Write the table and its checksum into ``data_dir`` atomically; returns the table path.
+
+    Each file goes through :func:`sflp.atomic.write_bytes` (temporary name, fsync, rename);
+    I/O problems raise :class:`~sflp.errors.OutputError` naming the path.
+    """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     blob = encode_table(wins)
     digest = hashlib.sha256(blob).hexdigest()
     path = data_dir / TABLE_NAME
-    for target, content in ((path, blob), (data_dir / CHECKSUM_NAME, f"{digest}  {TABLE_NAME}\n".encode())):
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_bytes(content)
-        os.replace(tmp, target)
+    write_bytes(path, blob)
+    write_bytes(data_dir / CHECKSUM_NAME, f"{digest}  {TABLE_NAME}\n".encode())
     return path
 
 

@@ -21,7 +21,7 @@ pyplot).  The jobs (:mod:`.chartset`):
 * :func:`check_out_dir` -- create / validate an output folder up front.
 """
 
-from sflp.report.atomic import atomic_output, check_out_dir, write_bytes, write_text, write_with
+from sflp.atomic import atomic_output, check_out_dir, write_bytes, write_text, write_with
 from sflp.report.chartset import (
     about_items,
     config_name,

@@ -28,7 +28,7 @@ from matplotlib.figure import Figure
 from sflp.cards import CLASS_NAMES
 from sflp.compare import PLAYERS, Chart, HandDiff
 from sflp.errors import DataError
-from sflp.report.atomic import check_out_dir, write_bytes
+from sflp.atomic import check_out_dir, write_bytes
 from sflp.report.colors import blend
 from sflp.report.csv_out import csv_bytes
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, fmt_num, grid_from_tidy, select

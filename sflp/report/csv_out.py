@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sflp.report.atomic import write_bytes
+from sflp.atomic import write_bytes
 from sflp.cards import CLASS_NAMES
 from sflp.report.frames import PLAYERS, RANGES_COLUMNS, THRESHOLDS_COLUMNS, VALUES_COLUMNS
 

@@ -52,7 +52,7 @@ from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
 from sflp.cards import CLASS_NAMES
-from sflp.report.atomic import write_with
+from sflp.atomic import write_with
 from sflp.report.colors import ev_colour, frequency_colour, text_colour, threshold_colour
 from sflp.report.frames import (
     GRID_RANKS,

@@ -41,7 +41,7 @@ import pandas as pd
 
 from sflp.cards import CLASS_NAMES
 from sflp.errors import ConfigError
-from sflp.report.atomic import write_text
+from sflp.atomic import write_text
 from sflp.report.colors import FREQUENCY_FULL, NEVER, THRESHOLD_ANCHORS
 from sflp.report.frames import PLAYERS, fmt_num
 

@@ -36,7 +36,7 @@ except ImportError:  # matplotlib 3.8 / 3.9: the same flag as a module constant
 from matplotlib.path import Path
 from matplotlib.transforms import Affine2D
 
-from sflp.report.atomic import write_with
+from sflp.atomic import write_with
 from sflp.report.colors import (
     THRESHOLD_ANCHORS,
     frequency_colour,
