@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sflp.approx.common import ApproxResult, Run, as_config
+from sflp.approx.common import ApproxResult, Run
 from sflp.approx.selfplay import HandStream, class_of, half_epsilons, next_batch, outcome_values
 from sflp.cards import N_CLASSES
 from sflp.game import GameConfig
@@ -83,17 +83,8 @@ def rl_tabular(
     alpha_min: float = DEFAULT_ALPHA_MIN,
 ) -> ApproxResult:
     """Tabular Monte-Carlo self-play (see the module doc); ``iterations`` = hands played."""
-    config = as_config(config)
-    run = Run(
-        METHOD,
-        config,
-        iterations=iterations,
-        seconds=seconds,
-        seed=seed,
-        trace_every=trace_every,
-        default_iterations=DEFAULT_ITERATIONS,
-        target=target,
-    )
+    run = Run.start(METHOD, config, iterations, seconds, seed, trace_every, target, DEFAULT_ITERATIONS)
+    config = run.config
     rng = np.random.default_rng(seed)
     q = rng.random((2, N_CLASSES, 2)).tolist()
     visits = np.zeros((2, N_CLASSES, 2), dtype=np.int64).tolist()
