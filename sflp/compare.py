@@ -27,10 +27,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sflp.cards import CLASS_NAMES
+from sflp.cards import CLASS_NAMES, PLAYERS
 from sflp.errors import ConfigError
 
-PLAYERS = ("sb", "bb")
 Intervals = tuple[tuple[float, float], ...]
 
 

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from sflp.cards import (
+    BOARDS_PER_PAIR,
     COMBO_CLASS,
     COMBO_DISJOINT,
     N_CLASSES,
@@ -49,7 +50,6 @@ from sflp.cards import (
 from sflp.atomic import write_bytes
 from sflp.errors import DataError
 
-BOARDS_PER_PAIR = 1_712_304
 """C(48, 5): the boards that miss four given cards."""
 FORMAT_VERSION = 1
 MAGIC = b"SFLPEQ\n"
@@ -226,11 +226,6 @@ class EquityTable:
         pairs = int(self.class_pairs[i, j])
         w, t = int(self.class_wins[i, j]), int(self.class_ties[i, j])
         return pairs, w, t, pairs * BOARDS_PER_PAIR - w - t
-
-    def class_equity(self, i: int, j: int) -> Fraction:
-        """Exact equity of class ``i`` against class ``j`` (ties half), averaged over disjoint pairs."""
-        pairs, w, t, _ = self.class_counts(i, j)
-        return Fraction(2 * w + t, 2 * pairs * BOARDS_PER_PAIR)
 
     def weighted_counts(self, weights1: np.ndarray, weights2: np.ndarray) -> "MatchupCounts":
         """Counts of a weighted combo range against another (weights are 1,326-vectors in [0, 1]).

@@ -61,12 +61,10 @@ CHUNK = 1 << 16
 # positions in the dealt 12 cards
 BB_HOLE = (0, 2)
 SB_HOLE = (1, 3)
-BOARD = (5, 6, 7, 9, 11)
-BURNS = (4, 8, 10)
+BOARD = (5, 6, 7, 9, 11)  # 4, 8 and 10 are the burns
 
 # node codes
 FOLD, UNCONTESTED, SHOWDOWN = 0, 1, 2
-NODE_NAMES = ("fold", "uncontested", "showdown")
 
 
 # ---------------------------------------------------------------- one hand

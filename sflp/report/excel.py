@@ -73,7 +73,7 @@ RANGE_BLOCK_HEIGHT = 17
 RANGE_BB_LEFT = 17
 """Column of the BB grid on the ``Ranges`` sheet (``Q``); the SB grid starts at ``B``."""
 
-SHEET_NAMES = {"sb": "SB push", "bb": "BB call"}
+SHEET_NAMES = PLAYER_TITLES
 _THIN = Side(style="thin", color="FFFFFF")
 _BORDER = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
 _CENTER = Alignment(horizontal="center", vertical="center")

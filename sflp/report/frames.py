@@ -29,19 +29,16 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from sflp.cards import CLASS_NAMES, COMBO_CLASS, N_CLASSES, RANKS
+from sflp.cards import CLASS_INDEX as _CLASS_INDEX
+from sflp.cards import CLASS_NAMES, COMBO_CLASS, GRID_RANKS, N_CLASSES, PLAYERS
 from sflp.errors import ConfigError
 from sflp.thresholds import format_intervals
 
-PLAYERS = ("sb", "bb")
-"""Player codes in report order."""
 PLAYER_TITLES = {"sb": "SB push", "bb": "BB call"}
+"""Titles of the two players' charts; also the workbook's sheet titles."""
 VALUES_COLUMNS = ("stack", "value", "push_pct", "call_pct", "exploitability")
 RANGES_COLUMNS = ("stack", "player", "hand", "frequency", "ev_margin")
 THRESHOLDS_COLUMNS = ("player", "hand", "max_stack", "capped", "intervals", "any_intervals")
-GRID_RANKS = tuple(reversed(RANKS))
-"""Row / column labels of the 13x13 grid, aces first: ``('A', 'K', ..., '2')``."""
-_CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
 
 
 def fmt_num(x: float) -> str:

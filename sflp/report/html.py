@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sflp.cards import CLASS_INDEX as _CLASS_INDEX
 from sflp.cards import CLASS_NAMES
 from sflp.errors import ConfigError
 from sflp.atomic import write_text
@@ -51,7 +52,6 @@ MAX_CURVE_POINTS = 4000
 """Most points of the value curve a page embeds."""
 FREQ_SCALE = 1000
 EV_SCALE = 10_000
-_CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
 
 
 def even_positions(n: int, cap: int) -> np.ndarray:
