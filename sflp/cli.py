@@ -497,12 +497,11 @@ def parse_grid_stacks(text: str | None, low: float, high: float) -> list[float] 
 
 
 def cmd_chart(args) -> int:
+    # --- issue 9: default stacks start at the first stack covering the blinds and antes ----
+    from sflp.game import check_stacks, default_stacks, min_stack
     from sflp.report import default_out_dir, write_chart_set
     from sflp.solver import iter_solve
     from sflp.thresholds import compute_thresholds
-
-    # --- issue 9: default stacks start at the first stack covering the blinds and antes ----
-    from sflp.game import check_stacks, default_stacks, min_stack
 
     stacks_note = None
     if args.stacks is None:
@@ -578,8 +577,8 @@ def cmd_chart(args) -> int:
 
 def _check_target(out_dir: Path) -> None:
     """Fail before any work when ``--out`` cannot take a report (a file, or a folder of other files)."""
-    from sflp.report.staging import _replaceable
     from sflp.errors import OutputError
+    from sflp.report.staging import _replaceable
 
     for folder in (out_dir, *out_dir.parents):
         if folder.exists():
@@ -619,7 +618,6 @@ def cmd_verify(args) -> int:
 
 def cmd_approx(args) -> int:
     from sflp.approx import format_text, run
-
     from sflp.approx.common import observe_progress
 
     with _Bar(100, args.method, "%", _show_progress(args), bar_format="{desc}: {percentage:3.0f}%|{bar}| "

@@ -44,7 +44,7 @@ class Chart:
     intervals: dict[tuple[str, str], Intervals]
 
     @classmethod
-    def from_thresholds(cls, name: str, thresholds) -> "Chart":
+    def from_thresholds(cls, name: str, thresholds) -> Chart:
         """A chart from :class:`sflp.thresholds.Thresholds` (or anything with ``get``, ``low``, ``high``)."""
         return cls(
             name,

@@ -40,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sflp.atomic import write_bytes
 from sflp.cards import (
     BOARDS_PER_PAIR,
     COMBO_CLASS,
@@ -47,7 +48,6 @@ from sflp.cards import (
     N_CLASSES,
     N_COMBOS,
 )
-from sflp.atomic import write_bytes
 from sflp.errors import DataError
 
 """C(48, 5): the boards that miss four given cards."""
@@ -181,7 +181,7 @@ class EquityTable:
     sha256: str
 
     @classmethod
-    def from_wins(cls, wins: np.ndarray, sha256: str = "") -> "EquityTable":
+    def from_wins(cls, wins: np.ndarray, sha256: str = "") -> EquityTable:
         """Derive ties and class aggregates from a full ``wins`` matrix."""
         wins = np.ascontiguousarray(wins, dtype=np.uint32)
         ties = np.where(
@@ -227,7 +227,7 @@ class EquityTable:
         w, t = int(self.class_wins[i, j]), int(self.class_ties[i, j])
         return pairs, w, t, pairs * BOARDS_PER_PAIR - w - t
 
-    def weighted_counts(self, weights1: np.ndarray, weights2: np.ndarray) -> "MatchupCounts":
+    def weighted_counts(self, weights1: np.ndarray, weights2: np.ndarray) -> MatchupCounts:
         """Counts of a weighted combo range against another (weights are 1,326-vectors in [0, 1]).
 
         Each disjoint combo pair counts with weight ``weights1[a] * weights2[b]``.  With 0/1

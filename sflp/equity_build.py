@@ -27,7 +27,7 @@ from itertools import permutations
 import numpy as np
 from numba import njit, prange
 
-from sflp.cards import BOARDS_PER_PAIR, COMBO_CARDS, COMBO_INDEX, N_COMBOS
+from sflp.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS
 from sflp.evaluator import STRAIGHT_TOP, value_from_masks
 
 SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int64)

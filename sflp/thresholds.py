@@ -24,10 +24,11 @@ support exactly as long as every *event polynomial* keeps its sign:
 event polynomials (degree ``k + 1``, exactly, at Chebyshev nodes over a window around the
 stack, see ``_WINDOW``), takes their real roots nearest the current stack on either side, and
 refines each by a bracketing root finder on the *exact* event function (the determinants
-evaluated at that stack), to ~1e-13 relative: that is the segment on which the support holds.  The first support comes from an LP
-solve (:func:`sflp.lp.solve_lp`).  At a segment's end the event says what changes; the next
-support is found by *pivoting*: the few generic successor supports (the hand goes pure or mixed,
-with one hand of either player following it in or out of the mixed set) are tested just past the
+evaluated at that stack), to ~1e-13 relative: that is the segment on which the support holds.
+The first support comes from an LP solve (:func:`sflp.lp.solve_lp`).  At a segment's end the
+event says what changes; the next support is found by *pivoting*: the few generic successor
+supports (the hand goes pure or mixed, with one hand of either player following it in or out of
+the mixed set) are tested just past the
 breakpoint, and only if none is an equilibrium support there is the LP solved again.  Every
 segment is checked inside (all event functions at three interior stacks, exploitability at its
 midpoint).  A gap left between two segments (a segment shorter than the step past a breakpoint)
@@ -57,7 +58,6 @@ from sflp.cards import CLASS_INDEX as _CLASS_INDEX
 from sflp.cards import CLASS_NAMES, N_CLASSES, PLAYERS
 from sflp.errors import ConfigError, SolveError
 from sflp.game import GameConfig, Payoffs, PushFoldGame, Support, payoffs_for
-
 
 _VALID_TOL = 1e-9
 """How far (bb per hand, or frequency) an event function may be on the wrong side at a probe."""

@@ -163,7 +163,7 @@ class StrategySpec:
         object.__setattr__(self, "player", _player(self.player))
 
     @classmethod
-    def from_frequencies(cls, freq, player: str, source: str = "array") -> "StrategySpec":
+    def from_frequencies(cls, freq, player: str, source: str = "array") -> StrategySpec:
         """A spec from 169 class or 1,326 combo frequencies (an array or a :class:`~sflp.ranges.Range`)."""
         if hasattr(freq, "combo_weights"):
             freq = freq.combo_weights()

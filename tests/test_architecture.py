@@ -1,9 +1,14 @@
 """Imports run one way: the pure core needs only numpy (STYLE.md)."""
 
+import ast
+import pathlib
+import re
 import subprocess
 import sys
 
 import pytest
+
+import sflp
 
 
 @pytest.mark.parametrize("module", ["sflp.cards", "sflp.ranges", "sflp.equity", "sflp.game"])
@@ -18,8 +23,6 @@ def test_pure_core_imports_no_heavy_dependency(module):
 
 
 def test_only_lp_imports_cvxpy():
-    import pathlib
-
     root = pathlib.Path(__file__).resolve().parent.parent / "sflp"
     users = sorted(p.name for p in root.rglob("*.py") if "import cvxpy" in p.read_text())
     assert users == ["lp.py"]
@@ -37,12 +40,6 @@ def test_study_modules_import_no_report_dependency(module):
 
 
 # ---------------------------------------------------------------- the import order, every import
-
-import ast
-import pathlib
-import re
-
-import sflp
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "sflp"

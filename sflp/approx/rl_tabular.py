@@ -6,8 +6,8 @@ same rewards (final stacks), the same linearly decaying ``epsilon`` with flips o
 shared weights, a table ``Q[position, class, action]`` (169 x 2 x 2 x 2 = 676 numbers, started
 uniform in [0, 1) like the seed's ``theta``).  The table can represent any pair of class
 strategies, so whatever exploitability remains is sampling noise, not model bias; comparing it
-with the linear model's 0.050-0.084 bb at 10 bb shows what the seed's features cost.  ``extra`` carries the learnt gains ``Q(GII) - Q(FOLD)`` per
-class (``sb_q_gain``, ``bb_q_gain``).
+with the linear model's 0.050-0.084 bb at 10 bb shows what the seed's features cost.  ``extra``
+carries the learnt gains ``Q(GII) - Q(FOLD)`` per class (``sb_q_gain``, ``bb_q_gain``).
 
 Step size.  The linear model's ``alpha = 1e-4`` is shared by all 1,326 hands; one table entry sees
 only its own class (~1/300 of the hands), so that rate would barely move it from its random start.

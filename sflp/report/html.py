@@ -39,12 +39,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sflp.atomic import write_text
 from sflp.cards import CLASS_INDEX as _CLASS_INDEX
 from sflp.cards import CLASS_NAMES
 from sflp.errors import ConfigError
-from sflp.atomic import write_text
 from sflp.report.colors import FREQUENCY_FULL, NEVER, THRESHOLD_ANCHORS
-from sflp.report.frames import PLAYERS, fmt_num
+from sflp.report.frames import PLAYERS
 
 MAX_STACKS = 1000
 """Most grid stacks a page embeds (chosen evenly, ends included)."""
