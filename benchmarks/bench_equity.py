@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 
 import numpy as np
 from _common import machine, median_time, report

@@ -11,10 +11,15 @@ first time it is used.
 >>> str(sflp.parse_range("AA,KK,AKs,AQs"))
 'KK+,AQs+'
 
-The package is layered so that imports run one way:
-errors -> cards -> palette / display -> ranges -> equity -> game -> lp / certify -> solver
--> thresholds -> strategy -> approx / verify / simulate / exploit / sc / compare -> format
--> report -> cli.
+The package is layered so that imports run one way.  Import order:
+
+    errors -> atomic -> cards -> evaluator -> palette -> display -> ranges -> equity_build
+    -> equity -> game -> support -> lp / certify -> solver -> thresholds -> strategy -> verify
+    -> approx / simulate / exploit / sc / compare -> format -> report -> cli
+
+A module imports only modules to its left (inside functions too); modules separated by ``/``
+share a layer and do not import each other; ``approx`` and ``report`` are subpackages, free
+inside.  ``tests/test_architecture.py`` reads this order from here and checks every import.
 The pure core (``cards``, ``ranges``, ``equity``, ``game``) needs only numpy.
 """
 
@@ -69,9 +74,9 @@ _EXPORTS: dict[str, str] = {
 }
 
 _SUBMODULES = frozenset(
-    {"approx", "cards", "certify", "cli", "compare", "display", "equity", "equity_build", "errors",
-     "evaluator", "exploit", "format", "game", "lp", "palette", "ranges", "report", "sc", "simulate",
-     "solver", "strategy", "thresholds", "verify"}
+    {"approx", "atomic", "cards", "certify", "cli", "compare", "display", "equity", "equity_build",
+     "errors", "evaluator", "exploit", "format", "game", "lp", "palette", "ranges", "report", "sc",
+     "simulate", "solver", "strategy", "support", "thresholds", "verify"}
 )
 
 __all__ = sorted(_EXPORTS) + ["__version__", "errors"]

@@ -13,6 +13,14 @@ Encodings (each defined here once, and repeated in the README glossary):
   This is the orientation of the HoldemResources and PokerStove charts.
 * **Class id** in ``0..168`` is the grid cell ``row*13 + col``: ``AA`` is 0, ``AKs`` is 1,
   ``AKo`` is 13, ``22`` is 168.  Classes hold 6 (pair), 4 (suited) or 12 (offsuit) combos.
+  :data:`CLASS_INDEX` maps a class name to its id; :data:`GRID_RANKS` labels the grid's rows
+  and columns, aces first.
+* **Boards per pair**: two disjoint combos leave ``C(48, 5) = 1,712,304`` boards
+  (:data:`BOARDS_PER_PAIR`); wins + ties + losses of a pair always add up to it.
+* **Level** (:class:`Level`): a game is played on ``"class"`` (169 hands) or ``"combo"``
+  (1,326 hands).  **Player** (:class:`Player`, :data:`PLAYERS` in report order): ``"sb"`` pushes
+  or folds, ``"bb"`` calls or folds.  Both are string-valued enums, so they compare equal to,
+  and serialise as, the plain strings.
 
 >>> card_id("As"), card_name(0)
 (51, '2c')
@@ -24,11 +32,13 @@ Encodings (each defined here once, and repeated in the README glossary):
 (6, 4, 12)
 >>> CLASS_NAMES[int(COMBO_CLASS[combo_id(card_id("Kh"), card_id("Ah"))])]
 'AKs'
+>>> Player.SB == "sb", PLAYERS, Level("combo") is Level.COMBO, f"{Level.CLASS}"
+(True, ('sb', 'bb'), True, 'class')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from enum import StrEnum
 from itertools import combinations
 
 import numpy as np
@@ -40,6 +50,30 @@ SUITS = "cdhs"
 N_CARDS = 52
 N_COMBOS = 1326
 N_CLASSES = 169
+BOARDS_PER_PAIR = 1_712_304
+"""Boards ``C(48, 5)`` dealt to two disjoint combos (five of the 48 unseen cards)."""
+GRID_RANKS = RANKS[::-1]
+"""Row / column labels of the 13x13 grid, aces first: ``'AKQJT98765432'``."""
+
+
+class Level(StrEnum):
+    """The hands a game is played on: 169 classes or 1,326 combos."""
+
+    CLASS = "class"
+    COMBO = "combo"
+
+
+class Player(StrEnum):
+    """SB (pushes or folds) and BB (calls a push or folds)."""
+
+    SB = "sb"
+    BB = "bb"
+
+
+LEVELS: tuple[str, ...] = tuple(level.value for level in Level)
+"""``('class', 'combo')``."""
+PLAYERS: tuple[str, ...] = tuple(player.value for player in Player)
+"""``('sb', 'bb')``: player codes in report order (SB first)."""
 
 # ---------------------------------------------------------------- cards
 
@@ -141,7 +175,8 @@ def _class_name(row: int, col: int) -> str:
 CLASS_NAMES: tuple[str, ...] = tuple(_class_name(r, c) for r in range(13) for c in range(13))
 """Names of the 169 classes in class-id (grid row-major) order."""
 
-_CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
+CLASS_INDEX: dict[str, int] = {name: i for i, name in enumerate(CLASS_NAMES)}
+"""Class id of each canonical class name (``CLASS_INDEX["AKs"] == 1``)."""
 
 
 def _combo_class(a: int, b: int) -> int:
@@ -175,11 +210,11 @@ def class_id(name: str) -> int:
     (0, 15, 167)
     """
     key = _normalise_class_name(name)
-    if key not in _CLASS_INDEX:
+    if key not in CLASS_INDEX:
         raise NotationError(
             f"bad hand class {name!r}: expected a pair ('TT'), or two ranks and s/o ('AKs', 'T9o')"
         )
-    return _CLASS_INDEX[key]
+    return CLASS_INDEX[key]
 
 
 def _normalise_class_name(name: str) -> str:
@@ -192,43 +227,6 @@ def _normalise_class_name(name: str) -> str:
     if RANKS.index(r1) < RANKS.index(r2):
         r1, r2 = r2, r1
     return r1 + r2 + tail
-
-
-def class_grid_position(cls: int) -> tuple[int, int]:
-    """``(row, col)`` of a class on the 13x13 grid (aces top-left, suited above the diagonal)."""
-    return divmod(int(cls), 13)
-
-
-@dataclass(frozen=True, slots=True)
-class HandClass:
-    """One of the 169 hand classes, identified by its class id (grid cell ``row*13 + col``)."""
-
-    id: int
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.id < N_CLASSES:
-            raise NotationError(f"bad class id {self.id!r}: expected 0..168")
-
-    @classmethod
-    def parse(cls, name: str) -> "HandClass":
-        return cls(class_id(name))
-
-    @property
-    def name(self) -> str:
-        return CLASS_NAMES[self.id]
-
-    @property
-    def combos(self) -> tuple[int, ...]:
-        return CLASS_COMBOS[self.id]
-
-    @property
-    def kind(self) -> str:
-        """``"pair"``, ``"suited"`` or ``"offsuit"``."""
-        row, col = divmod(self.id, 13)
-        return "pair" if row == col else ("suited" if row < col else "offsuit")
-
-    def __str__(self) -> str:
-        return self.name
 
 
 def grid_text(values: dict[int, str] | list[str], width: int = 4) -> str:

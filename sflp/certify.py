@@ -162,12 +162,6 @@ class ExactPayoffs:
         """``K[i, j]`` as an exact fraction."""
         return Fraction(int(self.K_scaled[i, j]), self.scale)
 
-    def K_fractions(self) -> list[list[Fraction]]:
-        """The whole of ``K`` as a list of lists of fractions (slow at combo level)."""
-        s = self.scale
-        return [[Fraction(int(v), s) for v in row] for row in self.K_scaled]
-
-
 _EXACT_CACHE: dict[tuple, ExactPayoffs] = {}
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from sflp import __version__
 from sflp.errors import ConfigError, SflpError
-from sflp.format import format_solution, format_written, json_text, solution_dict
-from sflp.format import ev_margin_grids, threshold_grid as _threshold_grid  # noqa: F401  (old cli names)
+from sflp.format import ev_margin_grids, format_solution, format_written, json_text, solution_dict  # noqa: F401
+from sflp.format import threshold_grid as _threshold_grid  # noqa: F401  (old cli names, kept importable)
 
 # ------------------------------------------------------------------ shared options
 
@@ -310,12 +310,11 @@ def parse_grid_stacks(text: str | None, low: float, high: float) -> list[float] 
 
 
 def cmd_chart(args) -> int:
+    # --- issue 9: default stacks start at the first stack covering the blinds and antes ----
+    from sflp.game import check_stacks, default_stacks, min_stack
     from sflp.report import default_out_dir, write_chart_set
     from sflp.solver import iter_solve
     from sflp.thresholds import compute_thresholds
-
-    # --- issue 9: default stacks start at the first stack covering the blinds and antes ----
-    from sflp.game import check_stacks, default_stacks, min_stack
 
     stacks_note = None
     if args.stacks is None:
@@ -371,8 +370,8 @@ def cmd_chart(args) -> int:
 
 def _check_target(out_dir: Path) -> None:
     """Fail before any work when ``--out`` cannot take a report (a file, or a folder of other files)."""
-    from sflp.report.staging import _replaceable
     from sflp.errors import OutputError
+    from sflp.report.staging import _replaceable
 
     for folder in (out_dir, *out_dir.parents):
         if folder.exists():
@@ -413,7 +412,6 @@ def cmd_verify(args) -> int:
 
 def cmd_approx(args) -> int:
     from sflp.approx import format_text, run
-
     from sflp.approx.common import observe_progress
 
     with _Bar(100, args.method, "%", _show_progress(args), bar_format="{desc}: {percentage:3.0f}%|{bar}| "
@@ -470,7 +468,6 @@ def cmd_simulate(args) -> int:
 
 def cmd_rank(args) -> int:
     from sflp.equity import hand_ranking
-
     from sflp.format import format_rank, rank_dict
 
     rows = hand_ranking()
@@ -529,8 +526,8 @@ def cmd_exploit(args) -> int:
 
 
 def cmd_sc(args) -> int:
-    from sflp.game import GameConfig
     from sflp.format import sc_dict
+    from sflp.game import GameConfig
     from sflp.sc import format_text, sc_numbers
 
     config = GameConfig(

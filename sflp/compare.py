@@ -27,10 +27,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sflp.cards import CLASS_NAMES
+from sflp.cards import CLASS_NAMES, PLAYERS
 from sflp.errors import ConfigError
 
-PLAYERS = ("sb", "bb")
 Intervals = tuple[tuple[float, float], ...]
 
 
@@ -45,7 +44,7 @@ class Chart:
     intervals: dict[tuple[str, str], Intervals]
 
     @classmethod
-    def from_thresholds(cls, name: str, thresholds) -> "Chart":
+    def from_thresholds(cls, name: str, thresholds) -> Chart:
         """A chart from :class:`sflp.thresholds.Thresholds` (or anything with ``get``, ``low``, ``high``)."""
         return cls(
             name,

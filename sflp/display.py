@@ -20,11 +20,9 @@ from __future__ import annotations
 import html as _html
 from collections.abc import Sequence
 
-from sflp.cards import CLASS_NAMES
+from sflp.cards import CLASS_NAMES, GRID_RANKS
 from sflp.palette import frequency_colour, text_colour
 
-GRID_RANKS = "AKQJT98765432"
-"""Row / column headers, aces first."""
 _TABLE = "border-collapse:collapse;font-family:monospace;font-size:11px;line-height:1.15;margin:2px"
 _HEAD = "background:#F6F8FA;color:#24292F;padding:1px 3px;font-weight:bold;text-align:center;border:1px solid #FFFFFF"
 

@@ -40,7 +40,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sflp.atomic import write_bytes
 from sflp.cards import (
+    BOARDS_PER_PAIR,
     COMBO_CLASS,
     COMBO_DISJOINT,
     N_CLASSES,
@@ -48,7 +50,6 @@ from sflp.cards import (
 )
 from sflp.errors import DataError
 
-BOARDS_PER_PAIR = 1_712_304
 """C(48, 5): the boards that miss four given cards."""
 FORMAT_VERSION = 1
 MAGIC = b"SFLPEQ\n"
@@ -180,7 +181,7 @@ class EquityTable:
     sha256: str
 
     @classmethod
-    def from_wins(cls, wins: np.ndarray, sha256: str = "") -> "EquityTable":
+    def from_wins(cls, wins: np.ndarray, sha256: str = "") -> EquityTable:
         """Derive ties and class aggregates from a full ``wins`` matrix."""
         wins = np.ascontiguousarray(wins, dtype=np.uint32)
         ties = np.where(
@@ -226,12 +227,7 @@ class EquityTable:
         w, t = int(self.class_wins[i, j]), int(self.class_ties[i, j])
         return pairs, w, t, pairs * BOARDS_PER_PAIR - w - t
 
-    def class_equity(self, i: int, j: int) -> Fraction:
-        """Exact equity of class ``i`` against class ``j`` (ties half), averaged over disjoint pairs."""
-        pairs, w, t, _ = self.class_counts(i, j)
-        return Fraction(2 * w + t, 2 * pairs * BOARDS_PER_PAIR)
-
-    def weighted_counts(self, weights1: np.ndarray, weights2: np.ndarray) -> "MatchupCounts":
+    def weighted_counts(self, weights1: np.ndarray, weights2: np.ndarray) -> MatchupCounts:
         """Counts of a weighted combo range against another (weights are 1,326-vectors in [0, 1]).
 
         Each disjoint combo pair counts with weight ``weights1[a] * weights2[b]``.  With 0/1
@@ -342,16 +338,18 @@ def decode_table(blob: bytes, sha256: str = "") -> EquityTable:
 
 
 def write_table(wins: np.ndarray, data_dir: Path | str) -> Path:
-    """Write the table and its checksum into ``data_dir`` atomically; returns the table path."""
+    """Write the table and its checksum into ``data_dir`` atomically; returns the table path.
+
+    Each file goes through :func:`sflp.atomic.write_bytes` (temporary name, fsync, rename);
+    I/O problems raise :class:`~sflp.errors.OutputError` naming the path.
+    """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     blob = encode_table(wins)
     digest = hashlib.sha256(blob).hexdigest()
     path = data_dir / TABLE_NAME
-    for target, content in ((path, blob), (data_dir / CHECKSUM_NAME, f"{digest}  {TABLE_NAME}\n".encode())):
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_bytes(content)
-        os.replace(tmp, target)
+    write_bytes(path, blob)
+    write_bytes(data_dir / CHECKSUM_NAME, f"{digest}  {TABLE_NAME}\n".encode())
     return path
 
 

@@ -30,7 +30,6 @@ from numba import njit, prange
 from sflp.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS
 from sflp.evaluator import STRAIGHT_TOP, value_from_masks
 
-BOARDS_PER_PAIR = 1_712_304  # C(48, 5)
 SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int64)
 DEAD = 2**31 - 1
 """Value stored for a combo that shares a card with the board: never beats, never ties."""

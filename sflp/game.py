@@ -57,8 +57,8 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass, field
-from fractions import Fraction
 from decimal import Decimal
+from fractions import Fraction
 from numbers import Rational, Real
 
 import numpy as np
@@ -117,7 +117,7 @@ def default_stacks(
     return [float(floor)] + [float(s) for s in grid if s > floor]
 
 
-def check_stacks(stacks, config: "GameConfig", option: str = "--stacks") -> None:
+def check_stacks(stacks, config: GameConfig, option: str = "--stacks") -> None:
     """Every stack of a sweep covers ``config``'s big blind and antes, else a ConfigError that
     names the first bad stack and suggests a valid start."""
     floor = config.min_stack
@@ -183,7 +183,7 @@ class GameConfig:
                 f"stack={self.stack!r} cannot cover the big blind and antes ({need_bb!r} in all)"
             )
 
-    def with_stack(self, stack: float) -> "GameConfig":
+    def with_stack(self, stack: float) -> GameConfig:
         return GameConfig(stack, self.small_blind, self.big_blind, self.ante, self.bb_ante)
 
     @property
@@ -291,7 +291,7 @@ class PushFoldGame:
         self.r, self.P, self.f, self.g = p.r, p.P, p.f, p.g
         self.size = self.K.shape[0]
 
-    def at_stack(self, stack: float) -> "PushFoldGame":
+    def at_stack(self, stack: float) -> PushFoldGame:
         """The same blind structure at another stack (matrices shared, no reload)."""
         return PushFoldGame(self.config.with_stack(stack), self.table, self.level, self.payoffs)
 
@@ -441,7 +441,8 @@ class Solution:
     def summary(self) -> str:
         """A few lines: configuration, value, push/call %, check, mixed hands (``print(solution)``)."""
         c = self.config
-        antes = ", ".join(f"{name} {float(v):g}" for name, v in (("ante", c.ante), ("BB ante", c.bb_ante)) if v) or "no ante"
+        named = (("ante", c.ante), ("BB ante", c.bb_ante))
+        antes = ", ".join(f"{name} {float(v):g}" for name, v in named if v) or "no ante"
         lines = [
             f"Push/fold equilibrium at {float(c.stack):g} bb (SB {float(c.small_blind):g} / BB {float(c.big_blind):g}, "
             f"{antes}; {self.level} level, {self.method})",

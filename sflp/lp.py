@@ -21,7 +21,9 @@ objective and both reply constraints by the same positive constant leaves the op
 the duals ``y_j`` unchanged, and keeps the coefficients near 1 where the solver's tolerances work.
 
 The stack enters only through ``K = K0 + S * K1``; it is a cvxpy ``Parameter`` so one compiled
-problem serves every stack of a blind structure (DPP), which keeps a warm solve to milliseconds.
+problem serves every stack of a blind structure (DPP), which keeps a re-solve to milliseconds.
+Re-solves are cold for the solver (``warm_start=False``): cvxpy would pass HiGHS only a primal
+point, and that start makes a 1,326-combo re-solve several times slower than starting afresh.
 Only the status ``optimal`` is accepted: anything else, ``optimal_inaccurate`` included, raises
 :class:`~sflp.errors.SolveError`.  The solver's word is not the last one: :mod:`sflp.solver`
 checks every answer with best responses.
@@ -54,7 +56,9 @@ def _check_status(problem: cp.Problem, what: str) -> None:
 
 def _solve(problem: cp.Problem, solver: str, what: str) -> None:
     try:
-        problem.solve(solver=solver)
+        # warm_start=False: cvxpy's default warm start hands HiGHS only a primal point, which
+        # makes a combo-level re-solve ~5x slower than a cold one (benchmarks/bench_solve.py)
+        problem.solve(solver=solver, warm_start=False)
     except cp.error.SolverError as exc:
         raise SolveError(f"LP solver {solver} failed for {what}: {exc}") from None
     except ValueError as exc:  # unknown / uninstalled solver name

@@ -430,7 +430,9 @@ def _weighted_tokens(text: str) -> list[tuple[str, float | None]]:
         plain(text[pos : opening.start()], pos > 0, True)
         closing = _BRACKET_CLOSE_RE.search(text, opening.end())
         if closing is None:
-            raise NotationError(f"bad range {text!r}: [{opening.group(1)}] is never closed by [/{opening.group(1)}]; {_ALLOWED}")
+            raise NotationError(
+                f"bad range {text!r}: [{opening.group(1)}] is never closed by [/{opening.group(1)}]; {_ALLOWED}"
+            )
         inner = text[opening.end() : closing.start()]
         if "[" in inner or "]" in inner:
             raise NotationError(f"bad range {text!r}: bracket weight groups cannot be nested; {_ALLOWED}")
@@ -441,7 +443,11 @@ def _weighted_tokens(text: str) -> list[tuple[str, float | None]]:
             )
         for token in _split_tokens(inner):
             if ":" in token:
-                raise _error(token, f"a token inside [{opening.group(1)}]...[/{closing.group(1)}] takes that weight, not its own ':weight'")
+                raise _error(
+                    token,
+                    f"a token inside [{opening.group(1)}]...[/{closing.group(1)}] takes that weight, "
+                    "not its own ':weight'",
+                )
             out.append((token, weight))
         pos = closing.end()
 
@@ -464,7 +470,7 @@ def _apply_token(weights: np.ndarray, token: str, weight: float | None = None) -
     weights[combos] = weight
 
 
-def parse_range(text: str) -> "Range":
+def parse_range(text: str) -> Range:
     """Parse range notation (see the module docstring for the grammar) into a :class:`Range`.
 
     Each rule as an example (combo counts: 6 per pair, 4 suited, 12 offsuit):
@@ -585,7 +591,7 @@ def _uniform_class_weights(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return low == high, low
 
 
-def format_range(r: "Range") -> str:
+def format_range(r: Range) -> str:
     """The canonical short text of a range (rules in the module docstring); ``str(r)`` is the same.
 
     >>> format_range(parse_range("AA,KK")), format_range(parse_range("AKs,AQs,AJs"))
@@ -680,17 +686,17 @@ class Range:
     # -- constructors
 
     @classmethod
-    def parse(cls, text: str) -> "Range":
+    def parse(cls, text: str) -> Range:
         """Same as :func:`parse_range`."""
         return parse_range(text)
 
     @classmethod
-    def from_combo_weights(cls, weights: Any) -> "Range":
+    def from_combo_weights(cls, weights: Any) -> Range:
         """A range from 1,326 weights in ``[0, 1]`` indexed by combo id."""
         return cls(weights)
 
     @classmethod
-    def from_class_weights(cls, weights: Mapping[str, float] | Any) -> "Range":
+    def from_class_weights(cls, weights: Mapping[str, float] | Any) -> Range:
         """A range from 169 weights indexed by class id, or a dict ``{class name: weight}``.
 
         Classes missing from a dict get weight 0.
@@ -709,12 +715,12 @@ class Range:
         return cls(per_class[COMBO_CLASS])
 
     @classmethod
-    def empty(cls) -> "Range":
+    def empty(cls) -> Range:
         """The range with no combos."""
         return cls(np.zeros(N_COMBOS))
 
     @classmethod
-    def all(cls) -> "Range":
+    def all(cls) -> Range:
         """Every combo at weight 1 (``"random"``)."""
         return cls(np.ones(N_COMBOS))
 

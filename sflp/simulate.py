@@ -61,12 +61,10 @@ CHUNK = 1 << 16
 # positions in the dealt 12 cards
 BB_HOLE = (0, 2)
 SB_HOLE = (1, 3)
-BOARD = (5, 6, 7, 9, 11)
-BURNS = (4, 8, 10)
+BOARD = (5, 6, 7, 9, 11)  # 4, 8 and 10 are the burns
 
 # node codes
 FOLD, UNCONTESTED, SHOWDOWN = 0, 1, 2
-NODE_NAMES = ("fold", "uncontested", "showdown")
 
 
 # ---------------------------------------------------------------- one hand
@@ -311,12 +309,16 @@ def _strategies(config: GameConfig, sb, bb, solution, table):
             specs.append(None)
         elif isinstance(given, StrategySpec):
             if given.player != who:
-                raise ConfigError(f"strategy {given.source!r} was loaded for {given.player.upper()}, given as {who.upper()}")
+                raise ConfigError(
+                    f"strategy {given.source!r} was loaded for {given.player.upper()}, given as {who.upper()}"
+                )
             specs.append(given)
         else:
             arr = given.combo_weights() if hasattr(given, "combo_weights") else np.asarray(given, dtype=np.float64)
             if np.shape(arr) not in ((N_CLASSES,), (N_COMBOS,)):
-                raise ConfigError(f"{who.upper()} strategy needs {N_CLASSES} or {N_COMBOS} frequencies, not {np.shape(arr)}")
+                raise ConfigError(
+                    f"{who.upper()} strategy needs {N_CLASSES} or {N_COMBOS} frequencies, not {np.shape(arr)}"
+                )
             specs.append(StrategySpec.from_frequencies(arr, who))
     if specs[0] is None or specs[1] is None:
         if solution is None:
@@ -503,7 +505,9 @@ class HandLog:
         return [int(self.cards[h, k]) for k in BOARD]
 
 
-def record_hands(config: GameConfig, hands: int, seed: int = 0, sb=None, bb=None, *, solution=None, table=None) -> HandLog:
+def record_hands(
+    config: GameConfig, hands: int, seed: int = 0, sb=None, bb=None, *, solution=None, table=None
+) -> HandLog:
     """The hands :func:`simulate` would play with the same arguments, one by one (for checks)."""
     hands, seed = _check_run(hands, seed)
     sb_spec, bb_spec, _ = _strategies(config, sb, bb, solution, table)

@@ -67,8 +67,10 @@ from sflp.cards import (
     CLASS_NAMES,
     CLASS_SIZES,
     COMBO_CLASS,
+    GRID_RANKS,
     N_CLASSES,
     N_COMBOS,
+    PLAYERS,
     RANKS,
     class_id,
     combo_name,
@@ -76,11 +78,8 @@ from sflp.cards import (
 )
 from sflp.errors import ConfigError, NotationError
 
-PLAYERS = ("sb", "bb")
 MBB = 1000.0
 """Milli-big-blinds per big blind (the unit in which strategies are scored)."""
-GRID_RANKS = RANKS[::-1]
-"""Rank labels of the grid rows and columns, aces first: ``AKQJT98765432``."""
 PATH_SUFFIXES = (".csv", ".tsv", ".txt", ".json")
 """A spec that names no file but ends with one of these is reported as a missing file."""
 
@@ -135,7 +134,7 @@ class StrategySpec:
         object.__setattr__(self, "player", _player(self.player))
 
     @classmethod
-    def from_frequencies(cls, freq, player: str, source: str = "array") -> "StrategySpec":
+    def from_frequencies(cls, freq, player: str, source: str = "array") -> StrategySpec:
         """A spec from 169 class or 1,326 combo frequencies (an array or a :class:`~sflp.ranges.Range`)."""
         if hasattr(freq, "combo_weights"):
             freq = freq.combo_weights()

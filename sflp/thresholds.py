@@ -60,7 +60,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
-from sflp.cards import CLASS_NAMES, N_CLASSES
+from sflp.cards import CLASS_INDEX as _CLASS_INDEX
+from sflp.cards import CLASS_NAMES, N_CLASSES, PLAYERS
 from sflp.errors import ConfigError, SolveError
 from sflp.game import GameConfig, Payoffs, PushFoldGame, payoffs_for
 from sflp.support import (
@@ -70,9 +71,6 @@ from sflp.support import (
     indifference_system,
     solve_candidates,
 )
-
-PLAYERS = ("sb", "bb")
-_CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
 
 _VALID_TOL = 1e-9
 """How far (bb per hand, or frequency) an event function may be on the wrong side at a probe."""

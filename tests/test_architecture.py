@@ -1,9 +1,14 @@
 """Imports run one way: the pure core needs only numpy (STYLE.md)."""
 
+import ast
+import pathlib
+import re
 import subprocess
 import sys
 
 import pytest
+
+import sflp
 
 
 @pytest.mark.parametrize("module", ["sflp.cards", "sflp.ranges", "sflp.equity", "sflp.game"])
@@ -18,8 +23,6 @@ def test_pure_core_imports_no_heavy_dependency(module):
 
 
 def test_only_lp_imports_cvxpy():
-    import pathlib
-
     root = pathlib.Path(__file__).resolve().parent.parent / "sflp"
     users = sorted(p.name for p in root.rglob("*.py") if "import cvxpy" in p.read_text())
     assert users == ["lp.py"]
@@ -34,3 +37,116 @@ def test_study_modules_import_no_report_dependency(module):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == ""
+
+
+# ---------------------------------------------------------------- the import order, every import
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "sflp"
+SUBPACKAGES = ("approx", "report")
+"""Subpackages that form one layer each; imports inside a subpackage are free."""
+ENTRY_POINTS = ("__init__", "__main__")
+"""The package itself (lazy re-exports of the public API) and ``python -m sflp`` sit above the order."""
+
+
+def _order_text(text: str, marker: str) -> str:
+    """The arrow-separated order that follows ``marker`` in ``text`` (up to the next blank line)."""
+    start = text.index(marker) + len(marker)
+    body = text[start:].lstrip("\n :")
+    paragraph = re.split(r"\n\s*\n", body, maxsplit=1)[0]
+    return " ".join(paragraph.replace("→", "->").split()).rstrip(".")
+
+
+def _layers(order: str) -> list[list[str]]:
+    return [[name.strip() for name in layer.split("/")] for layer in order.split("->")]
+
+
+def package_order() -> list[list[str]]:
+    """The import order as written in the package docstring (the one source the test reads)."""
+    return _layers(_order_text(sflp.__doc__, "Import order:"))
+
+
+def _unit(module: str) -> str:
+    """The layer unit of a dotted ``sflp`` module name: the module, or its subpackage."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _module_name(path: pathlib.Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _is_submodule(name: str) -> bool:
+    return (PACKAGE / f"{name}.py").is_file() or (PACKAGE / name / "__init__.py").is_file()
+
+
+def _imports(path: pathlib.Path) -> list[tuple[int, str]]:
+    """``(line, module)`` of every ``sflp`` import in ``path``, at any depth (functions included)."""
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against this module's package
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            # ``from sflp import cards`` imports the submodule ``sflp.cards``; ``from sflp import
+            # __version__`` only the package itself
+            names = [
+                f"{target}.{alias.name}" if target == "sflp" and _is_submodule(alias.name) else target
+                for alias in node.names
+            ]
+        else:
+            continue
+        found.extend((node.lineno, name) for name in names if name == "sflp" or name.startswith("sflp."))
+    return found
+
+
+def test_import_order_is_written_once_and_the_readme_agrees():
+    order = package_order()
+    names = [name for layer in order for name in layer]
+    assert len(names) == len(set(names)), f"a module appears twice in the import order: {names}"
+    readme = (ROOT / "README.md").read_text()
+    assert _layers(_order_text(readme, "Imports run one way:")) == order, (
+        "README 'Development' states another import order than the package docstring"
+    )
+
+
+def test_every_module_has_a_place_in_the_import_order():
+    placed = {name for layer in package_order() for name in layer}
+    units = {_unit(_module_name(p)) for p in PACKAGE.rglob("*.py")} - set(ENTRY_POINTS)
+    assert sorted(units - placed) == [], "modules missing from the import order in sflp/__init__.py"
+
+
+def test_every_import_runs_one_way():
+    rank = {name: k for k, layer in enumerate(package_order()) for name in layer}
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        here = _unit(_module_name(path))
+        if here in ENTRY_POINTS:
+            continue
+        for line, target in _imports(path):
+            there = _unit(target)
+            if there == here or there == "__init__" or target == "sflp":
+                continue  # inside one module / subpackage, or the package itself (version, lazy API)
+            if there not in rank:
+                wrong.append(f"{path.relative_to(ROOT)}:{line} imports {target}, which is not in the order")
+            elif rank[there] >= rank[here]:
+                how = "sideways" if rank[there] == rank[here] else "upwards"
+                wrong.append(f"{path.relative_to(ROOT)}:{line} imports {target} ({how}: {here} -> {there})")
+    assert wrong == [], "imports against the order in sflp/__init__.py:\n" + "\n".join(wrong)
+
+
+def test_the_import_checker_sees_imports_inside_functions():
+    # the checker must not be blind to lazy imports: a nested one is found like a top-level one
+    assert "sflp.errors" in {target for _, target in _imports(PACKAGE / "cards.py")}
+    nested = [t for _, t in _imports(PACKAGE / "equity.py") if t == "sflp.equity_build"]
+    assert nested, "the lazy import of sflp.equity_build inside equity.build_table was not seen"

@@ -69,3 +69,25 @@ def test_bad_cards_quote_input(bad):
 def test_bad_class_names(bad):
     with pytest.raises(NotationError, match=bad):
         cards.class_id(bad)
+
+
+def test_shared_constants_follow_the_encodings():
+    # boards left to two disjoint combos: five of the 48 unseen cards, C(48, 5)
+    assert cards.BOARDS_PER_PAIR == len(list(itertools.combinations(range(48), 5))) == 1_712_304
+    # grid labels: aces first, the row order of class ids (AA is 0, 22 is 168)
+    assert cards.GRID_RANKS == "AKQJT98765432"
+    assert [cards.CLASS_NAMES[13 * k + k] for k in range(13)] == [r + r for r in cards.GRID_RANKS]
+    assert all(cards.CLASS_INDEX[name] == k for k, name in enumerate(cards.CLASS_NAMES))
+    assert len(cards.CLASS_INDEX) == cards.N_CLASSES
+
+
+def test_player_and_level_are_plain_strings_where_it_matters():
+    import json
+
+    assert cards.PLAYERS == ("sb", "bb") and cards.LEVELS == ("class", "combo")
+    assert all(type(p) is str for p in cards.PLAYERS + cards.LEVELS)
+    assert cards.Player.SB == "sb" and cards.Level("combo") is cards.Level.COMBO
+    assert json.dumps({"player": cards.Player.BB, "level": cards.Level.CLASS}) == '{"player": "bb", "level": "class"}'
+    assert f"{cards.Player.SB}" == "sb" and {cards.Player.SB: 1}["sb"] == 1
+    with pytest.raises(ValueError):
+        cards.Level("hand")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -27,7 +27,7 @@ from sflp.game import DEALS, GameConfig, PushFoldGame, make_solution
 STACKS = [1, 2.5, 5, 7.7, 10, 15, 20, 50]
 
 
-@lru_cache(maxsize=None)
+@cache
 def float_solution(config: GameConfig):
     from sflp.solver import solve
 

@@ -95,6 +95,25 @@ def test_corrupt_and_missing_table(tmp_path, table):
         eq.load_table_from(tmp_path)
 
 
+def test_write_table_is_atomic(tmp_path, table, monkeypatch):
+    # the table and its checksum go through sflp.atomic: no temporary file is left behind, and a
+    # failed write leaves the previous table as it was (the writer raises OutputError, naming it)
+    from sflp.errors import OutputError
+
+    eq.write_table(table.wins, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([eq.TABLE_NAME, eq.CHECKSUM_NAME])
+    before = (tmp_path / eq.TABLE_NAME).read_bytes()
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("sflp.atomic.os.replace", full_disk)
+    with pytest.raises(OutputError, match="No space left"):
+        eq.write_table(table.wins, tmp_path)
+    assert (tmp_path / eq.TABLE_NAME).read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([eq.TABLE_NAME, eq.CHECKSUM_NAME])
+
+
 def test_shipped_checksum_matches(table):
     assert table.sha256 == eq.read_checksum()
 

@@ -80,7 +80,9 @@ def test_holdemresources_chart_cells():
     assert solve(GameConfig(stack=5.7)).bb_strategy[class_id("Q2o")] <= 0.5
 
 
-@pytest.mark.parametrize("stack", [10, pytest.param(3, marks=pytest.mark.slow), pytest.param(18, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "stack", [10, pytest.param(3, marks=pytest.mark.slow), pytest.param(18, marks=pytest.mark.slow)]
+)
 def test_combo_level_loses_nothing(stack):
     # 1,326 strategies per player, no suit-symmetry assumption: the same value as 169 classes
     c = solve(GameConfig(stack=stack))

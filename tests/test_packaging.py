@@ -165,7 +165,8 @@ def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
     packages, so nothing big is downloaded), and solve from a folder outside the checkout."""
     dist = tmp_path / "dist"
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "-w", str(dist), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
+         "-w", str(dist), str(ROOT)],
         check=True, cwd=tmp_path, env=_env(),
     )
     (wheel,) = dist.glob("sflp-*.whl")
@@ -187,7 +188,9 @@ def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
     env = _env(XDG_DATA_HOME=str(tmp_path / "xdg"))
 
     def sflp(*args):
-        out = subprocess.run([str(venv / "bin" / "sflp"), *args], capture_output=True, text=True, cwd=elsewhere, env=env)
+        out = subprocess.run(
+            [str(venv / "bin" / "sflp"), *args], capture_output=True, text=True, cwd=elsewhere, env=env
+        )
         assert out.returncode == 0, out.stderr
         return out.stdout
 

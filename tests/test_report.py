@@ -411,7 +411,7 @@ def test_write_solution(tmp_path):
     assert len(read_csv(Path(files["values.csv"]))[1]) == 1
     wb = openpyxl.load_workbook(files["solution.xlsx"])
     assert wb.sheetnames == ["SB push", "BB call", "Values", "About"]
-    for sheet, player, freq in (("SB push", "sb", s.sb_strategy), ("BB call", "bb", s.bb_strategy)):
+    for sheet, freq in (("SB push", s.sb_strategy), ("BB call", s.bb_strategy)):
         for i, hand in enumerate(CLASS_NAMES):
             r, c = grid_position(hand)
             assert wb[sheet].cell(GRID_TOP + r, GRID_LEFT + c).value == xl(freq[i])

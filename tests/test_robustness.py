@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sflp.cards import CLASS_NAMES, CLASS_SIZES
+from sflp.cards import CLASS_NAMES
 from sflp.cli import main
 from sflp.errors import ConfigError, NotationError
 from sflp.game import GameConfig, check_stacks, default_stacks, min_stack

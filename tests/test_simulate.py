@@ -87,7 +87,8 @@ def test_hand_ranking_decides():
 
 @pytest.mark.parametrize(
     "config",
-    [TEN, ANTES, GameConfig(stack=25, ante=0.125), GameConfig(stack=7, bb_ante=1), GameConfig(stack=3, small_blind=0.4, big_blind=0.8)],
+    [TEN, ANTES, GameConfig(stack=25, ante=0.125), GameConfig(stack=7, bb_ante=1),
+     GameConfig(stack=3, small_blind=0.4, big_blind=0.8)],
 )
 def test_settlement_matches_the_closed_form_terminal_payoffs(config):
     """The chip-by-chip settlement agrees with the terminal table of sflp.game's docstring."""

@@ -8,7 +8,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sflp.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_CLASS, COMBO_DISJOINT, N_CLASSES, N_COMBOS, combo_name, parse_combo
+from sflp.cards import (
+    CLASS_COMBOS,
+    CLASS_NAMES,
+    COMBO_CLASS,
+    COMBO_DISJOINT,
+    N_CLASSES,
+    N_COMBOS,
+    combo_name,
+    parse_combo,
+)
 from sflp.equity import BOARDS_PER_PAIR
 from sflp.errors import ConfigError, NotationError
 from sflp.game import DEALS, GameConfig, PushFoldGame
@@ -317,9 +326,12 @@ MALFORMED = [
     ("blank.csv", "\n  \n# nothing\n", 1, "empty"),
     ("grid_short.csv", "\n".join([",".join(["1"] * 13)] * 12) + "\n", 12, "12 rows"),
     ("grid_long.csv", "\n".join([",".join(["1"] * 13)] * 14) + "\n", 14, "more than 13"),
-    ("grid_cell.csv", "\n".join([",".join(["1"] * 13)] * 2 + ["1,1,x" + ",1" * 10] + [",".join(["1"] * 13)] * 10), 3, "'x'"),
-    ("grid_value.csv", "\n".join([",".join(["0"] * 13)] * 5 + ["0,2" + ",0" * 11] + [",".join(["0"] * 13)] * 7), 6, "'2'"),
-    ("grid_width.csv", "\n".join([",".join(["1"] * 13)] * 3 + [",".join(["1"] * 12)] + [",".join(["1"] * 13)] * 9), 4, "12 cells"),
+    ("grid_cell.csv",
+     "\n".join([",".join(["1"] * 13)] * 2 + ["1,1,x" + ",1" * 10] + [",".join(["1"] * 13)] * 10), 3, "'x'"),
+    ("grid_value.csv",
+     "\n".join([",".join(["0"] * 13)] * 5 + ["0,2" + ",0" * 11] + [",".join(["0"] * 13)] * 7), 6, "'2'"),
+    ("grid_width.csv",
+     "\n".join([",".join(["1"] * 13)] * 3 + [",".join(["1"] * 12)] + [",".join(["1"] * 13)] * 9), 4, "12 cells"),
     ("grid_label.csv", ",A,K,Q,J,T,9,8,7,6,5,4,3,2\nA" + ",1" * 13 + "\nQ" + ",1" * 13 + "\n", 3, "'Q'"),
     ("grid_header.csv", "K,A,Q,J,T,9,8,7,6,5,4,3,2\n" + "\n".join([",".join(["1"] * 13)] * 13), 1, "K,A,Q"),
     ("width.csv", "AA,1,0,0\n", 1, "4 cells"),

@@ -19,7 +19,7 @@ target=None, **method_options) -> ApproxResult`` (see :mod:`.common` for budgets
 Traceback (most recent call last):
 ...
 sflp.errors.ConfigError: unknown method 'cfr': expected one of 'fictitious-play', 'cfr+', 'rl-linear-q', 'rl-tabular', 'direct'
-"""
+"""  # noqa: E501 (a doctest's exception message is one line)
 
 from __future__ import annotations
 

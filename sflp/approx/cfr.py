@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sflp.approx.common import ApproxResult, Run, as_config
+from sflp.approx.common import ApproxResult, Run
 from sflp.game import GameConfig
 
 METHOD = "cfr+"
@@ -73,17 +73,7 @@ def cfr_plus(
     ``delay`` ``d`` weights iteration ``t`` by ``max(t - d, 0)`` in the average (0: plain linear
     averaging ``w_t = t``).
     """
-    config = as_config(config)
-    run = Run(
-        METHOD,
-        config,
-        iterations=iterations,
-        seconds=seconds,
-        seed=seed,
-        trace_every=trace_every,
-        default_iterations=DEFAULT_ITERATIONS,
-        target=target,
-    )
+    run = Run.start(METHOD, config, iterations, seconds, seed, trace_every, target, DEFAULT_ITERATIONS)
     game = run.game
     K = np.ascontiguousarray(game.K)
     KT = np.ascontiguousarray(game.K.T)

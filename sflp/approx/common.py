@@ -309,6 +309,31 @@ class Run:
         self._observer = _OBSERVERS[-1] if _OBSERVERS else None
         self._reported = self._start
 
+    @classmethod
+    def start(
+        cls,
+        method: str,
+        config: GameConfig | Real,
+        iterations: int | None,
+        seconds: float | None,
+        seed: int,
+        trace_every: int | None,
+        target: float | None,
+        default_iterations: int,
+    ) -> Run:
+        """The preamble every approximate solver shares: its configuration (a :class:`GameConfig`
+        or a stack in bb, see :func:`as_config`), options checked, the budget and the clock started."""
+        return cls(
+            method,
+            as_config(config),
+            iterations=iterations,
+            seconds=seconds,
+            seed=seed,
+            trace_every=trace_every,
+            default_iterations=default_iterations,
+            target=target,
+        )
+
     # -- clock
     def elapsed(self) -> float:
         """Solver seconds so far (trace measurements excluded)."""

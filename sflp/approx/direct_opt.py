@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sflp.approx.common import ApproxResult, Run, as_config
+from sflp.approx.common import ApproxResult, Run
 from sflp.cards import CLASS_SIZES, N_COMBOS
 from sflp.game import GameConfig
 
@@ -85,17 +85,7 @@ def direct(
     lr: float = DEFAULT_LR,
 ) -> ApproxResult:
     """Sigmoid-parametrised subgradient descent on both players' exploitability (see the module doc)."""
-    config = as_config(config)
-    run = Run(
-        METHOD,
-        config,
-        iterations=iterations,
-        seconds=seconds,
-        seed=seed,
-        trace_every=trace_every,
-        default_iterations=DEFAULT_ITERATIONS,
-        target=target,
-    )
+    run = Run.start(METHOD, config, iterations, seconds, seed, trace_every, target, DEFAULT_ITERATIONS)
     game = run.game
     share = CLASS_SIZES.astype(np.float64) / N_COMBOS
     u = np.zeros(game.size)

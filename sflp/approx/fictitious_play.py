@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sflp.approx.common import ApproxResult, Run, as_config
+from sflp.approx.common import ApproxResult, Run
 from sflp.game import GameConfig
 
 METHOD = "fictitious-play"
@@ -38,17 +38,7 @@ def fictitious_play(
     target: float | None = None,
 ) -> ApproxResult:
     """Alternating fictitious play on ``config`` (class level); returns the average strategies."""
-    config = as_config(config)
-    run = Run(
-        METHOD,
-        config,
-        iterations=iterations,
-        seconds=seconds,
-        seed=seed,
-        trace_every=trace_every,
-        default_iterations=DEFAULT_ITERATIONS,
-        target=target,
-    )
+    run = Run.start(METHOD, config, iterations, seconds, seed, trace_every, target, DEFAULT_ITERATIONS)
     game = run.game
     n = game.size
     x = np.zeros(n)

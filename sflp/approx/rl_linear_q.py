@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sflp.approx.common import ApproxResult, Run, as_config
+from sflp.approx.common import ApproxResult, Run
 from sflp.approx.selfplay import HandStream, class_of, class_ranks, half_epsilons, next_batch, outcome_values
 from sflp.game import GameConfig
 
@@ -155,17 +155,8 @@ def rl_linear_q(
     alpha: float = DEFAULT_ALPHA,
 ) -> ApproxResult:
     """The seed's Monte-Carlo linear-Q self-play; ``iterations`` = hands played (default 10,000,000)."""
-    config = as_config(config)
-    run = Run(
-        METHOD,
-        config,
-        iterations=iterations,
-        seconds=seconds,
-        seed=seed,
-        trace_every=trace_every,
-        default_iterations=DEFAULT_ITERATIONS,
-        target=target,
-    )
+    run = Run.start(METHOD, config, iterations, seconds, seed, trace_every, target, DEFAULT_ITERATIONS)
+    config = run.config
     rng = np.random.default_rng(seed)
     theta = rng.random(N_PARAMS)
     stream = HandStream(rng, config)

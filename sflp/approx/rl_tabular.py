@@ -6,8 +6,8 @@ same rewards (final stacks), the same linearly decaying ``epsilon`` with flips o
 shared weights, a table ``Q[position, class, action]`` (169 x 2 x 2 x 2 = 676 numbers, started
 uniform in [0, 1) like the seed's ``theta``).  The table can represent any pair of class
 strategies, so whatever exploitability remains is sampling noise, not model bias; comparing it
-with the linear model's 0.050-0.084 bb at 10 bb shows what the seed's features cost.  ``extra`` carries the learnt gains ``Q(GII) - Q(FOLD)`` per
-class (``sb_q_gain``, ``bb_q_gain``).
+with the linear model's 0.050-0.084 bb at 10 bb shows what the seed's features cost.  ``extra``
+carries the learnt gains ``Q(GII) - Q(FOLD)`` per class (``sb_q_gain``, ``bb_q_gain``).
 
 Step size.  The linear model's ``alpha = 1e-4`` is shared by all 1,326 hands; one table entry sees
 only its own class (~1/300 of the hands), so that rate would barely move it from its random start.
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sflp.approx.common import ApproxResult, Run, as_config
+from sflp.approx.common import ApproxResult, Run
 from sflp.approx.selfplay import HandStream, class_of, half_epsilons, next_batch, outcome_values
 from sflp.cards import N_CLASSES
 from sflp.game import GameConfig
@@ -83,17 +83,8 @@ def rl_tabular(
     alpha_min: float = DEFAULT_ALPHA_MIN,
 ) -> ApproxResult:
     """Tabular Monte-Carlo self-play (see the module doc); ``iterations`` = hands played."""
-    config = as_config(config)
-    run = Run(
-        METHOD,
-        config,
-        iterations=iterations,
-        seconds=seconds,
-        seed=seed,
-        trace_every=trace_every,
-        default_iterations=DEFAULT_ITERATIONS,
-        target=target,
-    )
+    run = Run.start(METHOD, config, iterations, seconds, seed, trace_every, target, DEFAULT_ITERATIONS)
+    config = run.config
     rng = np.random.default_rng(seed)
     q = rng.random((2, N_CLASSES, 2)).tolist()
     visits = np.zeros((2, N_CLASSES, 2), dtype=np.int64).tolist()

@@ -6,7 +6,7 @@ into tidy pandas frames -- one row per stack x player x hand (:mod:`.frames`) --
 into files: CSV (:mod:`.csv_out`), an Excel workbook (:mod:`.excel`) and PNG + SVG pictures
 (:mod:`.plots`).  Wide 13x13 grids are derived from the tidy frames, never stored separately.
 Every file is written to a temporary file in its folder and renamed into place
-(:mod:`.atomic`), so no reader ever sees half a file; I/O problems raise
+(:mod:`sflp.atomic`, the package's one writer), so no reader ever sees half a file; I/O problems raise
 :class:`sflp.errors.OutputError` naming the path.
 
 This is the only part of sflp that imports pandas, openpyxl and matplotlib (Agg canvas, no
@@ -21,7 +21,7 @@ pyplot).  The jobs (:mod:`.chartset`):
 * :func:`check_out_dir` -- create / validate an output folder up front.
 """
 
-from sflp.report.atomic import atomic_output, check_out_dir, write_bytes, write_text, write_with
+from sflp.atomic import atomic_output, check_out_dir, write_bytes, write_text, write_with
 from sflp.report.chartset import (
     about_items,
     config_name,

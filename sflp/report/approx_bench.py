@@ -8,21 +8,20 @@
   stack and one line per method.  Exploitabilities below :data:`FLOOR` (an exact 0, or rounding
   noise around it) are drawn at the floor.
 
-Each file is written to a temporary name in the output folder and renamed into place with
-:func:`os.replace`, so a reader never sees half a file; I/O errors become
-:class:`sflp.errors.OutputError`.
+The CSV is made from a tidy pandas frame (:func:`bench_frame`, one row per trace point) with the
+report CSV writer (:func:`sflp.report.csv_out.csv_bytes`: shortest round-trip float text), and both
+files go through the package's one atomic writer (:mod:`sflp.atomic`), so a reader never sees
+half a file; I/O errors become :class:`sflp.errors.OutputError`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import os
-import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
-from sflp.errors import OutputError
+import pandas as pd
+
+from sflp.atomic import check_out_dir, write_bytes, write_with
 
 CSV_NAME = "approx_bench.csv"
 PNG_NAME = "approx_bench.png"
@@ -30,43 +29,22 @@ FLOOR = 1e-12
 """Smallest exploitability drawn on the log scale."""
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def bench_frame(rows: Iterable[dict]) -> pd.DataFrame:
+    """The tidy frame of benchmark rows: the columns of :data:`sflp.approx.bench.ROW_FIELDS`."""
+    from sflp.approx.bench import ROW_FIELDS
 
-
-def _atomic_write(path: Path, write: Callable[[object], None], mode: str) -> Path:
-    """Call ``write(file)`` on a temporary file next to ``path``, then rename it to ``path``."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, mode, **({"newline": "", "encoding": "utf-8"} if "b" not in mode else {})) as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
-    return path
+    frame = pd.DataFrame([{k: row[k] for k in ROW_FIELDS} for row in rows], columns=list(ROW_FIELDS))
+    return frame.astype({"method": object, "stack": float, "iteration": int, "seconds": float,
+                         "sb_exploitability": float, "bb_exploitability": float,
+                         "total_exploitability": float})
 
 
 def csv_text(rows: Iterable[dict]) -> str:
     """The CSV text of tidy benchmark rows (floats in full precision)."""
     from sflp.approx.bench import ROW_FIELDS
+    from sflp.report.csv_out import csv_bytes
 
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=ROW_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items() if k in ROW_FIELDS})
-    return buf.getvalue()
+    return csv_bytes(bench_frame(rows), ROW_FIELDS).decode("utf-8")
 
 
 def convergence_figure(rows: list[dict]):
@@ -103,16 +81,9 @@ def write_approx_bench(results, out_dir: Path | str) -> dict[str, Path]:
     """Write ``approx_bench.csv`` and ``approx_bench.png`` into ``out_dir``; returns their paths."""
     from sflp.approx.bench import bench_rows
 
-    out = Path(out_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot create output folder {out}: {exc.strerror or exc}") from None
-    if not out.is_dir():
-        raise OutputError(f"output folder {out} is not a folder")
+    out = check_out_dir(out_dir)
     rows = bench_rows(results)
-    text = csv_text(rows)
-    csv_path = _atomic_write(out / CSV_NAME, lambda fh: fh.write(text), "w")
+    csv_path = write_bytes(out / CSV_NAME, csv_text(rows).encode("utf-8"))
     fig = convergence_figure(rows)
-    png_path = _atomic_write(out / PNG_NAME, lambda fh: fig.savefig(fh, format="png", dpi=120), "wb")
+    png_path = write_with(out / PNG_NAME, lambda tmp: fig.savefig(tmp, format="png", dpi=120))
     return {"csv": csv_path, "png": png_path}

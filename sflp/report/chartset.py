@@ -42,19 +42,20 @@ from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_threshol
 from sflp.report.excel import add_sc_sheet, chart_workbook, save_workbook, solution_workbook
 from sflp.report.frames import (
     add_sc_column,
-    sc_frame,
     default_range_stacks,
     fmt_num,
     fraction_text,
     grid_from_tidy,
     nearest_stacks,
-    select,
     ranges_frame,
+    sc_frame,
+    select,
     sorted_solutions,
     thresholds_frame,
     values_frame,
 )
-from sflp.sc import TIE_RULE as SC_TIE_RULE, sc_numbers
+from sflp.sc import TIE_RULE as SC_TIE_RULE
+from sflp.sc import sc_numbers
 
 SOLVER_TEXT = "cvxpy + HiGHS LP, checked by best responses"
 REPORTS_DIR = Path("reports")
@@ -133,7 +134,7 @@ class SweepSummary:
         self.certified += bool(solution.certified)
 
     @classmethod
-    def of(cls, solutions: Iterable) -> "SweepSummary":
+    def of(cls, solutions: Iterable) -> SweepSummary:
         summary = cls()
         for s in solutions:
             summary.add(s)
@@ -283,8 +284,8 @@ def write_chart_set(
     from sflp.report.csv_out import RangesCsvStream
     from sflp.report.frames import ranges_frame_from_arrays, solution_rows, thin_indices
     from sflp.report.html import write_chart_html
-    from sflp.report.plots import range_figure, render, threshold_figure, value_figure, write_chart_pdf
     from sflp.report.jobs import Jobs
+    from sflp.report.plots import range_figure, render, threshold_figure, value_figure, write_chart_pdf
     from sflp.report.staging import StagedFolder, write_manifest
 
     _check_thresholds(None, thresholds)  # its type, before any work

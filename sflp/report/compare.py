@@ -25,10 +25,10 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from sflp.atomic import check_out_dir, write_bytes
 from sflp.cards import CLASS_NAMES
 from sflp.compare import PLAYERS, Chart, HandDiff
 from sflp.errors import DataError
-from sflp.report.atomic import check_out_dir, write_bytes
 from sflp.report.colors import blend
 from sflp.report.csv_out import csv_bytes
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, fmt_num, grid_from_tidy, select
@@ -43,7 +43,9 @@ def _read_csv(path: Path) -> list[dict[str, str]]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise DataError(f"{path}: cannot be read ({exc.strerror}); is it a chart-set folder (sflp chart --out)?") from None
+        raise DataError(
+            f"{path}: cannot be read ({exc.strerror}); is it a chart-set folder (sflp chart --out)?"
+        ) from None
     return list(csv.DictReader(io.StringIO(text)))
 
 

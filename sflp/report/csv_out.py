@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sflp.report.atomic import write_bytes
+from sflp.atomic import write_bytes
 from sflp.cards import CLASS_NAMES
 from sflp.errors import ConfigError
-from sflp.strategy import GRID_RANKS, grid_csv_text
 from sflp.report.frames import PLAYERS, RANGES_COLUMNS, THRESHOLDS_COLUMNS, VALUES_COLUMNS
+from sflp.strategy import GRID_RANKS, grid_csv_text
 
 
 def _quote(text: str) -> str:

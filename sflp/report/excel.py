@@ -35,8 +35,8 @@ from __future__ import annotations
 import math
 import re
 import zipfile
-from functools import lru_cache
 from collections.abc import Iterator, Sequence
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -51,8 +51,8 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
+from sflp.atomic import write_with
 from sflp.cards import CLASS_NAMES
-from sflp.report.atomic import write_with
 from sflp.report.colors import ev_colour, frequency_colour, text_colour, threshold_colour
 from sflp.report.frames import (
     GRID_RANKS,
@@ -73,7 +73,7 @@ RANGE_BLOCK_HEIGHT = 17
 RANGE_BB_LEFT = 17
 """Column of the BB grid on the ``Ranges`` sheet (``Q``); the SB grid starts at ``B``."""
 
-SHEET_NAMES = {"sb": "SB push", "bb": "BB call"}
+SHEET_NAMES = PLAYER_TITLES
 _THIN = Side(style="thin", color="FFFFFF")
 _BORDER = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
 _CENTER = Alignment(horizontal="center", vertical="center")
@@ -114,7 +114,7 @@ class _Cells:
         return c
 
     def at(self, ref: str) -> WriteOnlyCell:
-        from openpyxl.utils.cell import coordinate_from_string, column_index_from_string
+        from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 
         col, row = coordinate_from_string(ref)
         return self.cell(row, column_index_from_string(col))
@@ -137,12 +137,12 @@ def _sheet(wb: Workbook, title: str) -> _Cells:
     return _Cells(wb.create_sheet(title))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fill(hex_: str) -> PatternFill:
     return PatternFill(fill_type="solid", start_color=hex_, end_color=hex_)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _font(color: str, bold: bool = False, size: float = 11) -> Font:
     return Font(color=color, bold=bold, size=size)
 

@@ -29,20 +29,17 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from sflp.cards import CLASS_NAMES, COMBO_CLASS, N_CLASSES, RANKS
+from sflp.cards import CLASS_INDEX as _CLASS_INDEX
+from sflp.cards import CLASS_NAMES, GRID_RANKS, N_CLASSES, PLAYERS
 from sflp.errors import ConfigError
 from sflp.format import class_arrays
 from sflp.thresholds import format_intervals
 
-PLAYERS = ("sb", "bb")
-"""Player codes in report order."""
 PLAYER_TITLES = {"sb": "SB push", "bb": "BB call"}
+"""Titles of the two players' charts; also the workbook's sheet titles."""
 VALUES_COLUMNS = ("stack", "value", "push_pct", "call_pct", "exploitability")
 RANGES_COLUMNS = ("stack", "player", "hand", "frequency", "ev_margin")
 THRESHOLDS_COLUMNS = ("player", "hand", "max_stack", "capped", "intervals", "any_intervals")
-GRID_RANKS = tuple(reversed(RANKS))
-"""Row / column labels of the 13x13 grid, aces first: ``('A', 'K', ..., '2')``."""
-_CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
 
 
 def fmt_num(x: float) -> str:
@@ -269,8 +266,10 @@ def nice_stacks(low: float, high: float, count: int = RANGE_GRID_COUNT) -> list[
     """About ``count`` round stacks spread evenly over ``[low, high]``: the multiples of a step
     of 1, 2, 2.5 or 5 times a power of ten (the smallest giving at most ``count`` multiples).
 
-    >>> nice_stacks(1, 25), nice_stacks(1, 100), nice_stacks(2, 10), nice_stacks(1, 200)
-    ([5.0, 10.0, 15.0, 20.0, 25.0], [20.0, 40.0, 60.0, 80.0, 100.0], [2.0, 4.0, 6.0, 8.0, 10.0], [50.0, 100.0, 150.0, 200.0])
+    >>> nice_stacks(1, 25), nice_stacks(1, 100)
+    ([5.0, 10.0, 15.0, 20.0, 25.0], [20.0, 40.0, 60.0, 80.0, 100.0])
+    >>> nice_stacks(2, 10), nice_stacks(1, 200)
+    ([2.0, 4.0, 6.0, 8.0, 10.0], [50.0, 100.0, 150.0, 200.0])
     >>> nice_stacks(5, 6), nice_stacks(7, 7)
     ([5.0, 5.25, 5.5, 5.75, 6.0], [7.0])
     """

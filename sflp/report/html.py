@@ -39,11 +39,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sflp.atomic import write_text
+from sflp.cards import CLASS_INDEX as _CLASS_INDEX
 from sflp.cards import CLASS_NAMES
 from sflp.errors import ConfigError
-from sflp.report.atomic import write_text
 from sflp.report.colors import FREQUENCY_FULL, NEVER, THRESHOLD_ANCHORS
-from sflp.report.frames import PLAYERS, fmt_num
+from sflp.report.frames import PLAYERS
 
 MAX_STACKS = 1000
 """Most grid stacks a page embeds (chosen evenly, ends included)."""
@@ -51,7 +52,6 @@ MAX_CURVE_POINTS = 4000
 """Most points of the value curve a page embeds."""
 FREQ_SCALE = 1000
 EV_SCALE = 10_000
-_CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
 
 
 def even_positions(n: int, cap: int) -> np.ndarray:

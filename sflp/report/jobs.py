@@ -48,7 +48,7 @@ class Jobs:
         self.pool: ProcessPoolExecutor | None = None
         self.futures: list[Future | _Done] = []
 
-    def __enter__(self) -> "Jobs":
+    def __enter__(self) -> Jobs:
         if self.workers:
             ctx = multiprocessing.get_context("fork")
             self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_init_worker)

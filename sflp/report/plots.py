@@ -27,6 +27,7 @@ from matplotlib.collections import PathCollection, PolyCollection
 from matplotlib.colors import LinearSegmentedColormap, LogNorm, Normalize
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont, get_font
+
 try:  # matplotlib >= 3.10
     from matplotlib.ft2font import LoadFlags
 
@@ -36,7 +37,7 @@ except ImportError:  # matplotlib 3.8 / 3.9: the same flag as a module constant
 from matplotlib.path import Path
 from matplotlib.transforms import Affine2D
 
-from sflp.report.atomic import write_with
+from sflp.atomic import write_with
 from sflp.report.colors import (
     THRESHOLD_ANCHORS,
     frequency_colour,
@@ -434,7 +435,8 @@ def chart_page_figure(tdf: pd.DataFrame | None, low: float, high: float, structu
             if len(wrapped) > len(shown):
                 shown[-1] = f"... {len(wrapped) - len(shown) + 1} more lines in thresholds.csv"
             fig.text(x0 / width, (bottom - 0.45) / height,
-                     "* hands: stack intervals (bb, to 0.0001) with frequency > 0.5", fontsize=7, fontweight="bold", va="top")
+                     "* hands: stack intervals (bb, to 0.0001) with frequency > 0.5",
+                     fontsize=7, fontweight="bold", va="top")
             for col in range(columns):
                 chunk = shown[col * per_column:(col + 1) * per_column]
                 if chunk:

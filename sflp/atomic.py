@@ -1,0 +1,123 @@
+"""Atomic file output: a file is either absent, its previous version, or completely written.
+
+This is the one atomic writer of the package (standard library only, at the bottom of the import
+order next to :mod:`sflp.errors`): the equity table (:func:`sflp.equity.write_table`), every
+report file (:mod:`sflp.report`, which re-exports it as :mod:`sflp.report.atomic`) and the
+approximate-solver benchmark files go through it.
+
+Every file goes through :func:`atomic_output`: the content is written to a hidden
+temporary file in the *same* folder (``.<name>.<random>.tmp``), flushed and fsynced, and only then
+renamed over the target with :func:`os.replace` (atomic on POSIX and Windows within one file
+system).  If writing fails for any reason the temporary file is removed and the target is left
+as it was, so a crash or a full disk never leaves a half-written CSV, workbook or picture.
+
+I/O problems (the folder is a file, no permission, disk full, ...) become
+:class:`sflp.errors.OutputError` with a message naming the path; other exceptions (bugs in the
+writer) propagate unchanged after the cleanup.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> write_text(folder / "a.txt", "hello\\n").read_text()
+'hello\\n'
+>>> sorted(p.name for p in folder.iterdir())
+['a.txt']
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sflp.errors import OutputError
+
+TEMP_SUFFIX = ".tmp"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or exc.__class__.__name__
+
+
+def check_out_dir(out_dir: Path | str, create: bool = True) -> Path:
+    """The output folder as a :class:`~pathlib.Path`, created if needed and checked writable.
+
+    Raises :class:`OutputError` naming the path when it exists as a file, cannot be created or
+    is not writable.  Call it before long computations so that a bad ``--out`` fails at once.
+    """
+    path = Path(out_dir)
+    if path.exists() and not path.is_dir():
+        raise OutputError(f"output folder {path} exists and is not a folder")
+    for parent in path.parents:
+        if parent.exists() and not parent.is_dir():
+            raise OutputError(f"output folder {path} cannot be created: {parent} is a file")
+    if create:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"output folder {path} cannot be created: {_reason(exc)}") from None
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise OutputError(f"output folder {path} is not writable")
+    return path
+
+
+@contextmanager
+def atomic_output(path: Path | str) -> Iterator[Path]:
+    """Yield a temporary path next to ``path``; on success it replaces ``path`` atomically.
+
+    The caller writes the complete file to the yielded path (any library that takes a file name
+    works).  On an exception the temporary file is deleted and ``path`` is untouched.
+    """
+    target = Path(path)
+    folder = target.parent
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=folder)
+    except OSError as exc:
+        raise OutputError(f"cannot write {target}: {_reason(exc)}") from None
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as fh:  # the writer closed it; make the bytes durable
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
+        os.replace(tmp, target)
+    except OSError as exc:
+        _discard(tmp)
+        raise OutputError(f"cannot write {target}: {_reason(exc)}") from None
+    except BaseException:
+        _discard(tmp)
+        raise
+
+
+def _discard(tmp: Path) -> None:
+    try:
+        tmp.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError:  # pragma: no cover - nothing more we can do
+        pass
+
+
+def write_with(path: Path | str, writer: Callable[[Path], object]) -> Path:
+    """Call ``writer(tmp_path)`` to produce the file, then move it into place; returns ``path``."""
+    with atomic_output(path) as tmp:
+        writer(tmp)
+    return Path(path)
+
+
+def write_bytes(path: Path | str, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically."""
+    return write_with(path, lambda tmp: tmp.write_bytes(data))
+
+
+def write_text(path: Path | str, text: str) -> Path:
+    """Write ``text`` (UTF-8, ``\\n`` line ends on every platform) to ``path`` atomically."""
+    return write_bytes(path, text.encode("utf-8"))
