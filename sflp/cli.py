@@ -43,7 +43,8 @@ def _add_structure(p: argparse.ArgumentParser, stack: bool = True) -> None:
     g.add_argument("--small-blind", type=_number("--small-blind"), default=0.5, help="small blind in bb (live)")
     g.add_argument("--big-blind", type=_number("--big-blind"), default=1.0, help="big blind in bb (live)")
     g.add_argument("--ante", type=_number("--ante"), default=0.0, help="ante per player in bb (dead)")
-    g.add_argument("--bb-ante", type=_number("--bb-ante"), default=0.0, help="big-blind ante in bb, paid by BB only (dead)")
+    g.add_argument("--bb-ante", type=_number("--bb-ante"), default=0.0,
+                   help="big-blind ante in bb, paid by BB only (dead)")
 
 
 def _add_output(p: argparse.ArgumentParser) -> None:
@@ -623,7 +624,8 @@ def _add_study_commands(sub) -> None:
     _add_structure(p, stack=False)
     p.add_argument("--bb", default=None, metavar="SPEC", help="lock BB's calls (range, 30%%, CSV/grid/JSON file)")
     p.add_argument("--sb", default=None, metavar="SPEC", help="lock SB's pushes (range, 30%%, CSV/grid/JSON file)")
-    p.add_argument("--out", default=None, help="chart set folder with --stacks (default reports/<config>_exploit-<hero>)")
+    p.add_argument("--out", default=None,
+                   help="chart set folder with --stacks (default reports/<config>_exploit-<hero>)")
     _add_output(p)
     p.set_defaults(func=cmd_exploit)
 
@@ -633,7 +635,8 @@ def _add_study_commands(sub) -> None:
     p.set_defaults(func=cmd_sc)
 
     p = _add_parser(sub, "compare", help="compare two charts: threshold differences and where decisions differ")
-    p.add_argument("a", metavar="A", help="chart-set folder, or a configuration: 'nash', 'ante=0.125', 'sb=0.5,bb=1,ante=0.1'")
+    p.add_argument("a", metavar="A",
+                   help="chart-set folder, or a configuration: 'nash', 'ante=0.125', 'sb=0.5,bb=1,ante=0.1'")
     p.add_argument("b", metavar="B", help="the same, for the second chart")
     p.add_argument("--stacks", default="1:25", help="LOW:HIGH for configurations (default 1:25)")
     p.add_argument("--out", default="reports/compare", help="output folder (default reports/compare)")
@@ -677,7 +680,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = _add_parser(sub, "equity", help="exact all-in equity of two hands/classes/ranges, or `equity build`")
-    p.add_argument("hands", nargs="+", metavar="HAND", help="two combos (AhAd KcKs), classes (AA KK) or ranges; or `build`")
+    p.add_argument("hands", nargs="+", metavar="HAND",
+                   help="two combos (AhAd KcKs), classes (AA KK) or ranges; or `build`")
     p.add_argument("--data-dir", default=None,
                    help="folder of the equity table (default: $SFLP_DATA_DIR, else the table shipped with "
                         "sflp; `build` writes there, or to the user data folder when that is read-only)")
@@ -730,7 +734,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _add_parser(sub, "approx-bench", help="all approximate solvers at several stacks: CSV + log-log PNG")
     p.add_argument("--stacks", default="5,10,20", help="START:STOP:STEP or a comma list of stacks in bb")
     _add_structure(p, stack=False)
-    p.add_argument("--seconds", type=_number("--seconds"), default=2.0, help="time budget per method and stack, seconds")
+    p.add_argument("--seconds", type=_number("--seconds"), default=2.0,
+                   help="time budget per method and stack, seconds")
     p.add_argument("--seed", type=int, default=0, help="random seed (the sampling methods)")
     p.add_argument("--out", default="reports/approx-bench", help="output folder for approx_bench.csv and the PNG")
     _add_output(p)

@@ -130,22 +130,8 @@ def threshold_grid(thresholds, player: str, color: bool) -> str:
 
 
 def thresholds_dict(thresholds) -> dict:
-    """The JSON object of :class:`~sflp.thresholds.Thresholds`: the structure, the stack range,
-    the breakpoints and one row per player x hand (the columns of ``thresholds.csv``, intervals as
-    ``[low, high]`` pairs, ``max_stack`` null when the hand is never played)."""
-    return {
-        **{k: v for k, v in thresholds.config.as_dict().items() if k != "stack"},
-        "low": float(thresholds.low),
-        "high": float(thresholds.high),
-        "breakpoints": [float(b) for b in thresholds.breakpoints],
-        "lp_solves": thresholds.lp_solves,
-        "hands": [
-            {"player": h.player, "hand": h.hand, "max_stack": None if h.max_stack is None else float(h.max_stack),
-             "capped": bool(h.capped), "label": h.label(), "intervals": [list(map(float, i)) for i in h.intervals],
-             "any_intervals": [list(map(float, i)) for i in h.any_intervals]}
-            for h in thresholds.hands
-        ],
-    }
+    """The JSON object of :class:`~sflp.thresholds.Thresholds`: ``Thresholds.to_dict()``."""
+    return thresholds.to_dict()
 
 
 def format_thresholds(thresholds, color: bool = False) -> str:
@@ -221,45 +207,8 @@ def class_arrays(solution):
 
 
 def solution_dict(solution) -> dict:
-    """The JSON object of one solution (the shape documented in the README)."""
-    from sflp.cards import CLASS_NAMES
-
-    sb, bb = solution.class_strategies()
-    cfg = solution.config.as_dict()
-    out = {
-        **cfg,
-        "value": solution.value,
-        "value_exact": (
-            f"{solution.value_exact.numerator}/{solution.value_exact.denominator}"
-            if solution.value_exact is not None
-            else None
-        ),
-        "push_pct": solution.push_pct,
-        "call_pct": solution.call_pct,
-        "exploitability": solution.exploitability,
-        "certified": solution.certified,
-        "level": solution.level,
-        "method": solution.method,
-        "sb_strategy": dict(zip(CLASS_NAMES, map(float, sb))),
-        "bb_strategy": dict(zip(CLASS_NAMES, map(float, bb))),
-    }
-    if solution.level == "class":
-        out["sb_ev"] = dict(zip(CLASS_NAMES, map(float, solution.sb_ev)))
-        out["bb_ev"] = dict(zip(CLASS_NAMES, map(float, solution.bb_ev)))
-    else:
-        names = solution.names
-        out["sb_ev"] = dict(zip(names, map(float, solution.sb_ev)))
-        out["bb_ev"] = dict(zip(names, map(float, solution.bb_ev)))
-        out["sb_combo_strategy"] = dict(zip(names, map(float, solution.sb_strategy)))
-        out["bb_combo_strategy"] = dict(zip(names, map(float, solution.bb_strategy)))
-    if solution.sb_exact is not None and solution.level == "class":
-        out["sb_strategy_exact"] = {
-            n: f"{v.numerator}/{v.denominator}" for n, v in zip(CLASS_NAMES, solution.sb_exact)
-        }
-        out["bb_strategy_exact"] = {
-            n: f"{v.numerator}/{v.denominator}" for n, v in zip(CLASS_NAMES, solution.bb_exact)
-        }
-    return out
+    """The JSON object of one solution (the shape documented in the README): ``Solution.to_dict()``."""
+    return solution.to_dict()
 
 
 def format_solution(solution, color: bool = False) -> str:

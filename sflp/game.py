@@ -438,6 +438,47 @@ class Solution:
             out[who] = {n: float(v) for n, v in zip(self.names, s) if tol < v < 1 - tol}
         return out
 
+    def to_dict(self) -> dict:
+        """The JSON object of this solution (the shape the README documents for ``sflp solve --json``):
+        the configuration, value (``value_exact`` as ``"p/q"`` or None), percentages, checks, and
+        per-hand strategies and EV margins (combo level adds the combo strategies)."""
+        sb, bb = self.class_strategies()
+        cfg = self.config.as_dict()
+        out = {
+            **cfg,
+            "value": self.value,
+            "value_exact": (
+                f"{self.value_exact.numerator}/{self.value_exact.denominator}"
+                if self.value_exact is not None
+                else None
+            ),
+            "push_pct": self.push_pct,
+            "call_pct": self.call_pct,
+            "exploitability": self.exploitability,
+            "certified": self.certified,
+            "level": self.level,
+            "method": self.method,
+            "sb_strategy": dict(zip(CLASS_NAMES, map(float, sb))),
+            "bb_strategy": dict(zip(CLASS_NAMES, map(float, bb))),
+        }
+        if self.level == "class":
+            out["sb_ev"] = dict(zip(CLASS_NAMES, map(float, self.sb_ev)))
+            out["bb_ev"] = dict(zip(CLASS_NAMES, map(float, self.bb_ev)))
+        else:
+            names = self.names
+            out["sb_ev"] = dict(zip(names, map(float, self.sb_ev)))
+            out["bb_ev"] = dict(zip(names, map(float, self.bb_ev)))
+            out["sb_combo_strategy"] = dict(zip(names, map(float, self.sb_strategy)))
+            out["bb_combo_strategy"] = dict(zip(names, map(float, self.bb_strategy)))
+        if self.sb_exact is not None and self.level == "class":
+            out["sb_strategy_exact"] = {
+                n: f"{v.numerator}/{v.denominator}" for n, v in zip(CLASS_NAMES, self.sb_exact)
+            }
+            out["bb_strategy_exact"] = {
+                n: f"{v.numerator}/{v.denominator}" for n, v in zip(CLASS_NAMES, self.bb_exact)
+            }
+        return out
+
     def summary(self) -> str:
         """A few lines: configuration, value, push/call %, check, mixed hands (``print(solution)``)."""
         c = self.config

@@ -156,6 +156,24 @@ class Thresholds:
         return (f"<Thresholds {self.low:g}-{self.high:g} bb, {len(self.breakpoints)} breakpoints, "
                 f"{multi} hands on several intervals>")
 
+    def to_dict(self) -> dict:
+        """The JSON object: the structure, the stack range, the breakpoints and one row per player x
+        hand (the columns of ``thresholds.csv``, intervals as ``[low, high]`` pairs, ``max_stack``
+        null when the hand is never played)."""
+        return {
+            **{k: v for k, v in self.config.as_dict().items() if k != "stack"},
+            "low": float(self.low),
+            "high": float(self.high),
+            "breakpoints": [float(b) for b in self.breakpoints],
+            "lp_solves": self.lp_solves,
+            "hands": [
+                {"player": h.player, "hand": h.hand, "max_stack": None if h.max_stack is None else float(h.max_stack),
+                 "capped": bool(h.capped), "label": h.label(), "intervals": [list(map(float, i)) for i in h.intervals],
+                 "any_intervals": [list(map(float, i)) for i in h.any_intervals]}
+                for h in self.hands
+            ],
+        }
+
     def to_frame(self):
         """A pandas DataFrame, one row per player x hand: ``player, hand, max_stack, capped,
         label, multi, intervals, any_intervals`` (intervals as lists of ``(low, high)`` pairs).

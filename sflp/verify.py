@@ -202,7 +202,9 @@ def verify(
             if not isinstance(spec, StrategySpec):
                 raise ConfigError(f"the {who.upper()} strategy must be a StrategySpec (see load_strategy)")
             if spec.player != who:
-                raise ConfigError(f"strategy {spec.source!r} was loaded for {spec.player.upper()}, given as {who.upper()}")
+                raise ConfigError(
+                    f"strategy {spec.source!r} was loaded for {spec.player.upper()}, given as {who.upper()}"
+                )
     given = [s for s in (sb, bb) if s is not None]
     level = "class" if all(s.uniform for s in given) else "combo"
     x_class, y_class = _exact_strategies(config, solution, table)

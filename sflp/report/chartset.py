@@ -205,7 +205,9 @@ def _check_thresholds(config, thresholds) -> None:
     from sflp.thresholds import Thresholds
 
     if not isinstance(thresholds, Thresholds):
-        raise ConfigError(f"thresholds must be None or what compute_thresholds returns, got {type(thresholds).__name__}")
+        raise ConfigError(
+            f"thresholds must be None or what compute_thresholds returns, got {type(thresholds).__name__}"
+        )
     t_config = getattr(thresholds, "config", None)
     if config is not None and t_config is not None and t_config.structure_key() != config.structure_key():
         raise ConfigError(
@@ -274,7 +276,8 @@ def write_chart_set(
     (:class:`~sflp.report.staging.StagedFolder`): ``out_dir`` holds the complete old set or the
     complete new set, never a mix, and a ``manifest.json`` lists every file with its SHA-256.
     ``range_stacks`` are mapped to the nearest solved stacks (default: about five round stacks
-    spread over the solved range, see :func:`~sflp.report.frames.default_range_stacks`).  ``exact`` adds ``value_exact`` ("p/q") to values.csv.
+    spread over the solved range, see :func:`~sflp.report.frames.default_range_stacks`).
+    ``exact`` adds ``value_exact`` ("p/q") to values.csv.
     ``title`` (e.g. ``"Exploitative"``) is put before the pictures' and sheets' titles.
     ``progress(phase, done, total)`` is called as the job advances.  The pictures, the PDF and
     the SC numbers are made by ``workers`` forked processes (default: 2 where ``fork`` and two
@@ -450,7 +453,8 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
     out = Path(out_dir)
     with StagedFolder(out, wait=wait, on_wait=on_wait) as stage:
         for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-            write_grid_csv(grid_from_tidy(ranges, "frequency", stack=stack, player=player), stage / f"{name}_{fmt_num(stack)}bb.csv")
+            grid = grid_from_tidy(ranges, "frequency", stack=stack, player=player)
+            write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
         write_ranges_csv(ranges, stage / "ranges.csv")
         write_values_csv(values, stage / "values.csv")
         save_workbook(solution_workbook(values, ranges, about, structure), stage / "solution.xlsx")
