@@ -371,17 +371,9 @@ def cmd_chart(args) -> int:
 
 def _check_target(out_dir: Path) -> None:
     """Fail before any work when ``--out`` cannot take a report (a file, or a folder of other files)."""
-    from sflp.errors import OutputError
-    from sflp.report.staging import _replaceable
+    from sflp.report.staging import check_target
 
-    for folder in (out_dir, *out_dir.parents):
-        if folder.exists():
-            if folder != out_dir and not folder.is_dir():
-                raise OutputError(f"output folder {out_dir} cannot be created: {folder} is a file")
-            break
-    reason = _replaceable(out_dir)
-    if reason is not None:
-        raise OutputError(reason)
+    check_target(out_dir)
 
 
 # ------------------------------------------------------------------ verify / approx / simulate

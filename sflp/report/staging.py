@@ -137,6 +137,24 @@ def _replaceable(target: Path) -> str | None:
     )
 
 
+def check_target(target: Path | str) -> Path:
+    """``target`` as a Path if a report can be written there, else :class:`OutputError`.
+
+    Call it before long work: it refuses a target below a file and a folder that holds anything
+    but an earlier sflp report (the same rules :class:`StagedFolder` applies), and creates nothing.
+    """
+    target = Path(target)
+    for folder in (target, *target.parents):
+        if folder.exists():
+            if folder != target and not folder.is_dir():
+                raise OutputError(f"output folder {target} cannot be created: {folder} is a file")
+            break
+    reason = _replaceable(target)
+    if reason is not None:
+        raise OutputError(reason)
+    return target
+
+
 # ---------------------------------------------------------------- the lock
 
 
