@@ -277,6 +277,18 @@ def ev_margin_grids(solution) -> list[str]:
 # ------------------------------------------------------------------ many stacks: chart sets, sweeps
 
 
+def _set_head(out_dir, files, stacks, config) -> dict:
+    """The keys every chart-set summary starts with: folder, files, stack range, blinds and antes."""
+    return {
+        "out_dir": str(out_dir),
+        "files": files,
+        "stacks": len(stacks),
+        "low": stacks[0],
+        "high": stacks[-1],
+        **{k: v for k, v in config.as_dict().items() if k != "stack"},
+    }
+
+
 def chart_summary_dict(out_dir, files, stacks, config, thresholds, counts: dict, exact: bool, seconds: float,
                        note: str | None) -> dict:
     """The JSON object of ``sflp chart``: where the set went, the stacks, the structure and the checks.
@@ -285,12 +297,7 @@ def chart_summary_dict(out_dir, files, stacks, config, thresholds, counts: dict,
     ``max_exploitability`` over the solutions; ``thresholds`` is the exact path (or None).
     """
     return {
-        "out_dir": str(out_dir),
-        "files": files,
-        "stacks": len(stacks),
-        "low": stacks[0],
-        "high": stacks[-1],
-        **{k: v for k, v in config.as_dict().items() if k != "stack"},
+        **_set_head(out_dir, files, stacks, config),
         "lp_solves": counts["lp"] + (thresholds.lp_solves if thresholds is not None else 0),
         "max_exploitability": counts["max_exploitability"],
         "certified": counts["certified"] == len(stacks) if exact else None,
@@ -322,12 +329,7 @@ def exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config) -> dict:
     """The JSON object of ``sflp exploit --stacks``: the chart set and the exact thresholds."""
     hero = "sb" if locked.player == "bb" else "bb"
     return {
-        "out_dir": str(out_dir),
-        "files": files,
-        "stacks": len(stacks),
-        "low": stacks[0],
-        "high": stacks[-1],
-        **{k: v for k, v in config.as_dict().items() if k != "stack"},
+        **_set_head(out_dir, files, stacks, config),
         "locked": locked.player,
         "hero": hero,
         "source": locked.source,
