@@ -288,7 +288,7 @@ def write_chart_set(
     from sflp.report.frames import ranges_frame_from_arrays, solution_rows, thin_indices
     from sflp.report.html import write_chart_html
     from sflp.report.jobs import Jobs
-    from sflp.report.plots import range_figure, render, threshold_figure, value_figure, write_chart_pdf
+    from sflp.report.plots import range_picture, render, threshold_picture, value_picture, write_chart_pdf
     from sflp.report.staging import StagedFolder, write_manifest
 
     _check_thresholds(None, thresholds)  # its type, before any work
@@ -355,11 +355,11 @@ def write_chart_set(
                         ranges=last, stack=solved[-1])
             if tdf is not None:
                 for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-                    jobs.submit(render, threshold_figure, stage, name, tdf, player, low, high, structure)
+                    jobs.submit(render, threshold_picture, stage, name, tdf, player, low, high, structure)
             for stack in chosen:
-                jobs.submit(render, range_figure, stage, f"range_{fmt_num(stack)}bb", select(kept, stack=stack),
+                jobs.submit(render, range_picture, stage, f"range_{fmt_num(stack)}bb", select(kept, stack=stack),
                             stack, structure, kind=kind)
-            jobs.submit(render, value_figure, stage, "value_by_stack", values, structure)
+            jobs.submit(render, value_picture, stage, "value_by_stack", values, structure)
 
             groups = ["values.csv", "range grids", "chart.html", "thresholds.csv", "chart.xlsx", "pictures + PDF"]
             step = iter(range(1, len(groups) + 1))
@@ -438,7 +438,7 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
     as one unit with a manifest, like :func:`write_chart_set`.
     """
     from sflp.game import Solution
-    from sflp.report.plots import range_figure, render
+    from sflp.report.plots import range_picture, render
     from sflp.report.staging import StagedFolder, write_manifest
 
     if not isinstance(solution, Solution):
@@ -458,7 +458,7 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
         write_ranges_csv(ranges, stage / "ranges.csv")
         write_values_csv(values, stage / "values.csv")
         save_workbook(solution_workbook(values, ranges, about, structure), stage / "solution.xlsx")
-        render(range_figure, stage, f"range_{fmt_num(stack)}bb", ranges, stack, structure)
+        render(range_picture, stage, f"range_{fmt_num(stack)}bb", ranges, stack, structure)
         write_manifest(stage, {
             "kind": "solution",
             "sflp_version": sflp.__version__,

@@ -22,8 +22,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from sflp.atomic import check_out_dir, write_bytes
 from sflp.cards import CLASS_NAMES
@@ -31,6 +29,7 @@ from sflp.compare import PLAYERS, Chart, HandDiff
 from sflp.errors import DataError
 from sflp.report.colors import blend
 from sflp.report.csv_out import csv_bytes
+from sflp.report.draw import Drawing, wrap
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, fmt_num, grid_from_tidy, select
 
 COMPARE_COLUMNS = (
@@ -114,12 +113,11 @@ def _diff_colour(diff: float, differ_length: float, scale: float) -> str:
     return blend("FFFFFF", "3182BD" if diff > 0 else "D73027", 0.25 + 0.75 * t)
 
 
-def difference_figure(frame: pd.DataFrame, name_a: str, name_b: str, low: float, high: float) -> Figure:
+def difference_picture(frame: pd.DataFrame, name_a: str, name_b: str, low: float, high: float) -> Drawing:
     """Both players' 13x13 grids of threshold differences (B - A)."""
-    from sflp.report.plots import _draw_cells, _draw_text, _grid_axes
+    from sflp.report.plots import PT, draw_grid
 
-    fig = Figure(figsize=(14.4, 8.4), dpi=120)
-    FigureCanvasAgg(fig)
+    d = Drawing(14.4 * PT, 8.4 * PT)
     finite = frame["difference"][np.isfinite(frame["difference"])].abs()
     scale = float(finite.max()) if len(finite) and finite.max() > 0 else 1.0
     for k, player in enumerate(PLAYERS):
@@ -127,30 +125,19 @@ def difference_figure(frame: pd.DataFrame, name_a: str, name_b: str, low: float,
         hands = grid_from_tidy(rows, "hand").to_numpy()
         diff = grid_from_tidy(rows, "difference").to_numpy(dtype=np.float64)
         length = grid_from_tidy(rows, "differ_length").to_numpy(dtype=np.float64)
-        colours = np.empty((13, 13), dtype=object)
-        second = np.empty((13, 13), dtype=object)
-        for r in range(13):
-            for c in range(13):
-                colours[r, c] = _diff_colour(diff[r, c], length[r, c], scale)
-                if length[r, c] == 0:
-                    second[r, c] = "="
-                elif math.isnan(diff[r, c]):
-                    second[r, c] = "A/B"
-                else:
-                    second[r, c] = f"{diff[r, c]:+.1f}"
-        ax, pts = _grid_axes(fig, 0.35 + 7.2 * k, 0.9, 6.6)
-        _draw_cells(ax, colours)
-        _draw_text(ax, hands, second, colours, True, pts)
-        ax.set_title(f"{PLAYER_TITLES[player]}: threshold B - A (bb)", pad=18)
-    fig.suptitle(f"A = {name_a}   vs   B = {name_b}   (stacks {fmt_num(low)}-{fmt_num(high)} bb)", fontsize=12,
-                 y=0.985)
-    import textwrap
-
+        colours = [[_diff_colour(diff[r, c], length[r, c], scale) for c in range(13)] for r in range(13)]
+        second = [["=" if length[r, c] == 0 else "A/B" if math.isnan(diff[r, c]) else f"{diff[r, c]:+.1f}"
+                   for c in range(13)] for r in range(13)]
+        left, top, size = (0.35 + 7.2 * k) * PT, 0.9 * PT, 6.6 * PT
+        draw_grid(d, left, top, size, colours, hands, second, big_second=True)
+        d.text(left + size / 2, top - 18, f"{PLAYER_TITLES[player]}: threshold B - A (bb)", 11, anchor="middle")
+    d.text(d.width / 2, 21, f"A = {name_a}   vs   B = {name_b}   (stacks {fmt_num(low)}-{fmt_num(high)} bb)", 12,
+           anchor="middle")
     note = ("Number: B's chart number minus A's (bb; blue = B plays the hand deeper, red = shallower). "
             "'=': the same decision at every common stack. 'A/B': only one chart plays the hand with "
             "frequency > 0.5. compare.csv lists the exact stack intervals where the decisions differ.")
-    fig.text(0.025, 0.06, "\n".join(textwrap.wrap(note, 170)), fontsize=8, color="#333333", va="top")
-    return fig
+    d.lines(0.025 * d.width, d.height * 0.94, wrap(note, 0.95 * d.width, 8), 8, "333333")
+    return d
 
 
 def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str) -> dict[str, str]:
@@ -170,5 +157,5 @@ def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str) -> dict[str, s
         path = write_bytes(out / f"{player}_diff.csv", ("\n".join(lines) + "\n").encode())
         files[path.name] = str(path)
     low, high = max(a.low, b.low), min(a.high, b.high)
-    files.update(render(difference_figure, out, "compare", frame, a.name, b.name, low, high))
+    files.update(render(difference_picture, out, "compare", frame, a.name, b.name, low, high))
     return files

@@ -1,15 +1,17 @@
-"""Pictures (matplotlib, Agg canvas, no pyplot state): threshold charts, range grids, EV curve.
+"""The chart set's pictures: threshold charts, range grids, the value curve and the A4 page.
 
-Every picture is written twice, ``<stem>.png`` and ``<stem>.svg``, atomically, and as
-deterministically as matplotlib allows: PNG without the ``Software`` text chunk, SVG without
-its date and with a fixed ``svg.hashsalt``, fixed fonts and sizes (a private ``rc_context``, so
-the caller's matplotlib settings neither leak in nor get changed).  With the same matplotlib and
-FreeType versions the same inputs give byte-identical files.
+Each picture is one :class:`~sflp.report.draw.Drawing` (points, origin top left), written as
+``<stem>.png`` and ``<stem>.svg`` by :func:`render` and the page as ``chart.pdf`` by
+:func:`write_chart_pdf` -- the same drawing in every format, every file atomic and
+byte-reproducible (no dates; fonts from the DejaVu Sans files matplotlib ships).
 
 Grids use the HoldemResources orientation: aces top-left, suited hands above the diagonal,
-offsuit below.  Cells are vector polygons (crisp in SVG); the 169 cell labels are drawn from
-cached DejaVu Sans glyph outlines, one path collection per glyph, which renders about ten times
-faster than hundreds of ``Text`` artists and defines each glyph once in the SVG.
+offsuit below.  Each cell holds the hand's name and, below it, its number (threshold label or
+mixed frequency); the text colour is black or white, whichever reads better on the cell.
+The threshold colour bar is logarithmic, like the cell colours (:mod:`sflp.palette`).
+
+The notebook views (``Solution.plot``) and the approximate-solver benchmark keep matplotlib;
+the chart set does not import it.
 """
 
 from __future__ import annotations
@@ -18,226 +20,140 @@ import math
 import pathlib
 from collections.abc import Sequence
 
-import matplotlib
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.cm import ScalarMappable
-from matplotlib.collections import PathCollection, PolyCollection
-from matplotlib.colors import LinearSegmentedColormap, LogNorm, Normalize
-from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties, findfont, get_font
 
-try:  # matplotlib >= 3.10
-    from matplotlib.ft2font import LoadFlags
-
-    _NO_HINTING = LoadFlags.NO_HINTING
-except ImportError:  # matplotlib 3.8 / 3.9: the same flag as a module constant
-    from matplotlib.ft2font import LOAD_NO_HINTING as _NO_HINTING
-from matplotlib.path import Path
-from matplotlib.transforms import Affine2D
-
-from sflp.atomic import write_with
-from sflp.report.colors import (
-    THRESHOLD_ANCHORS,
-    frequency_colour,
-    text_colour,
-    threshold_colour,
-)
+from sflp.atomic import write_bytes
+from sflp.report.colors import frequency_colour, text_colour, threshold_colour
+from sflp.report.draw import CAP_HEIGHT, Drawing, pdf_bytes, png_bytes, svg_bytes, text_width, wrap
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, fmt_num, grid_from_tidy, select
 
-STYLE = {
-    "font.family": "DejaVu Sans",
-    "font.size": 9,
-    "axes.titlesize": 11,
-    "axes.labelsize": 9,
-    "svg.hashsalt": "sflp",
-    "svg.fonttype": "none",  # SVG text stays <text>: searchable and selectable
-    "pdf.fonttype": 42,  # TrueType fonts embedded in the PDF, text kept as text
-    "path.simplify": True,
-    "axes.unicode_minus": True,
-}
 DPI = 120
+"""PNG resolution (pixels per inch); the drawings are sized in inches below."""
+PT = 72.0
+"""Points per inch."""
+INK = "000000"
+NOTE = "333333"
 _VERB = {"sb": "pushed", "bb": "called"}
 MAX_FOOTNOTE_HANDS = 6
 
 
-def _hex(c: str) -> str:
-    return "#" + c
+# ---------------------------------------------------------------- the 13x13 grid
 
 
-def _grid_axes(fig: Figure, left_in: float, bottom_in: float, size_in: float):
-    """A square 13x13 grid axes placed in inches; returns it and the points per grid cell."""
-    w, h = fig.get_size_inches()
-    ax = fig.add_axes((left_in / w, bottom_in / h, size_in / w, size_in / h))
-    ax.set_xlim(0, 13)
-    ax.set_ylim(13, 0)
-    ax.set_xticks(np.arange(13) + 0.5, labels=list(GRID_RANKS))
-    ax.set_yticks(np.arange(13) + 0.5, labels=list(GRID_RANKS))
-    ax.tick_params(length=0, labeltop=True, labelbottom=False, labelsize=8)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    return ax, size_in * 72 / 13
+def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, second, *,
+              big_second: bool = False, rank_size: float = 8.0) -> None:
+    """One 13x13 grid with its top-left corner at ``(left, top)``, ``size`` points wide.
 
-
-_CELLS = np.array(
-    [[(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)] for r in range(13) for c in range(13)], dtype=np.float64
-)
-
-
-def _draw_cells(ax, colours: np.ndarray) -> None:
-    faces = [_hex(colours[r, c]) for r in range(13) for c in range(13)]
-    ax.add_collection(PolyCollection(_CELLS, facecolors=faces, edgecolors="white", linewidths=0.8), autolim=False)
-
-
-# Cell texts are drawn as one PathCollection of glyph outlines (cached per character) instead of
-# hundreds of Text artists: about ten times faster to render in both PNG and SVG, and identical
-# in both.  Kerning is ignored, which is invisible for two- to four-character cell labels.
-_LABELS_AS_TEXT = [False]
-"""While True, cell labels are real ``Text`` artists (for SVG and PDF: searchable, extractable)."""
-_FONT_UNITS = 100.0
-_GLYPHS: dict[tuple[str, str], tuple[np.ndarray, np.ndarray, float]] = {}
-
-
-def _glyph(ch: str, weight: str) -> tuple[np.ndarray, np.ndarray, float]:
-    """Outline (vertices per 1 pt of font size, codes) and advance of one DejaVu Sans glyph."""
-    key = (ch, weight)
-    if key not in _GLYPHS:
-        font = get_font(findfont(FontProperties(family="DejaVu Sans", weight=weight)))
-        font.set_size(_FONT_UNITS, 72)
-        glyph = font.load_char(ord(ch), flags=_NO_HINTING)
-        verts, codes = font.get_path()
-        advance = glyph.linearHoriAdvance / 65536 / _FONT_UNITS
-        _GLYPHS[key] = (np.asarray(verts, dtype=np.float64) / _FONT_UNITS, np.asarray(codes), advance)
-    return _GLYPHS[key]
-
-
-def _cap_height(weight: str) -> float:
-    return float(_glyph("H", weight)[0][:, 1].max())
-
-
-def _text_width(text: str, weight: str) -> float:
-    return sum(_glyph(ch, weight)[2] for ch in text)
-
-
-def _draw_labels(ax, items: list[tuple[float, float, str, float, str, str]], pts_per_unit: float) -> None:
-    """Draw ``(x, y, text, size_pt, weight, colour)`` items centred at data point ``(x, y)``.
-
-    One PathCollection per distinct glyph (character, size, weight) with one offset per
-    occurrence: the SVG defines each glyph once.  ``pts_per_unit`` converts points to data
-    units (the axes are square and fixed in inches; the y axis points down).
+    ``colours[r][c]`` is the cell colour (``"RRGGBB"``), ``hands[r][c]`` its name and
+    ``second[r][c]`` the text under the name (empty: the name alone, centred).  Ranks label the
+    columns above the grid and the rows on its left.  Cells are separated by 0.8 pt of white.
     """
-    if _LABELS_AS_TEXT[0]:
-        for x, y, text, size, weight, colour in items:
-            ax.text(x, y, text, fontsize=size, fontweight=weight, color=colour, ha="center", va="center",
-                    zorder=3)
-        return
-    groups: dict[tuple[str, float, str], tuple[list, list]] = {}
-    for x, y, text, size, weight, colour in items:
-        cap = _cap_height(weight) * size
-        pos = -_text_width(text, weight) * size / 2
-        for ch in text:
-            v, _, advance = _glyph(ch, weight)
-            if len(v):
-                offsets, colours = groups.setdefault((ch, size, weight), ([], []))
-                offsets.append((x + pos / pts_per_unit, y + cap / 2 / pts_per_unit))
-                colours.append(colour)
-            pos += advance * size
-    to_pixels = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans
-    for (ch, size, weight), (offsets, colours) in sorted(groups.items()):
-        v, c, _ = _glyph(ch, weight)
-        coll = PathCollection(
-            [Path(v * size, c)],
-            offsets=np.array(offsets, dtype=np.float64),
-            offset_transform=ax.transData,
-            facecolors=colours,
-            edgecolors="none",
-            linewidths=0,
-            zorder=3,
-        )
-        coll.set_transform(to_pixels)
-        coll.set_snap(False)  # Agg would snap rectilinear glyphs (T, L, E) and could drop thin bars
-        ax.add_collection(coll, autolim=False)
-
-
-def _draw_text(ax, hands: np.ndarray, second: np.ndarray, colours: np.ndarray, big_second: bool,
-               pts_per_unit: float) -> None:
-    """Hand name in the upper part of each cell and ``second`` (a label or percentage) below."""
-    items = []
+    cell = size / 13
+    gap = 0.4
+    for r in range(13):
+        y = top + r * cell
+        for c in range(13):
+            d.rect(left + c * cell + gap, y + gap, cell - 2 * gap, cell - 2 * gap, fill=colours[r][c])
+    for k, rank in enumerate(GRID_RANKS):
+        d.text(left + (k + 0.5) * cell, top - 4.5, rank, rank_size, INK, anchor="middle")
+        d.text(left - 5.5, top + (k + 0.5) * cell + CAP_HEIGHT * rank_size / 2, rank, rank_size, INK, anchor="end")
     for r in range(13):
         for c in range(13):
-            ink = _hex(text_colour(colours[r, c]))
-            extra = second[r, c]
+            ink = text_colour(colours[r][c])
+            x = left + (c + 0.5) * cell
+            extra = second[r][c]
             if extra:
-                items.append((c + 0.5, r + 0.3, hands[r, c], 6.5, "normal", ink))
-                items.append((c + 0.5, r + 0.7, extra, 8.5 if big_second else 6.5,
-                              "bold" if big_second else "normal", ink))
+                _centred(d, x, top + (r + 0.3) * cell, hands[r][c], 6.5, ink)
+                _centred(d, x, top + (r + 0.7) * cell, extra, 8.5 if big_second else 6.5, ink,
+                         "bold" if big_second else "normal")
             else:
-                items.append((c + 0.5, r + 0.5, hands[r, c], 7.5, "normal", ink))
-    _draw_labels(ax, items, pts_per_unit)
+                _centred(d, x, top + (r + 0.5) * cell, hands[r][c], 7.5, ink)
 
 
-def _threshold_cmap() -> LinearSegmentedColormap:
-    return LinearSegmentedColormap.from_list("sflp_thresholds", [_hex(a) for a in THRESHOLD_ANCHORS])
+def _centred(d: Drawing, x: float, y: float, text: str, size: float, colour: str, weight: str = "normal") -> None:
+    """A label centred on ``(x, y)`` (capitals and digits: the baseline sits half a cap height below)."""
+    d.text(x, y + CAP_HEIGHT * size / 2, text, size, colour, weight, anchor="middle")
 
 
-def _threshold_panel(ax, pts: float, tdf: pd.DataFrame, player: str, low: float, high: float,
-                     big_labels: bool = True) -> tuple[pd.DataFrame, list[str]]:
-    """Draw one player's threshold grid; returns its rows and the ``*`` (multi-interval) hands."""
+def _title(d: Drawing, x: float, baseline: float, lines: Sequence[str], size: float, weight: str = "normal") -> None:
+    for k, line in enumerate(lines):
+        d.text(x, baseline + k * size * 1.2, line, size, INK, weight, anchor="middle")
+
+
+def _threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float):
+    """(rows, colours, hands, labels, ``*`` hands) of one player's threshold grid."""
     rows = select(tdf, player=player)
     labels = grid_from_tidy(rows, "label").to_numpy()
     max_stack = grid_from_tidy(rows, "max_stack").to_numpy(dtype=np.float64)
     multi = grid_from_tidy(rows, "multi").to_numpy(dtype=bool)
     hands = grid_from_tidy(rows, "hand").to_numpy()
-    colours = np.empty((13, 13), dtype=object)
-    second = np.empty((13, 13), dtype=object)
-    for r in range(13):
-        for c in range(13):
-            ms = max_stack[r, c]
-            colours[r, c] = threshold_colour(None if math.isnan(ms) else ms, low, high)
-            second[r, c] = labels[r, c] + ("*" if multi[r, c] else "")
-    _draw_cells(ax, colours)
-    _draw_text(ax, hands, second, colours, big_labels, pts)
-    return rows, [hands[r, c] for r in range(13) for c in range(13) if multi[r, c]]
+    colours = [[threshold_colour(None if math.isnan(max_stack[r, c]) else max_stack[r, c], low, high)
+                for c in range(13)] for r in range(13)]
+    second = [[labels[r, c] + ("*" if multi[r, c] else "") for c in range(13)] for r in range(13)]
+    starred = [hands[r, c] for r in range(13) for c in range(13) if multi[r, c]]
+    return rows, colours, hands, second, starred
 
 
-def _threshold_bar(fig: Figure, rect, low: float, high: float, labelsize: float = 7):
-    cax = fig.add_axes(rect)
-    norm = LogNorm(vmin=max(low, 1e-9), vmax=high) if high > low > 0 else Normalize(low, high)
-    mappable = ScalarMappable(norm=norm, cmap=_threshold_cmap())
-    bar = fig.colorbar(mappable, cax=cax)
-    ticks = sorted(set([low, *(t for t in (1, 2, 3, 5, 8, 12, 18, 25, 40, 60, 100, 150, 200) if low <= t <= high),
-                        high]))
-    bar.set_ticks(ticks, labels=[fmt_num(t) for t in ticks])
-    bar.minorticks_off()
-    bar.ax.tick_params(labelsize=labelsize)
-    return bar
+def _frequency_cells(ranges: pd.DataFrame, player: str):
+    """(colours, hands, percentages) of one player's frequency grid (percent only when mixed)."""
+    freq = grid_from_tidy(ranges, "frequency").to_numpy(dtype=np.float64)
+    hands = grid_from_tidy(ranges, "hand").to_numpy()
+    colours = [[frequency_colour(freq[r, c], player) for c in range(13)] for r in range(13)]
+    second = [[f"{100 * freq[r, c]:.0f}%" if 1e-9 < freq[r, c] < 1 - 1e-9 else "" for c in range(13)]
+              for r in range(13)]
+    return colours, hands, second
 
 
-def threshold_figure(tdf: pd.DataFrame, player: str, low: float, high: float, structure: str) -> Figure:
+def colour_bar(d: Drawing, left: float, top: float, width: float, height: float, low: float, high: float,
+               label_size: float = 7.0) -> None:
+    """The threshold colour scale, ``low`` at the bottom to ``high`` at the top, logarithmic,
+    ticked at round stacks."""
+    steps = 96
+    log = high > low > 0
+    for k in range(steps):
+        t = (k + 0.5) / steps
+        stack = low * (high / low) ** t if log else low + (high - low) * t
+        y = top + height * (1 - (k + 1) / steps)
+        d.rect(left, y, width, height / steps + 0.3, fill=threshold_colour(stack, low, high))
+    d.rect(left, top, width, height, stroke=INK, width=0.6)
+    ticks = sorted({low, high, *(t for t in (1, 2, 3, 5, 8, 12, 18, 25, 40, 60, 100, 150, 200) if low <= t <= high)})
+    for t in ticks:
+        if log:
+            pos = math.log(t / low) / math.log(high / low)
+        else:
+            pos = (t - low) / (high - low) if high > low else 1.0
+        y = top + height * (1 - pos)
+        d.line([(left + width, y), (left + width + 3.5, y)], INK, 0.6)
+        d.text(left + width + 5.5, y + CAP_HEIGHT * label_size / 2, fmt_num(t), label_size, INK)
+
+
+# ---------------------------------------------------------------- the pictures
+
+
+def threshold_picture(tdf: pd.DataFrame, player: str, low: float, high: float, structure: str) -> Drawing:
     """The threshold chart of one player: colour by ``max_stack``, label in each cell."""
-    fig = Figure(figsize=(8.0, 8.8), dpi=DPI)
-    FigureCanvasAgg(fig)
-    ax, pts = _grid_axes(fig, 0.45, 1.3, 6.7)
-    rows, multi_hands = _threshold_panel(ax, pts, tdf, player, low, high)
-    fig.suptitle(
-        f"{PLAYER_TITLES[player]} thresholds (bb), stacks {fmt_num(low)}-{fmt_num(high)} bb\n{structure}",
-        fontsize=11, y=0.985,
-    )
-    _threshold_bar(fig, (7.3 / 8.0, 1.3 / 8.8, 0.15 / 8.0, 6.7 / 8.8), low, high)
+    d = Drawing(8.0 * PT, 8.8 * PT)
+    left, top, size = 0.45 * PT, 0.8 * PT, 6.7 * PT
+    rows, colours, hands, second, starred = _threshold_cells(tdf, player, low, high)
+    _title(d, d.width / 2, 20, [f"{PLAYER_TITLES[player]} thresholds (bb), stacks {fmt_num(low)}-{fmt_num(high)} bb",
+                                structure], 11)
+    draw_grid(d, left, top, size, colours, hands, second, big_second=True)
+    colour_bar(d, 7.3 * PT, top, 0.15 * PT, size, low, high)
     verb = _VERB[player]
     notes = [
         f"Number: largest stack (bb, truncated to 0.1) at which the hand is {verb} with frequency > 0.5; "
         f"{fmt_num(high)}+ = up to the top of the range; - = never (grey).",
     ]
-    if multi_hands:
-        by_hand = {h: iv for h, iv in zip(rows["hand"], rows["intervals"])}
-        shown = [f"{h} {_short_intervals(by_hand[h])}" for h in multi_hands[:MAX_FOOTNOTE_HANDS]]
-        more = len(multi_hands) - len(shown)
+    if starred:
+        by_hand = dict(zip(rows["hand"], rows["intervals"]))
+        shown = [f"{h} {_short_intervals(by_hand[h])}" for h in starred[:MAX_FOOTNOTE_HANDS]]
+        more = len(starred) - len(shown)
         notes.append("* more than one stack interval with frequency > 0.5: " + "; ".join(shown)
                      + (f"; and {more} more (see thresholds.csv)" if more else "") + " bb")
-    fig.text(0.45 / 8.0, 1.1 / 8.8, "\n".join(_wrap(n, 120) for n in notes), fontsize=7, va="top", color="#333333")
-    return fig
+    lines = [line for note in notes for line in wrap(note, d.width - 2 * left, 7)]
+    d.lines(left, top + size + 0.2 * PT, lines, 7, NOTE)
+    return d
 
 
 def _short_intervals(text: str) -> str:
@@ -249,28 +165,6 @@ def _short_intervals(text: str) -> str:
     return ", ".join(parts)
 
 
-def _wrap(text: str, width: int) -> str:
-    import textwrap
-
-    return "\n".join(textwrap.wrap(text, width))
-
-
-def _frequency_panel(ax, pts: float, ranges: pd.DataFrame, stack: float, player: str) -> None:
-    ranges = select(ranges, stack=stack, player=player)
-    freq = grid_from_tidy(ranges, "frequency").to_numpy(dtype=np.float64)
-    hands = grid_from_tidy(ranges, "hand").to_numpy()
-    colours = np.empty((13, 13), dtype=object)
-    second = np.empty((13, 13), dtype=object)
-    for r in range(13):
-        for c in range(13):
-            f = freq[r, c]
-            colours[r, c] = frequency_colour(f, player)
-            second[r, c] = f"{100 * f:.0f}%" if 1e-9 < f < 1 - 1e-9 else ""
-    _draw_cells(ax, colours)
-    _draw_text(ax, hands, second, colours, False, pts)
-    ax.set_title(f"{PLAYER_TITLES[player]} at {fmt_num(stack)} bb: {_combo_pct(ranges):.1f}% of hands", pad=18)
-
-
 def _combo_pct(rows: pd.DataFrame) -> float:
     from sflp.cards import CLASS_NAMES, CLASS_SIZES
 
@@ -279,124 +173,194 @@ def _combo_pct(rows: pd.DataFrame) -> float:
     return float(100 * (w @ rows["frequency"].to_numpy(dtype=np.float64)) / w.sum())
 
 
-def range_figure(ranges: pd.DataFrame, stack: float, structure: str, players: Sequence[str] = ("sb", "bb"),
-                 kind: str = "Equilibrium") -> Figure:
+def _frequency_panel(d: Drawing, left: float, top: float, size: float, ranges: pd.DataFrame, stack: float,
+                     player: str, title_size: float = 11.0, rank_size: float = 8.0) -> None:
+    rows = select(ranges, stack=stack, player=player)
+    colours, hands, second = _frequency_cells(rows, player)
+    draw_grid(d, left, top, size, colours, hands, second, rank_size=rank_size)
+    title = f"{PLAYER_TITLES[player]} at {fmt_num(stack)} bb: {_combo_pct(rows):.1f}% of hands"
+    d.text(left + size / 2, top - 18, title, title_size, INK, anchor="middle")
+
+
+def range_picture(ranges: pd.DataFrame, stack: float, structure: str, players: Sequence[str] = ("sb", "bb"),
+                  kind: str = "Equilibrium") -> Drawing:
     """Frequency grids at one stack, one panel per player (SB push, BB call); ``kind`` heads the title."""
-    n = len(players)
     ranges = select(ranges, stack=stack)
-    fig = Figure(figsize=(7.2 * n, 7.8), dpi=DPI)
-    FigureCanvasAgg(fig)
+    d = Drawing(7.2 * PT * len(players), 7.8 * PT)
     for k, player in enumerate(players):
-        ax, pts = _grid_axes(fig, 0.35 + 7.2 * k, 0.3, 6.6)
-        _frequency_panel(ax, pts, ranges, stack, player)
-    fig.suptitle(f"{kind} ranges at {fmt_num(stack)} bb, {structure}", fontsize=12, y=0.985)
-    return fig
+        _frequency_panel(d, (0.35 + 7.2 * k) * PT, 0.9 * PT, 6.6 * PT, ranges, stack, player)
+    _title(d, d.width / 2, 21, [f"{kind} ranges at {fmt_num(stack)} bb, {structure}"], 12)
+    return d
 
 
-def value_figure(values: pd.DataFrame, structure: str) -> Figure:
+# ---------------------------------------------------------------- the value curve
+
+
+def nice_ticks(lo: float, hi: float, most: int = 8) -> list[float]:
+    """Round tick values covering ``[lo, hi]``: steps of 1, 2, 2.5 or 5 times a power of ten.
+
+    >>> nice_ticks(0, 100, 6)
+    [0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
+    >>> nice_ticks(-0.23, 0.066)
+    [-0.2, -0.15, -0.1, -0.05, 0.0, 0.05]
+    """
+    if not hi > lo:
+        return [lo]
+    raw = (hi - lo) / max(1, most - 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    first = math.ceil(lo / step - 1e-9)
+    last = math.floor(hi / step + 1e-9)
+    return [round(k * step, 12) + 0.0 for k in range(first, last + 1)]
+
+
+def _tick_text(values: Sequence[float]) -> list[str]:
+    """Tick labels with one number of decimals for all, and a true minus sign."""
+    decimals = 0
+    while decimals < 8 and any(abs(v * 10**decimals - round(v * 10**decimals)) > 1e-6 for v in values):
+        decimals += 1
+    return [f"{v:.{decimals}f}".replace("-", "\u2212") if v != 0 else f"{0:.{decimals}f}" for v in values]
+
+
+class _Axes:
+    """A plot area: data ranges mapped to a rectangle of the drawing."""
+
+    def __init__(self, d: Drawing, left: float, top: float, width: float, height: float, xlim, ylim):
+        self.d, self.left, self.top, self.width, self.height = d, left, top, width, height
+        self.xlim, self.ylim = xlim, ylim
+
+    def x(self, v: float) -> float:
+        return self.left + (v - self.xlim[0]) / (self.xlim[1] - self.xlim[0]) * self.width
+
+    def y(self, v: float) -> float:
+        return self.top + (1 - (v - self.ylim[0]) / (self.ylim[1] - self.ylim[0])) * self.height
+
+    def grid_and_ticks(self, xticks, yticks, x_labels: bool, size: float = 9.0) -> None:
+        d = self.d
+        bottom = self.top + self.height
+        for v in xticks:
+            d.line([(self.x(v), self.top), (self.x(v), bottom)], "DCDCDC", 0.4)
+        for v in yticks:
+            d.line([(self.left, self.y(v)), (self.left + self.width, self.y(v))], "DCDCDC", 0.4)
+        for v, text in zip(xticks, _tick_text(xticks)):
+            d.line([(self.x(v), bottom), (self.x(v), bottom + 3.5)], INK, 0.8)
+            if x_labels:
+                d.text(self.x(v), bottom + 5 + size * 0.928, text, size, INK, anchor="middle")
+        for v, text in zip(yticks, _tick_text(yticks)):
+            d.line([(self.left - 3.5, self.y(v)), (self.left, self.y(v))], INK, 0.8)
+            d.text(self.left - 5.5, self.y(v) + CAP_HEIGHT * size / 2, text, size, INK, anchor="end")
+
+    def frame(self) -> None:
+        self.d.rect(self.left, self.top, self.width, self.height, stroke=INK, width=0.8)
+
+    def curve(self, xs, ys, colour: str, width: float, markers: bool) -> None:
+        pts = [(self.x(a), self.y(b)) for a, b in zip(xs, ys) if math.isfinite(b)]
+        self.d.line(pts, colour, width)
+        if markers:
+            for a, b in pts:
+                self.d.dot(a, b, 1.5, colour)
+
+
+def _limits(lo: float, hi: float) -> tuple[float, float]:
+    """Data limits with 5% of the span added on each side (a flat series gets +-1)."""
+    if not hi > lo:
+        return lo - 1.0, hi + 1.0
+    pad = 0.05 * (hi - lo)
+    return lo - pad, hi + pad
+
+
+def value_picture(values: pd.DataFrame, structure: str) -> Drawing:
     """SB's value and the push / call percentages against the stack."""
-    fig = Figure(figsize=(8, 6.4), dpi=DPI)
-    FigureCanvasAgg(fig)
-    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": (3, 2)})
+    d = Drawing(8.0 * PT, 6.4 * PT)
     stacks = values["stack"].to_numpy(dtype=np.float64)
-    marker = "o" if len(stacks) <= 40 else None
-    top.plot(stacks, values["value"].to_numpy(dtype=np.float64), color="#1A9850", lw=1.6, marker=marker, ms=3)
-    top.axhline(0, color="#999999", lw=0.8)
-    top.set_ylabel("SB value (bb per hand)")
-    top.set_title(f"Game value by stack, {structure}")
-    top.grid(True, lw=0.4, alpha=0.6)
-    bottom.plot(stacks, values["push_pct"].to_numpy(dtype=np.float64), color="#2EA043", lw=1.4, label="SB push %",
-                marker=marker, ms=3)
-    bottom.plot(stacks, values["call_pct"].to_numpy(dtype=np.float64), color="#3182BD", lw=1.4, label="BB call %",
-                marker=marker, ms=3)
-    bottom.set_ylim(0, 100)
-    bottom.set_ylabel("% of hands")
-    bottom.set_xlabel("effective stack (bb, before posting)")
-    bottom.grid(True, lw=0.4, alpha=0.6)
-    bottom.legend(loc="upper right", frameon=False)
-    fig.align_ylabels([top, bottom])
-    fig.subplots_adjust(left=0.11, right=0.97, top=0.93, bottom=0.09, hspace=0.08)
-    return fig
+    value = values["value"].to_numpy(dtype=np.float64)
+    markers = len(stacks) <= 40
+    left, right = 0.11 * d.width, 0.97 * d.width
+    top, bottom = 0.07 * d.height, 0.91 * d.height
+    both = (bottom - top) / 1.04  # the two panels' heights, 3 : 2, and a gap of 8% of their mean
+    upper, lower = both * 0.6, both * 0.4
+    xlim = _limits(float(stacks.min()), float(stacks.max()))
+    xticks = [t for t in nice_ticks(*xlim, most=7) if xlim[0] <= t <= xlim[1]]
+    ylim = _limits(float(min(value.min(), 0.0)), float(max(value.max(), 0.0)))
+    a = _Axes(d, left, top, right - left, upper, xlim, ylim)
+    a.grid_and_ticks(xticks, [t for t in nice_ticks(*ylim) if ylim[0] <= t <= ylim[1]], x_labels=False)
+    d.line([(a.left, a.y(0.0)), (a.left + a.width, a.y(0.0))], "999999", 0.8)
+    a.curve(stacks, value, "1A9850", 1.6, markers)
+    a.frame()
+    d.text(a.left + a.width / 2, top - 7, f"Game value by stack, {structure}", 11, INK, anchor="middle")
+    b = _Axes(d, left, bottom - lower, right - left, lower, xlim, (0.0, 100.0))
+    b.grid_and_ticks(xticks, [0.0, 20.0, 40.0, 60.0, 80.0, 100.0], x_labels=True)
+    series = (("push_pct", "2EA043", "SB push %"), ("call_pct", "3182BD", "BB call %"))
+    for column, colour, _ in series:
+        b.curve(stacks, values[column].to_numpy(dtype=np.float64), colour, 1.4, markers)
+    b.frame()
+    for k, (_, colour, label) in enumerate(series):  # the legend, top right inside the lower panel
+        y = b.top + 13 + k * 14
+        x = b.left + b.width - 8 - max(text_width(s[2], 9) for s in series)
+        d.line([(x - 26, y - 3), (x - 6, y - 3)], colour, 1.4)
+        d.text(x, y, label, 9, INK)
+    label_x = left - 46
+    d.text(label_x, a.top + a.height / 2, "SB value (bb per hand)", 9, INK, anchor="middle", angle=90)
+    d.text(label_x, b.top + b.height / 2, "% of hands", 9, INK, anchor="middle", angle=90)
+    d.text(b.left + b.width / 2, bottom + 28, "effective stack (bb, before posting)", 9, INK, anchor="middle")
+    return d
 
 
-def save_figure(fig: Figure, out_dir: pathlib.Path | str, stem: str) -> dict[str, str]:
-    """Write ``<stem>.png`` and ``<stem>.svg`` into ``out_dir`` atomically; name -> path."""
-    out = {}
-    with matplotlib.rc_context(STYLE):
-        for fmt, metadata in (("png", {"Software": None}), ("svg", {"Date": None})):
-            path = pathlib.Path(out_dir) / f"{stem}.{fmt}"
-            write_with(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=DPI, metadata=metadata))
-            out[path.name] = str(path)
-    return out
+# ---------------------------------------------------------------- files
 
 
 def render(make, out_dir: pathlib.Path | str, stem: str, *args, **kwargs) -> dict[str, str]:
-    """Build a figure with ``make(*args, **kwargs)`` under the report style and save it.
-
-    The PNG is drawn with cell labels as cached glyph outlines (fast in Agg); the SVG is built
-    a second time with real text, so its hand names and numbers are searchable.
-    """
+    """Build a drawing with ``make(*args, **kwargs)`` and write ``<stem>.png`` and ``<stem>.svg``
+    into ``out_dir`` atomically; returns name -> path."""
+    drawing = make(*args, **kwargs)
     out = {}
-    with matplotlib.rc_context(STYLE):
-        for fmt, metadata, as_text in (("png", {"Software": None}, False), ("svg", {"Date": None}, True)):
-            fig = _build(make, as_text, *args, **kwargs)
-            path = pathlib.Path(out_dir) / f"{stem}.{fmt}"
-            write_with(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=DPI, metadata=metadata))
-            out[path.name] = str(path)
+    for path, data in ((pathlib.Path(out_dir) / f"{stem}.png", png_bytes(drawing, DPI)),
+                       (pathlib.Path(out_dir) / f"{stem}.svg", svg_bytes(drawing))):
+        write_bytes(path, data)
+        out[path.name] = str(path)
     return out
-
-
-def _build(make, as_text: bool, *args, **kwargs) -> Figure:
-    _LABELS_AS_TEXT[0] = as_text
-    try:
-        return make(*args, **kwargs)
-    finally:
-        _LABELS_AS_TEXT[0] = False
 
 
 # ---------------------------------------------------------------- the printable page
 
-A4_LANDSCAPE = (11.69, 8.27)
+A4_LANDSCAPE = (297 / 25.4, 210 / 25.4)
 """A4 landscape in inches (297 x 210 mm)."""
-PDF_METADATA = {"Creator": "sflp", "Producer": "sflp (matplotlib)", "CreationDate": None}
 _PAGE_ABOUT_KEYS = ("Stacks", "Hand level", "Max exploitability (bb/hand)", "Threshold breakpoints", "Certificate",
                     "sflp version", "Solver", "Equity table SHA-256")
 
 
-def chart_page_figure(tdf: pd.DataFrame | None, low: float, high: float, structure: str,
-                      about: Sequence[tuple[str, object]] = (), *, ranges: pd.DataFrame | None = None,
-                      stack: float | None = None) -> Figure:
+def chart_page(tdf: pd.DataFrame | None, low: float, high: float, structure: str,
+               about: Sequence[tuple[str, object]] = (), *, ranges: pd.DataFrame | None = None,
+               stack: float | None = None) -> Drawing:
     """One A4 landscape page: SB push and BB call threshold grids side by side, the colour
     legend, the configuration, and every ``*`` hand's stack intervals.
 
     Without thresholds (``tdf`` None) the page shows the SB push / BB call frequency grids of
     ``ranges`` at ``stack`` instead.
     """
-    width, height = A4_LANDSCAPE
-    fig = Figure(figsize=A4_LANDSCAPE, dpi=DPI)
-    FigureCanvasAgg(fig)
-    size, left = 4.55, 0.45
-    bottom = height - 0.95 - size
+    d = Drawing(A4_LANDSCAPE[0] * PT, A4_LANDSCAPE[1] * PT)
+    size, left, top = 4.55 * PT, 0.45 * PT, 0.95 * PT
     multi: dict[str, list[str]] = {}
     by_player: dict[str, pd.DataFrame] = {}
     for k, player in enumerate(("sb", "bb")):
-        ax, pts = _grid_axes(fig, left + k * (size + 0.55), bottom, size)
-        ax.tick_params(labelsize=7)
+        x = left + k * (size + 0.55 * PT)
         if tdf is not None:
-            by_player[player], multi[player] = _threshold_panel(ax, pts, tdf, player, low, high, big_labels=False)
-            ax.set_title(f"{PLAYER_TITLES[player]}: largest stack (bb) with frequency > 0.5", fontsize=10, pad=14)
+            by_player[player], colours, hands, second, multi[player] = _threshold_cells(tdf, player, low, high)
+            draw_grid(d, x, top, size, colours, hands, second, rank_size=7)
+            d.text(x + size / 2, top - 14, f"{PLAYER_TITLES[player]}: largest stack (bb) with frequency > 0.5", 10,
+                   INK, anchor="middle")
         else:
-            _frequency_panel(ax, pts, ranges, stack, player)
-            ax.title.set_fontsize(10)
+            _frequency_panel(d, x, top, size, select(ranges, stack=stack), stack, player, title_size=10,
+                             rank_size=7)
     if tdf is not None:
         title = f"Heads-up push/fold thresholds, stacks {fmt_num(low)}-{fmt_num(high)} bb, {structure}"
-        _threshold_bar(fig, ((left + 2 * size + 0.75) / width, bottom / height, 0.13 / width, size / height),
-                       low, high, labelsize=6.5)
+        colour_bar(d, left + 2 * size + 0.75 * PT, top, 0.13 * PT, size, low, high, label_size=6.5)
     else:
         title = f"Heads-up push/fold equilibrium at {fmt_num(stack)} bb, {structure}"
-    fig.text(left / width, 1 - 0.3 / height, title, fontsize=13, fontweight="bold", va="top")
+    d.text(left, 0.3 * PT + 13 * 0.928, title, 13, INK, "bold")
 
     # left column under the grids: how to read the chart, then the configuration
+    below = top + size + 0.45 * PT
     info = []
     if tdf is not None:
         info += [
@@ -416,38 +380,32 @@ def chart_page_figure(tdf: pd.DataFrame | None, low: float, high: float, structu
         if key in wanted:
             value = wanted[key]
             text = f"{value:.2g}" if isinstance(value, float) else str(value)
-            info += _wrap_hanging(f"{key}: {text}", 84)
-    fig.text(left / width, (bottom - 0.45) / height, "\n".join(info), fontsize=6.5, va="top", linespacing=1.35,
-             color="#222222")
+            info += wrap(f"{key}: {text}", 4.1 * PT, 6.5, indent="    ")
+    d.lines(left, below, info, 6.5, "222222", spacing=1.35)
 
-    # right part: the * hands' intervals, two columns
+    # right part: the * hands' intervals, three columns
     if tdf is not None:
         lines = []
         for player in ("sb", "bb"):
             ivs = dict(zip(by_player[player]["hand"], by_player[player]["intervals"]))
             for hand in multi[player]:
                 lines.append(f"{PLAYER_TITLES[player].split()[0]} {hand}: {_page_intervals(ivs[hand])}")
-        x0, columns, column_width, size_pt = 4.75, 3, 2.25, 5.8
+        x0, columns, column_width, size_pt = 4.75 * PT, 3, 2.25 * PT, 5.8
         if lines:
-            wrapped = [w for line in lines for w in _wrap_hanging(line, 47)]
-            per_column = int((bottom - 0.62 - 0.3) * 72 / (size_pt * 1.3))
+            wrapped = [w for line in lines for w in wrap(line, column_width - 0.12 * PT, size_pt, indent="    ")]
+            per_column = int((d.height - below - 0.17 * PT - 0.3 * PT) / (size_pt * 1.3))
             shown = wrapped[: columns * per_column]
             if len(wrapped) > len(shown):
                 shown[-1] = f"... {len(wrapped) - len(shown) + 1} more lines in thresholds.csv"
-            fig.text(x0 / width, (bottom - 0.45) / height,
-                     "* hands: stack intervals (bb, to 0.0001) with frequency > 0.5",
-                     fontsize=7, fontweight="bold", va="top")
+            d.lines(x0, below, ["* hands: stack intervals (bb, to 0.0001) with frequency > 0.5"], 7, INK, "bold")
             for col in range(columns):
                 chunk = shown[col * per_column:(col + 1) * per_column]
-                if chunk:
-                    fig.text((x0 + col * column_width) / width, (bottom - 0.62) / height, "\n".join(chunk),
-                             fontsize=size_pt, va="top", linespacing=1.3, color="#222222")
+                d.lines(x0 + col * column_width, below + 0.17 * PT, chunk, size_pt, "222222", spacing=1.3)
         else:
-            fig.text(x0 / width, (bottom - 0.45) / height, "No hand is played on more than one stack interval.",
-                     fontsize=7, va="top")
-    fig.text(1 - 0.3 / width, 0.2 / height, "sflp: exact heads-up push/fold equilibria", fontsize=6, ha="right",
-             color="#666666")
-    return fig
+            d.lines(x0, below, ["No hand is played on more than one stack interval."], 7, INK)
+    d.text(d.width - 0.3 * PT, d.height - 0.2 * PT, "sflp: exact heads-up push/fold equilibria", 6, "666666",
+           anchor="end")
+    return d
 
 
 def _page_intervals(text: str) -> str:
@@ -458,22 +416,15 @@ def _page_intervals(text: str) -> str:
     return ", ".join("-".join(short(x) for x in part.split("-", 1)) for part in filter(None, text.split(";")))
 
 
-def _wrap_hanging(text: str, width: int) -> list[str]:
-    import textwrap
-
-    return textwrap.wrap(text, width, subsequent_indent="    ", break_on_hyphens=False)
-
-
 def write_chart_pdf(path: pathlib.Path | str, tdf: pd.DataFrame | None, low: float, high: float, structure: str,
                     about: Sequence[tuple[str, object]] = (), *, ranges: pd.DataFrame | None = None,
                     stack: float | None = None) -> pathlib.Path:
-    """Write ``chart.pdf``, the one-page A4 landscape chart (:func:`chart_page_figure`), atomically.
+    """Write ``chart.pdf``, the one-page A4 landscape chart (:func:`chart_page`), atomically.
 
-    Vector graphics, all text kept as text in embedded TrueType fonts (``pdf.fonttype`` 42), so
-    it prints sharp and is searchable; no creation date, so the same inputs give the same bytes.
+    Vector graphics, all text kept as text in embedded TrueType fonts, so it prints sharp and is
+    searchable; no creation date, so the same inputs give the same bytes.
     """
     if tdf is None and (ranges is None or stack is None):
         raise ValueError("write_chart_pdf needs thresholds, or ranges and a stack")
-    with matplotlib.rc_context(STYLE):
-        fig = _build(chart_page_figure, True, tdf, low, high, structure, about, ranges=ranges, stack=stack)
-        return write_with(path, lambda tmp: fig.savefig(tmp, format="pdf", metadata=PDF_METADATA))
+    page = chart_page(tdf, low, high, structure, about, ranges=ranges, stack=stack)
+    return write_bytes(path, pdf_bytes(page, title=f"sflp chart, {structure}"))
