@@ -10,6 +10,8 @@ import csv
 import io
 import math
 import os
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -536,6 +538,10 @@ def test_only_report_imports_pandas_openpyxl_matplotlib():
     import re
 
     root = Path(sflp.__file__).resolve().parent
+    pattern = re.compile(r"^\s*(import|from)\s+(pandas|openpyxl|matplotlib|PIL)\b", re.M)
+    users = sorted(str(p.relative_to(root)) for p in root.rglob("*.py") if pattern.search(p.read_text())
+                   and not str(p.relative_to(root)).startswith("report/"))
+    assert users == ["game.py", "thresholds.py"], users  # the notebook helpers, lazily (below)
     pattern = re.compile(r"^(import|from)\s+(pandas|openpyxl|matplotlib)\b", re.M)
     users = sorted(str(p.relative_to(root)) for p in root.rglob("*.py") if pattern.search(p.read_text()))
     assert users and all(u.startswith("report/") for u in users), users
@@ -545,6 +551,26 @@ def test_only_report_imports_pandas_openpyxl_matplotlib():
     outside = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
                      if not str(p.relative_to(root)).startswith("report/") and lazy.search(p.read_text()))
     assert outside == ["game.py", "thresholds.py"], outside
+
+
+def test_chart_set_does_not_import_matplotlib(tmp_path):
+    """The pictures and the PDF are drawn by sflp.report.draw; matplotlib (slow to import) is
+    only for Solution.plot and the approx-bench plot."""
+    code = (
+        "import sys\n"
+        "from sflp.game import GameConfig\n"
+        "from sflp.solver import solve_many\n"
+        "from sflp.thresholds import compute_thresholds\n"
+        "from sflp.report import write_chart_set\n"
+        "config = GameConfig(stack=4)\n"
+        f"write_chart_set(solve_many([4, 5], config), compute_thresholds(config, low=4, high=5), {str(tmp_path)!r},"
+        " workers=0)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('matplotlib', 'fontTools')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(sflp.__file__).resolve().parent.parent)
+    assert out.stdout.strip() == "[]", out.stdout
+    assert (tmp_path / "sb_push.png").exists() and (tmp_path / "chart.pdf").exists()
 
 
 def test_range_stacks_map_to_nearest_solved_stack(solutions, tmp_path):

@@ -4,13 +4,14 @@ Results are values and files are an edge.  The solvers return dataclasses
 (:class:`sflp.game.Solution`, :class:`sflp.thresholds.Thresholds`); this package first turns them
 into tidy pandas frames -- one row per stack x player x hand (:mod:`.frames`) -- and only then
 into files: CSV (:mod:`.csv_out`), an Excel workbook (:mod:`.excel`) and PNG + SVG pictures
-(:mod:`.plots`).  Wide 13x13 grids are derived from the tidy frames, never stored separately.
+and a PDF page (:mod:`.plots`, drawn by :mod:`.draw`).  Wide 13x13 grids are derived from the
+tidy frames, never stored separately.
 Every file is written to a temporary file in its folder and renamed into place
 (:mod:`sflp.atomic`, the package's one writer), so no reader ever sees half a file; I/O problems raise
 :class:`sflp.errors.OutputError` naming the path.
 
-This is the only part of sflp that imports pandas, openpyxl and matplotlib (Agg canvas, no
-pyplot).  The jobs (:mod:`.chartset`):
+This is the only part of sflp that imports pandas, openpyxl and Pillow (matplotlib is imported
+only by ``Solution.plot`` and the approximate-solver benchmark plot).  The jobs (:mod:`.chartset`):
 
 * :func:`write_chart_set` -- values.csv, ranges.csv, thresholds.csv, chart.xlsx, threshold
   charts, the value curve and range grids, chart.html (:func:`.html.write_chart_html`, one

@@ -1,0 +1,213 @@
+"""The drawing writers (sflp.report.draw): the same drawing as SVG, PNG and PDF.
+
+Each writer is checked by an independent reader: the SVG by an XML parser, the PNG by Pillow's
+decoder, the PDF by poppler (``pdftotext`` for the text, ``pdftoppm`` for the pixels), and the
+cut-down TrueType font by fontTools (matplotlib's own font library), which also verifies every
+table checksum.  Placement is checked on pixels: a text anchored in the middle of a point must
+have its ink centred there, in the PNG and in the PDF alike.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PIL import Image, ImageFont
+
+from sflp.report.draw import (
+    CAP_HEIGHT,
+    Drawing,
+    TrueType,
+    font_path,
+    pdf_bytes,
+    png_bytes,
+    svg_bytes,
+    text_width,
+    wrap,
+)
+from tests.test_chart_html_pdf import _find_or_install
+
+DPI = 144  # 2 pixels per point: positions below are easy to read in pixels
+
+
+@pytest.fixture(scope="module")
+def poppler():
+    return {"pdftotext": _find_or_install(("pdftotext",), "poppler-utils"),
+            "pdftoppm": _find_or_install(("pdftoppm",), "poppler-utils")}
+
+
+def sample() -> Drawing:
+    d = Drawing(200, 120)
+    d.rect(10, 20, 40, 30, fill="FF0000")  # pixels 20..100 x 40..100 at 2 px/pt
+    d.rect(60, 20, 40, 30, stroke="0000FF", width=2)
+    d.line([(110, 20), (190, 20), (190, 60)], "00AA00", 2)
+    d.dot(150, 90, 4, "000000")
+    d.text(100, 110, "AKs 25+ (x) \\ y", 12, "000000", anchor="middle")
+    d.text(20, 100, "up", 10, "333333", anchor="middle", angle=90)
+    return d
+
+
+def ink_box(pixels: np.ndarray, region=None) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of the non-white pixels in ``region`` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = region or (0, 0, pixels.shape[1], pixels.shape[0])
+    dark = pixels[y0:y1, x0:x1, :3].min(axis=2) < 200
+    ys, xs = np.nonzero(dark)
+    return x0 + xs.min(), y0 + ys.min(), x0 + xs.max() + 1, y0 + ys.max() + 1
+
+
+# ---------------------------------------------------------------- SVG
+
+
+def test_svg_is_xml_with_every_item():
+    root = ET.fromstring(svg_bytes(sample(), title="t"))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    assert root.get("width") == "200pt" and root.get("viewBox") == "0 0 200 120"
+    texts = root.findall("s:text", ns)
+    assert [t.text for t in texts] == ["AKs 25+ (x) \\ y", "up"]
+    assert texts[0].get("text-anchor") == "middle" and texts[1].get("transform") == "rotate(-90 20 100)"
+    red = [r for r in root.findall("s:rect", ns) if r.get("fill") == "#FF0000"]
+    assert [(r.get("x"), r.get("y"), r.get("width"), r.get("height")) for r in red] == [("10", "20", "40", "30")]
+    assert root.find("s:polyline", ns).get("points") == "110,20 190,20 190,60"
+    assert root.find("s:circle", ns).get("r") == "4"
+
+
+def test_svg_escapes_markup():
+    d = Drawing(10, 10)
+    d.text(1, 5, 'a<b & "c"', 5)
+    root = ET.fromstring(svg_bytes(d))
+    assert root.find("{http://www.w3.org/2000/svg}text").text == 'a<b & "c"'
+
+
+# ---------------------------------------------------------------- PNG
+
+
+def test_png_places_shapes_and_text():
+    image = Image.open(io.BytesIO(png_bytes(sample(), DPI)))
+    assert image.size == (400, 240) and image.mode == "RGB"
+    px = np.asarray(image).astype(int)
+    assert tuple(px[70, 60]) == (255, 0, 0)  # inside the red rectangle
+    assert tuple(px[70, 110]) == (255, 255, 255)  # outside it
+    reds = np.argwhere((px[:, :, 0] > 200) & (px[:, :, 1] < 60) & (px[:, :, 2] < 60))
+    assert reds[:, 1].min() == 20 and reds[:, 1].max() == 99 and reds[:, 0].min() == 40 and reds[:, 0].max() == 99
+    blue = np.argwhere((px[:, :, 2] > 200) & (px[:, :, 0] < 60))
+    assert blue[:, 1].min() <= 121 and blue[:, 1].max() >= 198  # the outline spans the box 120..200
+    assert tuple(px[70, 160]) == (255, 255, 255)  # ... and leaves it empty inside
+    # the middle-anchored text: its ink is centred on x = 100 pt (200 px), baseline at 110 pt
+    left, top, right, bottom = ink_box(px, (60, 192, 400, 240))
+    assert abs((left + right) / 2 - 200) <= 3
+    assert abs((right - left) - 2 * text_width("AKs 25+ (x) \\ y", 12)) <= 6
+    assert 220 - 2 * 12 * 0.8 <= top < 220 < bottom <= 220 + 2 * 12 * 0.3  # caps above, "(y)" below the baseline
+    # the upward text: tall and thin, centred at y = 100 pt; its baseline is x = 20 pt (40 px), so
+    # the letters lie left of it and only the descender of "p" (0.24 em, 5 px) crosses it
+    left, top, right, bottom = ink_box(px, (0, 150, 60, 240))
+    assert bottom - top > right - left
+    assert abs((top + bottom) / 2 - 200) <= 3 and 40 - 2 * 10 * 0.8 <= left and 40 < right <= 40 + 6
+
+
+def test_png_is_reproducible_and_has_no_text_chunks():
+    a, b = png_bytes(sample(), 120), png_bytes(sample(), 120)
+    assert a == b
+    assert b"tEXt" not in a and b"iTXt" not in a and b"tIME" not in a
+
+
+# ---------------------------------------------------------------- PDF
+
+
+def test_pdf_text_is_extracted_by_poppler(poppler):
+    out = subprocess.run([poppler["pdftotext"], "-", "-"], input=pdf_bytes(sample()), capture_output=True,
+                         check=True).stdout.decode()
+    assert "AKs 25+ (x) \\ y" in out and "up" in out
+
+
+def test_pdf_draws_where_the_png_draws(poppler, tmp_path):
+    (tmp_path / "d.pdf").write_bytes(pdf_bytes(sample()))
+    subprocess.run([poppler["pdftoppm"], "-r", str(DPI), "-png", str(tmp_path / "d.pdf"), str(tmp_path / "p")],
+                   check=True)
+    page = np.asarray(Image.open(next(tmp_path.glob("p*.png"))).convert("RGB")).astype(int)
+    assert page.shape[:2] == (240, 400)
+    assert tuple(page[70, 60]) == (255, 0, 0) and tuple(page[70, 110]) == (255, 255, 255)
+    png = np.asarray(Image.open(io.BytesIO(png_bytes(sample(), DPI)))).astype(int)
+    for region in ((60, 192, 400, 240), (0, 150, 60, 240)):  # both texts: the same place in both files
+        a, b = ink_box(page, region), ink_box(png, region)
+        assert max(abs(u - v) for u, v in zip(a, b)) <= 3, (region, a, b)
+
+
+def test_pdf_is_one_page_reproducible_and_dateless():
+    a = pdf_bytes(sample(), title="x")
+    assert a == pdf_bytes(sample(), title="x")
+    assert a.startswith(b"%PDF-1.4") and a.rstrip().endswith(b"%%EOF")
+    assert b"/CreationDate" not in a and b"/ModDate" not in a and a.count(b"/FontFile2") == 2
+
+
+@pytest.mark.skipif(shutil.which("pdffonts") is None, reason="pdffonts (poppler-utils) is not installed")
+def test_pdf_fonts_are_embedded_truetype_subsets():
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as fh:
+        fh.write(pdf_bytes(sample()))
+        fh.flush()
+        listing = subprocess.run(["pdffonts", fh.name], capture_output=True, text=True, check=True).stdout
+    rows = [line.split() for line in listing.splitlines()[2:]]
+    assert len(rows) == 2
+    for row in rows:
+        assert row[0].split("+")[1].startswith("DejaVuSans") and row[1] == "TrueType" and row[3:5] == ["yes", "yes"]
+
+
+# ---------------------------------------------------------------- the font
+
+
+@pytest.mark.parametrize("weight", ["normal", "bold"])
+def test_cut_down_font_keeps_ascii_outlines_and_valid_checksums(weight):
+    from fontTools.ttLib import TTFont
+
+    original = TTFont(str(font_path(weight)))
+    data = TrueType(font_path(weight).read_bytes()).subset(range(32, 127))
+    cut = TTFont(io.BytesIO(data), checkChecksums=2)  # raises on a wrong table checksum
+    assert len(cut.getGlyphOrder()) == len(original.getGlyphOrder())  # glyph numbers unchanged
+    cmap = original.getBestCmap()
+    for code in range(33, 127):
+        name = cmap[code]
+        glyph_id = original.getGlyphID(name)
+        assert cut.getGlyphID(cut.getBestCmap()[code]) == glyph_id
+        a, b = original["glyf"][name], cut["glyf"][cut.getGlyphName(glyph_id)]
+        assert a.getCoordinates(original["glyf"])[0] == b.getCoordinates(cut["glyf"])[0], chr(code)
+    e_acute = cut.getGlyphName(original.getGlyphID(cmap[0x00E9]))
+    assert cut["glyf"][e_acute].numberOfContours == 0  # é: not needed, left empty
+    assert "GSUB" not in cut and "GPOS" not in cut and len(data) < len(font_path(weight).read_bytes()) / 5
+    font = TrueType(data)
+    units = original["head"].unitsPerEm
+    for code in range(32, 127):
+        assert font.width(code) == round(original["hmtx"][cmap[code]][0] * 1000 / units)
+
+
+def test_text_width_agrees_with_freetype():
+    font = ImageFont.truetype(str(font_path("normal")), 1000, layout_engine=ImageFont.Layout.BASIC)
+    for text in ("AKs", "25+", "SB push thresholds (bb), stacks 1-25 bb", "T3s 7.7*"):
+        assert abs(text_width(text, 1000) - font.getlength(text)) <= len(text), text
+
+
+def test_wrap_respects_the_width():
+    text = "Number: largest stack (bb, truncated to 0.1) at which the hand is pushed with frequency > 0.5"
+    lines = wrap(text, 150, 7)
+    assert " ".join(lines) == text and len(lines) > 1
+    assert all(text_width(line, 7) <= 150 for line in lines)
+    assert wrap("averyveryverylongword short", 10, 7) == ["averyveryverylongword", "short"]
+
+
+def test_cap_height_matches_the_font():
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(font_path("normal")))  # its OS/2 table is version 1: no sCapHeight, so the H's top
+    glyf = font["glyf"]
+    glyf["H"].recalcBounds(glyf)
+    assert abs(glyf["H"].yMax / font["head"].unitsPerEm - CAP_HEIGHT) < 1e-3
+
+
+def test_bad_text_options_are_refused():
+    d = Drawing(10, 10)
+    with pytest.raises(ValueError, match="anchor 'centre'"):
+        d.text(0, 0, "x", 5, anchor="centre")
