@@ -279,9 +279,10 @@ def write_chart_set(
     spread over the solved range, see :func:`~sflp.report.frames.default_range_stacks`).
     ``exact`` adds ``value_exact`` ("p/q") to values.csv.
     ``title`` (e.g. ``"Exploitative"``) is put before the pictures' and sheets' titles.
-    ``progress(phase, done, total)`` is called as the job advances.  The pictures, the PDF and
-    the SC numbers are made by ``workers`` forked processes (default: 2 where ``fork`` and two
-    cores exist; 0 = all in this process, see :mod:`sflp.report.jobs`).  Raises
+    ``progress(phase, done, total)`` is called as the job advances.  The workbook (with
+    thresholds.csv and the SC numbers), the HTML page, the PDF and the pictures are made by
+    ``workers`` forked processes (default: 2 where ``fork`` and two cores exist; 0 = all in this
+    process, see :mod:`sflp.report.jobs`) while this process writes the small CSV files.  Raises
     :class:`~sflp.errors.OutputError` when ``out_dir`` cannot be written.
     """
     from sflp.report.csv_out import RangesCsvStream
@@ -347,9 +348,15 @@ def write_chart_set(
             about.append(("Hand EV sheet", f"{len(kept_index)} of the {len(solved)} stacks, spread evenly; "
                                            "ranges.csv has every stack"))
         kind = "Exploitative" if title else "Equilibrium"
+        groups = ["values.csv", "range grids", "chart.xlsx + thresholds.csv", "chart.html", "pictures + PDF"]
+        step = iter(range(1, len(groups) + 1))
         with Jobs(workers) as jobs:
-            # the independent, slow parts in worker processes; the rest here meanwhile
-            sc_job = jobs.submit(sc_numbers, config)  # Sklansky-Chubukov: a column and a sheet
+            # every slow file is a job for the worker processes, the longest first; this process
+            # writes the small CSV files meanwhile and then waits
+            book = jobs.submit(_workbook_and_thresholds, stage, config, values, kept, tdf, low, high, chosen, about,
+                               structure)
+            page = jobs.submit(write_chart_html, stage / "chart.html", values, kept, tdf, structure, about, low=low,
+                               high=high)
             last = select(kept, stack=solved[-1])
             jobs.submit(write_chart_pdf, stage / "chart.pdf", tdf, low, high, structure, about,
                         ranges=last, stack=solved[-1])
@@ -361,8 +368,6 @@ def write_chart_set(
                             stack, structure, kind=kind)
             jobs.submit(render, value_picture, stage, "value_by_stack", values, structure)
 
-            groups = ["values.csv", "range grids", "chart.html", "thresholds.csv", "chart.xlsx", "pictures + PDF"]
-            step = iter(range(1, len(groups) + 1))
             write_values_csv(values, stage / "values.csv")
             tick("values.csv", next(step), len(groups))
             for stack in chosen:
@@ -370,18 +375,10 @@ def write_chart_set(
                     grid = grid_from_tidy(kept, "frequency", stack=stack, player=player)
                     write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
             tick("range grids", next(step), len(groups))
-            write_chart_html(stage / "chart.html", values, kept, tdf, structure, about, low=low, high=high)
+            book.result()
+            tick("chart.xlsx + thresholds.csv", next(step), len(groups))
+            page.result()
             tick("chart.html", next(step), len(groups))
-            sc = sc_job.result()
-            tdf = add_sc_column(tdf, sc) if tdf is not None else None
-            if tdf is not None:
-                write_thresholds_csv(tdf, stage / "thresholds.csv")
-            tick("thresholds.csv", next(step), len(groups))
-            wb = chart_workbook(values, kept, tdf, low, high, chosen, about, structure)
-            add_sc_sheet(wb, sc_frame(sc), structure, SC_TIE_RULE)
-            save_workbook(wb, stage / "chart.xlsx")
-            del wb
-            tick("chart.xlsx", next(step), len(groups))
             jobs.wait()
             tick("pictures + PDF", next(step), len(groups))
         info = {
@@ -402,6 +399,19 @@ def write_chart_set(
         write_manifest(stage, info, known)
         names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
     return {name: str(out / name) for name in names}
+
+
+def _workbook_and_thresholds(stage: Path, config, values, kept, tdf, low: float, high: float, chosen, about,
+                             structure: str) -> None:
+    """``thresholds.csv`` (with the Sklansky-Chubukov column) and ``chart.xlsx``: one job, so the
+    SC numbers are computed once, in the worker that writes both files."""
+    sc = sc_numbers(config)
+    if tdf is not None:
+        tdf = add_sc_column(tdf, sc)
+        write_thresholds_csv(tdf, stage / "thresholds.csv")
+    wb = chart_workbook(values, kept, tdf, low, high, chosen, about, structure)
+    add_sc_sheet(wb, sc_frame(sc), structure, SC_TIE_RULE)
+    save_workbook(wb, stage / "chart.xlsx")
 
 
 def _step_value(stacks: Sequence[float]) -> float | None:

@@ -1,8 +1,8 @@
-"""Independent report jobs (pictures, the PDF, the SC numbers) run in forked worker processes.
+"""Independent report jobs (the workbook, the HTML page, the PDF, the pictures) run in forked workers.
 
-A chart set's pictures and its PDF take most of the time of a small chart job, and none depends
-on another, so :class:`Jobs` hands them to up to two forked workers while the main process
-streams the CSV, builds the workbook and the HTML page.  Each job writes its own files
+Once the solutions are streamed to ``ranges.csv``, a chart set's remaining files depend only on
+small frames and not on one another, so :class:`Jobs` hands them to up to two forked workers
+(both cores busy) while the main process writes the small CSV files.  Each job writes its own files
 (atomically, into the staging folder); :meth:`Jobs.wait` re-raises the first error a job had.
 
 The workers ignore SIGINT (Ctrl-C reaches the whole process group; the main process handles it
