@@ -10,6 +10,7 @@ import csv
 import io
 import math
 import os
+import re
 import zipfile
 from pathlib import Path
 
@@ -554,3 +555,15 @@ def test_range_stacks_map_to_nearest_solved_stack(solutions, tmp_path):
     }
     ws = openpyxl.load_workbook(files["chart.xlsx"])["Ranges"]
     assert ws["A1"].value == "Stack 7.7 bb" and ws.cell(1 + 17, 1).value == "Stack 10 bb"
+
+
+def test_hand_ev_row_xml_skips_nan_cells_and_keeps_shortest_text():
+    from sflp.report.excel import _row_xml
+
+    values = [float("nan"), 0.1, -1 / 3, float("nan"), 2.5e-17, float("nan")]
+    xml = _row_xml(7, 12.5, values, "4")
+    cells = re.findall(r'<c r="([A-Z]+)7"(?: s="(\d+)")? t="n"><v>([^<]*)</v></c>', xml)
+    # column A holds the stack (no style); B.. the values, a NaN leaving no cell at all
+    assert cells == [("A", "", "12.5"), ("C", "4", "0.1"), ("D", "4", "-0.3333333333333333"), ("F", "4", "2.5e-17")]
+    assert xml.startswith('<row r="7">') and xml.endswith("</row>")
+    assert _row_xml(3, 1.0, [], "4") == '<row r="3"><c r="A3" t="n"><v>1.0</v></c></row>'

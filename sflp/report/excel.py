@@ -489,18 +489,21 @@ def _hand_ev_sheet(wb: Workbook, ws, ranges: pd.DataFrame, note: str | None = No
     wb._sflp_rows = {**getattr(wb, "_sflp_rows", {}), ws.title: (stacks, data)}
 
 
-_COLUMNS = tuple(get_column_letter(c) for c in range(1, 400))
+_CELL_PREFIX = tuple(f'<c r="{get_column_letter(c)}' for c in range(2, 400))
+"""The start of each ``Hand EV`` data cell, columns ``B``.. (:func:`_row_xml`)."""
 
 
 def _row_xml(r: int, stack: float, values: list[float], style: str) -> str:
-    from sflp.report.csv_out import _float_texts
-
-    parts = [f'<row r="{r}"><c r="A{r}" t="n"><v>{stack!r}</v></c>']
-    for col, text in zip(_COLUMNS[1:], _float_texts(np.asarray(values))):
-        if text:
-            parts.append(f'<c r="{col}{r}" s="{style}" t="n"><v>{text}</v></c>')
-    parts.append("</row>")
-    return "".join(parts)
+    """One ``Hand EV`` row: the stack in ``A``, then a styled cell per value (NaN: no cell)."""
+    texts = repr(values)[1:-1].split(", ") if values else []  # shortest round-trip texts, one C call
+    mid = f'{r}" s="{style}" t="n"><v>'
+    if "nan" in texts:
+        cells = "".join([f"{p}{mid}{x}</v></c>" for p, x in zip(_CELL_PREFIX, texts) if x != "nan"])
+    elif texts:
+        cells = "</v></c>".join(map(mid.join, zip(_CELL_PREFIX, texts))) + "</v></c>"  # prefix+mid+text
+    else:
+        cells = ""
+    return f'<row r="{r}"><c r="A{r}" t="n"><v>{stack!r}</v></c>{cells}</row>'
 
 
 def _stream_rows(sheet_xml: bytes, stacks: np.ndarray, data: np.ndarray) -> Iterator[bytes]:
