@@ -52,6 +52,9 @@ and ``h`` (BB's total gain from calling, times ``2B``) is convex and piecewise l
   that fails the proof is corrected by exact Newton steps, and failing that solved by an all-integer
   path (it does not happen with the games tried; the tests run both paths).
 
+All of this runs with the big blind as the unit (every chip amount, and so the number, scales
+alike), which keeps the floats well scaled however large or small the blinds.
+
 Stacks are in big blinds **before posting**, as everywhere in sflp.  Tables that count the stack
 after posting the small blind differ by ``sb`` (0.5 bb); tables in small-blind units by a factor 2.
 
@@ -171,6 +174,14 @@ def _hand_sc_exact(name: str, combo: int, ex: dict[str, Fraction], table: Equity
     raise SolveError(f"could not bracket the Sklansky-Chubukov number of {name}")
 
 
+def _float(x: Fraction) -> float:
+    """``float(x)``, infinite beyond the float range (the exact checks then decide)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
 class _Game:
     """The numbers of the module docstring's ``h`` for every class at once.
 
@@ -197,7 +208,7 @@ class _Game:
         self.bg_d, self.a_d, self.k_d = (int(x * self.D) for x in (self.two_bg, self.A, self.K))
         self.uf = self.u.astype(np.float64)
         self.vf = self.v.astype(np.float64)
-        self.af, self.bgf, self.kf = float(self.A), float(self.two_bg), float(self.K)
+        self.af, self.bgf, self.kf = _float(self.A), _float(self.two_bg), _float(self.K)
 
     def root(self, u_sum: int, v_sum: int, count: int) -> Fraction | None:
         """The exact root of ``h = K`` on the piece where exactly the combos summed are called."""
@@ -213,7 +224,7 @@ class _Game:
         """
         u, uf, vf = self.u[rows], self.uf[rows], self.vf[rows]
         with np.errstate(all="ignore"):
-            pf = np.array([float(p) for p in points])[:, None]
+            pf = np.array([_float(p) for p in points])[:, None]
             phi = 2.0 * uf * pf + (self.af * vf - self.bgf)
             size = 2.0 * np.abs(uf) * np.abs(pf) + self.af * vf + self.bgf
             sure = (np.abs(phi) > 1e-12 * size) & (size > 1e-280)
@@ -238,7 +249,7 @@ class _Game:
         uf, cf = self.uf[rows], self.af * self.vf[rows] - self.bgf
         with np.errstate(all="ignore"):
             kinks = np.where(uf != 0, -cf / (2.0 * uf), -np.inf).max(axis=1)
-            stack = np.maximum(kinks, float(self.G)) * 2.0 + 1.0  # right of every kink: h linear
+            stack = np.maximum(kinks, _float(self.G)) * 2.0 + 1.0  # right of every kink: h linear
             called = np.zeros(uf.shape, dtype=bool)
             active = np.arange(len(rows))
             for _ in range(max_steps):
@@ -300,9 +311,12 @@ class _Game:
 def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> dict[str, SCNumber]:
     """The Sklansky–Chubukov number of every class under ``config``'s blinds and antes (its stack is ignored)."""
     table = table or load_table()
-    ex = config.exact()
+    exact = config.exact()
+    # in big blinds: every chip amount scales the numbers alike, and the floats stay well scaled
+    unit = exact["big_blind"]
+    ex = {key: value / unit for key, value in exact.items()}
     game = _Game(ex, table)
-    s_min = game.G
+    s_min = game.G * unit
     unbounded = ~(game.u < 0).any(axis=1)  # at large stacks BB calls no hand that beats SB's
     # h(s_min) = (2G - A) * sum_d v_d <= K: profitable at the smallest stack (see the docstring)
     at_min = game.v.sum(axis=1) <= math.floor(game.K / (2 * game.G - game.A))
@@ -315,9 +329,11 @@ def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> dict[str
         elif not at_min[k]:
             result[name] = SCNumber(name, None, False, True, None)
         elif roots[k] is not None:
-            result[name] = SCNumber(name, roots[k], False, False, s_min)
+            result[name] = SCNumber(name, roots[k] * unit, False, False, s_min)
         else:
-            result[name] = _hand_sc_exact(name, CLASS_COMBOS[k][0], ex, table)
+            slow = _hand_sc_exact(name, CLASS_COMBOS[k][0], ex, table)
+            result[name] = SCNumber(name, None if slow.stack is None else slow.stack * unit, slow.unbounded,
+                                    slow.never, None if slow.from_stack is None else slow.from_stack * unit)
     return result
 
 

@@ -233,3 +233,18 @@ def test_exact_signs_at_a_breakpoint_and_newton_correction():
         called = np.array([2 * int(a) * stack + game.A * int(b) - game.two_bg < 0 for a, b in zip(u, v)])
         assert called.tolist() != truth
         assert game.prove(row, called) == root
+
+
+@pytest.mark.parametrize("unit", ["1e-300", "1e300", "7/3"])
+def test_sc_numbers_scale_with_the_chips(unit):
+    # every chip amount in the game (blinds, antes, stack) scaled by c scales SB's EV and the
+    # fold value by c, so each SC number scales by c exactly -- also far outside the float range
+    # of the products the computation forms
+    c = Fraction(unit)
+    base = sc_numbers(_config(F(1, 2), F(1), F(1, 8), F(1, 7)))
+    scaled = sc_numbers(_config(c / 2, c, c / 8, c / 7))
+    for hand, sc in base.items():
+        other = scaled[hand]
+        assert (other.unbounded, other.never) == (sc.unbounded, sc.never), hand
+        assert other.stack == (None if sc.stack is None else sc.stack * c), hand
+        assert other.from_stack == (None if sc.from_stack is None else sc.from_stack * c), hand
