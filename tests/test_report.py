@@ -200,6 +200,24 @@ def test_workbook_is_byte_identical_across_writes(solutions, thresholds, chart, 
     assert (first / "chart.xlsx").read_bytes() == Path(files["chart.xlsx"]).read_bytes()
 
 
+def test_workbook_style_cache_writes_what_plain_assignment_writes(solutions, thresholds, chart, tmp_path, monkeypatch):
+    # excel._styled remembers each style part's index instead of letting openpyxl hash it on every
+    # cell; assigning every part the plain openpyxl way must give the very same file
+    from sflp.report import excel
+
+    def plain(cell, number_format=None, fill=None, font=None, alignment=None, border=None):
+        for name, part in (("number_format", number_format), ("fill", fill), ("font", font),
+                           ("alignment", alignment), ("border", border)):
+            if part is not None:
+                setattr(cell, name, part)
+        return cell
+
+    monkeypatch.setattr(excel, "_styled", plain)
+    first, _ = chart
+    files = write_chart_set(solutions, thresholds, tmp_path, extra_about={"command": "pytest"})
+    assert (first / "chart.xlsx").read_bytes() == Path(files["chart.xlsx"]).read_bytes()
+
+
 def test_exact_values_csv_has_value_exact_as_fraction(tmp_path):
     sols = solve_many([2, 3], GameConfig(stack=2), exact=True)
     files = write_chart_set(sols, None, tmp_path, exact=True)
