@@ -22,14 +22,38 @@ the rule changes no number).  SB's EV of the face-up shove is
 
 a concave piecewise-linear function of ``S`` (breakpoints where some ``C_d(S) = G``), and folding
 is worth ``F = -(sb + a)``.  The **SC number** is the largest ``S`` with ``EV(S) >= F`` (break-even
-counts as profitable).  On the linear piece that contains it, ``EV(S) = F`` is one linear equation
-with rational coefficients, so the number is an exact :class:`~fractions.Fraction`; it is found by
-evaluating ``EV`` at every breakpoint (floats) to pick the piece, then solving and checking that
-piece in exact arithmetic.  ``None`` means unbounded (BB folds everything at large stacks, as
-against ``AA``: then ``EV(S) -> G > F``).  ``never`` means the shove loses at every legal stack
-(``S >= bb + a + A``).  Because ``EV`` is concave the profitable stacks form one interval;
-``from_stack`` is the smallest legal stack when the shove is profitable there (it is for every
-hand in the usual games), else None (the interval then starts higher).
+counts as profitable); it is an exact :class:`~fractions.Fraction`.  ``None`` means unbounded (BB
+folds everything at large stacks, as against ``AA``: then ``EV(S) -> G > F``).  ``never`` means the
+shove loses at every legal stack (``S >= bb + a + A``).  Because ``EV`` is concave the profitable
+stacks form one interval; ``from_stack`` is the smallest legal stack when the shove is profitable
+there, else None -- which happens only when it is ``never`` profitable (shown below).
+
+How it is computed exactly, and fast.  With board counts ``w, t, l`` (``B = w + t + l``), put
+``u = w - l``, ``v = 2l + t`` and ``phi_d(S) = 2B*(C_d(S) - G) = 2*u*S + A*v - 2*B*G``: BB calls
+``d`` iff ``phi_d(S) < 0``.  Then ``EV(S) >= F`` iff
+
+    h(S) = sum_d max(0, -phi_d(S)) <= K = 2 * 1225 * B * (G - F),
+
+and ``h`` (BB's total gain from calling, times ``2B``) is convex and piecewise linear.
+
+* At the smallest stack ``S = G`` every call is all in and ``phi_d(G) = (A - 2G)*v <= 0``, so
+  ``h(G) = (2G - A) * sum_d v``: one exact comparison decides whether the shove is profitable
+  there.  If it is not, ``(2G - A) * sum v > K > 2nBG >= (2G - A)*nB`` gives ``sum v > nB``, i.e.
+  ``sum l > sum w``: then ``h``'s right slope at ``G``, ``-2 * sum u``, is positive, ``h`` only rises
+  and the shove is ``never`` profitable.
+* No ``u < 0`` (no BB combo ahead of SB's): ``h`` never rises, so the number is unbounded.
+* Otherwise the SC number is the root of ``h = K`` where ``h`` rises.  Newton's method from the
+  right in floats, for all hands at once, finds the linear piece it lies on (for a convex ``h`` the
+  iterates stay right of the root and each lands on a new piece); the piece's root is solved as a
+  Fraction and then *proven*: the sign of every ``phi_d`` at it is taken from floats where the
+  rounding error (a few units in the last place of the terms' size, allowed 1e-12 of it) cannot
+  flip it, and from exact Fractions where it could.  The root stands when the called set of the
+  piece agrees with those signs (so ``h(root) = K`` exactly) and ``h`` rises right after it.  A hand
+  that fails the proof is corrected by exact Newton steps, and failing that solved by an all-integer
+  path (it does not happen with the games tried; the tests run both paths).
+
+All of this runs with the big blind as the unit (every chip amount, and so the number, scales
+alike), which keeps the floats well scaled however large or small the blinds.
 
 Stacks are in big blinds **before posting**, as everywhere in sflp.  Tables that count the stack
 after posting the small blind differ by ``sb`` (0.5 bb); tables in small-blind units by a factor 2.
@@ -42,6 +66,7 @@ after posting the small blind differ by ``sb`` (0.5 bb); tables in small-blind u
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -91,7 +116,9 @@ class SCNumber:
         }
 
 
-def _hand_sc(name: str, combo: int, ex: dict[str, Fraction], table: EquityTable) -> SCNumber:
+def _hand_sc_exact(name: str, combo: int, ex: dict[str, Fraction], table: EquityTable) -> SCNumber:
+    """One hand with Python integers throughout: the fallback of :func:`sc_numbers` for a hand
+    its fast path cannot prove (the tests also run it against the fast path)."""
     ds = np.flatnonzero(COMBO_DISJOINT[combo])
     n = len(ds)
     w = table.wins[combo, ds].astype(np.int64)
@@ -147,11 +174,167 @@ def _hand_sc(name: str, combo: int, ex: dict[str, Fraction], table: EquityTable)
     raise SolveError(f"could not bracket the Sklansky-Chubukov number of {name}")
 
 
+def _float(x: Fraction) -> float:
+    """``float(x)``, infinite beyond the float range (the exact checks then decide)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
+class _Game:
+    """The numbers of the module docstring's ``h`` for every class at once.
+
+    ``u[i, d] = w - l`` and ``v[i, d] = 2l + t`` (board counts of class ``i``'s first combo against
+    its ``d``-th disjoint BB combo), so that ``phi_d(S) = 2*u*S + A*v - 2BG``; ``K`` as in the
+    docstring; float copies for the search and the error bounds.
+    """
+
+    def __init__(self, ex: dict[str, Fraction], table: EquityTable):
+        combos = np.array([c[0] for c in CLASS_COMBOS], dtype=np.int64)
+        ds = np.nonzero(COMBO_DISJOINT[combos])[1].reshape(len(combos), -1)
+        w = table.wins[combos[:, None], ds].astype(np.int64)
+        t = table.ties[combos[:, None], ds].astype(np.int64)
+        self.u = 2 * w + t - BOARDS_PER_PAIR
+        self.v = 2 * BOARDS_PER_PAIR - 2 * w - t
+        self.n = ds.shape[1]
+        self.A = ex["bb_ante"]
+        self.G = ex["big_blind"] + ex["ante"] + self.A
+        self.F = -(ex["small_blind"] + ex["ante"])
+        self.two_bg = 2 * BOARDS_PER_PAIR * self.G
+        self.K = 2 * self.n * BOARDS_PER_PAIR * (self.G - self.F)
+        # R = (2BG*N_C - A*V_C - K) / (2*U_C) over integers: D clears the three denominators
+        self.D = lcm(self.two_bg.denominator, self.A.denominator, self.K.denominator)
+        self.bg_d, self.a_d, self.k_d = (int(x * self.D) for x in (self.two_bg, self.A, self.K))
+        self.uf = self.u.astype(np.float64)
+        self.vf = self.v.astype(np.float64)
+        self.af, self.bgf, self.kf = _float(self.A), _float(self.two_bg), _float(self.K)
+
+    def root(self, u_sum: int, v_sum: int, count: int) -> Fraction | None:
+        """The exact root of ``h = K`` on the piece where exactly the combos summed are called."""
+        if u_sum >= 0:
+            return None
+        return Fraction(self.bg_d * count - self.a_d * v_sum - self.k_d, 2 * u_sum * self.D)
+
+    def signs(self, rows: np.ndarray, points: list[Fraction]) -> tuple[np.ndarray, np.ndarray]:
+        """Exact ``phi < 0`` and ``phi == 0`` at ``points[k]`` for the hands ``rows[k]``.
+
+        Floats decide where their rounding error (a few units in the last place of the size of
+        the terms, bounded here by 1e-12 of it) cannot flip the sign; Fractions decide the rest.
+        """
+        u, uf, vf = self.u[rows], self.uf[rows], self.vf[rows]
+        with np.errstate(all="ignore"):
+            pf = np.array([_float(p) for p in points])[:, None]
+            phi = 2.0 * uf * pf + (self.af * vf - self.bgf)
+            size = 2.0 * np.abs(uf) * np.abs(pf) + self.af * vf + self.bgf
+            sure = (np.abs(phi) > 1e-12 * size) & (size > 1e-280)
+        negative = sure & (phi < 0)
+        zero = np.zeros_like(negative)
+        for r, d in zip(*np.nonzero(~sure)):
+            exact = 2 * int(u[r, d]) * points[r] + self.A * int(self.v[rows[r], d]) - self.two_bg
+            negative[r, d], zero[r, d] = exact < 0, exact == 0
+        return negative, zero
+
+    def sums(self, rows: np.ndarray, mask: np.ndarray) -> tuple[list[int], list[int], list[int]]:
+        """``(U, V, N)`` summed over ``mask`` per hand, as Python ints."""
+        return (
+            (self.u[rows] * mask).sum(axis=1).tolist(),
+            (self.v[rows] * mask).sum(axis=1).tolist(),
+            mask.sum(axis=1).tolist(),
+        )
+
+    def search(self, rows: np.ndarray, max_steps: int = 200) -> np.ndarray:
+        """Newton's method from the right on the convex ``h`` (floats), for the hands ``rows``:
+        the called set (mask) of the piece each hand's root of ``h = K`` lies on, approximately."""
+        uf, cf = self.uf[rows], self.af * self.vf[rows] - self.bgf
+        with np.errstate(all="ignore"):
+            kinks = np.where(uf != 0, -cf / (2.0 * uf), -np.inf).max(axis=1)
+            stack = np.maximum(kinks, _float(self.G)) * 2.0 + 1.0  # right of every kink: h linear
+            called = np.zeros(uf.shape, dtype=bool)
+            active = np.arange(len(rows))
+            for _ in range(max_steps):
+                if not len(active):
+                    break
+                phi = 2.0 * uf[active] * stack[active, None] + cf[active]
+                now = phi < 0
+                slope = -2.0 * (uf[active] * now).sum(axis=1)
+                h = -(phi * now).sum(axis=1)
+                step = (h - self.kf) / slope
+                settled = (now == called[active]).all(axis=1) | ~(step > 0) | ~(slope > 0)
+                called[active] = now
+                stack[active] = np.where(settled, stack[active], stack[active] - step)
+                active = active[~settled]
+        return called
+
+    def proven(self, row: int, mask: np.ndarray, root: Fraction | None, negative, zero) -> bool:
+        """Whether ``root`` -- the root of the piece where the combos in ``mask`` are called -- is
+        hand ``row``'s SC number, given the exact signs of every ``phi_d(root)``: then ``h(root)``
+        from ``mask`` is the true ``h(root) = K`` (``mask`` holds every strictly called combo and
+        otherwise only combos indifferent at ``root``), and ``h`` rises right after it."""
+        if root is None or (negative & ~mask).any() or (mask & ~negative & ~zero).any():
+            return False
+        right = negative | (zero & (self.u[row] < 0))  # called just right of the root
+        return int(self.u[row][right].sum()) < 0 and root >= self.G
+
+    def prove(self, row: int, mask: np.ndarray, tries: int = 8) -> Fraction | None:
+        """Exact Newton steps from a wrong candidate piece of hand ``row``: each solves the piece
+        right of the last root tried; None if ``tries`` steps do not prove a root."""
+        rows = np.array([row])
+        for _ in range(tries):
+            root = self.root(*(s[0] for s in self.sums(rows, mask[None, :])))
+            if root is None:
+                return None
+            negative, zero = (x[0] for x in self.signs(rows, [root]))
+            if self.proven(row, mask, root, negative, zero):
+                return root
+            mask = negative | (zero & (self.u[row] < 0))
+        return None
+
+    def solve(self, rows: np.ndarray) -> list[Fraction | None]:
+        """The proven SC numbers of the hands ``rows`` (each profitable at the smallest stack and
+        with some BB combo ahead of it), None where the proof fails."""
+        if not len(rows):
+            return []
+        masks = self.search(rows)
+        roots = [self.root(*s) for s in zip(*self.sums(rows, masks))]
+        points = [Fraction(0) if r is None else r for r in roots]
+        negative, zero = self.signs(rows, points)
+        out: list[Fraction | None] = []
+        for k, row in enumerate(rows.tolist()):
+            if self.proven(row, masks[k], roots[k], negative[k], zero[k]):
+                out.append(roots[k])
+            else:
+                out.append(self.prove(row, negative[k] | (zero[k] & (self.u[row] < 0))))
+        return out
+
+
 def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> dict[str, SCNumber]:
     """The Sklansky–Chubukov number of every class under ``config``'s blinds and antes (its stack is ignored)."""
     table = table or load_table()
-    ex = config.exact()
-    return {name: _hand_sc(name, CLASS_COMBOS[k][0], ex, table) for k, name in enumerate(CLASS_NAMES)}
+    exact = config.exact()
+    # in big blinds: every chip amount scales the numbers alike, and the floats stay well scaled
+    unit = exact["big_blind"]
+    ex = {key: value / unit for key, value in exact.items()}
+    game = _Game(ex, table)
+    s_min = game.G * unit
+    unbounded = ~(game.u < 0).any(axis=1)  # at large stacks BB calls no hand that beats SB's
+    # h(s_min) = (2G - A) * sum_d v_d <= K: profitable at the smallest stack (see the docstring)
+    at_min = game.v.sum(axis=1) <= math.floor(game.K / (2 * game.G - game.A))
+    rows = np.flatnonzero(~unbounded & at_min)
+    roots = dict(zip(rows.tolist(), game.solve(rows)))
+    result = {}
+    for k, name in enumerate(CLASS_NAMES):
+        if unbounded[k]:
+            result[name] = SCNumber(name, None, True, False, s_min if at_min[k] else None)
+        elif not at_min[k]:
+            result[name] = SCNumber(name, None, False, True, None)
+        elif roots[k] is not None:
+            result[name] = SCNumber(name, roots[k] * unit, False, False, s_min)
+        else:
+            slow = _hand_sc_exact(name, CLASS_COMBOS[k][0], ex, table)
+            result[name] = SCNumber(name, None if slow.stack is None else slow.stack * unit, slow.unbounded,
+                                    slow.never, None if slow.from_stack is None else slow.from_stack * unit)
+    return result
 
 
 def format_text(config: GameConfig, numbers: dict[str, SCNumber]) -> str:

@@ -47,6 +47,7 @@ from openpyxl.chart import Reference, ScatterChart, Series
 from openpyxl.comments import Comment
 from openpyxl.formatting.rule import ColorScaleRule
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
@@ -147,6 +148,41 @@ def _font(color: str, bold: bool = False, size: float = 11) -> Font:
     return Font(color=color, bold=bold, size=size)
 
 
+_STYLE_PARTS = (
+    ("number_format", "numFmtId"),
+    ("fill", "fillId"),
+    ("font", "fontId"),
+    ("alignment", "alignmentId"),
+    ("border", "borderId"),
+)
+
+
+def _styled(cell, number_format=None, fill=None, font=None, alignment=None, border=None):
+    """``cell.number_format = number_format``, ``cell.fill = fill``, ... (the parts given), fast.
+
+    openpyxl hashes the part on every assignment to find its index in the workbook's list of
+    fonts, fills, ... -- most of the time of building a sheet.  Here each part object is assigned
+    that way once per workbook (so the lists fill in the same order and the file is the same)
+    and later cells get the remembered index.  The parts must live as long as the workbook
+    (module constants, :func:`_fill`, :func:`_font`); the cache holds them so their identity,
+    the key, stays unique.
+    """
+    known = cell.parent.parent.__dict__.setdefault("_sflp_style_ids", {})
+    for (attribute, field), part in zip(_STYLE_PARTS, (number_format, fill, font, alignment, border)):
+        if part is None:
+            continue
+        key = (field, part if isinstance(part, str) else id(part))
+        hit = known.get(key)
+        if hit is None:
+            setattr(cell, attribute, part)
+            known[key] = (getattr(cell._style, field), part)
+        else:
+            if cell._style is None:
+                cell._style = StyleArray()
+            setattr(cell._style, field, hit[0])
+    return cell
+
+
 def _fit_one_page(ws, area: str, landscape: bool = False, pages_tall: int = 1) -> None:
     ws.print_area = area
     ws.page_setup.orientation = "landscape" if landscape else "portrait"
@@ -161,8 +197,7 @@ def _rank_labels(ws, top: int, left: int) -> None:
     for k, rank in enumerate(GRID_RANKS):
         for cell in (ws.cell(top - 1, left + k), ws.cell(top + k, left - 1)):
             cell.value = rank
-            cell.font = _BOLD
-            cell.alignment = _CENTER
+            _styled(cell, font=_BOLD, alignment=_CENTER)
 
 
 def _grid_dimensions(ws, left: int, width: float, first_row: int, height: float = 21) -> None:
@@ -220,11 +255,8 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
             ms = max_stack.iat[r, c]
             colour = threshold_colour(None if math.isnan(ms) else ms, low, high)
             cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, label_value(label))
-            cell.number_format = _label_format(label, bool(multi.iat[r, c]))
-            cell.fill = _fill(colour)
-            cell.font = _font(text_colour(colour), bool(multi.iat[r, c]))
-            cell.alignment = _CENTER
-            cell.border = _BORDER
+            _styled(cell, _label_format(label, bool(multi.iat[r, c])), _fill(colour),
+                    _font(text_colour(colour), bool(multi.iat[r, c])), _CENTER, _BORDER)
             if multi.iat[r, c]:
                 note = (
                     f"{hands.iat[r, c]}: {verb} with frequency > 0.5 at stacks "
@@ -253,9 +285,7 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
     for k, s in enumerate(stops):
         colour = threshold_colour(s, low, high)
         cell = ws.cell(scale_row, GRID_LEFT + k, f"{fmt_num(s)}+" if k == len(stops) - 1 else fmt_num(s))
-        cell.fill = _fill(colour)
-        cell.font = _font(text_colour(colour), False, 9)
-        cell.alignment = _CENTER
+        _styled(cell, fill=_fill(colour), font=_font(text_colour(colour), False, 9), alignment=_CENTER)
     ws.sheet_view.showGridLines = False
     _fit_one_page(ws, f"A1:N{scale_row}")
     ws.flush()
@@ -276,11 +306,8 @@ def _frequency_grid(ws, top: int, left: int, freq: pd.DataFrame, hands: pd.DataF
             f = float(freq.iat[r, c])
             colour = frequency_colour(f, player)
             cell = ws.cell(top + r, left + c, f)
-            cell.number_format = _hand_format(hands.iat[r, c])
-            cell.fill = _fill(colour)
-            cell.font = _font(text_colour(colour) if f > 0 else "777777", False, 9)
-            cell.alignment = _CENTER
-            cell.border = _BORDER
+            _styled(cell, _hand_format(hands.iat[r, c]), _fill(colour),
+                    _font(text_colour(colour) if f > 0 else "777777", False, 9), _CENTER, _BORDER)
 
 
 def _ev_grid(ws, top: int, left: int, ev: pd.DataFrame) -> None:
@@ -293,11 +320,7 @@ def _ev_grid(ws, top: int, left: int, ev: pd.DataFrame) -> None:
             v = float(values[r, c])
             colour = ev_colour(v, scale)
             cell = ws.cell(top + r, left + c, None if math.isnan(v) else v)
-            cell.number_format = EV_FORMAT
-            cell.fill = _fill(colour)
-            cell.font = _font(text_colour(colour), False, 9)
-            cell.alignment = _CENTER
-            cell.border = _BORDER
+            _styled(cell, EV_FORMAT, _fill(colour), _font(text_colour(colour), False, 9), _CENTER, _BORDER)
 
 
 def _ranges_sheet(ws, ranges: pd.DataFrame, stacks: Sequence[float]) -> None:
@@ -353,9 +376,7 @@ def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | Non
     ws.freeze_panes = "A2"
     header = []
     for name in columns:
-        cell = WriteOnlyCell(ws, _VALUE_HEADERS.get(name, name))
-        cell.font = _BOLD
-        header.append(cell)
+        header.append(_styled(WriteOnlyCell(ws, _VALUE_HEADERS.get(name, name)), font=_BOLD))
     ws.append(header)
     formats = [_VALUE_FORMATS.get(name, "General") for name in columns]
     for row in values.itertuples(index=False):
@@ -363,9 +384,7 @@ def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | Non
         for fmt, v in zip(formats, row):
             if isinstance(v, float) and math.isnan(v):
                 v = None
-            cell = WriteOnlyCell(ws, v)
-            cell.number_format = fmt
-            cells.append(cell)
+            cells.append(_styled(WriteOnlyCell(ws, v), fmt))
         ws.append(cells)
     n = len(values)
     if note:
@@ -448,9 +467,7 @@ def _hand_ev_sheet(wb: Workbook, ws, ranges: pd.DataFrame, note: str | None = No
         ws.column_dimensions[get_column_letter(c)].width = 8
 
     def bold(value):
-        cell = WriteOnlyCell(ws, value)
-        cell.font = _BOLD
-        return cell
+        return _styled(WriteOnlyCell(ws, value), font=_BOLD)
 
     top = [None] * (1 + 2 * n_hands)
     top[0] = bold("stack (bb)")
@@ -462,9 +479,8 @@ def _hand_ev_sheet(wb: Workbook, ws, ranges: pd.DataFrame, note: str | None = No
         return
     cells = [float(stacks[0])]
     for v in data[0].tolist():
-        cell = WriteOnlyCell(ws, v)  # NaN cells are written as values here and dropped below
-        cell.number_format = EV_FORMAT
-        cells.append(cell)
+        # NaN cells are written as values here and dropped below
+        cells.append(_styled(WriteOnlyCell(ws, v), EV_FORMAT))
     ws.append(cells)
     last = 2 + len(stacks)
     finite = np.abs(data[~np.isnan(data)])
@@ -473,18 +489,21 @@ def _hand_ev_sheet(wb: Workbook, ws, ranges: pd.DataFrame, note: str | None = No
     wb._sflp_rows = {**getattr(wb, "_sflp_rows", {}), ws.title: (stacks, data)}
 
 
-_COLUMNS = tuple(get_column_letter(c) for c in range(1, 400))
+_CELL_PREFIX = tuple(f'<c r="{get_column_letter(c)}' for c in range(2, 400))
+"""The start of each ``Hand EV`` data cell, columns ``B``.. (:func:`_row_xml`)."""
 
 
 def _row_xml(r: int, stack: float, values: list[float], style: str) -> str:
-    from sflp.report.csv_out import _float_texts
-
-    parts = [f'<row r="{r}"><c r="A{r}" t="n"><v>{stack!r}</v></c>']
-    for col, text in zip(_COLUMNS[1:], _float_texts(np.asarray(values))):
-        if text:
-            parts.append(f'<c r="{col}{r}" s="{style}" t="n"><v>{text}</v></c>')
-    parts.append("</row>")
-    return "".join(parts)
+    """One ``Hand EV`` row: the stack in ``A``, then a styled cell per value (NaN: no cell)."""
+    texts = repr(values)[1:-1].split(", ") if values else []  # shortest round-trip texts, one C call
+    mid = f'{r}" s="{style}" t="n"><v>'
+    if "nan" in texts:
+        cells = "".join([f"{p}{mid}{x}</v></c>" for p, x in zip(_CELL_PREFIX, texts) if x != "nan"])
+    elif texts:
+        cells = "</v></c>".join(map(mid.join, zip(_CELL_PREFIX, texts))) + "</v></c>"  # prefix+mid+text
+    else:
+        cells = ""
+    return f'<row r="{r}"><c r="A{r}" t="n"><v>{stack!r}</v></c>{cells}</row>'
 
 
 def _stream_rows(sheet_xml: bytes, stacks: np.ndarray, data: np.ndarray) -> Iterator[bytes]:
@@ -535,11 +554,7 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
         v = float(by_hand[hand])
         colour = threshold_colour(None if math.isnan(v) else min(v, high), low, high)
         cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, "inf" if math.isinf(v) else "-" if math.isnan(v) else v)
-        cell.number_format = "0.0"
-        cell.fill = _fill(colour)
-        cell.font = _font(text_colour(colour))
-        cell.alignment = _CENTER
-        cell.border = _BORDER
+        _styled(cell, "0.0", _fill(colour), _font(text_colour(colour)), _CENTER, _BORDER)
         comment = Comment(f"{hand}: {v:.6f} bb" if math.isfinite(v) else f"{hand}: {by_hand[hand]}", "sflp")
         cell.comment = comment
     _grid_dimensions(ws, GRID_LEFT, 6.5, GRID_TOP)
