@@ -16,6 +16,8 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageFont
 
 from sflp.report.draw import (
@@ -211,3 +213,44 @@ def test_bad_text_options_are_refused():
     d = Drawing(10, 10)
     with pytest.raises(ValueError, match="anchor 'centre'"):
         d.text(0, 0, "x", 5, anchor="centre")
+
+
+# ---------------------------------------------------------------- long curves
+
+
+@given(st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=3000), st.floats(0.01, 2.0))
+@settings(max_examples=60, deadline=None)
+def test_thinned_curve_keeps_every_strip_envelope(ys, step):
+    from sflp.report.plots import thin_curve
+
+    pts = [(k * step * 0.1, y) for k, y in enumerate(ys)]
+    kept = thin_curve(pts)
+    assert kept[0] == pts[0] and kept[-1] == pts[-1]
+    assert all(p in pts for p in kept) and [p[0] for p in kept] == sorted(p[0] for p in kept)
+    strips = {}
+    for x, y in pts:  # independent bookkeeping of each quarter-point strip's lowest and highest y
+        lo, hi = strips.get(int(x // 0.25), (y, y))
+        strips[int(x // 0.25)] = (min(lo, y), max(hi, y))
+    seen = {}
+    for x, y in kept:
+        lo, hi = seen.get(int(x // 0.25), (y, y))
+        seen[int(x // 0.25)] = (min(lo, y), max(hi, y))
+    assert seen == strips
+    assert len(kept) <= max(len(pts), 4 * len(strips))
+
+
+def test_value_picture_of_100000_stacks_stays_small():
+    import pandas as pd
+
+    from sflp.report.plots import value_picture
+
+    x = np.linspace(1, 1000, 99_901)
+    value = np.sin(x / 30) / 10
+    value[50_000] = 0.5  # one spike: it must survive the thinning
+    frame = pd.DataFrame({"stack": x, "value": value, "push_pct": 50 + 10 * np.sin(x), "call_pct": 30 + 0 * x})
+    drawing = value_picture(frame, "SB 0.5 / BB 1, no ante")
+    curves = [item for item in drawing.items if type(item).__name__ == "Line" and len(item.points) > 10]
+    assert len(curves) == 3 and all(len(c.points) < 10_000 for c in curves)
+    ys = sorted(y for _, y in curves[0].points)  # y points down: the spike is the smallest y,
+    assert ys[1] - ys[0] > 0.5 * (ys[-1] - ys[0])  # far above the rest of the curve
+    assert len(svg_bytes(drawing)) < 500_000
