@@ -321,7 +321,8 @@ def _peak_bytes(n: int, folder: Path) -> int:
     path = compute_thresholds(config, low=2, high=30)
     tracemalloc.start()
     try:
-        write_chart_set(iter_solve(stacks, config, path=path, workers=1), path, folder, stacks=stacks)
+        # workers=0: every file is made in this process, where tracemalloc sees it
+        write_chart_set(iter_solve(stacks, config, path=path, workers=1), path, folder, stacks=stacks, workers=0)
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
