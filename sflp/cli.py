@@ -47,6 +47,19 @@ def _add_structure(p: argparse.ArgumentParser, stack: bool = True) -> None:
                    help="big-blind ante in bb, paid by BB only (dead)")
 
 
+def _add_lock(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-wait", action="store_true",
+                   help="fail at once if another sflp run is writing the same --out folder (default: wait for it)")
+
+
+def _lock_options(args, out_dir: Path) -> dict:
+    """``wait`` / ``on_wait`` for a staged output folder: wait and say so once, or fail at once."""
+    return {
+        "wait": not args.no_wait,
+        "on_wait": lambda: print(f"sflp: waiting for another sflp run writing {out_dir} ...", file=sys.stderr),
+    }
+
+
 def _add_output(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours in text output")
@@ -183,7 +196,7 @@ def cmd_solve(args) -> int:
     if out_dir is not None:
         from sflp.report import write_solution
 
-        files = write_solution(solution, out_dir)
+        files = write_solution(solution, out_dir, **_lock_options(args, out_dir))
     if args.json:
         obj = solution_dict(solution)
         if files is not None:
@@ -353,8 +366,7 @@ def cmd_chart(args) -> int:
 
         files = write_chart_set(
             counted(), thresholds, out_dir, exact=args.exact, stacks=stacks, progress=progress,
-            range_stacks=grid_stacks,
-            on_wait=lambda: print(f"sflp: waiting for another sflp run writing {out_dir} ...", file=sys.stderr),
+            range_stacks=grid_stacks, **_lock_options(args, out_dir),
         )
     finally:
         progress.close()
@@ -510,7 +522,8 @@ def cmd_exploit(args) -> int:
     from sflp.format import exploit_sweep_dict, exploit_sweep_title, format_exploit_sweep
 
     title = exploit_sweep_title(locked)
-    files = write_chart_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title)
+    files = write_chart_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title,
+                            **_lock_options(args, out_dir))
     if args.json:
         _print_json(exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config))
         return 0
@@ -618,6 +631,7 @@ def _add_study_commands(sub) -> None:
     p.add_argument("--sb", default=None, metavar="SPEC", help="lock SB's pushes (range, 30%%, CSV/grid/JSON file)")
     p.add_argument("--out", default=None,
                    help="chart set folder with --stacks (default reports/<config>_exploit-<hero>)")
+    _add_lock(p)
     _add_output(p)
     p.set_defaults(func=cmd_exploit)
 
@@ -686,6 +700,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--combos", action="store_true", help="solve with 1,326 combo strategies per player")
     p.add_argument("--solver", default=None, help="cvxpy solver name (default: HIGHS)")
     p.add_argument("--out", default=None, help="also write CSV/xlsx/PNG for this stack into DIR")
+    _add_lock(p)
     _add_output(p)
     p.set_defaults(func=cmd_solve)
 
@@ -700,6 +715,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stacks of the range grids (range_<S>bb.png, sb_push_<S>bb.csv), each mapped to the "
                         "nearest solved stack (default: about five round stacks spread over the range, "
                         "e.g. 5,10,15,20,25 for 1-25 bb)")
+    _add_lock(p)
     _add_output(p)
     p.set_defaults(func=cmd_chart)
 

@@ -294,6 +294,63 @@ def test_an_interrupted_first_run_leaves_nothing(tmp_path):
     assert not (tmp_path / "a").exists()
 
 
+@pytest.mark.parametrize("command", [
+    ["chart", "--stacks", "2,5"],
+    ["solve", "--stack", "5"],
+    ["exploit", "--stacks", "2,5", "--bb", "20%"],
+])
+def test_no_wait_fails_at_once_when_another_run_holds_the_folder(tmp_path, capsys, command):
+    from sflp.cli import main
+
+    target = tmp_path / "set"
+    entered, release = threading.Event(), threading.Event()
+
+    def hold():
+        with StagedFolder(target):
+            entered.set()
+            release.wait(30)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    try:
+        assert entered.wait(10)
+        code = main([*command, "--out", str(target), "--no-wait", "--json"])
+    finally:
+        release.set()
+        t.join()
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith("sflp: error: another sflp run is writing") and str(target) in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not target.exists() or not any(p.name.endswith(".csv") for p in target.iterdir())
+
+
+def test_a_waiting_run_says_so_once_and_then_writes(tmp_path):
+    target = tmp_path / "set"
+    entered, release = threading.Event(), threading.Event()
+
+    def hold():
+        with StagedFolder(target):
+            entered.set()
+            release.wait(60)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    assert entered.wait(10)
+    proc = run_cli("solve", "--stack", "5", "--out", str(target), "--json")
+    try:
+        time.sleep(5)  # a solve at 5 bb takes ~1 s; after 5 s it can only be waiting for the lock
+        assert proc.poll() is None
+        assert not (target / "manifest.json").exists()
+    finally:
+        release.set()
+        t.join()
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert err.count("sflp: waiting for another sflp run writing") == 1
+    assert (target / "manifest.json").exists() and (target / "range_5bb.png").exists()
+
+
 @pytest.mark.slow
 def test_two_concurrent_runs_into_one_folder_give_one_consistent_set(tmp_path):
     out = tmp_path / "set"
