@@ -7,6 +7,7 @@ folder: it must hold the complete old set or nothing, never a mix, and no tempor
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -294,6 +295,26 @@ def test_an_interrupted_first_run_leaves_nothing(tmp_path):
     assert not (tmp_path / "a").exists()
 
 
+@contextlib.contextmanager
+def held(target: Path):
+    """Hold ``target``'s lock (an open StagedFolder, in a thread) for the duration of the block."""
+    entered, release = threading.Event(), threading.Event()
+
+    def hold():
+        with StagedFolder(target):
+            entered.set()
+            release.wait(120)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    try:
+        assert entered.wait(10)
+        yield
+    finally:
+        release.set()
+        t.join()
+
+
 @pytest.mark.parametrize("command", [
     ["chart", "--stacks", "2,5"],
     ["solve", "--stack", "5"],
@@ -303,21 +324,8 @@ def test_no_wait_fails_at_once_when_another_run_holds_the_folder(tmp_path, capsy
     from sflp.cli import main
 
     target = tmp_path / "set"
-    entered, release = threading.Event(), threading.Event()
-
-    def hold():
-        with StagedFolder(target):
-            entered.set()
-            release.wait(30)
-
-    t = threading.Thread(target=hold)
-    t.start()
-    try:
-        assert entered.wait(10)
+    with held(target):
         code = main([*command, "--out", str(target), "--no-wait", "--json"])
-    finally:
-        release.set()
-        t.join()
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     assert err.startswith("sflp: error: another sflp run is writing") and str(target) in err, err
@@ -327,24 +335,11 @@ def test_no_wait_fails_at_once_when_another_run_holds_the_folder(tmp_path, capsy
 
 def test_a_waiting_run_says_so_once_and_then_writes(tmp_path):
     target = tmp_path / "set"
-    entered, release = threading.Event(), threading.Event()
-
-    def hold():
-        with StagedFolder(target):
-            entered.set()
-            release.wait(60)
-
-    t = threading.Thread(target=hold)
-    t.start()
-    assert entered.wait(10)
-    proc = run_cli("solve", "--stack", "5", "--out", str(target), "--json")
-    try:
+    with held(target):
+        proc = run_cli("solve", "--stack", "5", "--out", str(target), "--json")
         time.sleep(5)  # a solve at 5 bb takes ~1 s; after 5 s it can only be waiting for the lock
         assert proc.poll() is None
         assert not (target / "manifest.json").exists()
-    finally:
-        release.set()
-        t.join()
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert err.count("sflp: waiting for another sflp run writing") == 1

@@ -476,7 +476,18 @@ def _pdf_rgb(colour: str) -> str:
 def _content(drawing: Drawing) -> bytes:
     h = drawing.height
     ops: list[str] = []
-    fill = stroke = lw = None
+    fill = None
+    state = {"stroke": None, "width": None}
+
+    def pen(colour: str, width: float) -> None:
+        """Set the stroke colour and line width, writing only what changes."""
+        if state["stroke"] != colour:
+            ops.append(f"{_pdf_rgb(colour)} RG")
+            state["stroke"] = colour
+        if state["width"] != width:
+            ops.append(f"{_num(width)} w")
+            state["width"] = width
+
     for item in drawing.items:
         if isinstance(item, Rect):
             y = h - item.y - item.h
@@ -488,22 +499,12 @@ def _content(drawing: Drawing) -> bytes:
                     fill = item.fill
                 paint.append("f")
             if item.stroke and item.width > 0:
-                if stroke != item.stroke:
-                    ops.append(f"{_pdf_rgb(item.stroke)} RG")
-                    stroke = item.stroke
-                if lw != item.width:
-                    ops.append(f"{_num(item.width)} w")
-                    lw = item.width
+                pen(item.stroke, item.width)
                 paint = ["B"] if paint else ["S"]
             if paint:
                 ops.append(f"{box} {paint[0]}")
         elif isinstance(item, Line):
-            if stroke != item.colour:
-                ops.append(f"{_pdf_rgb(item.colour)} RG")
-                stroke = item.colour
-            if lw != item.width:
-                ops.append(f"{_num(item.width)} w")
-                lw = item.width
+            pen(item.colour, item.width)
             (x0, y0), *rest = item.points
             ops.append(f"1 j 1 J {_num(x0)} {_num(h - y0)} m " + " ".join(f"{_num(x)} {_num(h - y)} l" for x, y in rest)
                        + " S")
