@@ -16,6 +16,8 @@ import argparse
 import statistics
 import time
 
+from _common import peak_rss
+
 from sflp.approx import METHODS, approx_bench, cfr_plus, run
 from sflp.approx.common import reference_for
 from sflp.game import GameConfig
@@ -71,13 +73,14 @@ def main(argv: list[str] | None = None) -> None:
           f"(median of {args.repeats}):")
     print(f"  {c['solver_seconds'] * 1e3:8.1f} ms solver time, {c['wall_seconds'] * 1e3:8.1f} ms wall "
           f"(with checks every 10 iterations), {c['iterations']:,} iterations, "
-          f"reached {c['exploitability']:.3e}{'' if c['reached'] else '  (TARGET NOT REACHED)'}")
+          f"reached {c['exploitability']:.3e}{'' if c['reached'] else '  (TARGET NOT REACHED)'}; {peak_rss()}")
 
     print(f"\nTotal exploitability after {args.seconds:g} s at {args.stack:g} bb "
           f"(median of {args.repeats} runs, seeds 0..{args.repeats - 1}):")
     print(f"  {'method':<16} {'exploitability (bb)':>20} {'iterations':>12}")
     for method, expl, iters in fixed_time(config, args.seconds, args.repeats):
         print(f"  {method:<16} {expl:>20.3e} {iters:>12,}")
+    print(f"  ({peak_rss()})")
 
     if args.out:
         from sflp.report.approx_bench import write_approx_bench

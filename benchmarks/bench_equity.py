@@ -12,7 +12,7 @@ import argparse
 import tempfile
 
 import numpy as np
-from _common import machine, median_time, report
+from _common import machine, median_time, peak_rss, report
 
 from sflp import equity as eq
 from sflp.cards import COMBO_CARDS
@@ -52,7 +52,7 @@ def main() -> None:
     seconds, times = median_time(lambda: _board_values(part, combos, STRAIGHT_TOP), args.runs)
     evals = len(part) * 1326
     print(f"evaluator throughput (7-card, both cores, incl. dead combos): "
-          f"{evals / seconds / 1e6:.1f} M hands/s (median of {args.runs})")
+          f"{evals / seconds / 1e6:.1f} M hands/s (median of {args.runs}); {peak_rss()}")
 
 
 if __name__ == "__main__":

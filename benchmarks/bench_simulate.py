@@ -15,6 +15,8 @@ import platform
 import statistics
 import time
 
+from _common import peak_rss
+
 from sflp.game import GameConfig
 from sflp.simulate import simulate
 from sflp.solver import solve
@@ -35,7 +37,7 @@ def main() -> None:
           f"Python {platform.python_version()}")
     start = time.perf_counter()
     simulate(GameConfig(stack=10), 2, seed=0)  # solve + JIT (or numba cache load)
-    print(f"first call (solve, cvxpy import, JIT/cache load): {time.perf_counter() - start:.2f} s")
+    print(f"first call (solve, cvxpy import, JIT/cache load): {time.perf_counter() - start:.2f} s; {peak_rss()}")
     for name, config in CONFIGS.items():
         solution = solve(config)
         rates, wall = [], []
@@ -47,7 +49,7 @@ def main() -> None:
         print(
             f"{name:<28} {args.hands:,} hands x {args.runs}: median {statistics.median(rates) / 1e6:,.0f} M "
             f"hands/minute (loop {args.hands * 60 / statistics.median(rates):.3f} s, "
-            f"call incl. exact value {statistics.median(wall):.3f} s); last run z = {report.z_score:+.2f}"
+            f"call incl. exact value {statistics.median(wall):.3f} s); last run z = {report.z_score:+.2f}; {peak_rss()}"
         )
 
 

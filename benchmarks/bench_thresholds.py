@@ -17,6 +17,8 @@ import statistics
 import sys
 import time
 
+from _common import peak_rss
+
 from sflp.game import GameConfig
 from sflp.thresholds import compute_thresholds
 
@@ -31,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
           f"os.cpu_count()={os.cpu_count()}")
     t0 = time.perf_counter()
     compute_thresholds(config, 1.0, 25.0)
-    print(f"cold run 1-25 bb (table load + LP compile): {time.perf_counter() - t0:.2f} s")
+    print(f"cold run 1-25 bb (table load + LP compile): {time.perf_counter() - t0:.2f} s; {peak_rss()}")
 
     for low, high in ((1.0, 200.0), (1.0, 25.0)):
         times = []
@@ -45,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             f"exact thresholds {low:g}-{high:g} bb, 169x2 hands: median {statistics.median(times):.3f} s "
             f"of {args.runs} runs (min {min(times):.3f}, max {max(times):.3f}); "
             f"{len(result.breakpoints)} breakpoints, {len(result.segments)} segments, "
-            f"{result.lp_solves} LP solves, {result.pivots} pivots"
+            f"{result.lp_solves} LP solves, {result.pivots} pivots; {peak_rss()}"
         )
     return 0
 
