@@ -6,7 +6,6 @@ import argparse
 import csv
 import fcntl
 import json
-import math
 import os
 import pty
 import re
@@ -23,6 +22,7 @@ import pytest
 from sflp.cli import _threshold_grid, build_parser, main
 from sflp.game import GameConfig
 from sflp.thresholds import compute_thresholds
+from tests.test_chart_html_pdf import expected_label  # the one oracle of a chart label
 
 RANKS = "AKQJT98765432"
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,14 +41,6 @@ def grid_hand(r: int, c: int) -> str:
     return RANKS[min(r, c)] + RANKS[max(r, c)] + ("s" if c > r else "o")
 
 
-def expected_label(row: dict[str, str], high: float) -> str:
-    if row["max_stack"] == "":
-        label = "-"
-    elif row["capped"] == "true":
-        label = f"{high:g}+"
-    else:
-        label = f"{math.floor(float(row['max_stack']) * 10 + 1e-9) / 10:.1f}"
-    return label + ("*" if ";" in row["intervals"] else "")
 
 
 @pytest.fixture(scope="module")

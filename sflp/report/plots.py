@@ -229,10 +229,12 @@ class _Axes:
         self.d, self.left, self.top, self.width, self.height = d, left, top, width, height
         self.xlim, self.ylim = xlim, ylim
 
-    def x(self, v: float) -> float:
+    def x(self, v):
+        """Data x (a number or a numpy array) to drawing points."""
         return self.left + (v - self.xlim[0]) / (self.xlim[1] - self.xlim[0]) * self.width
 
-    def y(self, v: float) -> float:
+    def y(self, v):
+        """Data y (a number or a numpy array) to drawing points (y down)."""
         return self.top + (1 - (v - self.ylim[0]) / (self.ylim[1] - self.ylim[0])) * self.height
 
     def grid_and_ticks(self, xticks, yticks, x_labels: bool, size: float = 9.0) -> None:
@@ -256,9 +258,7 @@ class _Axes:
     def curve(self, xs, ys, colour: str, width: float, markers: bool) -> None:
         xs, ys = np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
         ok = np.isfinite(ys)
-        px = self.left + (xs[ok] - self.xlim[0]) / (self.xlim[1] - self.xlim[0]) * self.width
-        py = self.top + (1 - (ys[ok] - self.ylim[0]) / (self.ylim[1] - self.ylim[0])) * self.height
-        pts = list(zip(px.tolist(), py.tolist()))
+        pts = list(zip(self.x(xs[ok]).tolist(), self.y(ys[ok]).tolist()))
         self.d.line(thin_curve(pts), colour, width)
         if markers:
             for a, b in pts:
