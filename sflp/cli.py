@@ -63,6 +63,8 @@ def _lock_options(args, out_dir: Path) -> dict:
 def _add_output(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours in text output")
+    p.add_argument("--verbose", action="store_true",
+                   help="show the LP solver's own log (on stderr; stdout stays the command's output)")
 
 
 def _config(args, stack: float | None = None):
@@ -834,6 +836,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import threading
 
+    from sflp.quiet import set_verbose
+
+    set_verbose(getattr(args, "verbose", False))
+
     _RECEIVED.clear()
     previous = {}
     if threading.current_thread() is threading.main_thread():
@@ -865,6 +871,7 @@ def main(argv: list[str] | None = None) -> int:
             return _interrupted(_RECEIVED[0])
         raise
     finally:
+        set_verbose(False)
         sys.stdout = stdout
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -24,6 +24,8 @@ The stack enters only through ``K = K0 + S * K1``; it is a cvxpy ``Parameter`` s
 problem serves every stack of a blind structure (DPP), which keeps a re-solve to milliseconds.
 Re-solves are cold for the solver (``warm_start=False``): cvxpy would pass HiGHS only a primal
 point, and that start makes a 1,326-combo re-solve several times slower than starting afresh.
+The solve runs inside :func:`sflp.quiet.native_output`, so nothing HiGHS prints from C++ reaches
+standard output (``--verbose`` shows it on standard error).
 Only the status ``optimal`` is accepted: anything else, ``optimal_inaccurate`` included, raises
 :class:`~sflp.errors.SolveError`.  The solver's word is not the last one: :mod:`sflp.solver`
 checks every answer with best responses.
@@ -45,6 +47,7 @@ import numpy as np
 
 from sflp.errors import SolveError
 from sflp.game import DEALS, Payoffs, PushFoldGame
+from sflp.quiet import native_output, verbose
 
 DEFAULT_SOLVER = "HIGHS"
 
@@ -57,8 +60,11 @@ def _check_status(problem: cp.Problem, what: str) -> None:
 def _solve(problem: cp.Problem, solver: str, what: str) -> None:
     try:
         # warm_start=False: cvxpy's default warm start hands HiGHS only a primal point, which
-        # makes a combo-level re-solve ~5x slower than a cold one (benchmarks/bench_solve.py)
-        problem.solve(solver=solver, warm_start=False)
+        # makes a combo-level re-solve ~5x slower than a cold one (benchmarks/bench_solve.py).
+        # native_output: HiGHS >= 1.16 prints a banner from C++ to fd 1 when cvxpy makes its
+        # first Highs() object; it must never reach our stdout (sflp.quiet)
+        with native_output():
+            problem.solve(solver=solver, warm_start=False, verbose=verbose())
     except cp.error.SolverError as exc:
         raise SolveError(f"LP solver {solver} failed for {what}: {exc}") from None
     except ValueError as exc:  # unknown / uninstalled solver name
