@@ -121,3 +121,24 @@ def write_bytes(path: Path | str, data: bytes) -> Path:
 def write_text(path: Path | str, text: str) -> Path:
     """Write ``text`` (UTF-8, ``\\n`` line ends on every platform) to ``path`` atomically."""
     return write_bytes(path, text.encode("utf-8"))
+
+
+PAUSE_ENV = "SFLP_PAUSE_AT"
+"""``NAME=FOLDER``: at the pause point ``NAME`` the run creates ``FOLDER/NAME`` and waits there
+until a signal ends it.  Tests use it to interrupt a run at a known step and to *know* that the
+signal arrived before the run could finish (a run held at a pause point cannot finish)."""
+
+
+def pause_point(name: str) -> None:
+    """A named step of a long write (see :data:`PAUSE_ENV`); does nothing unless asked to pause."""
+    spec = os.environ.get(PAUSE_ENV)
+    if not spec:
+        return
+    want, _, folder = spec.partition("=")
+    if want != name or not folder:
+        return
+    import time
+
+    Path(folder, name).touch()
+    while True:  # held here until a signal (SIGINT/SIGTERM) raises in this, the main thread
+        time.sleep(0.01)

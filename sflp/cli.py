@@ -327,6 +327,7 @@ def parse_grid_stacks(text: str | None, low: float, high: float) -> list[float] 
 
 def cmd_chart(args) -> int:
     # --- issue 9: default stacks start at the first stack covering the blinds and antes ----
+    from sflp.atomic import pause_point
     from sflp.game import check_stacks, default_stacks, min_stack
     from sflp.report import default_out_dir, write_chart_set
     from sflp.solver import iter_solve
@@ -351,6 +352,7 @@ def cmd_chart(args) -> int:
     start = time.perf_counter()
     progress = _Progress(not args.json and sys.stderr.isatty())
     try:
+        pause_point("solving")  # tests: interrupted before anything is staged
         # the exact equilibrium path, computed once: it gives the thresholds and every stack's answer
         thresholds = (
             compute_thresholds(config, low=low, high=high, progress=progress.thresholds(low, high))

@@ -1,8 +1,9 @@
 """A chart set is one unit: staging, lock, swap, manifest, interrupts, concurrency, bounded memory.
 
 These tests run the real ``sflp chart`` in subprocesses and signal it from outside (SIGINT and
-SIGTERM at several points of the job, found by watching the staging folder), then read the
-folder: it must hold the complete old set or nothing, never a mix, and no temporary file.
+SIGTERM at every step of the job: the run is held at a named pause point, ``SFLP_PAUSE_AT``, so
+the signal provably lands before the run could finish), then read the folder: it must hold the
+complete old set or nothing, never a mix, and no temporary file.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sflp.atomic import PAUSE_ENV
 from sflp.errors import OutputError
 from sflp.game import GameConfig
 from sflp.report import write_chart_set
@@ -32,8 +34,9 @@ from sflp.solver import iter_solve, solve_many
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_cli(*args: str, **kw) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def run_cli(*args: str, env_extra: dict | None = None, **kw) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if k != PAUSE_ENV}
+    env.update({"PYTHONPATH": str(ROOT), **(env_extra or {})})
     return subprocess.Popen([sys.executable, "-m", "sflp.cli", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, **kw)
 
@@ -209,41 +212,26 @@ def test_lock_makes_a_second_writer_wait_or_fail(tmp_path):
 # ---------------------------------------------------------------- signals, from outside
 
 
-def _wait_for(predicate, proc: subprocess.Popen, timeout: float = 120.0) -> bool:
+def _paused(points: Path, name: str, proc: subprocess.Popen, timeout: float = 300.0) -> bool:
+    """Wait until the run reports that it is held at pause point ``name`` (see sflp.atomic)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
+        if (points / name).exists():
+            return True
         if proc.poll() is not None:
             return False
-        if predicate():
-            return True
-        time.sleep(0.005)
+        time.sleep(0.01)
     return False
 
 
-def _staging(parent: Path) -> Path | None:
-    if not parent.is_dir():
-        return None
-    found = [p for p in parent.iterdir() if p.name.startswith(".set.staging-")]
-    return found[0] if found else None
+def run_paused(point: str, points: Path, *args: str) -> subprocess.Popen:
+    """``sflp chart ...`` that stops at the pause point ``point`` and waits there for a signal."""
+    points.mkdir(parents=True, exist_ok=True)
+    return run_cli(*args, env_extra={PAUSE_ENV: f"{point}={points}"})
 
 
-def _has(parent: Path, name: str):
-    def check() -> bool:
-        stage = _staging(parent)
-        try:
-            return stage is not None and any(p.name.startswith(name) for p in stage.iterdir())
-        except FileNotFoundError:
-            return False
-    return check
-
-
-POINTS = {
-    "thresholds": lambda parent: (lambda: False),  # signalled after a fixed short delay instead
-    "ranges.csv": lambda parent: _has(parent, "ranges.csv"),
-    "workbook": lambda parent: _has(parent, ".chart.xlsx"),
-    "pictures": lambda parent: _has(parent, ".sb_push.png"),
-    "manifest": lambda parent: _has(parent, "range_"),
-}
+# every step of a chart run at which an interrupt must leave the old set or nothing
+POINTS = ["solving", "staged", "ranges.csv", "jobs", "manifest", "swap"]
 
 
 @pytest.fixture(scope="module")
@@ -255,43 +243,45 @@ def old_set(tmp_path_factory):
     return parent / "set"
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("point", list(POINTS))
-def test_an_interrupted_run_leaves_the_old_set_or_the_new_one(old_set, tmp_path, sig, point):
+@pytest.mark.parametrize("point", POINTS)
+def test_an_interrupted_run_leaves_the_old_set(old_set, tmp_path, sig, point):
     import shutil
 
-    parent = tmp_path
+    parent = tmp_path / "out"
+    parent.mkdir()
     shutil.copytree(old_set, parent / "set")
     before = assert_complete(parent / "set")
-    proc = run_cli("chart", "--stacks", "1:12:0.05", "--out", str(parent / "set"), "--json")
-    if point == "thresholds":
-        time.sleep(1.0)
-        reached = proc.poll() is None
-    else:
-        reached = _wait_for(POINTS[point](parent), proc)
-    if reached:
+    proc = run_paused(point, tmp_path / "points", "chart", "--stacks", "1:3:0.5", "--out", str(parent / "set"),
+                      "--json")
+    try:
+        # the run is held at the pause point: it cannot finish, so the signal lands mid-run
+        assert _paused(tmp_path / "points", point, proc), proc.communicate(timeout=60)
         proc.send_signal(sig)
-    out, err = proc.communicate(timeout=300)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
     assert "Traceback" not in err, err
-    after = assert_complete(parent / "set")
-    if proc.returncode == 0:  # finished before the signal landed: the complete new set
-        assert after["stacks"]["count"] == 221  # 1 to 12 bb in steps of 0.05
-    else:
-        assert proc.returncode == (130 if sig == signal.SIGINT else 143), err
-        assert err.strip() in ("sflp: interrupted", "sflp: terminated")
-        assert out == ""
-        assert after == before  # exactly the old set
+    assert proc.returncode == (130 if sig == signal.SIGINT else 143), err
+    assert err.strip() in ("sflp: interrupted", "sflp: terminated")
+    assert out == ""
+    assert assert_complete(parent / "set") == before  # exactly the old set
     assert leftovers(parent, "set") == []
 
 
-@pytest.mark.slow
-def test_an_interrupted_first_run_leaves_nothing(tmp_path):
-    proc = run_cli("chart", "--stacks", "1:12:0.05", "--out", str(tmp_path / "a" / "set"), "--json")
-    assert _wait_for(_has(tmp_path / "a", "ranges.csv"), proc)
-    proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=300)
-    assert proc.returncode == 143 and "Traceback" not in err
+@pytest.mark.parametrize("point", ["staged", "ranges.csv", "jobs"])
+def test_an_interrupted_first_run_leaves_nothing(tmp_path, point):
+    proc = run_paused(point, tmp_path / "points", "chart", "--stacks", "1:3:0.5", "--out",
+                      str(tmp_path / "a" / "set"), "--json")
+    try:
+        assert _paused(tmp_path / "points", point, proc), proc.communicate(timeout=60)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143 and "Traceback" not in err, err
     assert not (tmp_path / "a").exists()
 
 
@@ -333,14 +323,35 @@ def test_no_wait_fails_at_once_when_another_run_holds_the_folder(tmp_path, capsy
     assert not target.exists() or not any(p.name.endswith(".csv") for p in target.iterdir())
 
 
+def _wait_for_line(stream, text: str, timeout: float = 300.0) -> str:
+    """Read ``stream`` (a pipe) until a line containing ``text`` arrives (or it closes)."""
+    import selectors
+
+    sel = selectors.DefaultSelector()
+    sel.register(stream, selectors.EVENT_READ)
+    end = time.monotonic() + timeout
+    seen = ""
+    while time.monotonic() < end and sel.select(timeout=end - time.monotonic()):
+        line = stream.readline()
+        if not line:
+            break
+        seen += line
+        if text in line:
+            break
+    return seen
+
+
 def test_a_waiting_run_says_so_once_and_then_writes(tmp_path):
     target = tmp_path / "set"
     with held(target):
         proc = run_cli("solve", "--stack", "5", "--out", str(target), "--json")
-        time.sleep(5)  # a solve at 5 bb takes ~1 s; after 5 s it can only be waiting for the lock
+        # synchronise on the run's own word that it waits, not on a sleep
+        said = _wait_for_line(proc.stderr, "sflp: waiting for another sflp run writing")
+        assert "sflp: waiting for another sflp run writing" in said, said
         assert proc.poll() is None
         assert not (target / "manifest.json").exists()
     out, err = proc.communicate(timeout=120)
+    err = said + err
     assert proc.returncode == 0, err
     assert err.count("sflp: waiting for another sflp run writing") == 1
     assert (target / "manifest.json").exists() and (target / "range_5bb.png").exists()

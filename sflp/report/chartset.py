@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 import sflp
+from sflp.atomic import pause_point
 from sflp.errors import ConfigError, DataError
 from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_thresholds_csv, write_values_csv
 from sflp.report.excel import add_sc_sheet, chart_workbook, save_workbook, solution_workbook
@@ -306,6 +307,7 @@ def write_chart_set(
         values_rows: list[tuple] = []
         kept_rows: list[np.ndarray] = []
         stream = RangesCsvStream(stage / "ranges.csv")
+        pause_point("staged")
         try:
             position = 0
             for solution in solutions:
@@ -326,6 +328,7 @@ def write_chart_set(
             if position != len(solved):
                 raise ConfigError(f"{len(solved)} stacks were announced but {position} solutions came")
             known = {"ranges.csv": stream.close()}
+            pause_point("ranges.csv")
         except BaseException:
             stream.discard()
             raise
@@ -369,6 +372,7 @@ def write_chart_set(
             jobs.submit(render, value_picture, stage, "value_by_stack", values, structure)
 
             write_values_csv(values, stage / "values.csv")
+            pause_point("jobs")  # the workers are writing the workbook, page, PDF and pictures
             tick("values.csv", next(step), len(groups))
             for stack in chosen:
                 for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
@@ -396,8 +400,10 @@ def write_chart_set(
             "max_exploitability": summary.max_exploitability,
             **(manifest_extra or {}),
         }
+        pause_point("manifest")
         write_manifest(stage, info, known)
         names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
+        pause_point("swap")  # the complete new set is staged; the swap happens on leaving the block
     return {name: str(out / name) for name in names}
 
 
