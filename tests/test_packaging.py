@@ -4,9 +4,11 @@ on the package, ``python -m sflp``, and (slow) a real wheel installed into a fre
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 import zlib
 from pathlib import Path
@@ -161,8 +163,8 @@ def test_resigned_corrupt_table_is_refused(tmp_path):
 
 @pytest.mark.slow
 def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
-    """Build the wheel, install it into a fresh venv (dependencies from this interpreter's site
-    packages, so nothing big is downloaded), and solve from a folder outside the checkout."""
+    """Build the wheel, install it into a fresh venv (dependencies from the running environment's
+    site packages, so nothing is downloaded), and solve from a folder outside the checkout."""
     dist = tmp_path / "dist"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
@@ -178,8 +180,17 @@ def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
     assert shipped == (ROOT / "data" / eq.CHECKSUM_NAME).read_text().split()[0]
 
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    # a venv of its own (no system site packages: when pytest itself runs in a venv, "system"
+    # would be the base interpreter, which lacks the dependencies).  The dependencies come from
+    # the running environment by a plain path line in a .pth file: those directories go on
+    # sys.path *after* the venv's own site-packages and their .pth files are not processed, so an
+    # editable install of sflp there cannot shadow the wheel
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
+    venv_site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    ours = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
+    Path(venv_site, "_sflp_test_deps.pth").write_text("".join(f"{d}\n" for d in ours))
     subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
                     "--ignore-installed", str(wheel)],
                    check=True, env=_env())
@@ -211,3 +222,38 @@ def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
     assert not (tmp_path / "xdg").exists()
     site = Path(where[0]).parent.parent
     assert not (site / "data").exists()
+
+
+# ---------------------------------------------------------------- the floor versions CI tests
+
+
+def _lower_bounds() -> dict[str, str]:
+    """Every ``name>=X`` of pyproject.toml's dependencies and test extra, as {name: X}."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    specs = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+    out = {}
+    for spec in specs:
+        m = re.fullmatch(r"([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9.]*)(\s*,\s*<\s*[0-9.]+)?", spec.strip())
+        assert m, f"dependency {spec!r} has no plain lower bound (name>=X[,<Y])"
+        out[m.group(1).lower()] = m.group(2)
+    return out
+
+
+def test_floor_constraints_pin_exactly_the_lower_bounds_of_pyproject():
+    pins = {}
+    for line in (ROOT / ".ci" / "floor-constraints.txt").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            pins[name.strip().lower()] = version.strip()
+    assert pins == _lower_bounds()
+
+
+def test_upper_bounds_name_their_reason():
+    """An upper cap is allowed only for a named, known break, said in a comment on its line."""
+    for line in (ROOT / "pyproject.toml").read_text().splitlines():
+        if re.search(r'"[A-Za-z0-9_.-]+[^"]*<[0-9]', line):
+            assert "#" in line, f"an upper bound without a reason: {line.strip()}"
