@@ -157,7 +157,7 @@ def cmd_equity(args) -> int:
             raise ConfigError("usage: sflp equity build [--data-dir DIR]")
         eq.check_target_dir(args.data_dir if args.data_dir is not None else eq.build_target_dir())
         start = time.perf_counter()
-        path = eq.build_table(args.data_dir, progress=not args.json)
+        path = eq.build_table(args.data_dir, progress=_show_progress(args))  # a bar only on a terminal
         seconds = time.perf_counter() - start
         sha = eq.read_checksum(Path(path).parent)
         if args.json:

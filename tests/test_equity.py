@@ -127,10 +127,17 @@ def test_evaluator_agrees_with_table_on_one_board():
 
 @pytest.mark.slow
 def test_build_from_scratch_reproduces_the_shipped_table(tmp_path):
-    """`sflp equity build` is deterministic: a rebuild has the shipped SHA-256 (about 15-30 s)."""
-    from sflp.cli import main
+    """`sflp equity build` is deterministic: a rebuild has the shipped SHA-256 (about 15-30 s).
 
-    assert main(["equity", "build", "--data-dir", str(tmp_path), "--json"]) == 0
+    Run as a user would, without --json and with stderr a pipe (not a terminal): no progress bar
+    may appear there, since bars are for terminals only."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "sflp", "equity", "build", "--data-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
     assert eq.read_checksum(tmp_path) == eq.read_checksum()
 
 
