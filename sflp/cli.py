@@ -193,7 +193,9 @@ def cmd_solve(args) -> int:
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
         _check_target(out_dir)
-    solution = solve(config, level="combo" if args.combos else "class", solver=args.solver, exact=args.exact)
+    # always certified: every number printed is the exact solution rounded once, so no solver
+    # build or BLAS can change a digit (--exact is kept for scripts that pass it)
+    solution = solve(config, level="combo" if args.combos else "class", solver=args.solver, exact=True)
     files = None
     if out_dir is not None:
         from sflp.report import write_solution
@@ -359,7 +361,8 @@ def cmd_chart(args) -> int:
             if high > low else None
         )
         counts = {"lp": 0, "certified": 0, "max_exploitability": 0.0}
-        solutions = iter_solve(stacks, config, exact=args.exact, path=thresholds)
+        # every stack certified: published numbers are exact values rounded once (machine-independent)
+        solutions = iter_solve(stacks, config, exact=True, path=thresholds)
 
         def counted():
             for solution in solutions:
@@ -700,7 +703,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _add_parser(sub, "solve", help="exact equilibrium of one stack")
     _add_structure(p)
-    p.add_argument("--exact", action="store_true", help="certify in exact rational arithmetic")
+    p.add_argument("--exact", action="store_true",
+                   help="kept for old scripts: every answer is certified in exact rational arithmetic")
     p.add_argument("--combos", action="store_true", help="solve with 1,326 combo strategies per player")
     p.add_argument("--solver", default=None, help="cvxpy solver name (default: HIGHS)")
     p.add_argument("--out", default=None, help="also write CSV/xlsx/PNG for this stack into DIR")
@@ -714,7 +718,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "covers the big blind and antes)")
     _add_structure(p, stack=False)
     p.add_argument("--out", default=None, help="output folder (default reports/<configuration name>)")
-    p.add_argument("--exact", action="store_true", help="certify every stack in exact arithmetic")
+    p.add_argument("--exact", action="store_true",
+                   help="add each stack's exact value p/q to values.csv (every stack is certified anyway)")
     p.add_argument("--grid-stacks", default=None, metavar="S1,S2,...",
                    help="stacks of the range grids (range_<S>bb.png, sb_push_<S>bb.csv), each mapped to the "
                         "nearest solved stack (default: about five round stacks spread over the range, "

@@ -410,15 +410,20 @@ class Solution:
 
     @property
     def push_pct(self) -> float:
-        """Combo-weighted share of hands SB shoves, 0-100."""
-        w = self._weights()
-        return float(100 * (w @ self.sb_strategy) / w.sum())
+        """Combo-weighted share of hands SB shoves, 0-100 (exact, then rounded, when certified)."""
+        return self._pct(self.sb_strategy, self.sb_exact)
 
     @property
     def call_pct(self) -> float:
-        """Combo-weighted share of hands BB calls with, 0-100."""
+        """Combo-weighted share of hands BB calls with, 0-100 (exact, then rounded, when certified)."""
+        return self._pct(self.bb_strategy, self.bb_exact)
+
+    def _pct(self, strategy: np.ndarray, exact) -> float:
         w = self._weights()
-        return float(100 * (w @ self.bb_strategy) / w.sum())
+        if exact is None:
+            return float(100 * (w @ strategy) / w.sum())
+        total = sum(Fraction(int(wi)) * e for wi, e in zip(w, exact) if e.numerator)
+        return float(100 * total / int(w.sum()))
 
     def class_strategies(self) -> tuple[np.ndarray, np.ndarray]:
         """SB and BB strategies per class (combo mode: the combo-weighted mean per class)."""

@@ -213,22 +213,38 @@ def load_strategy(spec: str | os.PathLike, player: str) -> StrategySpec:
         if prefix.strip().lower() == "range":
             return _load_range(rest, player, spec)
         path = Path(rest)
-        if path.is_file():
+        if _is_file(path):
             return _load_file(path, player)
-        raise StrategyFileError(rest, None, "is not a file" if path.exists() else "no such file")
+        raise StrategyFileError(rest, None, "is not a file" if _exists(path) else "no such file")
     path = Path(spec)
-    if path.is_file():
+    if _is_file(path):
         spec_ = _load_file(path, player)
         if _parses_as_range(spec):
             object.__setattr__(
                 spec_, "note", f"read the file {spec!r}; write range:{spec} for the range of that name"
             )
         return spec_
-    if path.exists():
+    if _exists(path):
         raise StrategyFileError(spec, None, "is not a file")
-    if "/" in spec or "\\" in spec or spec.strip().lower().endswith(PATH_SUFFIXES):
+    looks_like_path = "/" in spec or "\\" in spec or spec.strip().lower().endswith(PATH_SUFFIXES)
+    if looks_like_path and not _parses_as_range(spec):  # "[50]AKo[/50]" has a "/" and is a range
         raise StrategyFileError(spec, None, "no such file (and not range notation)")
     return _load_range(spec, player, spec)
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()`` that answers False instead of raising (a name too long, bad bytes)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 SPEC_PREFIXES = ("file", "range")

@@ -58,8 +58,13 @@ def test_solve_json_shape(capsys):
     for key in ("stack", "small_blind", "big_blind", "ante", "bb_ante", "value", "value_exact", "push_pct",
                 "call_pct", "exploitability", "sb_strategy", "bb_strategy", "sb_ev", "bb_ev"):
         assert key in obj
-    assert obj["value_exact"] is None and len(obj["sb_strategy"]) == 169 and len(obj["bb_ev"]) == 169
-    assert 0 <= obj["push_pct"] <= 100 and obj["exploitability"] <= 1e-9
+    assert len(obj["sb_strategy"]) == 169 and len(obj["bb_ev"]) == 169
+    assert 0 <= obj["push_pct"] <= 100
+    # every CLI answer is certified: the value is the exact fraction rounded once, and the
+    # published exploitability is the proven 0 (not float noise)
+    from fractions import Fraction
+
+    assert obj["value"] == float(Fraction(obj["value_exact"])) and obj["exploitability"] == 0.0
 
 
 def test_solve_text(capsys):

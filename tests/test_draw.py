@@ -31,15 +31,15 @@ from sflp.report.draw import (
     text_width,
     wrap,
 )
-from tests.test_chart_html_pdf import _find_or_install
+from tests.test_chart_html_pdf import _find
 
 DPI = 144  # 2 pixels per point: positions below are easy to read in pixels
 
 
 @pytest.fixture(scope="module")
 def poppler():
-    return {"pdftotext": _find_or_install(("pdftotext",), "poppler-utils"),
-            "pdftoppm": _find_or_install(("pdftoppm",), "poppler-utils")}
+    return {"pdftotext": _find(("pdftotext",), "poppler-utils"),
+            "pdftoppm": _find(("pdftoppm",), "poppler-utils")}
 
 
 def sample() -> Drawing:

@@ -398,6 +398,7 @@ def write_chart_set(
             "range_stacks": list(chosen),
             "exact": bool(exact),
             "max_exploitability": summary.max_exploitability,
+            "made_with": made_with(),
             **(manifest_extra or {}),
         }
         pause_point("manifest")
@@ -418,6 +419,16 @@ def _workbook_and_thresholds(stage: Path, config, values, kept, tdf, low: float,
     wb = chart_workbook(values, kept, tdf, low, high, chosen, about, structure)
     add_sc_sheet(wb, sc_frame(sc), structure, SC_TIE_RULE)
     save_workbook(wb, stage / "chart.xlsx")
+
+
+def made_with() -> dict[str, str]:
+    """The libraries whose version decides some bytes of a chart set: Pillow rasterises the PNG
+    pictures (anti-aliasing and zlib differ between releases), openpyxl writes the workbook's
+    container (the cell values do not depend on it).  Every number, the CSV, HTML, SVG and PDF
+    files are the same with any version."""
+    from importlib.metadata import version
+
+    return {name: version(name) for name in ("pillow", "openpyxl")}
 
 
 def _step_value(stacks: Sequence[float]) -> float | None:

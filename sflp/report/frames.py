@@ -39,6 +39,12 @@ PLAYER_TITLES = {"sb": "SB push", "bb": "BB call"}
 """Titles of the two players' charts; also the workbook's sheet titles."""
 VALUES_COLUMNS = ("stack", "value", "push_pct", "call_pct", "exploitability")
 RANGES_COLUMNS = ("stack", "player", "hand", "frequency", "ev_margin")
+THRESHOLD_DECIMALS = 6
+"""Published stack thresholds (``max_stack``, like the intervals) are rounded to 1e-6 bb.  The path
+follower finds them to ~1e-13 relative, so the rounding, not the float root finder, sets every
+published digit: two machines can only disagree if a threshold lies within ~1e-12 bb of a
+rounding boundary."""
+
 THRESHOLDS_COLUMNS = ("player", "hand", "max_stack", "capped", "intervals", "any_intervals")
 
 
@@ -171,7 +177,7 @@ def thresholds_frame(thresholds) -> pd.DataFrame:
                 (
                     player,
                     hand,
-                    math.nan if h.max_stack is None else float(h.max_stack),
+                    math.nan if h.max_stack is None else round(float(h.max_stack), THRESHOLD_DECIMALS),
                     bool(h.capped),
                     format_intervals(h.intervals),
                     format_intervals(h.any_intervals),

@@ -1,0 +1,206 @@
+"""Every shell example in README.md runs, as written, in a fresh folder.
+
+The commands are read from the README's ```bash blocks by a small extractor (trailing ``# ...``
+comments dropped, ``A && B`` kept as one line).  ``HOW`` says how each one is run; a README
+command missing from it fails :func:`test_every_readme_command_is_covered`, so a new example
+cannot go untested.  ``sflp`` and ``python`` are this interpreter (shims on PATH), ``~`` is a
+temporary home, and the data folder for ``sflp equity build`` is a temporary one.
+
+The first command of the README, the main job, also regenerates the committed example set in
+``reports/``: the data files must come out byte-identical (see
+:func:`test_the_main_job_reproduces_the_committed_reports`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+MAIN_SET = "hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25"
+
+
+def readme_commands() -> list[str]:
+    """The command lines of the README's bash blocks, comments dropped, in order."""
+    text = README.read_text(encoding="utf-8")
+    out = []
+    for block in re.findall(r"```(?:bash|sh|shell)\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            line = re.sub(r"\s+#\s.*$", "", line).strip()
+            if line and not line.startswith("#"):
+                out.append(line)
+    return out
+
+
+# How each README command is run.  "run": as written (after the setup commands, in the same
+# folder); "slow": the same, in the slow tests; anything else: why it is covered elsewhere.
+HOW: dict[str, str | tuple[str, ...]] = {
+    "pip install -e . && sflp chart --stacks 1:25:0.05": ("run",),  # the pip part: CI's own install
+    "pip install -e '.[test]' && python -m pytest": "CI: .ci/run runs exactly this line (checked below)",
+    "pip wheel --no-deps -w dist . && pip install dist/sflp-0.1.0-py3-none-any.whl":
+        "tests/test_packaging.py::test_wheel_installs_and_solves_outside_the_checkout builds and installs the "
+        "wheel offline, and .ci/run's pass 3",
+    "cd ~ && sflp solve --stack 10": ("run",),
+    "python -m sflp --version": ("run",),
+    "sflp compare nash ante=0.125": ("slow",),
+    "sflp compare reports/my-chart reports/hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25 --out reports/mine-vs-nash":
+        ("slow", "sflp chart --stacks 1:25:0.05", "sflp chart --stacks 1:25:0.1 --out reports/my-chart"),
+    "sflp rank --json": ("run",),
+    'sflp verify --stack 10 --sb "[50]AKo,KQs[/50],JJ-" --bb 30%': ("run",),
+    "sflp exploit --stack 10 --bb 30%": ("run",),
+    "sflp exploit --stack 8 --sb random --json": ("run",),
+    "sflp exploit --stacks 1:25:0.05 --bb 30%": ("slow",),
+    "sflp sc --ante 0.125": ("run",),
+    "sflp equity AhAd KcKs": ("run",),
+    "sflp equity AA KK --json": ("run",),
+    'sflp equity "QQ+,AKs" "22+"': ("run",),
+    "sflp equity build": ("slow",),
+    "sflp solve --stack 10": ("run",),
+    "sflp solve --stack 10 --exact --json": ("run",),
+    "sflp solve --stack 12 --ante 0.125 --bb-ante 0 --combos": ("run",),
+    "sflp solve --stack 10 --out reports/s10": ("run",),
+    "sflp chart --stacks 1:25:0.05": ("run",),
+    "sflp chart --stacks 2,5,10,15 --ante 0.1 --out reports/ante": ("run",),
+    "sflp chart --stacks 1:60:0.1 --grid-stacks 5,10,30,50": ("slow",),
+    # exit 1: BB's "22+,A2+,K9o+" is exploitable by more than 0.001 bb, and the README says that
+    # --max-exploitability then exits 1 (the gate is the point of the example)
+    'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001':
+        ("run", "sflp solve --stack 10 --out reports/s10", "cp reports/s10/sb_push_10bb.csv my_push.csv"),
+    "sflp approx cfr+ --stack 10 --seconds 2": ("run",),
+    "sflp approx-bench --stacks 5,10,20": ("slow",),
+    "sflp simulate --stack 10 --hands 1000000 --seed 1": ("slow",),
+}
+
+
+EXIT_CODES = {'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001': 1}
+"""Commands that demonstrate a failing gate; every other command must exit 0."""
+
+
+@pytest.fixture
+def shell(tmp_path):
+    """Run a README line in ``tmp_path/work`` with ``sflp``/``python`` being this interpreter."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, body in (("sflp", f'exec "{sys.executable}" -m sflp "$@"\n'),
+                       ("python", f'exec "{sys.executable}" "$@"\n')):
+        shim = bin_dir / name
+        shim.write_text("#!/bin/sh\n" + body)
+        shim.chmod(shim.stat().st_mode | stat.S_IEXEC)
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("SFLP_DATA_DIR", "SFLP_PAUSE_AT")}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", HOME=str(home),
+               XDG_DATA_HOME=str(home / ".local" / "share"), PYTHONPATH=str(ROOT), NO_COLOR="1")
+
+    def run(line: str, **extra_env: str) -> subprocess.CompletedProcess:
+        proc = subprocess.run(["bash", "-c", line], cwd=work, env={**env, **extra_env}, capture_output=True,
+                              text=True, timeout=900)
+        expected = EXIT_CODES.get(line, 0)
+        assert proc.returncode == expected, f"{line!r} exited {proc.returncode}:\n{proc.stderr[-3000:]}"
+        if expected == 1:
+            assert proc.stderr.strip().startswith("FAIL: exploitability above"), proc.stderr
+        assert "Traceback" not in proc.stderr, proc.stderr
+        if "--json" in line.split():
+            json.loads(proc.stdout)
+        return proc
+
+    run.work = work  # type: ignore[attr-defined]
+    return run
+
+
+def _steps(line: str) -> tuple[str, tuple[str, ...]]:
+    how = HOW[line]
+    assert isinstance(how, tuple)
+    command = line.split("&&", 1)[1].strip() if line.startswith("pip install") else line
+    return how[0], (*how[1:], command)
+
+
+def _lines(kind: str) -> list[str]:
+    return [line for line in readme_commands() if isinstance(HOW.get(line), tuple) and HOW[line][0] == kind]
+
+
+def test_every_readme_command_is_covered():
+    commands = readme_commands()
+    assert len(commands) >= 20  # the extractor found the blocks
+    assert sorted(set(commands) - set(HOW)) == [], "README commands with no entry in HOW"
+    assert sorted(set(HOW) - set(commands)) == [], "HOW lists commands the README no longer has"
+
+
+def test_ci_runs_the_readme_test_command_verbatim():
+    assert "pip install --quiet -e '.[test]' && versions && python -m pytest" in (ROOT / ".ci" / "run").read_text()
+    assert "pip install -e '.[test]' && python -m pytest" in readme_commands()
+
+
+@pytest.mark.parametrize("line", _lines("run"))
+def test_readme_command_runs(shell, line, tmp_path):
+    _, steps = _steps(line)
+    for step in steps:
+        shell(step)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line", _lines("slow"))
+def test_readme_command_runs_slow(shell, line, tmp_path):
+    _, steps = _steps(line)
+    extra = {"SFLP_DATA_DIR": str(tmp_path / "table")} if line == "sflp equity build" else {}
+    if extra:
+        (tmp_path / "table").mkdir()
+    for step in steps:
+        shell(step, **extra)
+
+
+# ---------------------------------------------------------------- the committed example set
+
+RASTER = (".png",)
+"""Pictures rasterised by Pillow: their bytes depend on its version (manifest "made_with")."""
+CONTAINERS = ("chart.xlsx",)
+"""Files whose container bytes depend on openpyxl's version; their cell values never do."""
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _xlsx_cells(path: Path) -> dict:
+    from openpyxl import load_workbook
+
+    book = load_workbook(path, read_only=True)
+    return {ws.title: [tuple(row) for row in ws.iter_rows(values_only=True)] for ws in book.worksheets}
+
+
+def test_the_main_job_reproduces_the_committed_reports(shell):
+    """The README's main job writes, on any machine, the files the repository ships in reports/.
+
+    Every published number is the exact rational solution rounded once, so neither the HiGHS
+    build nor the BLAS can change a digit: the CSV, HTML, SVG and PDF files are byte-identical and
+    the workbook's cell values equal, with any dependency versions.  The PNG pictures and the
+    workbook's container bytes are compared when Pillow and openpyxl are the versions that made
+    the committed set (its manifest's "made_with"), as they are in CI's newest pass.
+    """
+    shell("sflp chart --stacks 1:25:0.05")
+    new = shell.work / "reports" / MAIN_SET
+    old = ROOT / "reports" / MAIN_SET
+    assert sorted(p.name for p in new.iterdir()) == sorted(p.name for p in old.iterdir())
+    manifest_new = json.loads((new / "manifest.json").read_text())
+    manifest_old = json.loads((old / "manifest.json").read_text())
+    same_libs = manifest_new.pop("made_with") == manifest_old.pop("made_with")
+    version_bound = [n for n in manifest_old["files"] if n["name"].endswith(RASTER) or n["name"] in CONTAINERS]
+    if not same_libs:
+        for m in (manifest_new, manifest_old):
+            m["files"] = [f for f in m["files"] if f["name"] not in {v["name"] for v in version_bound}]
+    assert manifest_new == manifest_old
+    for path in sorted(old.iterdir()):
+        if path.name == "manifest.json" or (not same_libs and path in [old / v["name"] for v in version_bound]):
+            continue
+        assert _sha(new / path.name) == _sha(path), f"{path.name} differs from the committed reports/{MAIN_SET}"
+    assert _xlsx_cells(new / "chart.xlsx") == _xlsx_cells(old / "chart.xlsx")
