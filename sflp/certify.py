@@ -113,6 +113,7 @@ class _Counts:
     c1: np.ndarray  # 2 * (W - L)      (coefficient of Sn)
     ca: np.ndarray  # 2 * L + T        (coefficient of An)
     row_pairs: tuple[int, ...]  # sum_j pairs[i, j]
+    r: tuple[Fraction, ...]  # r[i] = row_pairs[i] / DEALS, made once (not at every stack)
 
 
 _COUNTS_CACHE: dict[tuple, _Counts] = {}
@@ -129,6 +130,7 @@ def _counts(table: EquityTable, level: str) -> _Counts:
             c1=2 * (wins - losses),
             ca=2 * losses + ties,
             row_pairs=tuple(int(v) for v in pairs.sum(axis=1)),
+            r=tuple(Fraction(int(v), DEALS) for v in pairs.sum(axis=1)),
         )
         if len(_COUNTS_CACHE) > 8:
             _COUNTS_CACHE.clear()
@@ -216,7 +218,7 @@ def exact_payoffs(game: PushFoldGame) -> ExactPayoffs:
         K_scaled=K,
         scale=scale,
         base_scaled=base,
-        r=tuple(Fraction(rp, DEALS) for rp in counts.row_pairs),
+        r=counts.r,
         f=f,
         g=g,
         config=cfg,
