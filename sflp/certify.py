@@ -129,8 +129,8 @@ def _counts(table: EquityTable, level: str) -> _Counts:
             pairs=pairs,
             c1=2 * (wins - losses),
             ca=2 * losses + ties,
-            row_pairs=tuple(int(v) for v in pairs.sum(axis=1)),
-            r=tuple(Fraction(int(v), DEALS) for v in pairs.sum(axis=1)),
+            row_pairs=(row_pairs := tuple(int(v) for v in pairs.sum(axis=1))),
+            r=tuple(Fraction(rp, DEALS) for rp in row_pairs),
         )
         if len(_COUNTS_CACHE) > 8:
             _COUNTS_CACHE.clear()
