@@ -254,16 +254,29 @@ def _as_fractions(v, n: int, who: str) -> tuple[Fraction, ...]:
     return tuple(out)
 
 
-def _matvec(M: np.ndarray, v: Sequence[Fraction]) -> tuple[np.ndarray, int]:
+def _split(v: Sequence[Fraction]) -> tuple[list[int], list[int]]:
+    """The positions of the entries equal to 1 and of the other non-zero entries of ``v``.
+
+    One pass with plain int comparisons of numerator and denominator (Fraction's own
+    comparisons cost about ten times more, and a certificate makes thousands of them)."""
+    ones: list[int] = []
+    frac: list[int] = []
+    for j, e in enumerate(v):
+        num = e.numerator
+        if num:
+            (ones if num == e.denominator else frac).append(j)
+    return ones, frac
+
+
+def _matvec(M: np.ndarray, v: Sequence[Fraction], split=None) -> tuple[np.ndarray, int]:
     """``M @ v`` for an integer matrix and a rational vector, as ``(numerators, Q)`` (= nums / Q).
 
     Entries 0 are skipped and entries 1 go through one int64 product (object if ``M`` is);
-    only the other entries are multiplied in Python integers.
+    only the other entries are multiplied in Python integers.  ``split`` is ``_split(v)``, if
+    the caller has it already.
     """
     n = len(v)
-    # numerator/denominator tests: plain int comparisons (Fraction's own are ~10x slower)
-    ones = [j for j, e in enumerate(v) if e.numerator == e.denominator]
-    frac = [j for j, e in enumerate(v) if e.numerator != 0 and e.numerator != e.denominator]
+    ones, frac = split or _split(v)
     Q = math.lcm(*(v[j].denominator for j in frac)) if frac else 1
     if ones:
         mask = np.zeros(n, dtype=M.dtype if M.dtype == object else np.int64)
@@ -277,17 +290,11 @@ def _matvec(M: np.ndarray, v: Sequence[Fraction]) -> tuple[np.ndarray, int]:
     return out, Q
 
 
-def _dot(v: Sequence[Fraction], nums: Sequence[int]) -> Fraction:
-    """``sum_i v[i] * nums[i]`` exactly (integers ``nums``)."""
-    whole = 0
-    rest = Fraction(0)
-    for e, m in zip(v, nums):
-        if e.numerator == 0:
-            continue
-        if e.numerator == e.denominator:
-            whole += int(m)
-        else:
-            rest += e * int(m)
+def _dot(v: Sequence[Fraction], nums: Sequence[int], split=None) -> Fraction:
+    """``sum_i v[i] * nums[i]`` exactly (integers ``nums``); ``split`` as in :func:`_matvec`."""
+    ones, frac = split or _split(v)
+    whole = sum(int(nums[j]) for j in ones)
+    rest = sum((v[j] * int(nums[j]) for j in frac), Fraction(0))
     return whole + rest
 
 
@@ -302,20 +309,24 @@ class _Exact:
     value: Fraction
     sb_br: Fraction  # SB's best-response value against y
     bb_br: Fraction  # SB's value when BB best-responds to x
+    x_split: tuple[list[int], list[int]]  # _split(x): where x is 1, where strictly between 0 and 1
+    y_split: tuple[list[int], list[int]]
 
 
-def _figures(ex: ExactPayoffs, x: Sequence[Fraction], y: Sequence[Fraction]) -> _Exact:
-    ky, qy = _matvec(ex.K_scaled, y)
+def _figures(ex: ExactPayoffs, x: Sequence[Fraction], y: Sequence[Fraction], x_split=None, y_split=None) -> _Exact:
+    x_split = x_split or _split(x)
+    ky, qy = _matvec(ex.K_scaled, y, y_split)
     base = np.array(ex.base_scaled, dtype=object)
     m_num = base * qy + ky
     m_den = qy * ex.scale
-    kx, qx = _matvec(ex.K_scaled.T, x)
+    kx, qx = _matvec(ex.K_scaled.T, x, x_split)
     c_den = qx * ex.scale
-    value = ex.f + _dot(x, m_num) / m_den
-    sb_br = ex.f + Fraction(int(sum(int(m) for m in m_num if m > 0)), m_den)
-    rx = _dot(x, ex.base_scaled) / ex.scale
-    bb_br = ex.f + rx + Fraction(int(sum(int(c) for c in kx if c < 0)), c_den)
-    return _Exact(m_num, m_den, kx, c_den, value, sb_br, bb_br)
+    value = ex.f + _dot(x, m_num, x_split) / m_den
+    # object-array comparisons and sums: Python ints throughout, exact
+    sb_br = ex.f + Fraction(int(m_num[m_num > 0].sum()), m_den)
+    rx = _dot(x, ex.base_scaled, x_split) / ex.scale
+    bb_br = ex.f + rx + Fraction(int(kx[kx < 0].sum()), c_den)
+    return _Exact(m_num, m_den, kx, c_den, value, sb_br, bb_br, x_split, y_split or _split(y))
 
 
 def _prepare(game: PushFoldGame, x, y) -> tuple[ExactPayoffs, tuple[Fraction, ...], tuple[Fraction, ...]]:
@@ -482,6 +493,16 @@ def _solve(ex: ExactPayoffs, built, x_float: np.ndarray, y_float: np.ndarray, at
     return solved["x"], solved["y"]
 
 
+def _play_masks(n: int, split: tuple[list[int], list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Boolean masks ``v > 0`` and ``v < 1`` of a strategy from its :func:`_split`."""
+    ones, frac = split
+    positive = np.zeros(n, dtype=bool)
+    positive[ones + frac] = True
+    below_one = np.ones(n, dtype=bool)
+    below_one[ones] = False
+    return positive, below_one
+
+
 def _check(ex: ExactPayoffs, att: _Attempt, solved_x, solved_y) -> None:
     """Check the exact solution of ``att.support``: frequencies in [0, 1], every hand's margin
     condition, exploitability exactly 0.  Records the strategies, figures and problems in ``att``."""
@@ -518,38 +539,40 @@ def _check(ex: ExactPayoffs, att: _Attempt, solved_x, solved_y) -> None:
     for j, v in zip(bm, solved_y[0]):
         ys[j] = min(one, max(zero, v))
     x, y = tuple(xs), tuple(ys)
-    fig = _figures(ex, x, y)
+    fig = _figures(ex, x, y, _split(x), _split(y))
+    x_split, y_split = fig.x_split, fig.y_split
 
     r = ex.r
-    # x[i] > 0 is x[i].numerator > 0 and x[i] < 1 is numerator < denominator (int comparisons)
-    for i in range(n):
-        mi = int(fig.m_num[i])
-        xn, xd = x[i].numerator, x[i].denominator
-        if (xn > 0 and mi < 0) or (xn < xd and mi > 0):
-            m = Fraction(mi, fig.m_den)
-            per = float(m / r[i])
-            what = "loses" if mi < 0 else "gains"
-            att.problems.append(
-                (
-                    abs(per),
-                    f"SB {names[i]}: pushed with frequency {_fmt(x[i])} but shoving {what} "
-                    f"{abs(per):.6g} bb per hand held (margin {_fmt(m)})",
-                )
+    # the hands that break a margin condition, found with whole-array sign tests
+    x_pos, x_below_1 = _play_masks(n, x_split)
+    y_pos, y_below_1 = _play_masks(n, y_split)
+    m_num, c_num = fig.m_num, fig.c_num
+    sb_bad = np.flatnonzero((x_pos & (m_num < 0)) | (x_below_1 & (m_num > 0)))
+    bb_bad = np.flatnonzero((y_pos & (c_num > 0)) | (y_below_1 & (c_num < 0)))
+    for i in sb_bad.tolist():
+        mi = int(m_num[i])
+        m = Fraction(mi, fig.m_den)
+        per = float(m / r[i])
+        what = "loses" if mi < 0 else "gains"
+        att.problems.append(
+            (
+                abs(per),
+                f"SB {names[i]}: pushed with frequency {_fmt(x[i])} but shoving {what} "
+                f"{abs(per):.6g} bb per hand held (margin {_fmt(m)})",
             )
-    for j in range(n):
-        cj = int(fig.c_num[j])
-        yn, yd = y[j].numerator, y[j].denominator
-        if (yn > 0 and cj > 0) or (yn < yd and cj < 0):
-            c = Fraction(cj, fig.c_den)
-            per = float(c / r[j])
-            what = "loses" if cj > 0 else "gains"
-            att.problems.append(
-                (
-                    abs(per),
-                    f"BB {names[j]}: calls with frequency {_fmt(y[j])} but calling {what} "
-                    f"{abs(per):.6g} bb per hand held (margin {_fmt(-c)})",
-                )
+        )
+    for j in bb_bad.tolist():
+        cj = int(c_num[j])
+        c = Fraction(cj, fig.c_den)
+        per = float(c / r[j])
+        what = "loses" if cj > 0 else "gains"
+        att.problems.append(
+            (
+                abs(per),
+                f"BB {names[j]}: calls with frequency {_fmt(y[j])} but calling {what} "
+                f"{abs(per):.6g} bb per hand held (margin {_fmt(-c)})",
             )
+        )
     if not att.problems:
         expl = fig.sb_br - fig.bb_br
         if expl != 0 or fig.value != fig.sb_br:
@@ -611,8 +634,8 @@ def certify(game: PushFoldGame, solution: Solution) -> Solution:
         arr.setflags(write=False)
     seconds = time.perf_counter() - t0
     summary = {
-        "sb_mixed": {names[i]: str(v) for i, v in enumerate(x) if 0 < v.numerator < v.denominator},
-        "bb_mixed": {names[j]: str(v) for j, v in enumerate(y) if 0 < v.numerator < v.denominator},
+        "sb_mixed": {names[i]: str(x[i]) for i in fig.x_split[1]},
+        "bb_mixed": {names[j]: str(y[j]) for j in fig.y_split[1]},
         "value": str(fig.value),
         "exploitability": str(fig.sb_br - fig.bb_br),
         "support": att.label,
@@ -646,12 +669,14 @@ def exact_evs(ex: ExactPayoffs, x: Sequence[Fraction], fig: _Exact) -> tuple[np.
     (as :meth:`sflp.game.PushFoldGame.bb_ev`).  Python's ``int / int`` is correctly rounded, so
     each float is the exact rational rounded once.
     """
-    sb = np.array([int(m) * r.denominator / (fig.m_den * r.numerator) for m, r in zip(fig.m_num, ex.r)])
-    reach, q = _matvec(ex.pairs.T, x)  # (P'x)[j] = reach[j] / (q * DEALS)
-    bb = np.array([
-        (-int(c) * q * DEALS) / (fig.c_den * int(rj)) if rj else math.nan
-        for c, rj in zip(fig.c_num, reach)
-    ])
+    # object arrays of Python ints: each "/" is int.__truediv__, the correctly rounded quotient
+    r_num = np.array([r.numerator for r in ex.r], dtype=object)
+    r_den = np.array([r.denominator for r in ex.r], dtype=object)
+    sb = ((fig.m_num * r_den) / (r_num * fig.m_den)).astype(np.float64)
+    reach, q = _matvec(ex.pairs.T, x, fig.x_split)  # (P'x)[j] = reach[j] / (q * DEALS)
+    reached = reach != 0
+    bb = np.full(len(reach), math.nan)
+    bb[reached] = ((-fig.c_num[reached] * (q * DEALS)) / (reach[reached] * fig.c_den)).astype(np.float64)
     for arr in (sb, bb):
         arr.setflags(write=False)
     return sb, bb

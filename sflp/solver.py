@@ -167,7 +167,14 @@ def _check_stacks(stacks) -> list[float]:
 
 
 def make_game(config: GameConfig, level: str = "class", table=None) -> PushFoldGame:
-    """The game of ``config`` at ``level`` ("class" or "combo")."""
+    """The game of ``config`` at ``level`` ("class" or "combo").
+
+    The default table is resolved here, once: the game and every ``at_stack`` of it carry it, so
+    a sweep's certificates do not look up the data folder again at every stack."""
+    if table is None:
+        from sflp.equity import load_table
+
+        table = load_table()
     return PushFoldGame(config, table, level)
 
 
