@@ -53,10 +53,14 @@ def _add_lock(p: argparse.ArgumentParser) -> None:
 
 
 def _lock_options(args, out_dir: Path) -> dict:
-    """``wait`` / ``on_wait`` for a staged output folder: wait and say so once, or fail at once."""
+    """``wait`` / ``on_wait`` / ``on_keep`` for a staged output folder: wait and say so once (or fail at
+    once), and say which of the user's files were kept."""
     return {
         "wait": not args.no_wait,
         "on_wait": lambda: print(f"sflp: waiting for another sflp run writing {out_dir} ...", file=sys.stderr),
+        "on_keep": lambda names: print(
+            f"sflp: kept {len(names)} file(s) in {out_dir} that sflp did not write: "
+            + ", ".join(names[:8]) + (", ..." if len(names) > 8 else ""), file=sys.stderr),
     }
 
 

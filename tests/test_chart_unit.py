@@ -28,7 +28,14 @@ from sflp.game import GameConfig
 from sflp.report import write_chart_set
 from sflp.report.csv_out import RangesCsvStream, write_ranges_csv
 from sflp.report.frames import ranges_frame, solution_rows
-from sflp.report.staging import MANIFEST, StagedFolder, check_manifest, file_sha256, read_manifest
+from sflp.report.staging import (
+    MANIFEST,
+    StagedFolder,
+    check_manifest,
+    file_sha256,
+    read_manifest,
+    write_manifest,
+)
 from sflp.solver import iter_solve, solve_many
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,6 +196,7 @@ def test_lock_makes_a_second_writer_wait_or_fail(tmp_path):
     def hold():
         with StagedFolder(target) as stage:
             (stage / "values.csv").write_text("first\n")
+            write_manifest(stage, {})  # an sflp set: the second writer may replace it
             entered.set()
             release.wait(10)
 

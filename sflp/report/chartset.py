@@ -263,6 +263,7 @@ def write_chart_set(
     progress=None,
     wait: bool = True,
     on_wait=None,
+    on_keep=None,
     manifest_extra: dict | None = None,
     workers: int | None = None,
 ) -> dict[str, str]:
@@ -284,7 +285,9 @@ def write_chart_set(
     thresholds.csv and the SC numbers), the HTML page, the PDF and the pictures are made by
     ``workers`` forked processes (default: 2 where ``fork`` and two cores exist; 0 = all in this
     process, see :mod:`sflp.report.jobs`) while this process writes the small CSV files.  Raises
-    :class:`~sflp.errors.OutputError` when ``out_dir`` cannot be written.
+    :class:`~sflp.errors.OutputError` when ``out_dir`` cannot be written.  Files in ``out_dir``
+    that its manifest does not list are the user's: they are kept, and ``on_keep(names)`` is
+    called with their names after the swap.
     """
     from sflp.report.csv_out import RangesCsvStream
     from sflp.report.frames import ranges_frame_from_arrays, solution_rows, thin_indices
@@ -302,7 +305,8 @@ def write_chart_set(
     out = Path(out_dir)
     tick = progress or (lambda phase, done, total: None)
 
-    with StagedFolder(out, wait=wait, on_wait=on_wait) as stage:
+    folder = StagedFolder(out, wait=wait, on_wait=on_wait)
+    with folder as stage:
         summary = SweepSummary()
         values_rows: list[tuple] = []
         kept_rows: list[np.ndarray] = []
@@ -405,6 +409,8 @@ def write_chart_set(
         write_manifest(stage, info, known)
         names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
         pause_point("swap")  # the complete new set is staged; the swap happens on leaving the block
+    if folder.kept and on_keep is not None:
+        on_keep(folder.kept)
     return {name: str(out / name) for name in names}
 
 
@@ -456,13 +462,13 @@ def _values_frame(rows: list[tuple], exact: bool):
     return pd.DataFrame.from_records(rows, columns=columns)
 
 
-def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=None) -> dict[str, str]:
+def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=None, on_keep=None) -> dict[str, str]:
     """The files of one solved stack: ranges.csv, values.csv, solution.xlsx and the grids, named
     as in a chart set: ``sb_push_<S>bb.csv``, ``bb_call_<S>bb.csv`` (13x13 frequency grids) and
     ``range_<S>bb.png/.svg`` (both players' grids), e.g. ``range_10bb.png``.
 
     The workbook has both grids with their EV margins, the values row and the About sheet.  Written
-    as one unit with a manifest, like :func:`write_chart_set`.
+    as one unit with a manifest, like :func:`write_chart_set` (``on_keep`` as there).
     """
     from sflp.game import Solution
     from sflp.report.plots import range_picture, render
@@ -478,7 +484,8 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
     structure = structure_text(solution.config)
     about = about_items(sols, exact=exact)
     out = Path(out_dir)
-    with StagedFolder(out, wait=wait, on_wait=on_wait) as stage:
+    folder = StagedFolder(out, wait=wait, on_wait=on_wait)
+    with folder as stage:
         for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
             grid = grid_from_tidy(ranges, "frequency", stack=stack, player=player)
             write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
@@ -496,4 +503,6 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
             "exploitability": float(solution.exploitability),
         })
         names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
+    if folder.kept and on_keep is not None:
+        on_keep(folder.kept)
     return {name: str(out / name) for name in names}

@@ -9,9 +9,12 @@ either the complete old set or the complete new set, never a mix:
    removed on release (an acquirer re-checks that the file it locked is still the one on disk).
 2. **Clean up.**  Holding the lock, leftovers of killed runs (``.<name>.staging-*``,
    ``.<name>.old-*``) are removed.
-3. **Refuse to clobber.**  The target may be missing, an empty folder, or an earlier sflp report
-   (a ``manifest.json`` of ours, or -- for sets written before manifests -- only report files
-   and a ``values.csv``).  Anything else is refused: ``--out ~/Documents`` never deletes a file.
+3. **Never touch a file sflp did not write.**  The target may be missing, an empty folder, or an
+   earlier sflp report with a valid ``manifest.json`` (:func:`foreign_entries`).  Anything else is
+   refused: ``--out ~/Documents`` never deletes a file.  In a report folder, files the manifest
+   does not list are the user's: they are carried into the new set (hard links, else copies)
+   just before the swap and listed in :attr:`StagedFolder.kept`; a new report file with the name
+   of one of them aborts the run instead of replacing it.
 4. **Stage.**  Every file is written into ``.<name>.staging-<random>`` in the same parent folder.
 5. **Swap.**  On success the staging folder and the target are exchanged atomically
    (``renameat2(RENAME_EXCHANGE)`` on Linux; elsewhere two renames with a window of
@@ -50,8 +53,6 @@ from sflp.format import json_text
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "sflp-report"
-REPORT_SUFFIXES = frozenset({".csv", ".xlsx", ".png", ".svg", ".pdf", ".html", ".json", ".tmp"})
-"""File types an sflp report folder holds (``.tmp``: leftovers of runs before staging existed)."""
 _SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
@@ -117,24 +118,77 @@ def read_manifest(folder: Path | str) -> dict | None:
     return data if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else None
 
 
-def _replaceable(target: Path) -> str | None:
-    """None if ``target`` may be replaced by a new report, else the reason it may not."""
-    if not target.exists():
-        return None
+def manifest_problems(manifest: dict) -> list[str]:
+    """Why ``manifest`` (an sflp manifest's data) is not valid: its ``files`` must be a list of
+    entries whose ``name`` is a plain file name inside the folder -- no ``/`` or ``\\``, not
+    ``.``/``..``, not absolute, not hidden, no NUL -- each listed once."""
+    files = manifest.get("files")
+    if not isinstance(files, list):
+        return ["its 'files' is not a list"]
+    problems, seen = [], set()
+    for entry in files:
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if (not isinstance(name, str) or not name or name in (".", "..") or name.startswith(".")
+                or any(c in name for c in "/\\\0") or os.path.isabs(name)):
+            problems.append(f"entry {name!r:.60} is not a plain file name inside the folder")
+        elif name in seen:
+            problems.append(f"entry {name!r} is listed twice")
+        else:
+            seen.add(name)
+    return problems
+
+
+def foreign_entries(target: Path) -> list[Path]:
+    """The entries of an existing report folder that sflp did not write, or :class:`OutputError`.
+
+    The output-folder contract: sflp removes or replaces only files its own manifest lists.
+    A missing or empty folder is fine (nothing foreign).  A non-empty folder needs a valid sflp
+    ``manifest.json``; a folder without one is refused whatever it holds -- only the manifest
+    proves which files sflp wrote, and mixing a report into an unrelated folder (``--out
+    ~/Documents``) is never what was meant.  A listed name that is now a symlink or a folder
+    makes the manifest invalid too.  Everything else in the folder is the user's: a new run keeps
+    it (:class:`StagedFolder` carries it over into the new set)."""
+    if not target.exists() and not target.is_symlink():
+        return []
     if target.is_symlink() or not target.is_dir():
-        return f"{target} exists and is not a folder"
-    entries = list(target.iterdir())
-    if not entries or read_manifest(target) is not None:
-        return None
-    strange = [p.name for p in entries if not p.is_file() or p.suffix.lower() not in REPORT_SUFFIXES]
-    names = {p.name for p in entries}
-    if not strange and ("values.csv" in names or "solution.xlsx" in names):
-        return None  # a report written before manifests existed
-    example = (strange or sorted(names))[0]
-    return (
-        f"{target} exists and is not an sflp report folder (it holds {example!r}); "
-        "choose a new or empty folder, or one sflp wrote"
-    )
+        raise OutputError(f"{target} exists and is not a folder")
+    entries = sorted(target.iterdir())
+    if not entries:
+        return []
+    manifest = read_manifest(target)
+    if manifest is None:
+        raise OutputError(
+            f"{target} is not an sflp report folder: it holds {entries[0].name!r} and no sflp manifest.json, "
+            "so sflp cannot tell which files it wrote; choose a new or empty folder, or one sflp wrote"
+        )
+    problems = manifest_problems(manifest)
+    listed = {e["name"] for e in manifest["files"]} if not problems else set()
+    for name in sorted(listed):
+        path = target / name
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            problems.append(f"entry {name!r} is not a regular file in the folder")
+    if problems:
+        raise OutputError(f"{target / MANIFEST} is not a valid sflp manifest ({'; '.join(problems[:3])}); "
+                          "sflp will not replace anything there")
+    return [p for p in entries if p.name not in listed and p.name != MANIFEST]
+
+
+def _carry(entry: Path, into: Path) -> None:
+    """Put a copy of the user's ``entry`` into ``into`` (a hard link where possible: no bytes copied)."""
+    dest = into / entry.name
+    if entry.is_symlink():
+        os.symlink(os.readlink(entry), dest)
+    elif entry.is_dir():
+        shutil.copytree(entry, dest, symlinks=True, copy_function=_link_or_copy)
+    else:
+        _link_or_copy(entry, dest)
+
+
+def _link_or_copy(src, dst) -> None:
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(src, dst, follow_symlinks=False)
 
 
 def check_target(target: Path | str) -> Path:
@@ -149,9 +203,7 @@ def check_target(target: Path | str) -> Path:
             if folder != target and not folder.is_dir():
                 raise OutputError(f"output folder {target} cannot be created: {folder} is a file")
             break
-    reason = _replaceable(target)
-    if reason is not None:
-        raise OutputError(reason)
+    foreign_entries(target)
     return target
 
 
@@ -223,6 +275,9 @@ class StagedFolder:
         self.prefix = f".{name}."
         self.stage: Path | None = None
         self.created: list[Path] = []
+        self.foreign: list[Path] = []
+        self.kept: list[str] = []
+        """Names of the user's files carried over into the new set (after a successful run)."""
         self.lock = _Lock(self.parent / f".{name}.lock")
 
     # -- set-up
@@ -260,9 +315,7 @@ class StagedFolder:
             with signals_deferred():
                 for old in self._leftovers():
                     shutil.rmtree(old, ignore_errors=True)
-            reason = _replaceable(self.target)
-            if reason is not None:
-                raise OutputError(reason)
+            self.foreign = foreign_entries(self.target)
             stage = self.parent / f"{self.prefix}staging-{secrets.token_hex(4)}"
             with signals_deferred():
                 stage.mkdir()
@@ -289,7 +342,18 @@ class StagedFolder:
     def _commit(self) -> None:
         stage = self.stage
         assert stage is not None
+        clash = sorted(p.name for p in self.foreign if (stage / p.name).exists() or (stage / p.name).is_symlink())
+        if clash:
+            raise OutputError(
+                f"{self.target / clash[0]} was not written by sflp (its manifest does not list it) and the new "
+                "report has a file of that name; move it away or choose another folder. Nothing was changed"
+            )
         with signals_deferred():
+            try:  # the user's files go into the new set before the swap; their originals stay until then
+                for entry in self.foreign:
+                    _carry(entry, stage)
+            except OSError as exc:
+                raise OutputError(f"cannot keep {entry} in the new report: {_reason(exc)}") from None
             os.chmod(stage, 0o777 & ~_umask())
             try:
                 if self.target.exists():
@@ -307,6 +371,7 @@ class StagedFolder:
                 shutil.rmtree(stage, ignore_errors=True)
             self.stage = None
             self.created = []
+            self.kept = [p.name for p in self.foreign]
             self.lock.release()
 
     def __exit__(self, exc_type, exc, tb) -> None:
@@ -375,13 +440,18 @@ def check_manifest(folder: Path | str) -> list[str]:
     manifest = read_manifest(folder)
     if manifest is None:
         return [f"{folder / MANIFEST}: missing or not an sflp manifest"]
+    invalid = manifest_problems(manifest)
+    if invalid:  # never follow a name out of the folder
+        return [f"{folder / MANIFEST}: not a valid sflp manifest: {p}" for p in invalid]
     problems = []
     listed = set()
-    for entry in manifest.get("files", []):
+    for entry in manifest["files"]:
         name = entry["name"]
         listed.add(name)
         path = folder / name
-        if not path.is_file():
+        if path.is_symlink():
+            problems.append(f"{name}: a symlink, not a file sflp wrote")
+        elif not path.is_file():
             problems.append(f"{name}: listed in the manifest but missing")
         elif path.stat().st_size != entry["bytes"] or file_sha256(path) != entry["sha256"]:
             problems.append(f"{name}: SHA-256 differs from the manifest")
