@@ -16,8 +16,9 @@ File format (``data/equity_table.bin``, format version 1)::
                                          812,175 disjoint pairs a < b in combo-id order, stored
                                          byte-plane by byte-plane (better compression)
 
-The SHA-256 of the whole file is in ``data/equity_table.sha256`` (``sha256sum`` format) and is
-checked on every load.  Only the standard library and numpy are used here; building the table
+The SHA-256 and size of the whole file are pinned in the code (:data:`TABLE_SHA256`,
+:data:`TABLE_BYTES`) and checked on every load; ``data/equity_table.sha256`` repeats the digest in
+``sha256sum`` format.  Only the standard library and numpy are used here; building the table
 (numba) lives in :mod:`sflp.equity_build` and is imported only when a build is asked for.
 
 >>> table = load_table()
@@ -58,6 +59,13 @@ CHECKSUM_NAME = "equity_table.sha256"
 REBUILD_HINT = (
     "rebuild it with `sflp equity build` (about a minute), reinstall sflp, or restore data/ from git"
 )
+TABLE_SHA256 = "57fe676c3557be3f626ddd132bceed3c8835960daa0b91da2ae031e3da4286fd"
+TABLE_BYTES = 2_881_012
+"""The one true table, pinned here in the code, not beside the file.  The table is unique (exact
+counts, a deterministic encoding), so every correct build gives these bytes: the loader accepts
+only a file of this size and SHA-256, and ``sflp equity build`` refuses to write a result that
+differs.  A consistent edit that is re-signed in ``equity_table.sha256`` is therefore refused
+too; that file is kept for ``sha256sum -c``."""
 
 _UPPER = np.triu(COMBO_DISJOINT, k=1)
 _PAIR_A, _PAIR_B = np.nonzero(_UPPER)  # the 812,175 disjoint pairs a < b, in combo-id order
@@ -311,13 +319,16 @@ def decode_table(blob: bytes, sha256: str = "") -> EquityTable:
         raise DataError(
             f"equity table format version {header.get('format_version')!r} is not {FORMAT_VERSION}; {REBUILD_HINT}"
         )
-    try:
-        raw = zlib.decompress(blob[end + 1 :])
+    n = len(_PAIR_A)
+    stream = zlib.decompressobj()
+    try:  # bounded: never more than one byte past the expected payload, whatever the stream says
+        raw = stream.decompress(blob[end + 1 :], 8 * n + 1)
     except zlib.error as exc:
         raise DataError(f"equity table payload is corrupt ({exc}); {REBUILD_HINT}") from None
-    n = len(_PAIR_A)
-    if len(raw) != 8 * n:
-        raise DataError(f"equity table payload has {len(raw)} bytes, expected {8 * n}; {REBUILD_HINT}")
+    if len(raw) != 8 * n or not stream.eof:
+        raise DataError(f"equity table payload is not {8 * n:,} bytes; {REBUILD_HINT}")
+    if stream.unused_data:
+        raise DataError(f"equity table has {len(stream.unused_data):,} bytes of trailing data; {REBUILD_HINT}")
     payload = np.frombuffer(raw, dtype=np.uint8).reshape(4, -1).T.copy().view("<u4").ravel()
     w_ab, ties = payload[:n].astype(np.int64), payload[n:].astype(np.int64)
     # A checksum only proves the file is the one that was signed, not that it is sane: a table
@@ -363,18 +374,39 @@ def read_checksum(data_dir: Path | str | None = None) -> str:
 
 
 def load_table_from(data_dir: Path | str) -> EquityTable:
-    """Load and checksum-verify the table in ``data_dir`` (no caching)."""
+    """Load the table in ``data_dir`` (no caching); only the pinned table is accepted.
+
+    The file is checked before it is read: a regular file (a symlink to one is fine) of exactly
+    :data:`TABLE_BYTES`, read with that bound; then its SHA-256 must be :data:`TABLE_SHA256`.
+    """
+    import stat
+
     path = Path(data_dir) / TABLE_NAME
     try:
-        blob = path.read_bytes()
+        info = path.stat()
     except OSError:
         raise DataError(f"equity table {path} is missing; {REBUILD_HINT}") from None
-    expected = read_checksum(data_dir)
-    actual = hashlib.sha256(blob).hexdigest()
-    if actual != expected:
+    if not stat.S_ISREG(info.st_mode):
+        raise DataError(f"equity table {path} is not a regular file; {REBUILD_HINT}")
+    if info.st_size != TABLE_BYTES:
         raise DataError(
-            f"equity table {path} is corrupt: SHA-256 {actual[:16]}... does not match the recorded "
-            f"{expected[:16]}...; {REBUILD_HINT}"
+            f"equity table {path} has {info.st_size:,} bytes, the sflp table has {TABLE_BYTES:,}; {REBUILD_HINT}"
+        )
+    try:
+        with open(path, "rb") as fh:
+            blob = fh.read(TABLE_BYTES + 1)
+    except OSError as exc:
+        raise DataError(f"equity table {path} cannot be read ({exc.strerror or exc}); {REBUILD_HINT}") from None
+    return decode_pinned(blob, str(path))
+
+
+def decode_pinned(blob: bytes, where: str) -> EquityTable:
+    """The table in ``blob`` if it is exactly the pinned one, else :class:`DataError`."""
+    actual = hashlib.sha256(blob).hexdigest()
+    if len(blob) != TABLE_BYTES or actual != TABLE_SHA256:
+        raise DataError(
+            f"equity table {where} is not the sflp table: SHA-256 {actual[:16]}... is not the pinned "
+            f"{TABLE_SHA256[:16]}... (a corrupt, edited or foreign file); {REBUILD_HINT}"
         )
     return decode_table(blob, sha256=actual)
 
@@ -398,6 +430,13 @@ def build_table(data_dir: Path | str | None = None, progress: bool = False) -> P
 
     target = check_target_dir(data_dir if data_dir is not None else build_target_dir())
     wins = build_win_table(progress=progress)
+    blob = encode_table(wins)
+    digest = hashlib.sha256(blob).hexdigest()
+    if len(blob) != TABLE_BYTES or digest != TABLE_SHA256:  # the build must reproduce the one table
+        raise DataError(
+            f"the rebuilt table has SHA-256 {digest[:16]}... ({len(blob):,} bytes), not the pinned "
+            f"{TABLE_SHA256[:16]}... ({TABLE_BYTES:,} bytes): the build is wrong on this machine; nothing was written"
+        )
     path = write_table(wins, target)
     _cached.cache_clear()
     return path

@@ -148,14 +148,73 @@ def test_resigned_corrupt_table_is_refused(tmp_path):
     planes = payload.astype("<u4").view(np.uint8).reshape(-1, 4).T.copy()
     bad = blob[: end + 1] + zlib.compress(planes.tobytes(), 1)
     _resign(bad, tmp_path / "bad")
+    with pytest.raises(DataError, match="not the sflp table|bytes, the sflp table has"):
+        eq.load_table_from(tmp_path / "bad")  # the pin refuses it before decoding
     with pytest.raises(DataError, match="corrupt: combos 0 vs"):
-        eq.load_table_from(tmp_path / "bad")
-    # the unmodified payload re-signed the same way loads (the check is not over-eager)
+        eq.decode_table(bad)  # and the decoder's own bound check would too
+    # the unmodified payload re-encoded decodes (the bound check is not over-eager), but it is
+    # not the pinned file, so the loader refuses it
     good = np.frombuffer(raw, dtype=np.uint8).reshape(4, -1).T.copy().view("<u4").ravel()
     planes = good.view(np.uint8).reshape(-1, 4).T.copy()
-    _resign(blob[: end + 1] + zlib.compress(planes.tobytes(), 1), tmp_path / "good")
-    table = eq.load_table_from(tmp_path / "good")
-    assert int(table.wins[0].sum()) > 0
+    reencoded = blob[: end + 1] + zlib.compress(planes.tobytes(), 1)
+    assert int(eq.decode_table(reencoded).wins[0].sum()) > 0
+    _resign(reencoded, tmp_path / "good")
+    with pytest.raises(DataError, match="sflp equity build"):
+        eq.load_table_from(tmp_path / "good")
+
+
+def _payload(blob: bytes) -> tuple[int, np.ndarray]:
+    end = blob.index(b"\n", len(eq.MAGIC))
+    raw = zlib.decompress(blob[end + 1 :])
+    return end, np.frombuffer(raw, dtype=np.uint8).reshape(4, -1).T.copy().view("<u4").ravel().copy()
+
+
+def _encode(header_end: int, blob: bytes, payload: np.ndarray) -> bytes:
+    planes = payload.astype("<u4").view(np.uint8).reshape(-1, 4).T.copy()
+    return blob[: header_end + 1] + zlib.compress(planes.tobytes(), 9)
+
+
+def test_a_consistent_resigned_edit_is_refused(tmp_path):
+    """Issue 19's case: 100,000 boards moved from wins to ties for one combo pair (every bound
+    check still holds), recompressed and re-signed beside the file: the pin refuses it."""
+    blob = (ROOT / "data" / eq.TABLE_NAME).read_bytes()
+    end, payload = _payload(blob)
+    n = len(payload) // 2
+    k = int(np.argmax(payload[:n] >= 100_000))
+    payload[k] -= 100_000
+    payload[n + k] += 100_000
+    edited = _encode(end, blob, payload)
+    eq.decode_table(edited)  # a consistent table: the decoder alone would take it
+    _resign(edited, tmp_path)
+    with pytest.raises(DataError, match="sflp equity build"):
+        eq.load_table_from(tmp_path)
+
+
+def test_trailing_data_and_a_device_are_refused(tmp_path):
+    blob = (ROOT / "data" / eq.TABLE_NAME).read_bytes()
+    with pytest.raises(DataError, match="trailing data"):
+        eq.decode_table(blob + b"junk")
+    _resign(blob + b"junk", tmp_path / "trailing")
+    with pytest.raises(DataError, match="bytes, the sflp table has"):
+        eq.load_table_from(tmp_path / "trailing")  # refused by its size, before it is read
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero on this system")
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev" / eq.TABLE_NAME).symlink_to("/dev/zero")
+    with pytest.raises(DataError, match="not a regular file"):
+        eq.load_table_from(tmp_path / "dev")  # at once, reading nothing
+
+
+def test_a_build_that_does_not_reproduce_the_table_writes_nothing(tmp_path, monkeypatch):
+    from sflp import equity_build
+
+    wins = eq.load_table().wins.astype(np.int64)
+    a, b = int(eq._PAIR_A[0]), int(eq._PAIR_B[0])  # a card-disjoint pair, a < b
+    wins[a, b] -= 1  # one board counted as a tie instead of a win: still a valid-looking table
+    monkeypatch.setattr(equity_build, "build_win_table", lambda progress=False: wins)
+    with pytest.raises(DataError, match="nothing was written"):
+        eq.build_table(tmp_path)
+    assert list(tmp_path.iterdir()) == []
 
 
 # ---------------------------------------------------------------- the wheel (slow)
