@@ -13,7 +13,7 @@ first time it is used.
 
 The package is layered so that imports run one way.  Import order:
 
-    errors / quiet -> atomic -> cards -> evaluator -> palette -> display -> ranges -> equity_build
+    errors / quiet -> checks / atomic -> cards -> evaluator -> palette -> display -> ranges -> equity_build
     -> equity -> game -> support -> lp / certify -> solver -> thresholds -> strategy -> verify
     -> approx / simulate / exploit / sc / compare -> format -> report -> cli
 

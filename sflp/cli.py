@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from sflp import __version__
+from sflp.checks import MAX_STACKS
 from sflp.errors import ConfigError, SflpError
 from sflp.format import ev_margin_grids, format_solution, format_written, json_text, solution_dict  # noqa: F401
 from sflp.format import threshold_grid as _threshold_grid  # noqa: F401  (old cli names, kept importable)
@@ -31,9 +32,30 @@ def _number(name: str):
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} {text!r} is not a number") from None
+        if math.isinf(value) and "inf" not in text.lower():  # 1e400: name the input, not "inf"
+            raise argparse.ArgumentTypeError(f"{name} {text!r} is too large for a float (at most ~1.8e308)")
+        return value  # nan / inf themselves are refused by the check of the option's value
+
+    return parse
+
+
+def _whole(name: str, low: int = 0):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} {text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{name} {text!r} must be at least {low}")
         return value
 
     return parse
+
+
+def _solver_name(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("--solver '' is empty: give a cvxpy solver name such as HIGHS")
+    return text
 
 
 def _add_structure(p: argparse.ArgumentParser, stack: bool = True) -> None:
@@ -243,11 +265,19 @@ def parse_stacks(text: str) -> list[float]:
         if stop < start:
             raise ConfigError(f"--stacks {text!r}: stop must not be below start")
         count = int((stop - start) / step) + 1
-        if count > 100_000:
-            raise ConfigError(f"--stacks {text!r}: {count} stacks is more than 100,000")
-        values = [float(start + k * step) for k in range(count)]
+        if count > MAX_STACKS:
+            raise ConfigError(f"--stacks {text!r}: {count:,} stacks is more than {MAX_STACKS:,}")
+        try:
+            values = [float(start + k * step) for k in range(count)]
+        except OverflowError:
+            raise ConfigError(f"--stacks {text!r}: a stack is too large for a float (at most ~1.8e308)") from None
     else:
-        values = sorted({float(p) for p in parts})
+        if len(parts) > MAX_STACKS:
+            raise ConfigError(f"--stacks {text!r:.60}: {len(parts):,} stacks is more than {MAX_STACKS:,}")
+        try:
+            values = sorted({float(p) for p in parts})
+        except OverflowError:
+            raise ConfigError(f"--stacks {text!r:.60}: a stack is too large for a float (at most ~1.8e308)") from None
     if not values:
         raise ConfigError(f"--stacks {text!r} gives no stacks")
     bad = [v for v in values if not (v > 0 and math.isfinite(v))]
@@ -583,6 +613,8 @@ def compare_side(text: str, stacks: str):
         for part in text.split(","):
             key, eq, value = part.partition("=")
             key = key.strip().lower().lstrip("-")
+            if eq and key in _COMPARE_KEYS and _COMPARE_KEYS[key] in values:
+                raise ConfigError(f"compare: {text!r} sets {key} twice; give each of sb, bb, ante, bb_ante once")
             if not eq or key not in _COMPARE_KEYS:
                 raise ConfigError(
                     f"compare: {text!r} is neither a chart-set folder nor a configuration such as "
@@ -592,6 +624,8 @@ def compare_side(text: str, stacks: str):
                 values[_COMPARE_KEYS[key]] = float(value)
             except ValueError:
                 raise ConfigError(f"compare: {key}={value!r} in {text!r} is not a number") from None
+            if not math.isfinite(values[_COMPARE_KEYS[key]]):
+                raise ConfigError(f"compare: {key}={value!r} in {text!r} is not a finite number")
     try:
         low, high = (float(v) for v in stacks.split(":")[:2])
     except ValueError:
@@ -657,7 +691,7 @@ def _add_study_commands(sub) -> None:
     p.add_argument("b", metavar="B", help="the same, for the second chart")
     p.add_argument("--stacks", default="1:25", help="LOW:HIGH for configurations (default 1:25)")
     p.add_argument("--out", default="reports/compare", help="output folder (default reports/compare)")
-    p.add_argument("--top", type=int, default=10, help="hands listed per player in the text output")
+    p.add_argument("--top", type=_whole("--top"), default=10, help="hands listed per player in the text output")
     _add_output(p)
     p.set_defaults(func=cmd_compare)
 
@@ -710,7 +744,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exact", action="store_true",
                    help="kept for old scripts: every answer is certified in exact rational arithmetic")
     p.add_argument("--combos", action="store_true", help="solve with 1,326 combo strategies per player")
-    p.add_argument("--solver", default=None, help="cvxpy solver name (default: HIGHS)")
+    p.add_argument("--solver", type=_solver_name, default=None, help="cvxpy solver name (default: HIGHS)")
     p.add_argument("--out", default=None, help="also write CSV/xlsx/PNG for this stack into DIR")
     _add_lock(p)
     _add_output(p)
@@ -744,11 +778,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = _add_parser(sub, "approx", help="run one approximate solver and trace its exploitability")
     p.add_argument("method", help="fictitious-play, cfr+, rl-linear-q, rl-tabular or direct")
     _add_structure(p)
-    p.add_argument("--iterations", type=int, default=None,
+    p.add_argument("--iterations", type=_whole("--iterations", 1), default=None,
                    help="stop after N iterations (default: the method's own count when --seconds is not given)")
     p.add_argument("--seconds", type=_number("--seconds"), default=None,
                    help="stop after T seconds of solver time (default: no time limit)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (the sampling methods)")
+    p.add_argument("--seed", type=_whole("--seed"), default=0, help="random seed (the sampling methods)")
     _add_output(p)
     p.set_defaults(func=cmd_approx)
 
@@ -757,15 +791,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_structure(p, stack=False)
     p.add_argument("--seconds", type=_number("--seconds"), default=2.0,
                    help="time budget per method and stack, seconds")
-    p.add_argument("--seed", type=int, default=0, help="random seed (the sampling methods)")
+    p.add_argument("--seed", type=_whole("--seed"), default=0, help="random seed (the sampling methods)")
     p.add_argument("--out", default="reports/approx-bench", help="output folder for approx_bench.csv and the PNG")
     _add_output(p)
     p.set_defaults(func=cmd_approx_bench)
 
     p = _add_parser(sub, "simulate", help="play the equilibrium out with real cards and compare with the exact value")
     _add_structure(p)
-    p.add_argument("--hands", type=int, default=1_000_000, help="hands to deal and play out")
-    p.add_argument("--seed", type=int, default=0, help="random seed (same seed and hands, same result)")
+    p.add_argument("--hands", type=_whole("--hands", 1), default=1_000_000, help="hands to deal and play out")
+    p.add_argument("--seed", type=_whole("--seed"), default=0, help="random seed (same seed and hands, same result)")
     _add_output(p)
     p.set_defaults(func=cmd_simulate)
     _add_study_commands(sub)

@@ -106,7 +106,7 @@ def data_dirs() -> list[Path]:
     """Where :func:`load_table` looks, in order: ``$SFLP_DATA_DIR`` alone if set; otherwise the
     user data folder (a table you rebuilt yourself), the package's ``sflp/data/`` (the wheel), and
     the checkout's ``data/`` (a checkout or editable install)."""
-    env = os.environ.get("SFLP_DATA_DIR")
+    env = _env_data_dir()
     if env:
         return [Path(env)]
     dirs = [user_data_dir(), package_data_dir()]
@@ -123,7 +123,7 @@ def default_data_dir() -> Path:
     for d in dirs:
         if (d / TABLE_NAME).is_file():
             return d
-    return dirs[0] if os.environ.get("SFLP_DATA_DIR") else _home_dir()
+    return dirs[0] if _env_data_dir() else _home_dir()
 
 
 def _home_dir() -> Path:
@@ -147,7 +147,7 @@ def build_target_dir() -> Path:
     """Where ``sflp equity build`` writes without ``--data-dir``: ``$SFLP_DATA_DIR`` if set, else
     the shipped table's home (checkout ``data/`` or the package's ``sflp/data/``) when writable,
     else the user data folder."""
-    env = os.environ.get("SFLP_DATA_DIR")
+    env = _env_data_dir()
     if env:
         return Path(env)
     home = _home_dir()
@@ -169,7 +169,50 @@ def check_target_dir(data_dir: Path | str) -> Path:
         raise ConfigError(f"--data-dir {str(folder)!r} {what} a file, not a folder; give a folder for the table")
     if not _writable(folder):
         raise ConfigError(f"--data-dir {str(folder)!r}: folder {str(probe)!r} is not writable")
+    import tempfile
+
+    try:  # a real probe: /proc and friends pass the permission test but take no files
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        raise ConfigError(
+            f"--data-dir {str(folder)!r}: {str(probe)!r} is not an ordinary writable folder "
+            f"(a file cannot be created there: {exc.strerror or exc})"
+        ) from None
     return folder
+
+
+def data_dir_arg(name: str, value) -> Path | None:
+    """A ``data_dir`` argument as a Path (None stays None), else sflp's error naming ``name``."""
+    from sflp.errors import ConfigError
+
+    if value is None:
+        return None
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        raise ConfigError(f"{name}={value!r:.60} is not a folder path (give a str or Path, or None for the default)")
+    return Path(value)
+
+
+def table_arg(table) -> EquityTable:
+    """``table`` (an :class:`EquityTable`, or None for the default table), else sflp's error."""
+    if table is None:
+        return load_table()
+    if not isinstance(table, EquityTable):
+        from sflp.errors import ConfigError
+
+        raise ConfigError(f"table must be an sflp EquityTable (from load_table()) or None, not "
+                          f"{type(table).__name__} {table!r:.40}")
+    return table
+
+
+def _env_data_dir() -> str | None:
+    """``$SFLP_DATA_DIR``: unset is None; set but empty is an error (not silently "unset")."""
+    env = os.environ.get("SFLP_DATA_DIR")
+    if env is not None and not env.strip():
+        raise DataError("SFLP_DATA_DIR is set but empty: set it to the folder of the equity table, or unset it")
+    return env
 
 
 @dataclass(frozen=True, eq=False)
@@ -381,6 +424,10 @@ def load_table_from(data_dir: Path | str) -> EquityTable:
     """
     import stat
 
+    if data_dir_arg("data_dir", data_dir) is None:
+        from sflp.errors import ConfigError
+
+        raise ConfigError("load_table_from needs a folder; load_table() finds the default one")
     path = Path(data_dir) / TABLE_NAME
     try:
         info = path.stat()
@@ -418,7 +465,8 @@ def _cached(data_dir: str) -> EquityTable:
 
 def load_table(data_dir: Path | str | None = None) -> EquityTable:
     """The exact equity table (loaded once per process and data folder, checksum verified)."""
-    return _cached(str(Path(data_dir or default_data_dir()).resolve()))
+    folder = data_dir_arg("data_dir", data_dir)
+    return _cached(str((folder or default_data_dir()).resolve()))
 
 
 def build_table(data_dir: Path | str | None = None, progress: bool = False) -> Path:
@@ -428,7 +476,8 @@ def build_table(data_dir: Path | str | None = None, progress: bool = False) -> P
     bad folder fails before the ~15 s of enumeration."""
     from sflp.equity_build import build_win_table
 
-    target = check_target_dir(data_dir if data_dir is not None else build_target_dir())
+    folder = data_dir_arg("data_dir", data_dir)
+    target = check_target_dir(folder if folder is not None else build_target_dir())
     wins = build_win_table(progress=progress)
     blob = encode_table(wins)
     digest = hashlib.sha256(blob).hexdigest()
@@ -485,7 +534,7 @@ def equity(hand1: str, hand2: str, table: EquityTable | None = None) -> EquityRe
     for text, r in ((hand1, r1), (hand2, r2)):
         if r.combos_count() == 0:
             raise NotationError(f"{text!r} is an empty range")
-    counts = (table or load_table()).weighted_counts(r1.combo_weights(), r2.combo_weights())
+    counts = table_arg(table).weighted_counts(r1.combo_weights(), r2.combo_weights())
     if not counts.pairs:
         raise NotationError(f"{hand1!r} and {hand2!r} have no card-disjoint pair of combos (they share cards)")
     return EquityResult(hand1, hand2, counts)
@@ -528,7 +577,7 @@ def equity_vs_random(table: EquityTable | None = None) -> list[Fraction]:
     >>> round(float(eq[class_id("AA")]), 7), round(float(eq[class_id("AKs")]), 7)
     (0.8520371, 0.6704463)
     """
-    table = table or load_table()
+    table = table_arg(table)
     pairs = table.class_pairs.sum(axis=1)
     wins = table.class_wins.sum(axis=1)
     ties = table.class_ties.sum(axis=1)

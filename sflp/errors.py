@@ -17,6 +17,11 @@ class ConfigError(SflpError, ValueError):
     """A game configuration or option value is invalid."""
 
 
+class ArgumentTypeError(ConfigError, TypeError):
+    """An argument of the wrong type (``None`` or a str where a GameConfig is needed): sflp's own
+    error, and a ``TypeError`` as Python callers expect."""
+
+
 class DataError(SflpError):
     """The equity table is missing, corrupt or of an unknown format."""
 

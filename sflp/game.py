@@ -54,8 +54,6 @@ True
 
 from __future__ import annotations
 
-import math
-import sys
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -63,8 +61,9 @@ from numbers import Rational, Real
 
 import numpy as np
 
+from sflp import checks
 from sflp.cards import CLASS_NAMES, N_CLASSES, N_COMBOS, combo_name
-from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
+from sflp.equity import BOARDS_PER_PAIR, EquityTable, table_arg
 from sflp.errors import ConfigError
 
 DEALS = N_COMBOS * 1225
@@ -129,12 +128,6 @@ def check_stacks(stacks, config: GameConfig, option: str = "--stacks") -> None:
         )
 
 
-def _short(value) -> str:
-    """``repr`` of a number, shortened when it has hundreds of digits."""
-    text = repr(value)
-    return text if len(text) <= 40 else f"{text[:12]}...({len(text)} digits)"
-
-
 @dataclass(frozen=True)
 class GameConfig:
     """A push/fold game: ``stack`` (before posting), blinds and antes, all in big blinds.
@@ -156,23 +149,11 @@ class GameConfig:
     def __post_init__(self) -> None:
         for name in ("stack", "small_blind", "big_blind", "ante", "bb_ante"):
             value = getattr(self, name)
-            if isinstance(value, Decimal):
-                if not value.is_finite():
-                    raise ConfigError(f"{name}={value!r} must be finite")
-                value = float(value)  # exact enough: to_fraction() reads floats by their shortest decimal
-                object.__setattr__(self, name, value)
-            if isinstance(value, bool) or not isinstance(value, Real):
-                raise ConfigError(f"{name}={value!r} is not a number (int, float, Fraction or Decimal)")
-            try:
-                finite = math.isfinite(float(value))
-            except OverflowError:
-                raise ConfigError(f"{name}={_short(value)} is too large (at most {sys.float_info.max:.3g})") from None
-            if not finite:
-                raise ConfigError(f"{name}={value!r} must be finite")
-            if name in ("stack", "small_blind", "big_blind") and value <= 0:
-                raise ConfigError(f"{name}={value!r} must be positive")
-            if name in ("ante", "bb_ante") and value < 0:
-                raise ConfigError(f"{name}={value!r} must be zero or positive")
+            # the one number check (sflp.checks): a real number, finite, in range
+            number = checks.real(name, value, positive=name in ("stack", "small_blind", "big_blind"),
+                                 low=0 if name in ("ante", "bb_ante") else None)
+            if isinstance(value, Decimal):  # to_fraction() reads floats by their shortest decimal
+                object.__setattr__(self, name, number)
         if self.small_blind > self.big_blind:
             raise ConfigError(
                 f"small_blind={self.small_blind!r} is larger than big_blind={self.big_blind!r}"
@@ -242,7 +223,7 @@ class Payoffs:
 
 def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
     """The payoff matrices of ``config``'s blind structure (the stack enters only through ``K1``)."""
-    table = table or load_table()
+    table = table_arg(table)
     pairs, wins, ties, losses = (a.astype(np.float64) for a in table.level_counts(level))
     a, big_ante = float(config.ante), float(config.bb_ante)
     f = -(float(config.small_blind) + a)
@@ -264,7 +245,7 @@ _PAYOFF_CACHE: dict[tuple, Payoffs] = {}
 
 def payoffs_for(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
     """:func:`build_payoffs`, cached per blind structure, level and table (stacks share them)."""
-    table = table or load_table()
+    table = table_arg(table)
     key = (config.structure_key(), level, table.sha256 or id(table))
     if key not in _PAYOFF_CACHE:
         if len(_PAYOFF_CACHE) > 32:

@@ -135,7 +135,7 @@ from sflp.cards import (
     combo_name,
     grid_text,
 )
-from sflp.errors import NotationError
+from sflp.errors import ArgumentTypeError, NotationError
 
 __all__ = ["HAND_RANKING", "Range", "format_range", "parse_range", "top_percent_classes"]
 
@@ -513,7 +513,8 @@ def parse_range(text: str) -> Range:
     sflp.errors.NotationError: bad range token 'K6s-Q9s': both ends of a dash range need the same top card, ...
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse_range expects a str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"parse_range expects a range string such as '22+,A2s+', not "
+                                f"{type(text).__name__} {text!r:.40}")
     weights = np.zeros(N_COMBOS, dtype=np.float64)
     for token, weight in _weighted_tokens(text):
         _apply_token(weights, token, weight)

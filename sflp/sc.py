@@ -73,8 +73,9 @@ from math import lcm
 
 import numpy as np
 
+from sflp import checks
 from sflp.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_DISJOINT
-from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
+from sflp.equity import BOARDS_PER_PAIR, EquityTable, table_arg
 from sflp.errors import SolveError
 from sflp.game import GameConfig
 
@@ -310,7 +311,8 @@ class _Game:
 
 def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> dict[str, SCNumber]:
     """The Sklansky–Chubukov number of every class under ``config``'s blinds and antes (its stack is ignored)."""
-    table = table or load_table()
+    checks.instance("config", config, GameConfig, "GameConfig(stack=10)")
+    table = table_arg(table)
     exact = config.exact()
     # in big blinds: every chip amount scales the numbers alike, and the floats stay well scaled
     unit = exact["big_blind"]

@@ -20,13 +20,11 @@ This module does not import :mod:`sflp.thresholds` (which sits above it); the pa
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator
-from decimal import Decimal
-from numbers import Real
 
 import numpy as np
 
+from sflp import checks
 from sflp.errors import ConfigError, SolveError
 from sflp.game import GameConfig, PushFoldGame, Solution, make_solution
 from sflp.support import POLISH_TOLERANCES, Support, solve_on_support
@@ -137,6 +135,11 @@ def _finish(game: PushFoldGame, solution: Solution, exact: bool) -> Solution:
     return solution
 
 
+def _check_solver(solver) -> None:
+    if solver is not None and (not isinstance(solver, str) or not solver.strip()):
+        raise ConfigError(f"solver={solver!r:.40} is not a cvxpy solver name (e.g. 'HIGHS'; None for the default)")
+
+
 def _check_config(config, caller: str) -> None:
     if not isinstance(config, GameConfig):
         raise ConfigError(
@@ -154,15 +157,10 @@ def _check_stacks(stacks) -> list[float]:
         )
     out = []
     for s in stacks:
-        if isinstance(s, bool) or not isinstance(s, (Real, Decimal)):
-            raise ConfigError(f"stack {s!r:.40} is not a number")
-        try:
-            value = float(s)
-        except OverflowError:
-            raise ConfigError(f"stack {s!r:.40} is too large") from None
-        if not (math.isfinite(value) and value > 0):
-            raise ConfigError(f"stack {s!r} must be a positive finite number")
-        out.append(value)
+        out.append(checks.real("stack", s, positive=True))
+        if len(out) > checks.MAX_STACKS:
+            raise ConfigError(f"stacks: more than {checks.MAX_STACKS:,} stacks in one sweep (the CLI's cap too); "
+                              "split the range")
     return out
 
 
@@ -188,6 +186,7 @@ def solve(
 ) -> Solution:
     """The checked equilibrium of ``config`` (SB push / BB call per hand, value, EV margins)."""
     _check_config(config, "solve")
+    _check_solver(solver)
     game = make_game(config, level, table)
     x, y, method = _solve_lp(game, solver)
     return _finish(game, make_solution(game, x, y, method), exact)
@@ -217,6 +216,7 @@ def solve_many(
     per stack.  This keeps every solution in memory; :func:`iter_solve` yields them one at a time.
     """
     stacks = _check_stacks(stacks)
+    _check_solver(solver)
     if config is not None:
         _check_config(config, "solve_many")
     order = sorted(range(len(stacks)), key=lambda k: stacks[k])
@@ -251,6 +251,7 @@ def iter_solve(
     workers back instead of piling up results.
     """
     stacks = sorted(_check_stacks(stacks))
+    _check_solver(solver)
     if not stacks:
         return
     if config is not None:

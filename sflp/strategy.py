@@ -76,6 +76,7 @@ from sflp.cards import (
     combo_name,
     parse_combo,
 )
+from sflp.checks import STRATEGY_FILE_MAX_BYTES
 from sflp.errors import ConfigError, NotationError
 
 MBB = 1000.0
@@ -275,10 +276,17 @@ def _load_range(text: str, player: str, spec: str) -> StrategySpec:
 
 def _load_file(path: Path, player: str) -> StrategySpec:
     source = str(path)
+    limit = STRATEGY_FILE_MAX_BYTES
     try:
-        blob = path.read_bytes()
+        if path.stat().st_size > limit:
+            raise StrategyFileError(source, None, f"is {path.stat().st_size:,} bytes, more than the {limit:,} "
+                                                  "a strategy file may have (a class strategy is a few kB)")
+        with open(path, "rb") as fh:
+            blob = fh.read(limit + 1)  # bounded, even if the file grows or lies about its size
     except OSError as exc:
         raise StrategyFileError(source, None, f"cannot be read ({exc.strerror})") from None
+    if len(blob) > limit:
+        raise StrategyFileError(source, None, f"is more than the {limit:,} bytes a strategy file may have")
     try:
         text = blob.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
+from sflp import checks
 from sflp.cards import CLASS_INDEX as _CLASS_INDEX
 from sflp.cards import CLASS_NAMES, N_CLASSES, PLAYERS
 from sflp.errors import ConfigError, SolveError
@@ -637,8 +638,9 @@ def compute_thresholds(
     ``config``'s blinds and antes are used, its stack is ignored.  ``progress`` is an optional
     callable receiving the stack reached so far.
     """
-    low, high = float(low), float(high)
-    if not (math.isfinite(low) and math.isfinite(high)) or not low < high:
+    checks.instance("config", config, GameConfig, "GameConfig(stack=10)")
+    low, high = checks.real("low", low, positive=True), checks.real("high", high, positive=True)
+    if not low < high:
         raise ConfigError(f"need low < high, got low={low!r}, high={high!r}")
     base = config.with_stack(low)  # validates that low covers the blinds and antes
     config.with_stack(high)

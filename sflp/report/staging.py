@@ -436,6 +436,10 @@ def check_manifest(folder: Path | str) -> list[str]:
     >>> _ = (d / "a.csv").write_text("y\\n"); check_manifest(d)
     ['a.csv: SHA-256 differs from the manifest']
     """
+    if not isinstance(folder, (str, os.PathLike)):
+        from sflp.errors import ArgumentTypeError
+
+        raise ArgumentTypeError(f"check_manifest needs a folder path, not {type(folder).__name__} {folder!r:.40}")
     folder = Path(folder)
     manifest = read_manifest(folder)
     if manifest is None:

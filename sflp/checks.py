@@ -1,0 +1,80 @@
+"""The one validation boundary: every public function and CLI argument checks its inputs here.
+
+Each check raises :class:`~sflp.errors.ConfigError` naming the argument, quoting the value
+(shortened when huge) and saying what is allowed.  Numbers are real numbers -- ``int``,
+``float``, ``Fraction`` or ``Decimal`` -- never ``bool``, ``str`` or ``None``; a ``Decimal`` is
+accepted everywhere a number is.  They must be finite and fit a float.  Counts are capped alike
+in the API and the CLI (:data:`MAX_STACKS`).
+
+>>> real("stack", 10), real("ante", Decimal("0.125"), low=0)
+(10.0, 0.125)
+>>> real("ante", "0.1", low=0)
+Traceback (most recent call last):
+...
+sflp.errors.ConfigError: ante='0.1' is not a number (give an int, float, Fraction or Decimal, not str)
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from decimal import Decimal
+from numbers import Real
+
+from sflp.errors import ArgumentTypeError, ConfigError
+
+MAX_STACKS = 100_000
+"""The most stacks one sweep takes, in :func:`sflp.solver.solve_many` and ``sflp chart`` alike."""
+
+STRATEGY_FILE_MAX_BYTES = 10 * 1024 * 1024
+"""Strategy files larger than this (10 MiB) are refused before they are read; a class-level
+strategy is a few kB, a combo-level one tens of kB."""
+
+
+def short(value) -> str:
+    """``repr`` of a value, shortened when it is long (a number with hundreds of digits)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:12]}...({len(text)} characters)"
+
+
+def real(name: str, value, *, low: float | None = None, positive: bool = False) -> float:
+    """``value`` as a finite float, else sflp's error naming ``name``.
+
+    ``positive``: must be > 0; ``low``: must be >= low.
+    """
+    if isinstance(value, bool) or not isinstance(value, (Real, Decimal)):
+        raise ConfigError(
+            f"{name}={short(value)} is not a number (give an int, float, Fraction or Decimal, "
+            f"not {type(value).__name__})"
+        )
+    if isinstance(value, Decimal) and not value.is_finite():
+        raise ConfigError(f"{name}={short(value)} must be finite")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise ConfigError(f"{name}={short(value)} is too large (at most {sys.float_info.max:.3g})") from None
+    if not math.isfinite(number):
+        raise ConfigError(f"{name}={short(value)} must be finite")
+    if positive and not number > 0:
+        raise ConfigError(f"{name}={short(value)} must be positive")
+    if low is not None and number < low:
+        raise ConfigError(f"{name}={short(value)} must be at least {low:g}")
+    return number
+
+
+def count(name: str, value, *, low: int = 0, high: int | None = None) -> int:
+    """``value`` as an int in ``[low, high]``, else sflp's error naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{name}={short(value)} is not a whole number (give an int, not {type(value).__name__})")
+    if value < low or (high is not None and value > high):
+        allowed = f"from {low:,} to {high:,}" if high is not None else f"at least {low:,}"
+        raise ConfigError(f"{name}={value!r} is out of range: allowed {allowed}")
+    return value
+
+
+def instance(name: str, value, cls: type, example: str):
+    """``value`` if it is a ``cls``, else sflp's error naming ``name`` with an example."""
+    if not isinstance(value, cls):
+        raise ArgumentTypeError(f"{name} must be a {cls.__name__} (e.g. {example}), not {type(value).__name__} "
+                          f"{short(value)}")
+    return value
