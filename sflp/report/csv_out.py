@@ -17,7 +17,7 @@ import pandas as pd
 
 from sflp.atomic import write_bytes
 from sflp.cards import CLASS_NAMES
-from sflp.errors import ConfigError
+from sflp.errors import ConfigError, OutputError
 from sflp.report.frames import PLAYERS, RANGES_COLUMNS, THRESHOLDS_COLUMNS, VALUES_COLUMNS
 from sflp.strategy import GRID_RANKS, grid_csv_text
 
@@ -116,7 +116,10 @@ class RangesCsvStream:
     def _write(self, text: str) -> None:
         data = text.encode("utf-8")
         self.digest.update(data)
-        self.fh.write(data)
+        try:
+            self.fh.write(data)
+        except OSError as exc:  # a full disk, a file size limit: sflp's error, naming the file
+            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
     def add(self, stack: float, rows: np.ndarray) -> None:
         """Write one stack: ``rows`` is :func:`sflp.report.frames.solution_rows` (4 x 169)."""
@@ -128,14 +131,19 @@ class RangesCsvStream:
 
     def close(self) -> str:
         """Flush, fsync and close; returns the hex SHA-256 of the file."""
-        self.fh.flush()
-        os.fsync(self.fh.fileno())
-        self.fh.close()
+        try:
+            self.fh.flush()
+            os.fsync(self.fh.fileno())
+            self.fh.close()
+        except OSError as exc:
+            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         return self.digest.hexdigest()
 
     def discard(self) -> None:
-        """Close without keeping the file (after an error)."""
+        """Close without keeping the file (after an error; a close that fails again is ignored)."""
         try:
             self.fh.close()
+        except OSError:
+            pass
         finally:
             self.path.unlink(missing_ok=True)

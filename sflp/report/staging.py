@@ -382,7 +382,11 @@ class StagedFolder:
                 self._abort()
                 raise
         else:
+            stage = self.stage
             self._abort()
+            if isinstance(exc, OutputError) and stage is not None and str(stage) in str(exc):
+                # name the file the user asked for, not its hidden staging twin
+                raise OutputError(str(exc).replace(str(stage), str(self.target))) from None
 
 
 def _umask() -> int:
