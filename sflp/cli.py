@@ -74,15 +74,20 @@ def _add_lock(p: argparse.ArgumentParser) -> None:
                    help="fail at once if another sflp run is writing the same --out folder (default: wait for it)")
 
 
+def _keep_printer(out_dir: Path):
+    """``on_keep``: say on stderr which of the user's files a run kept in ``out_dir``."""
+    return lambda names: print(
+        f"sflp: kept {len(names)} file(s) in {out_dir} that sflp did not write: "
+        + ", ".join(names[:8]) + (", ..." if len(names) > 8 else ""), file=sys.stderr)
+
+
 def _lock_options(args, out_dir: Path) -> dict:
     """``wait`` / ``on_wait`` / ``on_keep`` for a staged output folder: wait and say so once (or fail at
     once), and say which of the user's files were kept."""
     return {
         "wait": not args.no_wait,
         "on_wait": lambda: print(f"sflp: waiting for another sflp run writing {out_dir} ...", file=sys.stderr),
-        "on_keep": lambda names: print(
-            f"sflp: kept {len(names)} file(s) in {out_dir} that sflp did not write: "
-            + ", ".join(names[:8]) + (", ..." if len(names) > 8 else ""), file=sys.stderr),
+        "on_keep": _keep_printer(out_dir),
     }
 
 
@@ -472,19 +477,18 @@ def cmd_approx(args) -> int:
 
 def cmd_approx_bench(args) -> int:
     from sflp.approx.bench import approx_bench
-    from sflp.report import check_out_dir
     from sflp.report.approx_bench import write_approx_bench
 
     stacks = parse_stacks(args.stacks)
     out_dir = Path(args.out)
-    check_out_dir(out_dir, create=False)  # checked now, created when the files are written
+    _check_target(out_dir)  # checked now (a folder of other files is refused), written at the end
     base = _config(args, stack=stacks[0])
     from sflp.approx import METHODS
 
     with _Bar(len(stacks) * len(METHODS), "approx-bench", "run", _show_progress(args)) as bar:
         results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base,
                                progress=lambda _: bar.add())
-    files = write_approx_bench(results, out_dir)
+    files = write_approx_bench(results, out_dir, on_keep=_keep_printer(out_dir))
     from sflp.format import approx_bench_rows, format_approx_bench
 
     rows = approx_bench_rows(results)
@@ -644,15 +648,14 @@ def compare_side(text: str, stacks: str):
 
 def cmd_compare(args) -> int:
     from sflp.compare import compare_charts
-    from sflp.report import check_out_dir
     from sflp.report.compare import write_compare
 
     out_dir = Path(args.out)
-    check_out_dir(out_dir, create=False)  # checked now, created when the files are written
+    _check_target(out_dir)  # checked now (a folder of other files is refused), written at the end
     a = compare_side(args.a, args.stacks)
     b = compare_side(args.b, args.stacks)
     diffs = compare_charts(a, b)
-    files = write_compare(diffs, a, b, out_dir)
+    files = write_compare(diffs, a, b, out_dir, on_keep=_keep_printer(out_dir))
     from sflp.format import compare_dict, format_compare
 
     if args.json:

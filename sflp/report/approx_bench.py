@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sflp.atomic import check_out_dir, write_bytes, write_with
+from sflp.atomic import write_bytes, write_with
 
 CSV_NAME = "approx_bench.csv"
 PNG_NAME = "approx_bench.png"
@@ -77,13 +77,24 @@ def convergence_figure(rows: list[dict]):
     return fig
 
 
-def write_approx_bench(results, out_dir: Path | str) -> dict[str, Path]:
-    """Write ``approx_bench.csv`` and ``approx_bench.png`` into ``out_dir``; returns their paths."""
-    from sflp.approx.bench import bench_rows
+def write_approx_bench(results, out_dir: Path | str, *, on_keep=None) -> dict[str, Path]:
+    """Write ``approx_bench.csv`` and ``approx_bench.png`` into ``out_dir``; returns their paths.
 
-    out = check_out_dir(out_dir)
+    The folder is one unit with a ``manifest.json``, under the output-folder contract of
+    :class:`~sflp.report.staging.StagedFolder` (the user's own files are kept, ``on_keep``).
+    """
+    import sflp
+    from sflp.approx.bench import bench_rows
+    from sflp.report.staging import StagedFolder, write_manifest
+
+    out = Path(out_dir)
     rows = bench_rows(results)
-    csv_path = write_bytes(out / CSV_NAME, csv_text(rows).encode("utf-8"))
     fig = convergence_figure(rows)
-    png_path = write_with(out / PNG_NAME, lambda tmp: fig.savefig(tmp, format="png", dpi=120))
-    return {"csv": csv_path, "png": png_path}
+    folder = StagedFolder(out)
+    with folder as stage:
+        write_bytes(stage / CSV_NAME, csv_text(rows).encode("utf-8"))
+        write_with(stage / PNG_NAME, lambda tmp: fig.savefig(tmp, format="png", dpi=120))
+        write_manifest(stage, {"kind": "approx-bench", "sflp_version": sflp.__version__})
+    if folder.kept and on_keep is not None:
+        on_keep(folder.kept)
+    return {"csv": out / CSV_NAME, "png": out / PNG_NAME}

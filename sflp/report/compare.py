@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sflp.atomic import check_out_dir, write_bytes
+from sflp.atomic import write_bytes
 from sflp.cards import CLASS_NAMES
 from sflp.compare import PLAYERS, Chart, HandDiff
 from sflp.errors import DataError
@@ -140,22 +140,33 @@ def difference_picture(frame: pd.DataFrame, name_a: str, name_b: str, low: float
     return d
 
 
-def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str) -> dict[str, str]:
-    """Write ``compare.csv``, ``sb_diff.csv``, ``bb_diff.csv`` and ``compare.png/.svg`` (see module doc)."""
-    from sflp.report.plots import render
+def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str, *, on_keep=None) -> dict[str, str]:
+    """Write ``compare.csv``, ``sb_diff.csv``, ``bb_diff.csv`` and ``compare.png/.svg`` (see module doc).
 
-    out = check_out_dir(out_dir)
+    The folder is one unit with a ``manifest.json``, under the output-folder contract of
+    :class:`~sflp.report.staging.StagedFolder`: only files an earlier run wrote are replaced, the
+    user's own files are kept (``on_keep(names)``), a folder of other files is refused.
+    """
+    import sflp
+    from sflp.report.plots import render
+    from sflp.report.staging import StagedFolder, write_manifest
+
+    out = Path(out_dir)
     frame = compare_frame(diffs)
-    files: dict[str, str] = {}
-    path = write_bytes(out / "compare.csv", csv_bytes(frame, COMPARE_COLUMNS))
-    files[path.name] = str(path)
-    for player in PLAYERS:
-        grid = grid_from_tidy(select(frame, player=player), "difference")
-        lines = [",".join(["", *GRID_RANKS])]
-        for rank, row in zip(GRID_RANKS, grid.to_numpy(dtype=np.float64)):
-            lines.append(",".join([rank, *("" if math.isnan(v) else repr(float(v)) for v in row)]))
-        path = write_bytes(out / f"{player}_diff.csv", ("\n".join(lines) + "\n").encode())
-        files[path.name] = str(path)
-    low, high = max(a.low, b.low), min(a.high, b.high)
-    files.update(render(difference_picture, out, "compare", frame, a.name, b.name, low, high))
-    return files
+    folder = StagedFolder(out)
+    with folder as stage:
+        write_bytes(stage / "compare.csv", csv_bytes(frame, COMPARE_COLUMNS))
+        for player in PLAYERS:
+            grid = grid_from_tidy(select(frame, player=player), "difference")
+            lines = [",".join(["", *GRID_RANKS])]
+            for rank, row in zip(GRID_RANKS, grid.to_numpy(dtype=np.float64)):
+                lines.append(",".join([rank, *("" if math.isnan(v) else repr(float(v)) for v in row)]))
+            write_bytes(stage / f"{player}_diff.csv", ("\n".join(lines) + "\n").encode())
+        low, high = max(a.low, b.low), min(a.high, b.high)
+        render(difference_picture, stage, "compare", frame, a.name, b.name, low, high)
+        write_manifest(stage, {"kind": "compare", "sflp_version": sflp.__version__, "a": a.name, "b": b.name,
+                               "low": low, "high": high})
+        names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
+    if folder.kept and on_keep is not None:
+        on_keep(folder.kept)
+    return {name: str(out / name) for name in names}
