@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 import zlib
 from dataclasses import dataclass
@@ -169,6 +170,7 @@ def check_target_dir(data_dir: Path | str) -> Path:
         raise ConfigError(f"--data-dir {str(folder)!r} {what} a file, not a folder; give a folder for the table")
     if not _writable(folder):
         raise ConfigError(f"--data-dir {str(folder)!r}: folder {str(probe)!r} is not writable")
+    _refuse_foreign_table_files(folder)
     import tempfile
 
     try:  # a real probe: /proc and friends pass the permission test but take no files
@@ -180,6 +182,27 @@ def check_target_dir(data_dir: Path | str) -> Path:
             f"(a file cannot be created there: {exc.strerror or exc})"
         ) from None
     return folder
+
+
+def _refuse_foreign_table_files(folder: Path) -> None:
+    """A build replaces ``equity_table.bin`` / ``.sha256`` only when they are sflp's own (the
+    table's magic line; a digest line for the table), never a user's file of the same name."""
+    from sflp.errors import ConfigError
+
+    checks = ((TABLE_NAME, lambda head: head.startswith(MAGIC)),
+              (CHECKSUM_NAME, lambda head: re.fullmatch(rb"[0-9a-f]{64}  " + TABLE_NAME.encode() + rb"\n?", head)))
+    for name, ours in checks:
+        path = folder / name
+        if not (path.exists() or path.is_symlink()):
+            continue
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(256) if path.is_file() and not path.is_symlink() else b""
+        except OSError:
+            head = b""
+        if not ours(head):
+            raise ConfigError(f"--data-dir {str(folder)!r}: {name} there is not an sflp file; sflp will not "
+                              "replace it (move it away or choose another folder)")
 
 
 def data_dir_arg(name: str, value) -> Path | None:

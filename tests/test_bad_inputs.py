@@ -42,6 +42,7 @@ CLI_ROWS = [
     (["chart", "--stacks", "2,5", "--out", "mine"], "mine", {}),
     (["solve", "--stack", "5", "--out", "mine"], "mine", {}),
     (["exploit", "--stacks", "2,5", "--bb", "30%", "--out", "mine"], "mine", {}),
+    (["equity", "build", "--data-dir", "mine"], "equity_table.bin", {}),
     (["equity", "AA", "KK"], "SFLP_DATA_DIR", {"SFLP_DATA_DIR": ""}),
     (["equity", "AA", "KK"], "not a regular file", {"SFLP_DATA_DIR": "devzero"}),
     (["equity", "AA", "KK"], "sflp equity build", {"SFLP_DATA_DIR": "resigned"}),
@@ -71,6 +72,7 @@ def workdir(tmp_path):
                        ("ranges.csv", "my ranges\n")):
         (mine / name).write_text(text)
     (mine / "budget.xlsx").write_bytes(b"PK\x03\x04")
+    (mine / "equity_table.bin").write_text("my own table of something else\n")
     (tmp_path / "big.csv").write_bytes(b"AA,1\n" * (2_200_000))  # 11 MB: over the 10 MiB cap
     (tmp_path / "devzero").mkdir()
     if Path("/dev/zero").exists():
