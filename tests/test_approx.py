@@ -225,4 +225,5 @@ def test_bench_rows_and_report(tmp_path):
     assert lines[0] == "method,stack,iteration,seconds,sb_exploitability,bb_exploitability,total_exploitability"
     assert len(lines) == len(rows) + 1
     assert paths["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["approx_bench.csv", "approx_bench.png", "manifest.json"]
+    names = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert names == ["approx_bench.csv", "approx_bench.png", "manifest.json"]
