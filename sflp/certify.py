@@ -18,7 +18,8 @@ denominators of the five configuration numbers (floats read by their shortest de
 
     K_scaled = scale * K = 2*Sn*W - 2*(Sn - An)*L + An*T - 2*B*gn*pairs      (Sn = S*den, ...)
 
-and ``scale * r[i] * (g - f) = 2*B*(gn - fn)*sum_j pairs[i,j]`` are **integers**, so every
+and ``scale * r[i] * (g - f) = 2*B*(gn - fn)*sum_j pairs[i,j]`` (the node values taken from the
+one payoff home, :mod:`sflp.payoff`, scaled by ``2*den``) are **integers**, so every
 product below is integer arithmetic (numpy int64 where provably no overflow, else Python ints in
 object arrays); a Fraction is formed only at the end.
 
@@ -90,6 +91,7 @@ from sflp.cards import CLASS_NAMES, N_COMBOS, combo_name
 from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
 from sflp.errors import CertificateError, ConfigError
 from sflp.game import DEALS, PushFoldGame, Solution
+from sflp.payoff import at_stack, showdown, terminal_payoffs
 from sflp.support import SUPPORT_TOLERANCES, IndifferenceSystem, Support, indifference_system
 from sflp.support import solve_exact as _solve_system  # the name the tests and older callers use
 
@@ -109,9 +111,10 @@ _INT64_LIMIT = 2**62
 class _Counts:
     """Integer count matrices of one table at one level (independent of the configuration)."""
 
-    pairs: np.ndarray  # int64 n x n
-    c1: np.ndarray  # 2 * (W - L)      (coefficient of Sn)
-    ca: np.ndarray  # 2 * L + T        (coefficient of An)
+    pairs: np.ndarray  # int64 n x n: card-disjoint combo pairs
+    wins: np.ndarray  # int64 n x n: boards SB's hand wins, summed over the pairs
+    ties: np.ndarray
+    losses: np.ndarray
     row_pairs: tuple[int, ...]  # sum_j pairs[i, j]
     r: tuple[Fraction, ...]  # r[i] = row_pairs[i] / DEALS, made once (not at every stack)
 
@@ -127,8 +130,9 @@ def _counts(table: EquityTable, level: str) -> _Counts:
             raise CertificateError("equity table counts are inconsistent: wins + ties exceed pairs * boards")
         counts = _Counts(
             pairs=pairs,
-            c1=2 * (wins - losses),
-            ca=2 * losses + ties,
+            wins=wins,
+            ties=ties,
+            losses=losses,
             row_pairs=(row_pairs := tuple(int(v) for v in pairs.sum(axis=1))),
             r=tuple(Fraction(rp, DEALS) for rp in row_pairs),
         )
@@ -188,29 +192,31 @@ def exact_payoffs(game: PushFoldGame) -> ExactPayoffs:
     if hit is not None:
         return hit
     counts = _counts(table, game.level)
-    S, sb, bb, a, A = (cfg[k] for k in ("stack", "small_blind", "big_blind", "ante", "bb_ante"))
-    f, g = -(sb + a), bb + a + A
+    # the payoffs of every terminal node at this stack, from the one payoff home (sflp.payoff)
+    terms = terminal_payoffs(game.config)
+    values = at_stack(terms, cfg["stack"])
+    f, g = values["fold"], values["steal"]
     den = math.lcm(*(v.denominator for v in cfg.values()))
-    Sn, An, gn, fn = (int(v * den) for v in (S, A, g, f))
+    # 2 * den clears every denominator (the tie pays A/2): integer node values
+    ints = {k: v * 2 * den for k, v in values.items()}
+    if any(v.denominator != 1 for v in ints.values()):  # pragma: no cover - the payoffs are sums of config numbers
+        raise CertificateError(f"payoffs {values} are not integers when scaled by {2 * den}")
+    ints = {k: int(v) for k, v in ints.items()}
     B = BOARDS_PER_PAIR
-    scale = 2 * DEALS * B * den
-    cp = 2 * B * gn  # coefficient of pairs
+    scale = 2 * den * DEALS * B  # K = showdown / (D * B), so scale * K = showdown(2 * den * values)
     n = counts.pairs.shape[0]
     bound = (
-        abs(Sn) * int(np.abs(counts.c1).max())
-        + abs(An) * int(np.abs(counts.ca).max())
-        + abs(cp) * int(counts.pairs.max())
+        abs(ints["win"]) * int(counts.wins.max())
+        + abs(ints["lose"]) * int(counts.losses.max())
+        + abs(ints["tie"]) * int(counts.ties.max())
+        + B * abs(ints["steal"]) * int(counts.pairs.max())
     )
-    if bound * (n + 1) < _INT64_LIMIT:  # every entry and every row sum of entries fits int64
-        K = Sn * counts.c1 + An * counts.ca - cp * counts.pairs
-    else:
-        K = (
-            counts.c1.astype(object) * Sn
-            + counts.ca.astype(object) * An
-            - counts.pairs.astype(object) * cp
-        )
+    arrays = (counts.wins, counts.ties, counts.losses, counts.pairs)
+    if bound * (n + 1) >= _INT64_LIMIT:  # else every entry and every row sum of entries fits int64
+        arrays = tuple(a.astype(object) for a in arrays)
+    K = showdown(ints, *arrays, B)
     K.setflags(write=False)
-    base = tuple(2 * B * (gn - fn) * rp for rp in counts.row_pairs)
+    base = tuple(B * (ints["steal"] - ints["fold"]) * rp for rp in counts.row_pairs)  # scale * r (g - f)
     names = _names(game.level)
     ex = ExactPayoffs(
         level=game.level,

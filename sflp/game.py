@@ -20,7 +20,8 @@ both all-in, SB loses          ``-(M + a)     = -(S - A)``
 both all-in, tie               ``+A/2``  (half the pot minus SB's ``M + a``)
 =============================  ==========================================
 
-With no antes the showdown is simply ``+S`` / ``-S`` / ``0``.
+With no antes the showdown is simply ``+S`` / ``-S`` / ``0``.  These payoffs are stated in one
+place, :mod:`sflp.payoff`; the matrices below are built from it (:func:`build_payoffs`).
 
 Strategies and the value
 ------------------------
@@ -87,7 +88,12 @@ def min_stack(big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0) -
     >>> min_stack(1, 0.1, 0.2), min_stack(bb_ante=1)
     (1.3, 2.0)
     """
-    return float(to_fraction(big_blind) + to_fraction(ante) + to_fraction(bb_ante))
+    return float(exact_min_stack(big_blind, ante, bb_ante))
+
+
+def exact_min_stack(big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0) -> Fraction:
+    """:func:`min_stack` as an exact fraction (each number read by its shortest decimal)."""
+    return to_fraction(big_blind) + to_fraction(ante) + to_fraction(bb_ante)
 
 
 def default_stacks(
@@ -132,8 +138,8 @@ def check_stacks(stacks, config: GameConfig, option: str = "--stacks") -> None:
 class GameConfig:
     """A push/fold game: ``stack`` (before posting), blinds and antes, all in big blinds.
 
-    >>> GameConfig(stack=10).fold_loss
-    0.5
+    >>> GameConfig(stack=10, ante=0.125).min_stack
+    1.125
     >>> GameConfig(stack=0.4)
     Traceback (most recent call last):
     ...
@@ -158,14 +164,31 @@ class GameConfig:
             raise ConfigError(
                 f"small_blind={self.small_blind!r} is larger than big_blind={self.big_blind!r}"
             )
-        need_bb = min_stack(self.big_blind, self.ante, self.bb_ante)  # exact sum: 1 + 0.1 + 0.2 is 1.3
-        if self.stack < need_bb:
+        self._check_covers()
+
+    def _check_covers(self) -> None:
+        """The stack covers the big blind and antes, compared exactly (a Fraction stack of 11/10
+        covers 1 + 1/10, though the float 1.1 is larger); the exact sums are formed only when the
+        float comparison is close."""
+        stack = float(self.stack)
+        rough = float(self.big_blind) + float(self.ante) + float(self.bb_ante)
+        if stack > rough * (1 + 1e-9):
+            return
+        need = exact_min_stack(self.big_blind, self.ante, self.bb_ante)  # 1 + 0.1 + 0.2 is 1.3
+        if to_fraction(self.stack) < need:
             raise ConfigError(
-                f"stack={self.stack!r} cannot cover the big blind and antes ({need_bb!r} in all)"
+                f"stack={self.stack!r} cannot cover the big blind and antes ({float(need)!r} in all)"
             )
 
     def with_stack(self, stack: float) -> GameConfig:
-        return GameConfig(stack, self.small_blind, self.big_blind, self.ante, self.bb_ante)
+        """The same blinds and antes at another stack (only the new stack is checked)."""
+        new = object.__new__(GameConfig)
+        number = checks.real("stack", stack, positive=True)
+        for name in ("small_blind", "big_blind", "ante", "bb_ante"):
+            object.__setattr__(new, name, getattr(self, name))
+        object.__setattr__(new, "stack", number if isinstance(stack, Decimal) else stack)
+        new._check_covers()
+        return new
 
     @property
     def min_stack(self) -> float:
@@ -175,11 +198,6 @@ class GameConfig:
         1.125
         """
         return min_stack(self.big_blind, self.ante, self.bb_ante)
-
-    @property
-    def fold_loss(self) -> float:
-        """What SB loses by folding: ``small_blind + ante``."""
-        return self.small_blind + self.ante
 
     def exact(self) -> dict[str, Fraction]:
         """The five numbers as exact fractions (floats read by their shortest decimal)."""
@@ -222,22 +240,23 @@ class Payoffs:
 
 
 def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
-    """The payoff matrices of ``config``'s blind structure (the stack enters only through ``K1``)."""
+    """The payoff matrices of ``config``'s blind structure (the stack enters only through ``K1``),
+    from the one payoff home :mod:`sflp.payoff`, in floats."""
+    from sflp.payoff import showdown, stack_split, terminal_payoffs
+
     table = table_arg(table)
     pairs, wins, ties, losses = (a.astype(np.float64) for a in table.level_counts(level))
-    a, big_ante = float(config.ante), float(config.bb_ante)
-    f = -(float(config.small_blind) + a)
-    g = float(config.big_blind) + a + big_ante
+    terms = terminal_payoffs(config, float)
+    constant, per_stack = stack_split(terms)
     scale = float(DEALS) * BOARDS_PER_PAIR
     P = pairs / DEALS
-    # showdown: +S * W - (S - A) * L + (A/2) * T  =  S * (W - L) + A * L + (A/2) * T
-    K1 = (wins - losses) / scale
-    K0 = (big_ante * losses + 0.5 * big_ante * ties) / scale - g * P
+    K1 = showdown(per_stack, wins, ties, losses, pairs, BOARDS_PER_PAIR) / scale
+    K0 = showdown(constant, wins, ties, losses, pairs, BOARDS_PER_PAIR) / scale
     for arr in (P, K0, K1):
         arr.setflags(write=False)
     r = P.sum(axis=1)
     r.setflags(write=False)
-    return Payoffs(level, P, r, K0, K1, f, g)
+    return Payoffs(level, P, r, K0, K1, terms["fold"].constant, terms["steal"].constant)
 
 
 _PAYOFF_CACHE: dict[tuple, Payoffs] = {}

@@ -78,6 +78,7 @@ from sflp.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_DISJOINT
 from sflp.equity import BOARDS_PER_PAIR, EquityTable, table_arg
 from sflp.errors import SolveError
 from sflp.game import GameConfig
+from sflp.payoff import terminal_payoffs
 
 TIE_RULE = (
     "BB calls only when calling strictly beats folding (indifferent: folds; SB's EV is the same "
@@ -117,6 +118,27 @@ class SCNumber:
         }
 
 
+def _payoff_terms(ex: dict[str, Fraction]) -> tuple[Fraction, Fraction, Fraction]:
+    """``(F, G, A)`` of the module docstring, read from the one payoff home (:mod:`sflp.payoff`):
+    SB's fold, the steal, and the dead money the showdown's constant part pays back.
+
+    The proofs of this module use the showdown's shape ``C_d(S) = S*w - (S - A)*l + (A/2)*t``; the
+    home is checked to still have it, so a change of the rules fails here loudly instead of
+    giving wrong numbers."""
+    t = terminal_payoffs(ex)
+    A = t["lose"].constant
+    shape = (t["win"], t["lose"].per_stack, t["tie"], t["steal"].per_stack)
+    if shape != ((0, 1), -1, (A / 2, 0), 0) or t["steal"].constant != _min_stack(ex):
+        raise SolveError(f"the SC computation assumes the showdown payoffs S, -(S - A), A/2 and a steal "
+                         f"equal to the smallest stack; the game has {t}")
+    return t["fold"].constant, t["steal"].constant, A
+
+
+def _min_stack(ex: dict[str, Fraction]) -> Fraction:
+    """The smallest legal stack: the big blind and both antes (a rule of the game, not a payoff)."""
+    return ex["big_blind"] + ex["ante"] + ex["bb_ante"]
+
+
 def _hand_sc_exact(name: str, combo: int, ex: dict[str, Fraction], table: EquityTable) -> SCNumber:
     """One hand with Python integers throughout: the fallback of :func:`sc_numbers` for a hand
     its fast path cannot prove (the tests also run it against the fast path)."""
@@ -125,10 +147,8 @@ def _hand_sc_exact(name: str, combo: int, ex: dict[str, Fraction], table: Equity
     w = table.wins[combo, ds].astype(np.int64)
     t = table.ties[combo, ds].astype(np.int64)
     l = BOARDS_PER_PAIR - w - t
-    A = ex["bb_ante"]
-    G = ex["big_blind"] + ex["ante"] + A
-    F = -(ex["small_blind"] + ex["ante"])
-    s_min = ex["big_blind"] + ex["ante"] + A
+    F, G, A = _payoff_terms(ex)
+    s_min = _min_stack(ex)
     # Integers: with M = 2 * B * Q (Q clears every denominator), C_d(S) * M = S*slope_d + inter_d.
     Q = lcm(A.denominator, G.denominator, F.denominator)
     slope = np.array([2 * Q * int(v) for v in (w - l)], dtype=object)
@@ -199,9 +219,8 @@ class _Game:
         self.u = 2 * w + t - BOARDS_PER_PAIR
         self.v = 2 * BOARDS_PER_PAIR - 2 * w - t
         self.n = ds.shape[1]
-        self.A = ex["bb_ante"]
-        self.G = ex["big_blind"] + ex["ante"] + self.A
-        self.F = -(ex["small_blind"] + ex["ante"])
+        self.F, self.G, self.A = _payoff_terms(ex)
+        self.s_min = _min_stack(ex)
         self.two_bg = 2 * BOARDS_PER_PAIR * self.G
         self.K = 2 * self.n * BOARDS_PER_PAIR * (self.G - self.F)
         # R = (2BG*N_C - A*V_C - K) / (2*U_C) over integers: D clears the three denominators
@@ -275,7 +294,7 @@ class _Game:
         if root is None or (negative & ~mask).any() or (mask & ~negative & ~zero).any():
             return False
         right = negative | (zero & (self.u[row] < 0))  # called just right of the root
-        return int(self.u[row][right].sum()) < 0 and root >= self.G
+        return int(self.u[row][right].sum()) < 0 and root >= self.s_min
 
     def prove(self, row: int, mask: np.ndarray, tries: int = 8) -> Fraction | None:
         """Exact Newton steps from a wrong candidate piece of hand ``row``: each solves the piece
@@ -318,7 +337,7 @@ def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> dict[str
     unit = exact["big_blind"]
     ex = {key: value / unit for key, value in exact.items()}
     game = _Game(ex, table)
-    s_min = game.G * unit
+    s_min = game.s_min * unit
     unbounded = ~(game.u < 0).any(axis=1)  # at large stacks BB calls no hand that beats SB's
     # h(s_min) = (2G - A) * sum_d v_d <= K: profitable at the smallest stack (see the docstring)
     at_min = game.v.sum(axis=1) <= math.floor(game.K / (2 * game.G - game.A))

@@ -100,9 +100,13 @@ def outcome_values(config: GameConfig) -> tuple[float, float, float, float]:
     >>> outcome_values(GameConfig(stack=10))
     (-0.5, 1.0, 10.0, -10.0)
     """
-    a, big_ante = float(config.ante), float(config.bb_ante)
-    stack = float(config.stack)
-    return -(float(config.small_blind) + a), float(config.big_blind) + a + big_ante, stack, -(stack - big_ante)
+    from fractions import Fraction
+
+    from sflp.payoff import terminal_payoffs
+
+    t = terminal_payoffs(config)  # the one payoff home, exact; each figure rounded once
+    stack = Fraction(config.exact()["stack"])
+    return tuple(float(t[node].at(stack)) for node in ("fold", "steal", "win", "lose"))
 
 
 class HandStream:
