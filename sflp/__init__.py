@@ -14,13 +14,13 @@ first time it is used.
 The package is layered so that imports run one way.  Import order:
 
     errors / quiet -> checks / atomic -> cards -> evaluator -> palette -> display -> ranges -> equity_build
-    -> equity -> game -> support -> lp / certify -> solver -> thresholds -> strategy -> verify
+    -> equity -> payoff -> game -> support -> highs -> lp / certify -> solver -> thresholds -> strategy -> verify
     -> approx / simulate / exploit / sc / compare -> format -> report -> cli
 
 A module imports only modules to its left (inside functions too); modules separated by ``/``
 share a layer and do not import each other; ``approx`` and ``report`` are subpackages, free
 inside.  ``tests/test_architecture.py`` reads this order from here and checks every import.
-The pure core (``cards``, ``ranges``, ``equity``, ``game``) needs only numpy.
+The pure core (``cards``, ``ranges``, ``equity``, ``payoff``, ``game``) needs only numpy.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ _EXPORTS: dict[str, str] = {
 
 _SUBMODULES = frozenset(
     {"approx", "atomic", "cards", "certify", "cli", "compare", "display", "equity", "equity_build",
-     "errors", "evaluator", "exploit", "format", "game", "lp", "palette", "ranges", "report", "sc",
+     "errors", "evaluator", "exploit", "format", "game", "highs", "lp", "palette", "payoff", "ranges", "report", "sc",
      "simulate", "solver", "strategy", "support", "thresholds", "verify"}
 )
 

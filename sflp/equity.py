@@ -489,7 +489,21 @@ def _cached(data_dir: str) -> EquityTable:
 def load_table(data_dir: Path | str | None = None) -> EquityTable:
     """The exact equity table (loaded once per process and data folder, checksum verified)."""
     folder = data_dir_arg("data_dir", data_dir)
-    return _cached(str((folder or default_data_dir()).resolve()))
+    if folder is not None:
+        return _cached(str(folder.resolve()))
+    # the default folder depends only on these variables (and on which folders hold a table):
+    # resolved once per setting, so a solve at every stack does not search the disk again
+    key = tuple(os.environ.get(k) for k in ("SFLP_DATA_DIR", "XDG_DATA_HOME", "HOME", "LOCALAPPDATA"))
+    found = _DEFAULT.get(key)
+    if found is None:
+        found = _cached(str(default_data_dir().resolve()))
+        _DEFAULT.clear()
+        _DEFAULT[key] = found
+    return found
+
+
+_DEFAULT: dict[tuple, EquityTable] = {}
+"""The default table per setting of the variables that choose its folder (see :func:`load_table`)."""
 
 
 def build_table(data_dir: Path | str | None = None, progress: bool = False) -> Path:
@@ -511,6 +525,7 @@ def build_table(data_dir: Path | str | None = None, progress: bool = False) -> P
         )
     path = write_table(wins, target)
     _cached.cache_clear()
+    _DEFAULT.clear()
     return path
 
 

@@ -21,10 +21,19 @@ objective and both reply constraints by the same positive constant leaves the op
 the duals ``y_j`` unchanged, and keeps the coefficients near 1 where the solver's tolerances work.
 
 The stack enters only through ``K = K0 + S * K1``; it is a cvxpy ``Parameter`` so one compiled
-problem serves every stack of a blind structure (DPP), which keeps a re-solve to milliseconds.
-Re-solves are cold for the solver (``warm_start=False``): cvxpy would pass HiGHS only a primal
-point, and that start makes a 1,326-combo re-solve several times slower than starting afresh.
-The solve runs inside :func:`sflp.quiet.native_output`, so nothing HiGHS prints from C++ reaches
+problem serves every stack of a blind structure (DPP).
+
+How it is solved.  cvxpy states the LP and compiles it once per blind structure
+(:meth:`PushFoldLP.compiled`: its reduction chain to the conic form, evaluated for the stack's
+constant and linear parts).  With HiGHS (the default) those compiled numbers are handed to one
+persistent HiGHS instance that re-solves at each new stack warm from the previous basis
+(:mod:`sflp.highs`): the cost of a re-solve is then HiGHS's own, not cvxpy's per-solve
+canonicalisation and a cold start (``benchmarks/bench_core.py`` prints both).  The compiled
+numbers are also kept on disk (:func:`sflp.highs.load_cached`), so a new process does not import
+cvxpy at all; cvxpy rebuilds the entry when it is missing or stale.  Any other solver name
+(``solver="CLARABEL"``, ...) and :meth:`PushFoldLP.solve_cvxpy` solve through cvxpy's own
+``problem.solve``; ``tests/test_lp.py`` checks that both routes give the same answer.
+Solves run inside :func:`sflp.quiet.native_output`, so nothing HiGHS prints from C++ reaches
 standard output (``--verbose`` shows it on standard error).
 Only the status ``optimal`` is accepted: anything else, ``optimal_inaccurate`` included, raises
 :class:`~sflp.errors.SolveError`.  The solver's word is not the last one: :mod:`sflp.solver`
@@ -42,22 +51,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cvxpy as cp
 import numpy as np
 
 from sflp.errors import SolveError
 from sflp.game import DEALS, Payoffs, PushFoldGame
+from sflp.highs import CompiledLP, WarmLP, cache_key, from_conic, load_cached, store_cached
 from sflp.quiet import native_output, verbose
 
 DEFAULT_SOLVER = "HIGHS"
 
 
-def _check_status(problem: cp.Problem, what: str) -> None:
+def _check_status(problem, what: str) -> None:
+    import cvxpy as cp
+
     if problem.status != cp.OPTIMAL:
         raise SolveError(f"LP for {what} ended with status {problem.status!r}, not 'optimal'")
 
 
-def _solve(problem: cp.Problem, solver: str, what: str) -> None:
+def _solve(problem, solver: str, what: str) -> None:
+    import cvxpy as cp
+
     try:
         # warm_start=False: cvxpy's default warm start hands HiGHS only a primal point, which
         # makes a combo-level re-solve ~5x slower than a cold one (benchmarks/bench_solve.py).
@@ -75,12 +88,15 @@ def _solve(problem: cp.Problem, solver: str, what: str) -> None:
 # -------------------------------------------------------------- a general matrix game
 
 
-def build_matrix_game_lp(payoff: np.ndarray) -> tuple[cp.Problem, cp.Variable, cp.Constraint]:
+def build_matrix_game_lp(payoff: np.ndarray):
     """Row player's maximin LP of a zero-sum matrix game ``payoff`` (row player's gains).
 
     maximise v  s.t.  sum_i p_i = 1, p >= 0, (A' p)_j >= v for every column j.
     The duals of the last constraints are the column player's minimax strategy.
+    Returns ``(problem, p, column_guard)``.
     """
+    import cvxpy as cp
+
     A = np.asarray(payoff, dtype=np.float64)
     p = cp.Variable(A.shape[0], nonneg=True)  # row player's mixed strategy
     v = cp.Variable()  # the value the row player guarantees
@@ -104,12 +120,23 @@ def solve_matrix_game(payoff: np.ndarray, solver: str = DEFAULT_SOLVER) -> tuple
 
 @dataclass(eq=False)
 class PushFoldLP:
-    """The compiled push/fold LP of one blind structure; ``solve(stack)`` re-solves it."""
+    """The push/fold LP of one blind structure; ``solve(stack)`` re-solves it.
+
+    The cvxpy model (:attr:`problem`) is built when first needed; the HiGHS route needs only
+    its compiled numbers, which come from the disk cache when they are there."""
 
     payoffs: Payoffs
     solver: str = DEFAULT_SOLVER
 
     def __post_init__(self) -> None:
+        self._model = None
+        self._warm: WarmLP | None = None
+
+    # ------------------------------------------------------------ the model of record (cvxpy)
+
+    def _build(self) -> None:
+        import cvxpy as cp
+
         p = self.payoffs
         n = p.K0.shape[0]
         D = float(DEALS)  # scale: deal counts instead of probabilities (see the module docstring)
@@ -122,15 +149,84 @@ class PushFoldLP:
         self.fold_guard = self.z <= 0  # BB folds hand j: SB's value gains nothing   [mu_j]
         self.call_guard = self.z <= showdown  # BB calls hand j: the showdown term     [y_j]
         objective = D * p.f + (p.g - p.f) * ((D * p.r) @ self.x) + cp.sum(self.z)  # D * SB's value
-        self.problem = cp.Problem(cp.Maximize(objective), [*self.bounds, self.fold_guard, self.call_guard])
+        self._model = cp.Problem(cp.Maximize(objective), [*self.bounds, self.fold_guard, self.call_guard])
+
+    @property
+    def problem(self):
+        """The cvxpy problem of record (``stack`` is its parameter)."""
+        if self._model is None:
+            self._build()
+        return self._model
+
+    def compile(self) -> CompiledLP:
+        """cvxpy's compiled form of :attr:`problem` (its reduction chain to the conic form, the
+        stack's constant and linear parts evaluated separately), in HiGHS's form."""
+        from cvxpy.reductions.chain import Chain
+        from cvxpy.reductions.cvx_attr2constr import CvxAttr2Constr
+        from cvxpy.reductions.dcp2cone.cone_matrix_stuffing import ConeMatrixStuffing
+        from cvxpy.reductions.dcp2cone.dcp2cone import Dcp2Cone
+        from cvxpy.reductions.flip_objective import FlipObjective
+
+        problem = self.problem
+        chain = Chain(problem, [FlipObjective(), Dcp2Cone(), CvxAttr2Constr(), ConeMatrixStuffing()])
+        data, _ = chain.apply(problem)
+        pid = self.stack.id
+        c0, d0, A0, b0 = data.apply_parameters({pid: np.array(0.0)}, keep_zeros=True)
+        c1, d1, A1, b1 = data.apply_parameters({pid: np.array(1.0)}, zero_offset=True, keep_zeros=True)
+        if np.any(b1):
+            raise SolveError("cvxpy's compiled LP: the stack enters the right-hand side")
+        offsets, row, n_zero = {}, 0, 0
+        for con in data.constraints:  # rows in the order of the constraints (zero cone first)
+            offsets[con.id] = (row, con.size)
+            row += con.size
+            if type(con).__name__ in ("Zero", "Equality"):
+                n_zero += con.size
+        if self.call_guard.id not in offsets:
+            raise SolveError("cvxpy's compiled LP: the call constraint was renamed by a reduction")
+        start, size = offsets[self.call_guard.id]
+        x0 = data.var_id_to_col[self.x.id]
+        return from_conic(A0, A1, b0, c0, c1, float(d0), float(d1), n_zero,
+                          np.arange(x0, x0 + self.x.size), np.arange(start, start + size), maximise=True)
+
+    def cache_key(self) -> str:
+        p = self.payoffs
+        return cache_key(p.K0, p.K1, p.r, np.array([p.f, p.g]), extra=f"push/fold LP, {p.level}")
+
+    def compiled(self) -> CompiledLP:
+        """The compiled LP from the disk cache, else compiled by cvxpy now (and stored)."""
+        key = self.cache_key()
+        found = load_cached(key)
+        if found is None:
+            found = self.compile()
+            store_cached(key, found)
+        return found
+
+    # ------------------------------------------------------------ solving
+
+    def prepare(self) -> None:
+        """Have the compiled LP ready (a forked worker inherits it and starts its own HiGHS)."""
+        if self.solver.strip().upper() != "HIGHS":
+            self.problem  # noqa: B018 - builds the cvxpy model
+        elif self._warm is None:
+            self._warm = WarmLP(self.compiled())
 
     def solve(self, stack: float) -> tuple[np.ndarray, np.ndarray, float]:
         """``(push, call, lp_value)`` at ``stack``; raises SolveError unless optimal."""
+        if self.solver.strip().upper() != "HIGHS":
+            return self.solve_cvxpy(stack)
+        if self._warm is None:
+            self._warm = WarmLP(self.compiled())
+        x, y, value = self._warm.solve(float(stack))
+        return x, y, value / DEALS
+
+    def solve_cvxpy(self, stack: float, solver: str | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+        """The same through cvxpy's ``problem.solve`` (the plain route, and the cross-check)."""
+        problem = self.problem
         self.stack.value = float(stack)
-        _solve(self.problem, self.solver, f"stack={stack}")
+        _solve(problem, solver or self.solver, f"stack={stack}")
         x = np.clip(np.asarray(self.x.value, dtype=np.float64), 0.0, 1.0)
         y = np.clip(np.asarray(self.call_guard.dual_value, dtype=np.float64), 0.0, 1.0)
-        return x, y, float(self.problem.value) / DEALS
+        return x, y, float(problem.value) / DEALS
 
 
 _LP_CACHE: dict[tuple, PushFoldLP] = {}

@@ -72,12 +72,19 @@ def _polish(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarra
     # 0 or 1, where a solver's vertex may carry 1 - 1e-10 (HiGHS versions differ there).
     slack = game.noise_tolerance()
     polished = False
+    seen: set[Support] = set()
     for tol in POLISH_TOLERANCES:
-        candidate = solve_on_support(game, Support.of(x, y, tol))
+        support = Support.of(x, y, tol)
+        if support in seen:  # the same support gives the same candidate: it cannot win
+            continue
+        seen.add(support)
+        candidate = solve_on_support(game, support)
         if candidate is not None:
             e = game.exploitability(*candidate)
             if e < best_exp or (not polished and e <= best_exp + slack):
                 best, best_exp, polished = candidate, e, True
+            if polished and best_exp == 0.0:  # nothing beats an exploitability of exactly 0
+                break
     return best
 
 
@@ -369,7 +376,7 @@ def _solve_parallel(stacks, config, level, solver, exact, table, progress, worke
 
     game0 = make_game(config, level, table)
     if path is None:
-        lp_for(game0, solver or DEFAULT_SOLVER)  # compile once, before forking
+        lp_for(game0, solver or DEFAULT_SOLVER).prepare()  # compile (or load) once, before forking
     _FORKED.update(game=game0, path=path)
     chunks = [stacks[a:a + CHUNK] for a in range(0, len(stacks), CHUNK)]
     ctx = multiprocessing.get_context("fork")

@@ -6,3 +6,18 @@ from sflp.equity import load_table
 @pytest.fixture(scope="session")
 def table():
     return load_table()
+
+
+
+def pytest_configure(config):
+    """Compiled LPs go to a folder of this test run, never to the user's ~/.cache: set before any
+    test module is imported, so every CLI process the tests start inherits it."""
+    import atexit
+    import os
+    import shutil
+    import tempfile
+
+    if "SFLP_CACHE_DIR" not in os.environ:
+        folder = tempfile.mkdtemp(prefix="sflp-test-lp-cache-")
+        os.environ["SFLP_CACHE_DIR"] = folder
+        atexit.register(shutil.rmtree, folder, True)

@@ -158,3 +158,134 @@ def test_path_outside_its_range_or_for_other_blinds_is_refused():
         solve_many([2, 6], GameConfig(stack=2), path=path)
     with pytest.raises(ConfigError, match="blinds/antes"):
         solve_many([2, 3], GameConfig(stack=2, ante=0.1), path=path)
+
+
+# ---------------------------------------------------------------- the warm HiGHS route (issue 20)
+
+
+def test_fast_route_agrees_with_a_plain_cvxpy_solve_on_a_sweep():
+    """cvxpy's compiled LP re-solved warm in one HiGHS instance gives the value of cvxpy's own
+    problem.solve to 1e-9 at every stack of a sweep, in an order that jumps back and forth, and
+    every answer certifies with exploitability exactly 0."""
+    from fractions import Fraction
+
+    from sflp.lp import PushFoldLP
+
+    for config in (GameConfig(stack=10), GameConfig(stack=10, ante=0.125, bb_ante=0.5)):
+        game = PushFoldGame(config)
+        fast, plain = PushFoldLP(game.payoffs), PushFoldLP(game.payoffs)
+        for stack in (10.0, 10.3, 12.0, 3.0, 45.5, 7.7, config.min_stack + 0.01, 150.0, 10.0):
+            x, y, v = fast.solve(stack)
+            _, _, v_ref = plain.solve_cvxpy(stack)
+            assert abs(v - v_ref) <= 1e-9, (config, stack)
+            g = game.at_stack(stack)
+            assert abs(g.value(x, y) - v_ref) <= 1e-9
+            assert g.exploitability(x, y) <= 1e-8
+        for stack in (3.0, 7.7, 45.5):
+            sol = solve(config.with_stack(stack), exact=True)
+            assert sol.certified and sol.extra["certificate"]["exploitability"] == "0"
+            assert abs(sol.value - plain.solve_cvxpy(stack)[2]) <= 1e-9
+            assert sol.value_exact == Fraction(sol.extra["certificate"]["value"])
+
+
+def test_combo_level_fast_route_agrees_with_cvxpy():
+    from sflp.lp import PushFoldLP
+
+    game = PushFoldGame(GameConfig(stack=8), None, "combo")
+    fast = PushFoldLP(game.payoffs)
+    for stack in (8.0, 8.5):
+        _, _, v = fast.solve(stack)
+        _, _, v_ref = PushFoldLP(game.payoffs).solve_cvxpy(stack)
+        assert abs(v - v_ref) <= 1e-9
+
+
+def test_cached_compiled_lp_is_the_fresh_compile(tmp_path, monkeypatch):
+    """The compiled LP read back from the disk cache is cvxpy's fresh compile, array for array;
+    a second process-level lookup does not compile again."""
+    from sflp import highs
+    from sflp.lp import PushFoldLP
+
+    monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
+    game = PushFoldGame(GameConfig(stack=10, ante=0.1))
+    lp = PushFoldLP(game.payoffs)
+    fresh = lp.compile()
+    first = lp.compiled()  # compiles and stores
+    assert [p.name for p in tmp_path.iterdir()] == [f"lp-{lp.cache_key()}.npz"]
+    calls = []
+    monkeypatch.setattr(PushFoldLP, "compile", lambda self: calls.append(1))
+    again = PushFoldLP(game.payoffs).compiled()
+    assert not calls, "the cache was not used"
+    assert fresh.same_as(first) and fresh.same_as(again)
+    assert highs.load_cached("0" * 32) is None
+
+
+def test_other_blinds_or_versions_get_another_cache_entry(monkeypatch):
+    from sflp.lp import PushFoldLP
+
+    keys = {PushFoldLP(PushFoldGame(c).payoffs).cache_key() for c in
+            (GameConfig(stack=10), GameConfig(stack=10, ante=0.1), GameConfig(stack=10, small_blind=0.4))}
+    assert len(keys) == 3
+    assert PushFoldLP(PushFoldGame(GameConfig(stack=25)).payoffs).cache_key() in keys  # the stack is a parameter
+    import sflp
+
+    before = PushFoldLP(PushFoldGame(GameConfig(stack=10)).payoffs).cache_key()
+    monkeypatch.setattr(sflp, "__version__", sflp.__version__ + ".dev1")
+    assert PushFoldLP(PushFoldGame(GameConfig(stack=10)).payoffs).cache_key() != before
+
+
+def test_a_damaged_cache_file_is_ignored_and_never_overwritten(tmp_path, monkeypatch):
+    from sflp.lp import PushFoldLP
+
+    monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
+    game = PushFoldGame(GameConfig(stack=10, bb_ante=1))
+    lp = PushFoldLP(game.payoffs)
+    path = tmp_path / f"lp-{lp.cache_key()}.npz"
+    path.write_bytes(b"not an npz: someone else's file")
+    x, y, v = lp.solve(10.0)
+    assert path.read_bytes() == b"not an npz: someone else's file"
+    assert abs(v - PushFoldLP(game.payoffs).solve_cvxpy(10.0)[2]) <= 1e-9
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no stray temporary file
+
+
+def test_cache_can_be_turned_off(tmp_path, monkeypatch):
+    from sflp import highs
+
+    monkeypatch.setenv("SFLP_CACHE_DIR", "")
+    assert highs.cache_dir() is None
+    monkeypatch.delenv("SFLP_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert highs.cache_dir() == tmp_path / "sflp"
+
+
+def test_a_warm_solve_that_is_not_optimal_raises():
+    """Only 'Optimal' is accepted: an infeasible LP ends in SolveError, also after a warm basis
+    from a good solve (which is then tried cold once more)."""
+    import dataclasses
+
+    from sflp.highs import WarmLP
+    from sflp.lp import PushFoldLP
+
+    compiled = PushFoldLP(PushFoldGame(GameConfig(stack=10)).payoffs).compiled()
+    warm = WarmLP(compiled)
+    warm.solve(10.0)
+    # each call row reads D (K'x)_j - z_j >= 0; asking it to be <= -1e12 cannot hold with z <= 0
+    bad = dataclasses.replace(compiled, row_lower=np.full(compiled.num_row, -np.inf),
+                              row_upper=np.full(compiled.num_row, -1e12))
+    warm.compiled = bad
+    with pytest.raises(SolveError, match="not 'Optimal'"):
+        warm.solve(10.0)
+    with pytest.raises(SolveError, match="not 'Optimal'"):
+        WarmLP(bad).solve(10.0)
+
+
+def test_the_lp_module_states_the_model_in_cvxpy_and_solves_without_importing_it():
+    """With the compiled LP cached, a fresh process solves a stack without importing cvxpy."""
+    import subprocess
+    import sys
+
+    solve(GameConfig(stack=10))  # fills the cache of this test run
+    code = ("import sys; from sflp.solver import solve; from sflp.game import GameConfig; "
+            "s = solve(GameConfig(stack=10), exact=True); "
+            "print(s.certified, 'cvxpy' in sys.modules, 'scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "False", "False"]

@@ -1,0 +1,282 @@
+r"""cvxpy's compiled push/fold LP, re-solved warm in one persistent HiGHS instance.
+
+The LP of record is the cvxpy model of :mod:`sflp.lp`.  cvxpy compiles it (DPP: the stack is a
+parameter) into the conic form
+
+    minimise  c'v + d   subject to  A v + b  in  K   (K: zero cone, then non-negative cone),
+
+whose numbers are affine in the stack ``S``: ``A = A0 + S*A1``, ``c = c0 + S*c1``, ``d = d0 + S*d1``
+(``b`` does not involve ``S`` here).  :class:`CompiledLP` holds those numbers after one change of
+form that HiGHS prefers and that loses nothing: a row with a single entry that does not depend
+on the stack (``x_i >= 0``, ``x_i <= 1``, ``z_j <= 0``) becomes a bound of its column, every other
+row stays a row (``A_k v >= -b_k``, or ``= -b_k`` in the zero cone).  It also records where
+cvxpy's variables ``x`` (SB's push frequencies) sit among the columns and which rows are the
+constraint whose duals are BB's call frequencies.
+
+:class:`WarmLP` keeps one ``highspy.Highs`` object per compiled LP.  A solve at a new stack
+writes the matrix values ``A0 + S*A1`` (one numpy expression over the fixed sparsity pattern),
+passes the model, hands HiGHS the basis of the previous solve and runs the simplex from there:
+near the previous stack that is a few pivots instead of a solve from scratch.  Only the status
+``optimal`` is accepted; a warm solve that ends otherwise is repeated cold once, and then
+:class:`~sflp.errors.SolveError` is raised.  The answer is then checked by best responses and
+certified exactly, as every answer is (:mod:`sflp.solver`, :mod:`sflp.certify`).
+
+:func:`store_cached` stores a compiled LP on disk (a ``.npz`` of plain arrays, keyed by the LP's input
+numbers, sflp's and cvxpy's versions), so that a new process solves without importing cvxpy;
+``tests/test_lp.py`` checks that the cache and a fresh compile give the same problem and that a
+damaged cache file is ignored, never trusted and never overwritten.
+
+This module needs numpy and highspy only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from sflp.errors import SolveError
+from sflp.quiet import native_output, verbose
+
+CACHE_FORMAT = 1
+"""Version of the on-disk layout of a compiled LP (part of the cache key)."""
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledLP:
+    """An LP in HiGHS's form, affine in the stack: ``minimise (cost0 + S*cost1)'v + offset0 + S*offset1``
+    subject to ``row_lower <= A v <= row_upper``, ``col_lower <= v <= col_upper``, with ``A``
+    column-wise (``start``, ``index``) and values ``value0 + S*value1``.
+
+    ``x_cols`` are the columns of SB's push frequencies, ``call_rows`` the rows whose duals are
+    BB's call frequencies; ``maximise`` says the LP of record maximises, so that this
+    minimisation is of its negative (cvxpy's ``FlipObjective``) and its value is the negative
+    of HiGHS's objective."""
+
+    cost0: np.ndarray
+    cost1: np.ndarray
+    offset0: float
+    offset1: float
+    col_lower: np.ndarray
+    col_upper: np.ndarray
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+    start: np.ndarray
+    index: np.ndarray
+    value0: np.ndarray
+    value1: np.ndarray
+    x_cols: np.ndarray
+    call_rows: np.ndarray
+    maximise: bool
+
+    @property
+    def num_col(self) -> int:
+        return len(self.cost0)
+
+    @property
+    def num_row(self) -> int:
+        return len(self.row_lower)
+
+    def values_at(self, stack: float) -> np.ndarray:
+        return self.value0 + stack * self.value1
+
+    def same_as(self, other: CompiledLP) -> bool:
+        """Every array and number equal (bit for bit)."""
+        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+
+
+def from_conic(A0, A1, b, c0, c1, d0: float, d1: float, n_zero: int, x_cols, call_rows, maximise: bool) -> CompiledLP:
+    """The HiGHS form of cvxpy's conic data ``A v + b in K`` (see the module docstring).
+
+    ``A0, A1`` are scipy CSC matrices of one sparsity pattern (the constant and the stack part),
+    ``n_zero`` the number of zero-cone rows (they come first), ``call_rows`` indices of conic
+    rows; the rows turned into bounds are dropped and ``call_rows`` renumbered."""
+    inf = np.inf
+    A0 = A0.tocsr()
+    A1 = A1.tocsr()
+    for A in (A0, A1):
+        A.sort_indices()
+    if not (np.array_equal(A0.indptr, A1.indptr) and np.array_equal(A0.indices, A1.indices)):
+        raise SolveError("cvxpy's compiled LP: the stack part has a different sparsity pattern")
+    m, ncol = A0.shape
+    lower = np.full(ncol, -inf)
+    upper = np.full(ncol, inf)
+    keep = np.ones(m, dtype=bool)
+    counts = np.diff(A0.indptr)
+    call_set = {int(k) for k in call_rows}
+    for k in np.flatnonzero(counts == 1):
+        lo = A0.indptr[k]
+        a, j = A0.data[lo], A0.indices[lo]
+        if k < n_zero or a == 0 or A1.data[lo] != 0 or k in call_set:
+            continue
+        bound = -b[k] / a  # a*v_j + b_k >= 0
+        if a > 0:
+            lower[j] = max(lower[j], bound)
+        else:
+            upper[j] = min(upper[j], bound)
+        keep[k] = False
+    rows = np.flatnonzero(keep)
+    row_lower = -np.asarray(b, dtype=np.float64)[rows]
+    row_upper = np.where(rows < n_zero, row_lower, inf)
+    kept0, kept1 = A0[rows].tocsc(), A1[rows].tocsc()
+    kept0.sort_indices()
+    kept1.sort_indices()
+    renumber = np.full(m, -1)
+    renumber[rows] = np.arange(len(rows))
+    calls = renumber[np.asarray(call_rows)]
+    if (calls < 0).any():
+        raise SolveError("cvxpy's compiled LP: a call row was turned into a bound")
+    return CompiledLP(
+        cost0=np.asarray(c0, dtype=np.float64), cost1=np.asarray(c1, dtype=np.float64),
+        offset0=float(d0), offset1=float(d1), col_lower=lower, col_upper=upper,
+        row_lower=row_lower, row_upper=row_upper,
+        start=kept0.indptr.astype(np.int32), index=kept0.indices.astype(np.int32),
+        value0=kept0.data.astype(np.float64), value1=kept1.data.astype(np.float64),
+        x_cols=np.asarray(x_cols, dtype=np.int64), call_rows=calls.astype(np.int64), maximise=bool(maximise),
+    )
+
+
+# ------------------------------------------------------------------ the persistent HiGHS instance
+
+
+class WarmLP:
+    """A :class:`CompiledLP` solved at any stack in one HiGHS instance, warm from the last basis."""
+
+    def __init__(self, compiled: CompiledLP):
+        self.compiled = compiled
+        self._highs = None
+        self._basis = None
+        self._continuous = np.zeros(compiled.num_col, dtype=np.int32)  # HiGHS's integrality: all kContinuous
+        self._pid = None
+        self.iterations = 0  # simplex iterations of the last solve (for benchmarks and tests)
+
+    def _instance(self):
+        import highspy
+
+        if self._highs is None or self._pid != os.getpid():  # a forked worker makes its own
+            with native_output():  # HiGHS >= 1.16 prints a banner when the object is made
+                h = highspy.Highs()
+            h.setOptionValue("output_flag", verbose())
+            h.setOptionValue("log_to_console", verbose())
+            self._highs, self._basis, self._pid = h, None, os.getpid()
+        return self._highs
+
+    def solve(self, stack: float) -> tuple[np.ndarray, np.ndarray, float]:
+        """``(x, y, value)`` at ``stack``: SB's push and BB's call frequencies (clipped to [0, 1])
+        and the LP's optimal value; raises SolveError unless HiGHS reports optimal."""
+        import highspy
+
+        c = self.compiled
+        h = self._instance()
+        cost = c.cost0 + stack * c.cost1 if c.cost1.any() else c.cost0
+        # the array form of passModel (HiGHS's C interface Highs_passModel): numpy buffers go in
+        # as they are, where filling a HighsLp object converts every entry (about 30x slower)
+        model = (c.num_col, c.num_row, len(c.index), _COLWISE, _MINIMIZE, c.offset0 + stack * c.offset1, cost,
+                 c.col_lower, c.col_upper, c.row_lower, c.row_upper, c.start[:-1], c.index, c.values_at(stack),
+                 self._continuous)
+        status = None
+        for basis in ((self._basis, None) if self._basis is not None else (None,)):
+            with native_output():
+                h.passModel(*model)
+                if basis is not None:
+                    h.setBasis(basis)
+                h.run()
+            status = h.getModelStatus()
+            if status == highspy.HighsModelStatus.kOptimal:
+                break
+        if status != highspy.HighsModelStatus.kOptimal:
+            self._basis = None
+            raise SolveError(f"LP for stack={stack} ended with HiGHS status {h.modelStatusToString(status)!r}, "
+                             "not 'Optimal'")
+        self._basis = h.getBasis()
+        info = h.getInfo()
+        self.iterations = info.simplex_iteration_count
+        solution = h.getSolution()
+        x = np.clip(np.asarray(solution.col_value)[c.x_cols], 0.0, 1.0)
+        y = np.clip(np.asarray(solution.row_dual)[c.call_rows], 0.0, 1.0)
+        value = info.objective_function_value
+        return x, y, -value if c.maximise else value
+
+
+_COLWISE = 1  # HiGHS's MatrixFormat::kColwise
+_MINIMIZE = 1  # HiGHS's ObjSense::kMinimize
+
+
+# ------------------------------------------------------------------ the on-disk cache
+
+
+def cache_dir() -> pathlib.Path | None:
+    """Where compiled LPs are kept: ``$SFLP_CACHE_DIR``, else ``$XDG_CACHE_HOME/sflp``, else
+    ``~/.cache/sflp``; ``SFLP_CACHE_DIR=`` (empty) turns the cache off (None)."""
+    env = os.environ.get("SFLP_CACHE_DIR")
+    if env is not None:
+        return pathlib.Path(env) if env.strip() else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return pathlib.Path(base) / "sflp"
+
+
+def cache_key(*arrays: np.ndarray, extra: str = "") -> str:
+    """A digest of the LP's input numbers, the cache layout and the versions that shape it."""
+    from importlib import metadata
+
+    import sflp
+
+    try:
+        cvxpy_version = metadata.version("cvxpy")
+    except metadata.PackageNotFoundError:  # pragma: no cover - cvxpy is a dependency
+        cvxpy_version = "none"
+    h = hashlib.sha256(f"sflp {sflp.__version__}; cvxpy {cvxpy_version}; format {CACHE_FORMAT}; {extra}".encode())
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:32]
+
+
+_MAGIC = "sflp compiled LP"
+
+
+def load_cached(key: str) -> CompiledLP | None:
+    """The compiled LP stored under ``key``, or None (no cache, no file, or a file that is not a
+    complete sflp cache entry of this key: such a file is ignored, not trusted)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    path = folder / f"lp-{key}.npz"
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["magic"]) != _MAGIC or str(data["key"]) != key:
+                return None
+            values = {f.name: data[f.name] for f in fields(CompiledLP)}
+    except (OSError, ValueError, KeyError, EOFError):
+        return None
+    for name in ("offset0", "offset1"):
+        values[name] = float(values[name])
+    values["maximise"] = bool(values["maximise"])
+    return CompiledLP(**values)
+
+
+def store_cached(key: str, compiled: CompiledLP) -> None:
+    """Write ``compiled`` under ``key``, atomically; never replaces an existing file (a file of
+    that name that :func:`load_cached` refused is left alone), and any failure only means no cache."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    path = folder / f"lp-{key}.npz"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            return
+        tmp = folder / f".lp-{key}.{os.getpid()}.tmp.npz"
+        arrays = {f.name: np.asarray(getattr(compiled, f.name)) for f in fields(CompiledLP)}
+        with open(tmp, "xb") as fh:
+            np.savez(fh, magic=np.array(_MAGIC), key=np.array(key), **arrays)
+        try:
+            os.link(tmp, path)  # fails if the name exists: nothing is ever overwritten
+        finally:
+            tmp.unlink()
+    except OSError:
+        return
