@@ -578,11 +578,11 @@ def cmd_exploit(args) -> int:
 
 def cmd_sc(args) -> int:
     from sflp.format import sc_dict
-    from sflp.game import GameConfig
+    from sflp.game import GameConfig, min_stack
     from sflp.sc import format_text, sc_numbers
 
     config = GameConfig(
-        stack=args.big_blind + args.ante + args.bb_ante, small_blind=args.small_blind,
+        stack=min_stack(args.big_blind, args.ante, args.bb_ante), small_blind=args.small_blind,
         big_blind=args.big_blind, ante=args.ante, bb_ante=args.bb_ante,
     )
     numbers = sc_numbers(config)
@@ -637,7 +637,7 @@ def compare_side(text: str, stacks: str):
     if not 0 < low < high or not math.isfinite(high):
         raise ConfigError(f"--stacks {stacks!r}: compare needs a stack range LOW:HIGH with 0 < LOW < HIGH")
     config = GameConfig(stack=max(low, high), **values)
-    low = max(low, float(config.big_blind + config.ante + config.bb_ante))  # the smallest legal stack
+    low = max(low, config.min_stack)  # the smallest legal stack
     if not low < high:
         raise ConfigError(f"--stacks {stacks!r}: no legal stack range for {text!r}")
     from sflp.thresholds import compute_thresholds
