@@ -16,6 +16,12 @@ is the LP solved again.  Given the exact equilibrium path (``path=compute_thresh
 stack order, so a sweep over 100,000 stacks never holds them all.
 
 This module does not import :mod:`sflp.thresholds` (which sits above it); the path is passed in.
+It is not computed behind the caller's back because it does not pay: reading a stack off the
+path costs about 0.2 ms, as much as a stack whose support carries over, and computing the path
+costs 0.8-1.4 s.  Measured on 2 cores: 1,000 stacks over 1-100 bb take 0.54 s by support reuse
+(two workers) and 1.4 s with the path; 20,000 stacks 4.6 s and 6.1 s (over 1-25 bb: 5.3 s and
+4.8 s).  The chart job computes the path anyway, for its thresholds, and then reads every stack
+off it.
 """
 
 from __future__ import annotations
@@ -88,17 +94,26 @@ def _polish(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarra
     return best
 
 
+REPAIR_SIZES = (0,)
+"""How many hands per player the repair may make mixed (see :func:`_repair`).  Trying 1 and 2
+mixed hands per player in two rounds (up to ~70 candidates, ~5 ms) paid while an LP re-solve took
+~18 ms through cvxpy; with the warm HiGHS re-solve (~1.7 ms) it made sweeps slower: over nine
+sweeps (1-25, 1-100, 1-200 bb with 50, 200 and 1,000 stacks, one process) (0, 1, 2) x 2 rounds
+took 7.1 s in all, (0, 1) x 1 5.0 s, (0,) x 1 4.6 s, no repair 4.8 s."""
+REPAIR_ROUNDS = 1
+
+
 def _repair(game: PushFoldGame, x: np.ndarray, y: np.ndarray, keep: Support | None, width: int = 3):
     """Guess the support at a new stack from an approximate answer, without an LP.
 
     Hands whose EV margins are nearest zero (per hand held) are the candidates to be mixed; all
-    others play the pure action their margin's sign says.  Supports with 0, 1 or 2 mixed hands
-    per side drawn from those candidates are tried in order of size, each checked by best
+    others play the pure action their margin's sign says.  Supports with ``REPAIR_SIZES`` mixed
+    hands per side drawn from those candidates are tried in order of size, each checked by best
     responses.  Returns strategies or None (then the caller solves the LP).
     """
     from itertools import combinations
 
-    for _round in range(2):
+    for _round in range(REPAIR_ROUNDS):
         sb_margin = game.sb_margins(y) / game.r
         bb_margin = game.bb_margins(x) / game.r
         sb_near = list(np.argsort(np.abs(sb_margin))[:width])
@@ -109,7 +124,7 @@ def _repair(game: PushFoldGame, x: np.ndarray, y: np.ndarray, keep: Support | No
         sb_up = set(np.flatnonzero(sb_margin > 0).tolist())
         bb_up = set(np.flatnonzero(bb_margin > 0).tolist())
         best, best_exp = None, np.inf
-        for size in (0, 1, 2):
+        for size in REPAIR_SIZES:
             for sm in combinations(sb_near, size):
                 for bm in combinations(bb_near, size):
                     support = Support(
@@ -317,13 +332,18 @@ def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool,
 
 
 def _checked(game: PushFoldGame, x, y, method: str) -> Solution | None:
-    """The solution of ``(x, y)`` if it passes the best-response check, else None."""
+    """The solution of ``(x, y)`` if it passes the best-response check, else None (the check
+    first: a candidate that fails costs no EV margins)."""
+    if not game.exploitability(np.clip(x, 0.0, 1.0), np.clip(y, 0.0, 1.0)) <= MAX_EXPLOITABILITY:
+        return None
     solution = make_solution(game, x, y, method)
     return solution if solution.exploitability <= MAX_EXPLOITABILITY else None
 
 
-PARALLEL_MIN = 200
-"""Sweeps with at least this many stacks use worker processes."""
+PARALLEL_MIN = 500
+"""Sweeps with at least this many stacks use worker processes.  On 2 cores, 1,000 stacks over
+1-25 bb take 0.57 s with two workers and 0.88 s in one process; 200 stacks 0.49 s and 0.39 s
+(``benchmarks/bench_core.py`` and the note of issue 20)."""
 CHUNK = 256
 """Stacks per work item of a parallel sweep."""
 
