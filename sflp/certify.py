@@ -90,8 +90,8 @@ import numpy as np
 from sflp.cards import CLASS_NAMES, N_COMBOS, combo_name
 from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
 from sflp.errors import CertificateError, ConfigError
-from sflp.game import DEALS, PushFoldGame, Solution
-from sflp.payoff import at_stack, showdown, terminal_payoffs
+from sflp.game import DEALS, PushFoldGame, Solution, to_fraction
+from sflp.payoff import showdown, stack_split, terminal_payoffs
 from sflp.support import SUPPORT_TOLERANCES, IndifferenceSystem, Support, indifference_system
 from sflp.support import solve_exact as _solve_system  # the name the tests and older callers use
 
@@ -160,6 +160,7 @@ class ExactPayoffs:
     g: Fraction
     config: dict[str, Fraction]
     pairs: np.ndarray  # int64 n x n: card-disjoint combo pairs of (i, j); P = pairs / DEALS
+    structure: object = None  # the cached stack-independent integers it was made from
 
     @property
     def size(self) -> int:
@@ -177,6 +178,74 @@ def _names(level: str) -> tuple[str, ...]:
     return tuple(CLASS_NAMES) if level == "class" else tuple(combo_name(c) for c in range(N_COMBOS))
 
 
+@dataclass(frozen=True, eq=False)
+class _Structure:
+    """The stack-independent integers of one blind structure (cached): with ``den0`` the lcm of
+    the blinds' and antes' denominators, every node's payoff times ``2*den0`` is an integer
+    constant plus an integer multiple of the stack (the per-stack coefficients of
+    :mod:`sflp.payoff` are integers), so ``2*den0*D*B*K(S) = KC + 2*den0*S*KS`` with integer
+    matrices ``KC = showdown(2*den0*constants)`` and ``KS = showdown(per-stack coefficients)``."""
+
+    den0: int
+    KC: np.ndarray
+    KS: np.ndarray
+    steal_fold: Fraction  # g - f (the stack does not enter the fold or the steal)
+    fold: Fraction
+    steal: Fraction
+    bound: tuple[int, int]  # max |KC|, max |KS|
+    checked: set = dataclasses.field(default_factory=set)  # ids of the float payoffs found equal
+
+
+_STRUCTURE_CACHE: dict[tuple, _Structure] = {}
+
+
+def _structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction]) -> _Structure:
+    key = (tuple(v for k, v in cfg.items() if k != "stack"), game.level, table.sha256 or id(table))
+    hit = _STRUCTURE_CACHE.get(key)
+    if hit is not None:
+        return hit
+    counts = _counts(table, game.level)
+    # the payoffs of every terminal node, from the one payoff home (sflp.payoff)
+    constant, per_stack = stack_split(terminal_payoffs(cfg))
+    if any(v != 0 for v in (per_stack["fold"], per_stack["steal"])):  # pragma: no cover - rules
+        raise CertificateError("the fold and the steal must not depend on the stack")
+    den0 = math.lcm(*(v.denominator for k, v in cfg.items() if k != "stack"))
+    c_ints = {k: v * 2 * den0 for k, v in constant.items()}  # 2*den0 clears A/2 too
+    s_ints = dict(per_stack)
+    if any(v.denominator != 1 for v in (*c_ints.values(), *s_ints.values())):  # pragma: no cover
+        raise CertificateError("payoffs are not integers when scaled by twice the blinds' denominator")
+    c_ints = {k: int(v) for k, v in c_ints.items()}
+    s_ints = {k: int(v) for k, v in s_ints.items()}
+    B = BOARDS_PER_PAIR
+    arrays = tuple(a.astype(object) for a in (counts.wins, counts.ties, counts.losses, counts.pairs))
+    KC, KS = showdown(c_ints, *arrays, B), showdown(s_ints, *arrays, B)
+    bound = (int(np.abs(KC).max()), int(np.abs(KS).max()))
+    small = tuple(b * (counts.pairs.shape[0] + 1) < _INT64_LIMIT for b in bound)
+    KC = KC.astype(np.int64) if small[0] else KC
+    KS = KS.astype(np.int64) if small[1] else KS
+    st = _Structure(den0, KC, KS, constant["steal"] - constant["fold"], constant["fold"], constant["steal"], bound)
+    if len(_STRUCTURE_CACHE) > 16:
+        _STRUCTURE_CACHE.clear()
+    _STRUCTURE_CACHE[key] = st
+    return st
+
+
+def _check_float_payoffs(game: PushFoldGame, st: _Structure) -> None:
+    """The exact matrix must be the game's float matrix (a guard against a mismatched table or
+    payoffs): ``K0`` and ``K1`` compared once per float payoffs object (stacks share it)."""
+    p = game.payoffs
+    if id(p) in st.checked:
+        return
+    B = BOARDS_PER_PAIR
+    for exact_part, scale, float_part in ((st.KC, 2 * st.den0 * DEALS * B, p.K0), (st.KS, DEALS * B, p.K1)):
+        approx = np.asarray(exact_part, dtype=np.float64) / scale
+        if not np.abs(approx - float_part).max() <= 1e-12 * max(float(np.abs(float_part).max()), 1e-300):
+            raise CertificateError("the exact payoff matrix does not match the game's float matrix K")
+    if len(st.checked) > 64:
+        st.checked.clear()
+    st.checked.add(id(p))
+
+
 def exact_payoffs(game: PushFoldGame) -> ExactPayoffs:
     """The exact payoff numbers of ``game`` (see the module docstring), cached per game setup.
 
@@ -186,49 +255,42 @@ def exact_payoffs(game: PushFoldGame) -> ExactPayoffs:
     (Fraction(-1, 2), Fraction(1, 1), Fraction(1, 221), True)
     """
     table = game.table or load_table()
-    cfg = game.config.exact()
-    key = (tuple(cfg.values()), game.level, table.sha256 or id(table))
+    stack = to_fraction(game.config.stack)
+    key = (game.config.structure_key(), stack, game.level, table.sha256 or id(table))
     hit = _EXACT_CACHE.get(key)
     if hit is not None:
+        _check_float_payoffs(game, hit.structure)
         return hit
+    cfg = game.config.exact()
+    st = _structure(game, table, cfg)
+    _check_float_payoffs(game, st)
     counts = _counts(table, game.level)
-    # the payoffs of every terminal node at this stack, from the one payoff home (sflp.payoff)
-    terms = terminal_payoffs(game.config)
-    values = at_stack(terms, cfg["stack"])
-    f, g = values["fold"], values["steal"]
-    den = math.lcm(*(v.denominator for v in cfg.values()))
-    # 2 * den clears every denominator (the tie pays A/2): integer node values
-    ints = {k: v * 2 * den for k, v in values.items()}
-    if any(v.denominator != 1 for v in ints.values()):  # pragma: no cover - the payoffs are sums of config numbers
-        raise CertificateError(f"payoffs {values} are not integers when scaled by {2 * den}")
-    ints = {k: int(v) for k, v in ints.items()}
-    B = BOARDS_PER_PAIR
-    scale = 2 * den * DEALS * B  # K = showdown / (D * B), so scale * K = showdown(2 * den * values)
+    # scale * K = 2*den*D*B*K(S) = (den/den0) * KC + (2*den*S) * KS, den = lcm(den0, S's denominator)
+    den = math.lcm(st.den0, stack.denominator)
+    m1, m2 = den // st.den0, int(2 * den * stack)
     n = counts.pairs.shape[0]
-    bound = (
-        abs(ints["win"]) * int(counts.wins.max())
-        + abs(ints["lose"]) * int(counts.losses.max())
-        + abs(ints["tie"]) * int(counts.ties.max())
-        + B * abs(ints["steal"]) * int(counts.pairs.max())
-    )
-    arrays = (counts.wins, counts.ties, counts.losses, counts.pairs)
-    if bound * (n + 1) >= _INT64_LIMIT:  # else every entry and every row sum of entries fits int64
-        arrays = tuple(a.astype(object) for a in arrays)
-    K = showdown(ints, *arrays, B)
+    if (abs(m1) * st.bound[0] + abs(m2) * st.bound[1]) * (n + 1) < _INT64_LIMIT \
+            and st.KC.dtype != object and st.KS.dtype != object:
+        K = m1 * st.KC + m2 * st.KS  # every entry and every row sum of entries fits int64
+    else:
+        K = st.KC.astype(object) * m1 + st.KS.astype(object) * m2
     K.setflags(write=False)
-    base = tuple(B * (ints["steal"] - ints["fold"]) * rp for rp in counts.row_pairs)  # scale * r (g - f)
-    names = _names(game.level)
+    B = BOARDS_PER_PAIR
+    scale = 2 * den * DEALS * B
+    gf = int(2 * den * st.steal_fold)  # an integer: 2*den0 clears the blinds' denominators
+    base = tuple(B * gf * rp for rp in counts.row_pairs)  # scale * r (g - f)
     ex = ExactPayoffs(
         level=game.level,
-        names=names,
+        names=_names(game.level),
         K_scaled=K,
         scale=scale,
         base_scaled=base,
         r=counts.r,
-        f=f,
-        g=g,
+        f=st.fold,
+        g=st.steal,
         config=cfg,
         pairs=counts.pairs,
+        structure=st,
     )
     if len(_EXACT_CACHE) > 64:
         _EXACT_CACHE.clear()
@@ -499,6 +561,21 @@ def _solve(ex: ExactPayoffs, built, x_float: np.ndarray, y_float: np.ndarray, at
     return solved["x"], solved["y"]
 
 
+def _known_split(pure, mixed, v) -> tuple[list[int], list[int]]:
+    """:func:`_split` of a strategy built from a support: its pure hands and the mixed hands
+    whose exact value came out 1 are the ones, the other non-zero mixed hands the rest (sorted,
+    as :func:`_split` gives them), without scanning every entry."""
+    ones = set(pure)
+    frac = []
+    for i in mixed:
+        e = v[i]
+        if e.numerator == e.denominator:
+            ones.add(i)
+        elif e.numerator:
+            frac.append(i)
+    return sorted(ones), sorted(frac)
+
+
 def _play_masks(n: int, split: tuple[list[int], list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Boolean masks ``v > 0`` and ``v < 1`` of a strategy from its :func:`_split`."""
     ones, frac = split
@@ -545,7 +622,7 @@ def _check(ex: ExactPayoffs, att: _Attempt, solved_x, solved_y) -> None:
     for j, v in zip(bm, solved_y[0]):
         ys[j] = min(one, max(zero, v))
     x, y = tuple(xs), tuple(ys)
-    fig = _figures(ex, x, y, _split(x), _split(y))
+    fig = _figures(ex, x, y, _known_split(sup.sb_pure, sm, xs), _known_split(sup.bb_pure, bm, ys))
     x_split, y_split = fig.x_split, fig.y_split
 
     r = ex.r
@@ -609,12 +686,7 @@ def certify(game: PushFoldGame, solution: Solution) -> Solution:
             raise CertificateError(f"{who} strategy has shape {s.shape}, expected ({game.size},)")
         if not np.all(np.isfinite(s)):
             raise CertificateError(f"{who} strategy has non-finite entries")
-    ex = exact_payoffs(game)
-    # the exact matrix must be the game's matrix (guards against a mismatched table / payoffs)
-    K_float = np.asarray(ex.K_scaled, dtype=np.float64) / ex.scale
-    kmax = float(np.abs(game.K).max())
-    if not np.abs(K_float - game.K).max() <= 1e-12 * kmax:
-        raise CertificateError("the exact payoff matrix does not match the game's float matrix K")
+    ex = exact_payoffs(game)  # checked against the game's float matrices (once per structure)
 
     attempts = []
     for label, sup in _candidate_supports(game, x_float, y_float):
@@ -634,8 +706,8 @@ def certify(game: PushFoldGame, solution: Solution) -> Solution:
     assert att.x is not None and att.y is not None and att.fig is not None
     x, y, fig = att.x, att.y, att.fig
     names = ex.names
-    xf = np.array([v.numerator / v.denominator for v in x])  # int / int: correctly rounded
-    yf = np.array([v.numerator / v.denominator for v in y])
+    xf = _nearest_floats(x, fig.x_split)  # int / int: correctly rounded
+    yf = _nearest_floats(y, fig.y_split)
     for arr in (xf, yf):
         arr.setflags(write=False)
     seconds = time.perf_counter() - t0
@@ -668,6 +740,22 @@ def certify(game: PushFoldGame, solution: Solution) -> Solution:
     )
 
 
+def _nearest_floats(v: Sequence[Fraction], split: tuple[list[int], list[int]]) -> np.ndarray:
+    """The nearest float of every entry (0, 1, or ``int / int`` -- correctly rounded -- for the rest)."""
+    out = np.zeros(len(v))
+    ones, frac = split
+    out[ones] = 1.0
+    for i in frac:
+        out[i] = v[i].numerator / v[i].denominator
+    return out
+
+
+@lru_cache(maxsize=8)
+def _r_parts(r: tuple[Fraction, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Numerators and denominators of ``r`` as object arrays (made once per level and table)."""
+    return (np.array([v.numerator for v in r], dtype=object), np.array([v.denominator for v in r], dtype=object))
+
+
 def exact_evs(ex: ExactPayoffs, x: Sequence[Fraction], fig: _Exact) -> tuple[np.ndarray, np.ndarray]:
     """SB's and BB's EV margins per hand, each the nearest float of its exact value.
 
@@ -676,8 +764,7 @@ def exact_evs(ex: ExactPayoffs, x: Sequence[Fraction], fig: _Exact) -> tuple[np.
     each float is the exact rational rounded once.
     """
     # object arrays of Python ints: each "/" is int.__truediv__, the correctly rounded quotient
-    r_num = np.array([r.numerator for r in ex.r], dtype=object)
-    r_den = np.array([r.denominator for r in ex.r], dtype=object)
+    r_num, r_den = _r_parts(ex.r)
     sb = ((fig.m_num * r_den) / (r_num * fig.m_den)).astype(np.float64)
     reach, q = _matvec(ex.pairs.T, x, fig.x_split)  # (P'x)[j] = reach[j] / (q * DEALS)
     reached = reach != 0

@@ -296,3 +296,16 @@ def test_combo_level_certifies_with_the_class_value():
     assert sol.value_exact == certified(GameConfig(10))[1].value_exact
     assert set(cert["sb_mixed"]) == {"4c3c", "4d3d", "4h3h", "4s3s"}
     assert set(cert["sb_mixed"].values()) == {"8731989/12285638"}
+
+
+def test_float_payoffs_of_another_structure_are_refused():
+    """The certificate's exact matrix must be the game's float matrix: a game carrying the float
+    payoffs of other blinds is refused, also when its structure was certified before."""
+    from sflp.certify import exact_payoffs
+    from sflp.errors import CertificateError
+    from sflp.game import GameConfig, PushFoldGame, build_payoffs
+
+    exact_payoffs(PushFoldGame(GameConfig(stack=10, ante=0.1)))  # the structure is cached now
+    wrong = PushFoldGame(GameConfig(stack=10, ante=0.1), payoffs=build_payoffs(GameConfig(stack=10)))
+    with pytest.raises(CertificateError, match="does not match"):
+        exact_payoffs(wrong)

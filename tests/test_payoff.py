@@ -158,3 +158,25 @@ def _field_reads(tree):
                 scopes.add(up.name)
         if not in_fstring:
             yield node, scopes
+
+
+def test_certificate_matrix_split_by_stack_is_the_matrix_at_the_stack():
+    """The certificate keeps two integer matrices per blind structure and forms K at a stack as
+    (den/den0)*KC + 2*den*S*KS; that must be the home's showdown of the node values at that stack,
+    scaled by 2*den, for stacks whose denominators differ from the blinds' (7.77, 1/3, 12)."""
+    import math
+
+    from sflp.certify import _counts, exact_payoffs
+    from sflp.equity import BOARDS_PER_PAIR, load_table
+
+    counts = _counts(load_table(), "class")
+    arrays = tuple(a.astype(object) for a in (counts.wins, counts.ties, counts.losses, counts.pairs))
+    for config in (GameConfig(stack=F(777, 100), ante=F(1, 8), bb_ante=F(1, 7)),
+                   GameConfig(stack=F(10, 3), small_blind=F(2, 5)), GameConfig(stack=12, ante=0.1)):
+        ex = exact_payoffs(PushFoldGame(config))
+        cfg = config.exact()
+        den = math.lcm(*(v.denominator for v in cfg.values()))
+        values = {k: int(v * 2 * den) for k, v in at_stack(terminal_payoffs(config), cfg["stack"]).items()}
+        expected = showdown(values, *arrays, BOARDS_PER_PAIR)
+        assert ex.scale == 2 * den * 1326 * 1225 * BOARDS_PER_PAIR
+        assert (np.asarray(ex.K_scaled, dtype=object) == expected).all()
