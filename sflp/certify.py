@@ -750,10 +750,19 @@ def _nearest_floats(v: Sequence[Fraction], split: tuple[list[int], list[int]]) -
     return out
 
 
-@lru_cache(maxsize=8)
+_R_PARTS: dict[int, tuple] = {}
+
+
 def _r_parts(r: tuple[Fraction, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Numerators and denominators of ``r`` as object arrays (made once per level and table)."""
-    return (np.array([v.numerator for v in r], dtype=object), np.array([v.denominator for v in r], dtype=object))
+    """Numerators and denominators of ``r`` as object arrays (made once per level and table:
+    looked up by identity, since hashing 1,326 Fractions would cost more than it saves)."""
+    hit = _R_PARTS.get(id(r))
+    if hit is None or hit[0] is not r:
+        if len(_R_PARTS) > 8:
+            _R_PARTS.clear()
+        hit = (r, np.array([v.numerator for v in r], dtype=object), np.array([v.denominator for v in r], dtype=object))
+        _R_PARTS[id(r)] = hit
+    return hit[1], hit[2]
 
 
 def exact_evs(ex: ExactPayoffs, x: Sequence[Fraction], fig: _Exact) -> tuple[np.ndarray, np.ndarray]:

@@ -308,11 +308,26 @@ def _check_path(path, config: GameConfig, stacks: list[float], level: str) -> No
 
 
 def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool, path) -> Iterator[Solution]:
-    """Solutions of increasing ``stacks`` in one process (path, support reuse, repair, LP)."""
+    """Solutions of increasing ``stacks`` in one process (path, support reuse, repair, LP).
+
+    Along a path with ``exact``, each stack is first certified from its segment's polynomials
+    (:class:`sflp.segment.SegmentCertificate`, made once per segment); a stack that does not
+    certify that way (a breakpoint, a degenerate support) takes the general route below."""
+    from sflp.segment import SegmentCertificate
+
     support: Support | None = None
     x = y = None
+    segment: tuple[int, SegmentCertificate] | None = None
     for stack in stacks:
         game = game0.at_stack(stack)
+        if path is not None and exact:
+            k, seg_support = path.segment_of(stack)
+            if segment is None or segment[0] != k:
+                segment = (k, SegmentCertificate(game, seg_support))
+            certified = segment[1].solution(game)
+            if certified is not None:
+                yield certified
+                continue
         solution = None
         if path is not None:
             solution = _checked(game, *path.strategies_at(stack), "path")

@@ -209,8 +209,8 @@ class Thresholds:
                   f"breakpoints; * = more than one stack interval, hover for the intervals)</div>")
         return side_by_side(*grids, header=header)
 
-    def strategies_at(self, stack: float) -> tuple[np.ndarray, np.ndarray]:
-        """SB push and BB call frequencies at ``stack`` from its segment's support (no LP)."""
+    def segment_of(self, stack: float) -> tuple[int, Support]:
+        """The index of the segment ``stack`` lies in, and its support."""
         stack = float(stack)
         if not (self.low - 1e-12 <= stack <= self.high + 1e-12) or not self.segments:
             raise ConfigError(f"stack={stack!r} is outside [{self.low:g}, {self.high:g}]")
@@ -219,8 +219,13 @@ class Thresholds:
             starts = [s[0] for s in self.segments]
             object.__setattr__(self, "_starts", starts)
         k = max(0, bisect.bisect_right(starts, stack) - 1)
+        return k, self.segments[k][2]
+
+    def strategies_at(self, stack: float) -> tuple[np.ndarray, np.ndarray]:
+        """SB push and BB call frequencies at ``stack`` from its segment's support (no LP)."""
+        _, support = self.segment_of(stack)
         payoffs = self._payoffs or payoffs_for(self.config)
-        return _strategies(payoffs, self.segments[k][2], stack)
+        return _strategies(payoffs, support, float(stack))
 
     def solve(self, stacks, *, exact: bool = False, progress=None, workers: int | None = None) -> list:
         """Checked solutions at ``stacks`` (inside ``[low, high]``) read off this path, in the order given.

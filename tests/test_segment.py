@@ -1,0 +1,105 @@
+"""Certificates from a segment's polynomials (sflp.segment) are the per-stack certificates
+(sflp.certify.certify), bit for bit, and degenerate stacks are left to certify()."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from sflp.certify import certify
+from sflp.game import GameConfig
+from sflp.segment import SegmentCertificate, _det
+from sflp.solver import make_game
+from sflp.support import Support
+from sflp.thresholds import compute_thresholds
+
+
+def _same(a, b) -> bool:
+    """Every published number equal to the last bit (the bytes of each float array, -0.0 vs 0.0
+    and NaN included) and every exact number equal; the certificate's own label may differ."""
+    arrays = ("sb_strategy", "bb_strategy", "sb_ev", "bb_ev")
+    if any(getattr(a, f).tobytes() != getattr(b, f).tobytes() for f in arrays):
+        return False
+    plain = ("value", "value_exact", "sb_exact", "bb_exact", "exploitability", "push_pct", "call_pct",
+             "certified", "method", "config", "level")
+    label = ("seconds", "support", "supports_tried")
+    ca = {k: v for k, v in a.extra["certificate"].items() if k not in label}
+    cb = {k: v for k, v in b.extra["certificate"].items() if k not in label}
+    return all(getattr(a, f) == getattr(b, f) for f in plain) and ca == cb
+
+
+@pytest.mark.parametrize("config, low, high, step", [
+    (GameConfig(stack=10), 1.0, 25.0, Fraction(1, 20)),
+    (GameConfig(stack=10, ante=0.125, bb_ante=0.5), 1.625, 30.0, Fraction(7, 100)),
+    (GameConfig(stack=10, small_blind=0.4, ante=0.1), 1.1, 60.0, Fraction(13, 100)),
+])
+def test_segment_certificates_are_the_per_stack_certificates(config, low, high, step):
+    path = compute_thresholds(config, low, high)
+    grid = [float(Fraction(low) + k * step) for k in range(int((Fraction(high) - Fraction(low)) / step) + 1)]
+    floats = path.solve(grid, workers=1)  # float answers read off the path, not certified
+    game0 = make_game(config)
+    segments: dict[int, SegmentCertificate] = {}
+    done = 0
+    for stack, float_solution in zip(grid, floats):
+        game = game0.at_stack(stack)
+        k, support = path.segment_of(stack)
+        segments.setdefault(k, SegmentCertificate(game, support))
+        fast = segments[k].solution(game)
+        if fast is None:
+            continue
+        done += 1
+        assert _same(fast, certify(game, float_solution)), stack
+    assert done >= len(grid) - 2  # only a stack on a breakpoint may be left to certify()
+
+
+def test_sweep_along_a_path_with_exact_uses_the_segments_and_matches():
+    config = GameConfig(stack=10, ante=0.1)
+    path = compute_thresholds(config, 2.0, 12.0)
+    grid = [2.0 + k * 0.25 for k in range(41)]
+    fast = path.solve(grid, exact=True, workers=1)
+    assert all(s.certified and s.extra["certificate"]["support"] == "path segment" for s in fast)
+    slow = [certify(make_game(config).at_stack(s.config.stack), s) for s in path.solve(grid, workers=1)]
+    assert all(_same(a, b) for a, b in zip(fast, slow))
+
+
+def test_a_stack_on_a_breakpoint_is_left_to_certify():
+    """At 1 bb both players play every hand with margins that vanish for some hands; the
+    polynomials certify only strict signs, so a support that is only weakly an equilibrium (or
+    not at all) gives None, and so does a support that is not square."""
+    config = GameConfig(stack=10)
+    game = make_game(config).at_stack(5.0)
+    everything = Support(frozenset(range(169)), (), frozenset(range(169)), ())
+    assert SegmentCertificate(game, everything).solution(game) is None  # not an equilibrium at 5 bb
+    lopsided = Support(frozenset(), (0, 1), frozenset(), (2,))
+    assert SegmentCertificate(game, lopsided).solution(game) is None
+
+
+def test_polynomial_determinant_matches_numbers():
+    """The determinant of a matrix of polynomials, evaluated at a point, is the determinant of
+    the matrix evaluated there (checked against exact Fraction elimination at several points)."""
+    rng = np.random.default_rng(3)
+    for k in (1, 2, 3, 4):
+        M = [[[int(rng.integers(-50, 50)), int(rng.integers(-50, 50))] for _ in range(k)] for _ in range(k)]
+        det = _det(M)
+        for s in (Fraction(0), Fraction(7, 3), Fraction(-5, 2)):
+            A = [[Fraction(a) + s * b for a, b in row] for row in M]
+            assert sum(c * s**t for t, c in enumerate(det)) == _fraction_det(A)
+
+
+def _fraction_det(A):
+    A = [row[:] for row in A]
+    n, det = len(A), Fraction(1)
+    for c in range(n):
+        pivot = next((r for r in range(c, n) if A[r][c] != 0), None)
+        if pivot is None:
+            return Fraction(0)
+        if pivot != c:
+            A[c], A[pivot] = A[pivot], A[c]
+            det = -det
+        det *= A[c][c]
+        for r in range(c + 1, n):
+            f = A[r][c] / A[c][c]
+            A[r] = [x - f * y for x, y in zip(A[r], A[c])]
+    return det
