@@ -40,7 +40,7 @@ import numpy as np
 
 from sflp.certify import _counts, _r_parts, exact_payoffs
 from sflp.equity import BOARDS_PER_PAIR, load_table
-from sflp.game import DEALS, PushFoldGame, Solution, to_fraction
+from sflp.game import DEALS, GameConfig, PushFoldGame, Solution, to_fraction
 from sflp.support import Support
 
 MAX_MIXED = 5
@@ -200,6 +200,7 @@ class SegmentCertificate:
         self.sigma0, self.fold, self.gf = sigma0, st.fold, st.steal_fold
         self.rows = rows
         self.r_num, self.r_den = _r_parts(ex.r)
+        self.r_num_list, self.r_den_list = self.r_num.tolist(), self.r_den.tolist()
         self.pure_sb = np.zeros(n, dtype=bool)
         self.pure_sb[ps] = True
         self.pure_bb = np.zeros(n, dtype=bool)
@@ -209,13 +210,14 @@ class SegmentCertificate:
         self.mixed_bb = np.zeros(n, dtype=bool)
         self.mixed_bb[bm] = True
 
-    def solution(self, game: PushFoldGame, method: str = "path") -> Solution | None:
-        """The certified solution of ``game`` (a stack of this segment), or None when this
-        support does not certify it non-degenerately (the caller then uses :func:`certify`)."""
+    def solution(self, config: GameConfig, method: str = "path") -> Solution | None:
+        """The certified solution at ``config`` (a stack of this segment's blinds and antes), or
+        None when this support does not certify it non-degenerately (the caller then uses
+        :func:`~sflp.certify.certify`)."""
         if not self.ok:
             return None
         t0 = time.perf_counter()
-        S = to_fraction(game.config.stack)
+        S = to_fraction(config.stack)
         p, q = S.numerator, S.denominator
         d = self.d
         powers = np.array([p ** t * q ** (d - t) for t in range(d + 1)], dtype=object)
@@ -260,11 +262,11 @@ class SegmentCertificate:
         # EV margins: m_i / r_i and -c_j / (P'x)_j, each the exact value rounded once (over a
         # positive denominator, so that an exact 0 is 0.0, never -0.0)
         q_abs = self.sigma0 * Qh * sign
-        sb_ev = ((ms * self.r_den) / (self.r_num * q_abs)).astype(np.float64)
-        reach = (self.Rn @ powers) * sign
-        reached = reach != 0
-        bb_ev = np.full(n, math.nan)
-        bb_ev[reached] = ((-cs[reached] * DEALS) / (reach[reached] * self.sigma0)).astype(np.float64)
+        # (plain lists: Python's int arithmetic without numpy's per-element object dispatch)
+        sb_ev = np.array([(m * rd) / (rn * q_abs) for m, rd, rn in zip(ms.tolist(), self.r_den_list, self.r_num_list)])
+        reach = ((self.Rn @ powers) * sign).tolist()
+        sigma0 = self.sigma0
+        bb_ev = np.array([(-c * DEALS) / (r * sigma0) if r else math.nan for c, r in zip(cs.tolist(), reach)])
         for arr in (xf, yf, sb_ev, bb_ev):
             arr.setflags(write=False)
         names = self.names
@@ -280,7 +282,7 @@ class SegmentCertificate:
             "seconds": time.perf_counter() - t0,
         }
         return Solution(
-            config=game.config, level=game.level, sb_strategy=xf, bb_strategy=yf, value=float(value),
+            config=config, level=self.level, sb_strategy=xf, bb_strategy=yf, value=float(value),
             exploitability=0.0, sb_ev=sb_ev, bb_ev=bb_ev, method=method, value_exact=value,
             sb_exact=x_exact, bb_exact=y_exact, certified=True, extra={"certificate": summary},
         )

@@ -319,15 +319,15 @@ def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool,
     x = y = None
     segment: tuple[int, SegmentCertificate] | None = None
     for stack in stacks:
-        game = game0.at_stack(stack)
         if path is not None and exact:
             k, seg_support = path.segment_of(stack)
             if segment is None or segment[0] != k:
-                segment = (k, SegmentCertificate(game, seg_support))
-            certified = segment[1].solution(game)
+                segment = (k, SegmentCertificate(game0.at_stack(stack), seg_support))
+            certified = segment[1].solution(game0.config.with_stack(stack))  # no float matrices needed
             if certified is not None:
                 yield certified
                 continue
+        game = game0.at_stack(stack)
         solution = None
         if path is not None:
             solution = _checked(game, *path.strategies_at(stack), "path")

@@ -46,7 +46,7 @@ def test_segment_certificates_are_the_per_stack_certificates(config, low, high, 
         game = game0.at_stack(stack)
         k, support = path.segment_of(stack)
         segments.setdefault(k, SegmentCertificate(game, support))
-        fast = segments[k].solution(game)
+        fast = segments[k].solution(game.config)
         if fast is None:
             continue
         done += 1
@@ -71,9 +71,9 @@ def test_a_stack_on_a_breakpoint_is_left_to_certify():
     config = GameConfig(stack=10)
     game = make_game(config).at_stack(5.0)
     everything = Support(frozenset(range(169)), (), frozenset(range(169)), ())
-    assert SegmentCertificate(game, everything).solution(game) is None  # not an equilibrium at 5 bb
+    assert SegmentCertificate(game, everything).solution(game.config) is None  # not an equilibrium at 5 bb
     lopsided = Support(frozenset(), (0, 1), frozenset(), (2,))
-    assert SegmentCertificate(game, lopsided).solution(game) is None
+    assert SegmentCertificate(game, lopsided).solution(game.config) is None
 
 
 def test_polynomial_determinant_matches_numbers():
