@@ -178,9 +178,11 @@ class PushFoldLP:
         offsets, row, n_zero = {}, 0, 0
         for con in data.constraints:  # rows in the order of the constraints (zero cone first)
             offsets[con.id] = (row, con.size)
-            row += con.size
             if type(con).__name__ in ("Zero", "Equality"):
+                if n_zero != row:
+                    raise SolveError("cvxpy's compiled LP: an equality row follows an inequality row")
                 n_zero += con.size
+            row += con.size
         if self.call_guard.id not in offsets:
             raise SolveError("cvxpy's compiled LP: the call constraint was renamed by a reduction")
         start, size = offsets[self.call_guard.id]
@@ -193,7 +195,12 @@ class PushFoldLP:
         return cache_key(p.K0, p.K1, p.r, np.array([p.f, p.g]), extra=f"push/fold LP, {p.level}")
 
     def compiled(self) -> CompiledLP:
-        """The compiled LP from the disk cache, else compiled by cvxpy now (and stored)."""
+        """The compiled LP from the disk cache, else compiled by cvxpy now (and stored).
+
+        Only class-level LPs are kept on disk (about 0.5 MB each); a combo-level one would take
+        about 40 MB, so it is compiled in each process that needs it (1-4 s)."""
+        if self.payoffs.level != "class":
+            return self.compile()
         key = self.cache_key()
         found = load_cached(key)
         if found is None:

@@ -188,15 +188,18 @@ def test_fast_route_agrees_with_a_plain_cvxpy_solve_on_a_sweep():
             assert sol.value_exact == Fraction(sol.extra["certificate"]["value"])
 
 
-def test_combo_level_fast_route_agrees_with_cvxpy():
+def test_combo_level_fast_route_agrees_with_cvxpy(tmp_path, monkeypatch):
+    """Also: a combo-level LP (about 40 MB compiled) is not written to the disk cache."""
     from sflp.lp import PushFoldLP
 
+    monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
     game = PushFoldGame(GameConfig(stack=8), None, "combo")
     fast = PushFoldLP(game.payoffs)
     for stack in (8.0, 8.5):
         _, _, v = fast.solve(stack)
         _, _, v_ref = PushFoldLP(game.payoffs).solve_cvxpy(stack)
         assert abs(v - v_ref) <= 1e-9
+    assert not list(tmp_path.iterdir())
 
 
 def test_cached_compiled_lp_is_the_fresh_compile(tmp_path, monkeypatch):
