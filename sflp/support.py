@@ -148,8 +148,8 @@ class Support:
         """The support of float strategies, read with ``tol`` (see :data:`SUPPORT_TOLERANCES`)."""
 
         def split(s: np.ndarray) -> tuple[frozenset[int], tuple[int, ...]]:
-            pure = frozenset(int(i) for i in np.flatnonzero(s >= 1 - tol))
-            mixed = tuple(int(i) for i in np.flatnonzero((s > tol) & (s < 1 - tol)))
+            pure = frozenset(np.flatnonzero(s >= 1 - tol).tolist())  # .tolist(): Python ints
+            mixed = tuple(np.flatnonzero((s > tol) & (s < 1 - tol)).tolist())
             return pure, mixed
 
         sp, sm = split(np.asarray(sb))
