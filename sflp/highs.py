@@ -41,7 +41,7 @@ import numpy as np
 from sflp.errors import SolveError
 from sflp.quiet import native_output, verbose
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 """Version of the on-disk layout of a compiled LP (part of the cache key)."""
 
 
@@ -239,9 +239,20 @@ def cache_key(*arrays: np.ndarray, extra: str = "") -> str:
 _MAGIC = "sflp compiled LP"
 
 
+def _digest(arrays: dict) -> str:
+    """SHA-256 of a compiled LP's arrays (names, types, shapes and bytes), stored with them."""
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}{a.shape};".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
 def load_cached(key: str) -> CompiledLP | None:
     """The compiled LP stored under ``key``, or None (no cache, no file, or a file that is not a
-    complete sflp cache entry of this key: such a file is ignored, not trusted)."""
+    complete sflp cache entry of this key with its arrays' digest intact: such a file is ignored,
+    not trusted)."""
     folder = cache_dir()
     if folder is None:
         return None
@@ -251,7 +262,10 @@ def load_cached(key: str) -> CompiledLP | None:
             if str(data["magic"]) != _MAGIC or str(data["key"]) != key:
                 return None
             values = {f.name: data[f.name] for f in fields(CompiledLP)}
+            digest = str(data["digest"])
     except (OSError, ValueError, KeyError, EOFError):
+        return None
+    if digest != _digest(values):  # a damaged entry is not trusted
         return None
     for name in ("offset0", "offset1"):
         values[name] = float(values[name])
@@ -273,7 +287,7 @@ def store_cached(key: str, compiled: CompiledLP) -> None:
         tmp = folder / f".lp-{key}.{os.getpid()}.tmp.npz"
         arrays = {f.name: np.asarray(getattr(compiled, f.name)) for f in fields(CompiledLP)}
         with open(tmp, "xb") as fh:
-            np.savez(fh, magic=np.array(_MAGIC), key=np.array(key), **arrays)
+            np.savez(fh, magic=np.array(_MAGIC), key=np.array(key), digest=np.array(_digest(arrays)), **arrays)
         try:
             os.link(tmp, path)  # fails if the name exists: nothing is ever overwritten
         finally:

@@ -292,3 +292,25 @@ def test_the_lp_module_states_the_model_in_cvxpy_and_solves_without_importing_it
             "print(s.certified, 'cvxpy' in sys.modules, 'scipy.stats' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "False", "False"]
+
+
+def test_a_cache_entry_with_a_changed_number_is_not_trusted(tmp_path, monkeypatch):
+    """An entry of the right name and layout whose numbers changed (a flipped bit on disk) fails
+    its digest: it is recompiled in memory, and the file is left as it is."""
+    from sflp import highs
+    from sflp.lp import PushFoldLP
+
+    monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
+    lp = PushFoldLP(PushFoldGame(GameConfig(stack=10, ante=0.2)).payoffs)
+    lp.compiled()
+    path = tmp_path / f"lp-{lp.cache_key()}.npz"
+    with np.load(path) as data:
+        arrays = {name: data[name] for name in data.files}
+    arrays["value0"] = arrays["value0"].copy()
+    arrays["value0"][7] *= 2
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays)
+    damaged = path.read_bytes()
+    assert highs.load_cached(lp.cache_key()) is None
+    assert PushFoldLP(lp.payoffs).compiled().same_as(lp.compile())
+    assert path.read_bytes() == damaged
