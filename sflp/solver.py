@@ -232,10 +232,12 @@ def solve_many(
     :func:`sflp.thresholds.compute_thresholds`): each stack then reads its strategies off the
     path (no LP) and is still checked by best responses.  Without a path, stacks are visited in
     increasing order; each first tries the support of the previous stack (a candidate costs
-    microseconds to check), then a support guessed from the hands nearest indifference
-    (``_repair``), and only then the LP.  ``Solution.method`` says which: ``"path"``,
-    ``"support"``, ``"repair"`` or ``"lp"``.  ``progress`` is an optional callable invoked once
-    per stack.  This keeps every solution in memory; :func:`iter_solve` yields them one at a time.
+    microseconds to check), then the all-pure support its EV margins' signs suggest
+    (``_repair``, see :data:`REPAIR_SIZES`), and only then the LP.  With ``exact`` along a path,
+    each stack is certified from its segment's polynomials (:mod:`sflp.segment`).
+    ``Solution.method`` says which: ``"path"``, ``"support"``, ``"repair"`` or ``"lp"``.
+    ``progress`` is an optional callable invoked once per stack.  This keeps every solution in
+    memory; :func:`iter_solve` yields them one at a time.
     """
     stacks = _check_stacks(stacks)
     _check_solver(solver)
