@@ -38,7 +38,7 @@ from itertools import permutations
 
 import numpy as np
 
-from sflp.certify import _counts, _r_parts, exact_payoffs
+from sflp.certify import _check_float_payoffs, _counts, _names, _r_parts, _structure
 from sflp.equity import BOARDS_PER_PAIR, load_table
 from sflp.game import DEALS, GameConfig, PushFoldGame, Solution, to_fraction
 from sflp.support import Support
@@ -130,11 +130,11 @@ class SegmentCertificate:
         if not self.ok:
             return
         table = game.table or load_table()
-        ex = exact_payoffs(game)  # checks the float payoffs, caches the structure
-        st = ex.structure
+        st = _structure(game, table, game.config.exact())  # the structure's integers (cached)
+        _check_float_payoffs(game, st)
         counts = _counts(table, game.level)
         n = counts.pairs.shape[0]
-        self.n, self.names, self.r = n, ex.names, ex.r
+        self.n, self.names = n, _names(game.level)
         sigma0 = 2 * st.den0 * DEALS * BOARDS_PER_PAIR
         KC, KS2 = _object_parts(st)
         sm, bm = list(support.sb_mixed), list(support.bb_mixed)
@@ -193,14 +193,13 @@ class SegmentCertificate:
         self.Cn_pb = Cn[pb, :].sum(axis=0) if pb else np.zeros(size, dtype=object)
         # (g - f) r.x = (g-f) (sum_{Ps} rp + sum_{Ms} rp_i x_i) / D
         rp_ps = sum(int(counts.row_pairs[i]) for i in ps)
-        self.rx = _add([rp_ps * q for q in Q], [0])
+        self.rx = [rp_ps * q for q in Q]
         for c, i in enumerate(sm):
             self.rx = _add(self.rx, [int(counts.row_pairs[i]) * v for v in Nx[c]])
         self.rx = _pad(self.rx, size)
         self.sigma0, self.fold, self.gf = sigma0, st.fold, st.steal_fold
-        self.rows = rows
-        self.r_num, self.r_den = _r_parts(ex.r)
-        self.r_num_list, self.r_den_list = self.r_num.tolist(), self.r_den.tolist()
+        r_num, r_den = _r_parts(counts.r)
+        self.r_num_list, self.r_den_list = r_num.tolist(), r_den.tolist()
         self.pure_sb = np.zeros(n, dtype=bool)
         self.pure_sb[ps] = True
         self.pure_bb = np.zeros(n, dtype=bool)
