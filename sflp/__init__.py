@@ -14,8 +14,8 @@ first time it is used.
 The package is layered so that imports run one way.  Import order:
 
     errors / quiet -> checks / atomic -> cards -> evaluator -> palette -> display -> ranges -> equity_build
-    -> equity -> payoff -> game -> support -> highs -> lp / certify -> segment -> solver -> thresholds
-    -> strategy -> verify -> approx / simulate / exploit / sc / compare -> format -> report -> cli
+    -> equity -> payoff -> game -> support -> highs -> lp / certify -> ddeval -> ddkernel -> segment -> solver
+    -> thresholds -> strategy -> verify -> approx / simulate / exploit / sc / compare -> format -> report -> cli
 
 A module imports only modules to its left (inside functions too); modules separated by ``/``
 share a layer and do not import each other; ``approx`` and ``report`` are subpackages, free
@@ -76,7 +76,7 @@ _EXPORTS: dict[str, str] = {
 _SUBMODULES = frozenset(
     {"approx", "atomic", "cards", "certify", "cli", "compare", "display", "equity", "equity_build",
      "errors", "evaluator", "exploit", "format", "game", "highs", "lp", "palette", "payoff", "ranges", "report",
-     "sc", "segment",
+     "sc", "segment", "ddeval",
      "simulate", "solver", "strategy", "support", "thresholds", "verify"}
 )
 

@@ -38,7 +38,9 @@ from itertools import permutations
 
 import numpy as np
 
+from sflp.cards import N_CLASSES, N_COMBOS
 from sflp.certify import _check_float_payoffs, _counts, _names, _r_parts, _structure
+from sflp.ddeval import at_denominator, comp_horner, proven_sign, ratios, scaled_coefficients, to_dd
 from sflp.equity import BOARDS_PER_PAIR, load_table
 from sflp.game import DEALS, GameConfig, PushFoldGame, Solution, to_fraction
 from sflp.support import Support
@@ -48,6 +50,36 @@ MAX_MIXED = 5
 (the determinants are expanded term by term: ``k!`` products)."""
 
 _ZERO, _ONE = Fraction(0), Fraction(1)
+
+COMPILED_MIN_STACKS = 5_000
+"""Sweeps of at least this many stacks evaluate their blocks with the compiled kernels
+(:mod:`sflp.ddkernel`, numba): importing numba and loading the compiled kernels costs
+about 0.7 s once per process, and saves about 90 us a stack."""
+COMPILED_ALLOWED = True
+"""False in forked worker processes (numba's threads do not survive a fork)."""
+
+
+def compiled_default(n_stacks: int) -> bool:
+    """Whether a sweep of ``n_stacks`` should use the compiled kernels (see :data:`COMPILED_MIN_STACKS`)."""
+    return COMPILED_ALLOWED and n_stacks >= COMPILED_MIN_STACKS
+
+
+def evaluate(hi, lo, qc: int, x, num, den, wh, wl, scale, *, compiled: bool | None = None):
+    """Every ratio of a block (:func:`sflp.ddeval.ratios`) of the polynomials ``hi + lo`` (scaled,
+    from :func:`~sflp.ddeval.scaled_coefficients`) at the stacks ``x / qc``, and the proven
+    signs of the polynomials: ``(values, ok, signs)``.  ``compiled`` picks the numba kernels
+    (:mod:`sflp.ddkernel`) over numpy; the results are the same bits either way."""
+    ch, cl = at_denominator(hi, lo, qc)
+    x = np.asarray(x, dtype=np.float64)
+    if compiled and COMPILED_ALLOWED:
+        from sflp import ddkernel
+
+        H, L, B, sign = ddkernel.horner_block(ch, cl, x)
+        values, ok = ddkernel.ratio_block(H, L, B, num, den, wh, wl, scale)
+        return values, ok, sign
+    H, L, B = comp_horner(ch, cl, x)
+    values, ok = ratios(H, L, B, num, den, wh, wl, scale)
+    return values, ok, proven_sign(H, B)
 
 
 # ---------------------------------------------------------------- integer polynomials (lists)
@@ -126,6 +158,7 @@ class SegmentCertificate:
 
     def __init__(self, game: PushFoldGame, support: Support):
         self.support, self.level = support, game.level
+        self.n = N_CLASSES if game.level == "class" else N_COMBOS
         self.ok = support.square and len(support.sb_mixed) <= MAX_MIXED
         if not self.ok:
             return
@@ -285,6 +318,260 @@ class SegmentCertificate:
             exploitability=0.0, sb_ev=sb_ev, bb_ev=bb_ev, method=method, value_exact=value,
             sb_exact=x_exact, bb_exact=y_exact, certified=True, extra={"certificate": summary},
         )
+
+    # ------------------------------------------------------------ whole blocks of stacks
+
+    def _block_setup(self) -> bool:
+        """Once per segment: the polynomials a block evaluates (scaled double-doubles) and the
+        ratios it publishes, after checking the identities that then hold at every stack of the
+        segment, so that a block only has signs to check.  False when an identity fails (every
+        stack is then certified by :meth:`solution`)."""
+        if "_plan" in self.__dict__:
+            return self._plan is not None
+        self._plan = None
+        n, k, size = self.n, len(self.sm), self.d + 1
+        # mixed hands are indifferent at every stack: their margins are the zero polynomial
+        if any(any(self.M[i, :]) for i in self.sm) or any(any(self.Cn[j, :]) for j in self.bm):
+            return False
+        # the two best-response values agree at every stack (the identity behind ``bb_br == value``,
+        # times sigma0 DEALS Q): DEALS M_ps = DEALS Cn_pb + (g - f) sigma0 rx
+        gs = self.gf * self.sigma0
+        if any(DEALS * int(a) - DEALS * int(b) - gs * c for a, b, c in zip(self.M_ps, self.Cn_pb, self.rx)):
+            return False
+        fold = Fraction(self.fold)
+        # value = fold + M_ps / (sigma0 Q) = V / (den(fold) sigma0 Q)
+        V = [fold.numerator * self.sigma0 * a + fold.denominator * int(b) for a, b in zip(self.Q, self.M_ps)]
+        # the combo-weighted shove and call shares: (sum of the pure hands' weights) Q + sum w_i N_i
+        weights = [int(w) for w in _weights(self.level, n)]
+        push = [sum(weights[i] for i in self.ps) * a for a in self.Q]
+        call = [sum(weights[j] for j in self.pb) * a for a in self.Q]
+        for c, i in enumerate(self.sm):
+            push = _add(push, [weights[i] * a for a in self.Nx[c]])
+        for c, j in enumerate(self.bm):
+            call = _add(call, [weights[j] * a for a in self.Ny[c]])
+        small = [self.Q, *self.Nx, *self.Ny, *([a - b for a, b in zip(self.Q, poly)] for poly in (*self.Nx, *self.Ny)),
+                 V, _pad(push, size), _pad(call, size)]
+        rows = np.vstack([np.array(small, dtype=object).reshape(len(small), size), self.M, self.Cn, self.Rn])
+        try:
+            hi, lo, shift = scaled_coefficients(rows)
+        except ValueError:  # coefficients too far apart for floats: every stack the exact way
+            return False
+        iQ, iV = 0, 1 + 4 * k
+        iM, iC, iR = iV + 3, iV + 3 + n, iV + 3 + 2 * n
+        sb_rows = np.flatnonzero(~self.mixed_sb)  # the mixed hands' margins are exactly 0
+        bb_cols = np.flatnonzero(~self.mixed_bb)
+        w_sb = _sb_weights(self.r_num_list, self.r_den_list, self.sigma0)
+        parts = [  # (numerator rows, denominator rows, constant w) of every published ratio
+            (np.arange(1, 1 + 2 * k), [iQ] * (2 * k), [to_dd(1)] * (2 * k)),  # mixed frequencies
+            ([iV], [iQ], [to_dd(Fraction(1, fold.denominator * self.sigma0))]),  # the value
+            ([iV + 1, iV + 2], [iQ, iQ], [to_dd(Fraction(100, sum(weights)))] * 2),  # shove / call %
+            (iM + sb_rows, [iQ] * len(sb_rows), list(zip(w_sb[0][sb_rows], w_sb[1][sb_rows]))),  # SB margins
+            (iC + bb_cols, iR + bb_cols, [to_dd(Fraction(-DEALS, self.sigma0))] * len(bb_cols)),  # BB margins
+        ]
+        num = np.concatenate([np.asarray(p[0], dtype=np.int64) for p in parts])
+        den = np.concatenate([np.asarray(p[1], dtype=np.int64) for p in parts])
+        w = [pair for p in parts for pair in p[2]]
+        self._plan = {
+            "hi": hi, "lo": lo, "num": num, "den": den, "scale": shift[num] - shift[den],
+            "wh": np.array([a for a, _ in w]), "wl": np.array([b for _, b in w]),
+            "iQ": iQ, "iV": iV, "iM": iM, "iC": iC, "iR": iR, "sb_rows": sb_rows, "bb_cols": bb_cols,
+            "V": V, "value_den": fold.denominator * self.sigma0,
+        }
+        return True
+
+    def block(self, configs: list[GameConfig], *, compiled: bool | None = None) -> SegmentBlock:
+        """The certified solutions of a block of stacks of this segment as arrays
+        (:class:`SegmentBlock`), evaluated at once: every published float is a double-double
+        ratio whose rounding is proven (:mod:`sflp.ddeval`) and every sign the certificate needs
+        is proven from the same numbers.  A stack where a proof fails, and every stack of a
+        segment whose identities do not hold, is certified by :meth:`solution` (exact integers),
+        and one that this support does not certify is marked (``missing``).  ``compiled`` as
+        in :func:`sflp.ddeval.evaluate`."""
+        blk = SegmentBlock(self, configs)
+        if not self.ok:
+            blk.missing[:] = True
+            return blk
+        d, N = self.d, len(configs)
+        fr = blk.fractions
+        good = np.zeros(N, dtype=bool)
+        if self._block_setup():
+            plan = self._plan
+            qc = math.lcm(*{q for _, q in fr})  # one denominator: H(p qc/q, qc) = (qc/q)^d H(p, q)
+            x = np.array([float(p * (qc // q)) for p, q in fr])
+            if float(qc) ** d < 2.0**53 and x.max() < 2.0**53:  # exact floats (else stack by stack)
+                values, ok, sign = evaluate(plan["hi"], plan["lo"], qc, x, plan["num"], plan["den"], plan["wh"],
+                                            plan["wl"], plan["scale"], compiled=compiled)
+                good = self._proven(plan, sign) & ok.all(axis=0)
+                blk.fill(values, good)
+        for s in np.flatnonzero(~good).tolist():
+            solution = self.solution(configs[s])
+            if solution is None:
+                blk.missing[s] = True
+            else:
+                blk.put(s, solution)
+        return blk
+
+    def _proven(self, plan: dict, sign: np.ndarray) -> np.ndarray:
+        """The stacks whose certificate signs are all proven: Q != 0, every mixed frequency
+        strictly inside (0, 1), SB's pure hands shove strictly better and folded ones strictly
+        worse, the same for BB's calls, and every mixed BB hand facing shoves."""
+        k, iQ, iM, iC, iR = len(self.sm), plan["iQ"], plan["iM"], plan["iC"], plan["iR"]
+        n = self.n
+        sQ = sign[iQ]
+        good = (sQ != 0) & (sign[1:1 + 4 * k] == sQ).all(axis=0)
+        ms = sign[iM:iM + n] * sQ
+        cs = sign[iC:iC + n] * sQ
+        folded_sb = ~self.pure_sb & ~self.mixed_sb
+        folded_bb = ~self.pure_bb & ~self.mixed_bb
+        good &= (ms[self.pure_sb] > 0).all(axis=0) & (ms[folded_sb] < 0).all(axis=0)
+        good &= (cs[self.pure_bb] < 0).all(axis=0) & (cs[folded_bb] > 0).all(axis=0)
+        good &= (sign[iR:iR + n][self.mixed_bb] * sQ > 0).all(axis=0)
+        return good
+
+    def exact_parts(self, P: int, Qd: int) -> tuple[Fraction, tuple, tuple]:
+        """The exact value and strategies at the stack ``P / Qd`` (whose block was proven)."""
+        plan, d, n = self._plan, self.d, self.n
+        powers = [P ** t * Qd ** (d - t) for t in range(d + 1)]
+        Qh = sum(c * w for c, w in zip(self.Q, powers))
+        x, y = [_ZERO] * n, [_ZERO] * n
+        for i in self.ps:
+            x[i] = _ONE
+        for j in self.pb:
+            y[j] = _ONE
+        for c, i in enumerate(self.sm):
+            x[i] = Fraction(sum(a * w for a, w in zip(self.Nx[c], powers)), Qh)
+        for c, j in enumerate(self.bm):
+            y[j] = Fraction(sum(a * w for a, w in zip(self.Ny[c], powers)), Qh)
+        value = Fraction(sum(a * w for a, w in zip(plan["V"], powers)), plan["value_den"] * Qh)
+        return value, tuple(x), tuple(y)
+
+    def solutions(self, configs: list[GameConfig], method: str = "path", *, compiled: bool | None = None) -> list:
+        """:meth:`solution` for every config of a block of stacks of this segment, from
+        :meth:`block`: the same results, bit for bit."""
+        return self.block(configs, compiled=compiled).solutions(method)
+
+
+class SegmentBlock:
+    """The certified solutions of a block of stacks of one segment, as arrays (row ``s`` is
+    ``configs[s]``): ``sb``, ``bb`` (frequencies), ``sb_ev``, ``bb_ev`` (EV margins), ``value``,
+    ``push_pct``, ``call_pct``; ``missing[s]`` where the segment's support does not certify the
+    stack (the caller certifies it another way).  Every float is the exact value rounded once."""
+
+    def __init__(self, segment: SegmentCertificate, configs: list[GameConfig]):
+        N, n = len(configs), segment.n
+        self.segment, self.configs = segment, configs
+        self.fractions = [_decimal(c.stack) for c in configs]
+        self.sb, self.bb = np.zeros((N, n)), np.zeros((N, n))
+        self.sb_ev, self.bb_ev = np.zeros((N, n)), np.zeros((N, n))
+        self.value, self.push_pct, self.call_pct = np.zeros(N), np.zeros(N), np.zeros(N)
+        self.missing = np.zeros(N, dtype=bool)
+        self._solutions: dict[int, Solution] = {}
+
+    def __len__(self) -> int:
+        return len(self.configs)
+
+    def fill(self, values: np.ndarray, good: np.ndarray) -> None:
+        seg, plan = self.segment, self.segment._plan
+        k = len(seg.sm)
+        cols = np.flatnonzero(good)
+        self.sb[np.ix_(cols, seg.ps)] = 1.0
+        self.bb[np.ix_(cols, seg.pb)] = 1.0
+        if k:
+            self.sb[np.ix_(cols, seg.sm)] = values[0:k, cols].T
+            self.bb[np.ix_(cols, seg.bm)] = values[k:2 * k, cols].T
+        r = 2 * k
+        self.value[cols] = values[r, cols]
+        self.push_pct[cols] = values[r + 1, cols]
+        self.call_pct[cols] = values[r + 2, cols]
+        r += 3
+        ns = len(plan["sb_rows"])
+        self.sb_ev[np.ix_(cols, plan["sb_rows"])] = values[r:r + ns, cols].T
+        self.bb_ev[np.ix_(cols, plan["bb_cols"])] = values[r + ns:, cols].T
+
+    def put(self, s: int, solution: Solution) -> None:
+        """Row ``s`` from a solution certified the exact way."""
+        self.sb[s], self.bb[s] = solution.sb_strategy, solution.bb_strategy
+        self.sb_ev[s], self.bb_ev[s] = solution.sb_ev, solution.bb_ev
+        self.value[s], self.push_pct[s], self.call_pct[s] = solution.value, solution.push_pct, solution.call_pct
+        self._solutions[s] = solution
+
+    def solutions(self, method: str = "path") -> list:
+        """A :class:`~sflp.game.Solution` per stack (None where ``missing``), as
+        :meth:`SegmentCertificate.solution` makes them."""
+        out: list = []
+        seg = self.segment
+        names, level = seg.names, seg.level
+        for arr in (self.sb, self.bb, self.sb_ev, self.bb_ev):
+            arr.setflags(write=False)
+        for s, config in enumerate(self.configs):
+            if self.missing[s]:
+                out.append(None)
+                continue
+            known = self._solutions.get(s)
+            if known is not None:
+                out.append(known)
+                continue
+            t0 = time.perf_counter()
+            value_exact, x_exact, y_exact = seg.exact_parts(*self.fractions[s])
+            summary = {
+                "sb_mixed": {names[i]: str(x_exact[i]) for i in sorted(seg.sm)},
+                "bb_mixed": {names[j]: str(y_exact[j]) for j in sorted(seg.bm)},
+                "value": str(value_exact),
+                "exploitability": "0",
+                "support": "path segment",
+                "supports_tried": 1,
+                "free_variables": [],
+                "seconds": time.perf_counter() - t0,
+            }
+            out.append(Solution(
+                config=config, level=level, sb_strategy=self.sb[s], bb_strategy=self.bb[s],
+                value=float(self.value[s]), exploitability=0.0, sb_ev=self.sb_ev[s], bb_ev=self.bb_ev[s],
+                method=method, value_exact=value_exact, sb_exact=x_exact, bb_exact=y_exact, certified=True,
+                extra={"certificate": summary},
+            ))
+        return out
+
+
+def _decimal(stack) -> tuple[int, int]:
+    """``(p, q)`` with ``p / q`` the exact stack (:func:`sflp.game.to_fraction`: a float's shortest
+    decimal), not reduced, made without a regex or a Fraction for plain decimals."""
+    if isinstance(stack, float) and stack > 0:
+        text = repr(stack)
+        if "e" not in text and "n" not in text:
+            whole, _, frac = text.partition(".")
+            return int(whole + frac), 10 ** len(frac)
+    f = to_fraction(stack)
+    return f.numerator, f.denominator
+
+
+def _weights(level: str, n: int) -> np.ndarray:
+    """The weight of each hand in the shove and call shares: combos per class, or 1 per combo."""
+    if level == "class":
+        from sflp.cards import CLASS_SIZES
+
+        return CLASS_SIZES
+    return np.ones(n, dtype=np.int64)
+
+
+_WEIGHTS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _sb_weights(r_num: list[int], r_den: list[int], sigma0: int) -> tuple[np.ndarray, np.ndarray]:
+    """``r_den_i / (r_num_i sigma0)`` per hand as double-doubles (the constant of SB's EV margin),
+    made once per structure: ``hi`` is the ratio correctly rounded, ``lo`` the rest rounded."""
+    key = (sigma0, tuple(r_num), tuple(r_den))
+    hit = _WEIGHTS.get(key)
+    if hit is None:
+        hi, lo = np.zeros(len(r_num)), np.zeros(len(r_num))
+        for i, (rn, rd) in enumerate(zip(r_num, r_den)):
+            den = rn * sigma0
+            hi[i] = rd / den
+            a, b = hi[i].as_integer_ratio()
+            lo[i] = (rd * b - a * den) / (den * b)
+        if len(_WEIGHTS) > 8:
+            _WEIGHTS.clear()
+        hit = _WEIGHTS[key] = (hi, lo)
+    return hit
 
 
 def _signs(values: np.ndarray) -> np.ndarray:

@@ -312,23 +312,43 @@ def _check_path(path, config: GameConfig, stacks: list[float], level: str) -> No
 def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool, path) -> Iterator[Solution]:
     """Solutions of increasing ``stacks`` in one process (path, support reuse, repair, LP).
 
-    Along a path with ``exact``, each stack is first certified from its segment's polynomials
-    (:class:`sflp.segment.SegmentCertificate`, made once per segment); a stack that does not
+    Along a path with ``exact``, the stacks of each segment are certified together from the
+    segment's polynomials (:meth:`sflp.segment.SegmentCertificate.block`); a stack that does not
     certify that way (a breakpoint, a degenerate support) takes the general route below."""
+    if path is not None and exact:
+        from sflp.segment import compiled_default
+
+        for run, block in _path_blocks(stacks, game0, path, compiled_default(len(stacks))):
+            for stack, solution in zip(run, block.solutions()):
+                yield solution if solution is not None else next(_solve_general([stack], game0, solver, exact, path))
+        return
+    yield from _solve_general(stacks, game0, solver, exact, path)
+
+
+def _path_blocks(stacks: list[float], game0: PushFoldGame, path, compiled: bool | None = None):
+    """Each run of ``stacks`` (increasing) that lies in one segment of ``path``, with its
+    :class:`~sflp.segment.SegmentBlock`, in order."""
     from sflp.segment import SegmentCertificate
 
+    config0 = game0.config
+    start = 0
+    while start < len(stacks):
+        k, support = path.segment_of(stacks[start])
+        end = start + 1
+        while end < len(stacks) and path.segment_of(stacks[end])[0] == k:
+            end += 1
+        run = stacks[start:end]
+        segment = SegmentCertificate(game0.at_stack(run[0]), support)
+        yield run, segment.block([config0.with_stack(s) for s in run], compiled=compiled)
+        start = end
+
+
+def _solve_general(stacks: list[float], game0: PushFoldGame, solver, exact: bool, path) -> Iterator[Solution]:
+    """Solutions of increasing ``stacks``: off the path's strategies (checked), the previous
+    stack's support, a repaired support, or the LP."""
     support: Support | None = None
     x = y = None
-    segment: tuple[int, SegmentCertificate] | None = None
     for stack in stacks:
-        if path is not None and exact:
-            k, seg_support = path.segment_of(stack)
-            if segment is None or segment[0] != k:
-                segment = (k, SegmentCertificate(game0.at_stack(stack), seg_support))
-            certified = segment[1].solution(game0.config.with_stack(stack))  # no float matrices needed
-            if certified is not None:
-                yield certified
-                continue
         game = game0.at_stack(stack)
         solution = None
         if path is not None:
@@ -392,6 +412,10 @@ def _worker_init() -> None:
     # the parent handles interrupts and stops the workers; they must not print tracebacks
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # numba's thread pool does not survive a fork: forked workers evaluate blocks with numpy
+    from sflp import segment
+
+    segment.COMPILED_ALLOWED = False
 
 
 def _chunk_worker(args) -> list[Solution]:

@@ -103,3 +103,52 @@ def _fraction_det(A):
             f = A[r][c] / A[c][c]
             A[r] = [x - f * y for x, y in zip(A[r], A[c])]
     return det
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_block_of_stacks_is_the_stacks_one_at_a_time(compiled):
+    """SegmentBlock (every stack of a segment at once, in double-double with proven rounding)
+    publishes the numbers of SegmentCertificate.solution, and its share arrays are the exact
+    shove and call shares rounded once (Solution.push_pct from the exact strategies)."""
+    config = GameConfig(stack=10, ante=0.1)
+    path = compute_thresholds(config, 1.2, 40.0)
+    game0 = make_game(config)
+    grid = [round(1.2 + k * 0.03, 2) for k in range(1294)]
+    runs: dict[int, list[float]] = {}
+    for s in grid:
+        runs.setdefault(path.segment_of(s)[0], []).append(s)
+    checked = 0
+    for k, stacks in runs.items():
+        configs = [game0.config.with_stack(s) for s in stacks]
+        segment = SegmentCertificate(game0.at_stack(stacks[0]), path.segments[k][2])
+        block = segment.block(configs, compiled=compiled)
+        one = [SegmentCertificate(game0.at_stack(s), path.segments[k][2]).solution(c) for s, c in zip(stacks, configs)]
+        for s, (fast, slow) in enumerate(zip(block.solutions(), one)):
+            assert (fast is None) == (slow is None) == bool(block.missing[s])
+            if slow is None:
+                continue
+            assert _same(fast, slow), stacks[s]
+            assert block.push_pct[s] == slow.push_pct and block.call_pct[s] == slow.call_pct
+            assert block.value[s] == slow.value
+            checked += 1
+    assert checked >= len(grid) - 2
+
+
+def test_a_block_whose_proofs_fail_is_certified_stack_by_stack(monkeypatch):
+    """When the double-double filter proves nothing, every stack goes the exact way: same answers."""
+    import sflp.segment as segment_module
+
+    def nothing_proven(hi, lo, qc, x, num, den, wh, wl, scale, *, compiled=None):
+        shape = (len(num), len(x))
+        return np.zeros(shape), np.zeros(shape, dtype=bool), np.zeros((hi.shape[0], len(x)), dtype=np.int8)
+
+    config = GameConfig(stack=10)
+    path = compute_thresholds(config, 8.0, 9.0)
+    k, support = path.segment_of(8.5)
+    stacks = [s for s in (8.40, 8.45, 8.50) if path.segment_of(s)[0] == k]
+    game0 = make_game(config)
+    configs = [game0.config.with_stack(s) for s in stacks]
+    expected = SegmentCertificate(game0.at_stack(stacks[0]), support).block(configs).solutions()
+    monkeypatch.setattr(segment_module, "evaluate", nothing_proven)
+    got = SegmentCertificate(game0.at_stack(stacks[0]), support).block(configs).solutions()
+    assert all(_same(a, b) for a, b in zip(got, expected))
