@@ -34,6 +34,7 @@ _EXPORTS: dict[str, str] = {
     "solve": "sflp.solver",
     "solve_many": "sflp.solver",
     "iter_solve": "sflp.solver",
+    "iter_blocks": "sflp.solver",
     "GameConfig": "sflp.game",
     "Solution": "sflp.game",
     "PushFoldGame": "sflp.game",

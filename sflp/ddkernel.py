@@ -3,7 +3,9 @@
 The same arithmetic as the numpy functions :func:`~sflp.ddeval.comp_horner` and
 :func:`~sflp.ddeval.rounded_ratio`, operation for operation (the double-double primitives are
 those very functions, compiled), written as loops over stacks and rows so that no temporary
-arrays are made, and run on every core (``prange`` over stacks).  IEEE arithmetic without
+arrays are made.  They run on one thread: a block is the stacks of one path segment (tens to
+hundreds), and starting numba's thread pool for each costs more (about 0.4 ms a call, measured)
+than the block's arithmetic.  IEEE arithmetic without
 contraction (numba's default, no ``fastmath``) gives the same bits as numpy; ``tests/test_ddeval``
 checks that both routes agree bit for bit and with the exact values.
 
@@ -33,12 +35,12 @@ dd_mul, dd_div = _NS["dd_mul"], _NS["dd_div"]
 _U2, _U = ddeval.U2, ddeval._U
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True)
 def comp_horner(ch, cl, x, H, L, B, S):  # pragma: no cover - compiled
     rows, size = ch.shape
     d = size - 1
     gamma = (8 * (d + 1) ** 2 + 8) * _U2 * 1.01
-    for s in numba.prange(x.shape[0]):
+    for s in range(x.shape[0]):
         xs = x[s]
         xh, xl = _split(xs)
         for r in range(rows):
@@ -60,10 +62,10 @@ def comp_horner(ch, cl, x, H, L, B, S):  # pragma: no cover - compiled
             S[r, s] = 0 if abs(h) <= bound else (1 if h > 0 else -1)
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True)
 def rounded_ratio(H, L, B, num, den, wh, wl, pw, out, ok):  # pragma: no cover - compiled
     m = num.shape[0]
-    for s in numba.prange(H.shape[1]):
+    for s in range(H.shape[1]):
         for k in range(m):
             a, b = num[k], den[k]
             nh, nl, nb = H[a, s], L[a, s], B[a, s]

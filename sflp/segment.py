@@ -55,13 +55,11 @@ COMPILED_MIN_STACKS = 5_000
 """Sweeps of at least this many stacks evaluate their blocks with the compiled kernels
 (:mod:`sflp.ddkernel`, numba): importing numba and loading the compiled kernels costs
 about 0.7 s once per process, and saves about 90 us a stack."""
-COMPILED_ALLOWED = True
-"""False in forked worker processes (numba's threads do not survive a fork)."""
 
 
 def compiled_default(n_stacks: int) -> bool:
     """Whether a sweep of ``n_stacks`` should use the compiled kernels (see :data:`COMPILED_MIN_STACKS`)."""
-    return COMPILED_ALLOWED and n_stacks >= COMPILED_MIN_STACKS
+    return n_stacks >= COMPILED_MIN_STACKS
 
 
 def evaluate(hi, lo, qc: int, x, num, den, wh, wl, scale, *, compiled: bool | None = None):
@@ -71,7 +69,7 @@ def evaluate(hi, lo, qc: int, x, num, den, wh, wl, scale, *, compiled: bool | No
     (:mod:`sflp.ddkernel`) over numpy; the results are the same bits either way."""
     ch, cl = at_denominator(hi, lo, qc)
     x = np.asarray(x, dtype=np.float64)
-    if compiled and COMPILED_ALLOWED:
+    if compiled:
         from sflp import ddkernel
 
         H, L, B, sign = ddkernel.horner_block(ch, cl, x)
@@ -453,13 +451,15 @@ class SegmentCertificate:
 
 class SegmentBlock:
     """The certified solutions of a block of stacks of one segment, as arrays (row ``s`` is
-    ``configs[s]``): ``sb``, ``bb`` (frequencies), ``sb_ev``, ``bb_ev`` (EV margins), ``value``,
-    ``push_pct``, ``call_pct``; ``missing[s]`` where the segment's support does not certify the
-    stack (the caller certifies it another way).  Every float is the exact value rounded once."""
+    ``stacks[s]``, ``configs[s]``): ``sb``, ``bb`` (frequencies), ``sb_ev``, ``bb_ev`` (EV
+    margins), ``value``, ``push_pct``, ``call_pct``; ``missing[s]`` where the segment's support
+    does not certify the stack (the caller solves it another way and :meth:`put` s it).  Every
+    float is the exact value rounded once; :meth:`solutions` gives Solution objects."""
 
     def __init__(self, segment: SegmentCertificate, configs: list[GameConfig]):
         N, n = len(configs), segment.n
         self.segment, self.configs = segment, configs
+        self.stacks = [float(c.stack) for c in configs]
         self.fractions = [_decimal(c.stack) for c in configs]
         self.sb, self.bb = np.zeros((N, n)), np.zeros((N, n))
         self.sb_ev, self.bb_ev = np.zeros((N, n)), np.zeros((N, n))
@@ -489,11 +489,12 @@ class SegmentBlock:
         self.bb_ev[np.ix_(cols, plan["bb_cols"])] = values[r + ns:, cols].T
 
     def put(self, s: int, solution: Solution) -> None:
-        """Row ``s`` from a solution certified the exact way."""
+        """Row ``s`` from a solution made another way (certified exactly stack by stack)."""
         self.sb[s], self.bb[s] = solution.sb_strategy, solution.bb_strategy
         self.sb_ev[s], self.bb_ev[s] = solution.sb_ev, solution.bb_ev
         self.value[s], self.push_pct[s], self.call_pct[s] = solution.value, solution.push_pct, solution.call_pct
         self._solutions[s] = solution
+        self.missing[s] = False
 
     def solutions(self, method: str = "path") -> list:
         """A :class:`~sflp.game.Solution` per stack (None where ``missing``), as

@@ -295,6 +295,49 @@ def iter_solve(
             progress()
 
 
+def iter_blocks(
+    stacks: Iterable[float],
+    config: GameConfig | None = None,
+    *,
+    path,
+    table=None,
+    progress=None,
+    compiled: bool | None = None,
+):
+    """The certified equilibria of ``stacks`` along an exact ``path``, a block at a time.
+
+    ``path`` is :func:`sflp.thresholds.compute_thresholds` over the stacks' range.  Each block
+    (:class:`sflp.segment.SegmentBlock`) holds the stacks of one path segment, in increasing
+    order, as arrays: ``stacks``, ``sb`` / ``bb`` (frequencies, one row per stack), ``sb_ev`` /
+    ``bb_ev``, ``value``, ``push_pct``, ``call_pct``; ``block.solutions()`` gives the
+    :class:`~sflp.game.Solution` objects.  The numbers are those of
+    ``iter_solve(stacks, config, exact=True, path=path)``, bit for bit (every float is the exact
+    value rounded once), made without a Python object per stack: this is the form for large
+    chart jobs.  ``compiled`` forces the numba kernels on or off (default: on from
+    :data:`sflp.segment.COMPILED_MIN_STACKS` stacks).  ``progress`` is called once per stack.
+    """
+    from sflp.segment import compiled_default
+
+    stacks = sorted(_check_stacks(stacks))
+    if not stacks:
+        return
+    if path is None:
+        raise ConfigError("iter_blocks reads stacks off an exact path: pass path=compute_thresholds(config, low, high)")
+    if config is not None:
+        _check_config(config, "iter_blocks")
+    base = config if config is not None else GameConfig(stack=stacks[0])
+    first = base.with_stack(stacks[0])
+    _check_path(path, first, stacks, "class")
+    game0 = make_game(first, "class", table)
+    if compiled is None:
+        compiled = compiled_default(len(stacks))
+    for block in _path_blocks(stacks, game0, path, None, compiled):
+        yield block
+        if progress is not None:
+            for _ in range(len(block)):
+                progress()
+
+
 def _check_path(path, config: GameConfig, stacks: list[float], level: str) -> None:
     if level != "class":
         raise ConfigError("an equilibrium path (path=...) is for class-level sweeps only")
@@ -318,16 +361,16 @@ def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool,
     if path is not None and exact:
         from sflp.segment import compiled_default
 
-        for run, block in _path_blocks(stacks, game0, path, compiled_default(len(stacks))):
-            for stack, solution in zip(run, block.solutions()):
-                yield solution if solution is not None else next(_solve_general([stack], game0, solver, exact, path))
+        for block in _path_blocks(stacks, game0, path, solver, compiled_default(len(stacks))):
+            yield from block.solutions()
         return
     yield from _solve_general(stacks, game0, solver, exact, path)
 
 
-def _path_blocks(stacks: list[float], game0: PushFoldGame, path, compiled: bool | None = None):
-    """Each run of ``stacks`` (increasing) that lies in one segment of ``path``, with its
-    :class:`~sflp.segment.SegmentBlock`, in order."""
+def _path_blocks(stacks: list[float], game0: PushFoldGame, path, solver=None, compiled: bool | None = None):
+    """The certified solutions of ``stacks`` (increasing) along ``path``, one
+    :class:`~sflp.segment.SegmentBlock` per run of stacks in one segment, in order.  A stack the
+    segment's support does not certify (a breakpoint) is solved the general way into its block."""
     from sflp.segment import SegmentCertificate
 
     config0 = game0.config
@@ -339,7 +382,10 @@ def _path_blocks(stacks: list[float], game0: PushFoldGame, path, compiled: bool 
             end += 1
         run = stacks[start:end]
         segment = SegmentCertificate(game0.at_stack(run[0]), support)
-        yield run, segment.block([config0.with_stack(s) for s in run], compiled=compiled)
+        block = segment.block([config0.with_stack(s) for s in run], compiled=compiled)
+        for s in np.flatnonzero(block.missing).tolist():
+            block.put(s, next(_solve_general([run[s]], game0, solver, True, path)))
+        yield block
         start = end
 
 
@@ -412,10 +458,6 @@ def _worker_init() -> None:
     # the parent handles interrupts and stops the workers; they must not print tracebacks
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    # numba's thread pool does not survive a fork: forked workers evaluate blocks with numpy
-    from sflp import segment
-
-    segment.COMPILED_ALLOWED = False
 
 
 def _chunk_worker(args) -> list[Solution]:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sflp.certify import certify
+from sflp.errors import ConfigError
 from sflp.game import GameConfig
 from sflp.segment import SegmentCertificate, _det
 from sflp.solver import make_game
@@ -152,3 +153,26 @@ def test_a_block_whose_proofs_fail_is_certified_stack_by_stack(monkeypatch):
     monkeypatch.setattr(segment_module, "evaluate", nothing_proven)
     got = SegmentCertificate(game0.at_stack(stacks[0]), support).block(configs).solutions()
     assert all(_same(a, b) for a, b in zip(got, expected))
+
+
+def test_iter_blocks_gives_the_numbers_of_iter_solve_with_every_stack_certified():
+    """The block stream (arrays per path segment) against certify() stack by stack (the float
+    path's strategies certified in exact arithmetic, no polynomials, no double-doubles)."""
+    from sflp.solver import iter_blocks
+
+    config = GameConfig(stack=10, bb_ante=1.0)
+    path = compute_thresholds(config, 2.0, 14.0)
+    grid = [round(2.0 + k * 0.04, 2) for k in range(301)]
+    counted = []
+    blocks = list(iter_blocks(grid, config, path=path, progress=lambda: counted.append(1)))
+    assert len(counted) == len(grid) and [s for b in blocks for s in b.stacks] == grid
+    game0 = make_game(config)
+    slow = [certify(game0.at_stack(s.config.stack), s) for s in path.solve(grid, workers=1)]
+    fast = [s for b in blocks for s in b.solutions()]
+    assert all(_same(a, b) for a, b in zip(fast, slow))
+    rows = np.concatenate([b.sb_ev for b in blocks])
+    assert rows.tobytes() == np.stack([s.sb_ev for s in slow]).tobytes()
+    assert np.concatenate([b.push_pct for b in blocks]).tolist() == [s.push_pct for s in slow]
+    assert not any(b.missing.any() for b in blocks)
+    with pytest.raises(ConfigError):
+        next(iter_blocks(grid, config, path=None))
