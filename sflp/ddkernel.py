@@ -35,7 +35,7 @@ dd_mul, dd_div = _NS["dd_mul"], _NS["dd_div"]
 _U2, _U = ddeval.U2, ddeval._U
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")  # IEEE division: x / 0 is inf, not an exception
 def comp_horner(ch, cl, x, H, L, B, S):  # pragma: no cover - compiled
     rows, size = ch.shape
     d = size - 1
@@ -62,7 +62,7 @@ def comp_horner(ch, cl, x, H, L, B, S):  # pragma: no cover - compiled
             S[r, s] = 0 if abs(h) <= bound else (1 if h > 0 else -1)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")  # IEEE division: x / 0 is inf, not an exception
 def rounded_ratio(H, L, B, num, den, wh, wl, pw, out, ok):  # pragma: no cover - compiled
     m = num.shape[0]
     for s in range(H.shape[1]):
