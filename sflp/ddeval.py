@@ -120,11 +120,7 @@ def scaled_coefficients(polys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n, size = obj.shape
     if n == 0:
         return np.zeros((0, size)), np.zeros((0, size)), np.zeros(0, dtype=np.int64)
-    bits = np.frompyfunc(lambda c: abs(c).bit_length(), 1, 1)(obj).astype(np.int64)
-    shift = bits.max(axis=1)
-    if (np.where(bits > 0, shift[:, None] - bits, 0) > 800).any():
-        # a coefficient 2^-800 of its row's largest would come near underflow once scaled
-        raise ValueError("the coefficients of a row span more than 800 binary orders")
+    shift = np.array([int(m).bit_length() for m in np.abs(obj).max(axis=1).tolist()], dtype=np.int64)
     hi, lo = np.zeros((n, size)), np.zeros((n, size))
     small = shift < 1000  # float(c) is the int correctly rounded, and c - int(float(c)) is exact
     if small.any():
@@ -136,6 +132,10 @@ def scaled_coefficients(polys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for r in np.flatnonzero(~small):  # astronomically large integers: exact fractions
         for t in range(size):
             hi[r, t], lo[r, t] = to_dd(Fraction(int(obj[r, t]), 1 << int(shift[r])))
+    tiny = (hi != 0) & (np.abs(hi) < 2.0**-800)
+    if tiny.any() or ((hi == 0) & (obj != 0)).any():
+        # a coefficient 2^-800 of its row's largest would come near underflow once scaled
+        raise ValueError("the coefficients of a row span more than 800 binary orders")
     return hi, lo, shift
 
 

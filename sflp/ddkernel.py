@@ -3,9 +3,9 @@
 The same arithmetic as the numpy functions :func:`~sflp.ddeval.comp_horner` and
 :func:`~sflp.ddeval.rounded_ratio`, operation for operation (the double-double primitives are
 those very functions, compiled), written as loops over stacks and rows so that no temporary
-arrays are made.  They run on one thread: a block is the stacks of one path segment (tens to
-hundreds), and starting numba's thread pool for each costs more (about 0.4 ms a call, measured)
-than the block's arithmetic.  IEEE arithmetic without
+arrays are made, on every core (``prange`` over stacks; a parallel launch costs about 2 us on an
+idle machine).  numba's thread pool does not survive a fork, so forked worker processes use
+the numpy route (:data:`sflp.segment.COMPILED_ALLOWED`).  IEEE arithmetic without
 contraction (numba's default, no ``fastmath``) gives the same bits as numpy; ``tests/test_ddeval``
 checks that both routes agree bit for bit and with the exact values.
 
@@ -16,7 +16,6 @@ when that is not writable; ``NUMBA_CACHE_DIR`` moves it).
 
 from __future__ import annotations
 
-import math
 import types
 
 import numba
@@ -35,54 +34,59 @@ dd_mul, dd_div = _NS["dd_mul"], _NS["dd_div"]
 _U2, _U = ddeval.U2, ddeval._U
 
 
-@numba.njit(cache=True, error_model="numpy")  # IEEE division: x / 0 is inf, not an exception
+@numba.njit(cache=True, parallel=True, error_model="numpy")  # IEEE division: x / 0 is inf, not an error
 def comp_horner(ch, cl, x, H, L, B, S):  # pragma: no cover - compiled
     rows, size = ch.shape
     d = size - 1
+    n = x.shape[0]
     gamma = (8 * (d + 1) ** 2 + 8) * _U2 * 1.01
-    for s in range(x.shape[0]):
-        xs = x[s]
-        xh, xl = _split(xs)
-        for r in range(rows):
-            acc = ch[r, d]
-            err = cl[r, d]
-            absum = abs(acc)
-            for t in range(d - 1, -1, -1):
-                prod = acc * xs
-                ah, al = _split(acc)
+    for r in numba.prange(rows):  # rows on the cores; the stacks innermost, so the loops vectorise
+        acc = np.full(n, ch[r, d])
+        err = np.full(n, cl[r, d])
+        absum = np.full(n, abs(ch[r, d]))
+        for t in range(d - 1, -1, -1):
+            c, cl_t, c_abs = ch[r, t], cl[r, t], abs(ch[r, t])
+            for s in range(n):
+                xs = x[s]
+                xh, xl = _split(xs)
+                a = acc[s]
+                prod = a * xs
+                ah, al = _split(a)
                 pi = ((ah * xh - prod) + ah * xl + al * xh) + al * xl
-                acc, sigma = _two_sum(prod, ch[r, t])
-                err = err * xs + (pi + sigma + cl[r, t])
-                absum = absum * xs + abs(ch[r, t])
-            h, lo = _two_sum(acc, err)
+                a, sigma = _two_sum(prod, c)
+                acc[s] = a
+                err[s] = err[s] * xs + (pi + sigma + cl_t)
+                absum[s] = absum[s] * xs + c_abs
+        for s in range(n):
+            h, lo = _two_sum(acc[s], err[s])
+            bound = absum[s] * gamma + 2.0**-1000
             H[r, s] = h
             L[r, s] = lo
-            bound = absum * gamma + 2.0**-1000
             B[r, s] = bound
-            S[r, s] = 0 if abs(h) <= bound else (1 if h > 0 else -1)
+            S[r, s] = (h > bound) - (h < -bound)
 
 
-@numba.njit(cache=True, error_model="numpy")  # IEEE division: x / 0 is inf, not an exception
+@numba.njit(cache=True, parallel=True, error_model="numpy")  # IEEE division: x / 0 is inf, not an error
 def rounded_ratio(H, L, B, num, den, wh, wl, pw, out, ok):  # pragma: no cover - compiled
     m = num.shape[0]
-    for s in range(H.shape[1]):
-        for k in range(m):
-            a, b = num[k], den[k]
+    n = H.shape[1]
+    for k in numba.prange(m):  # ratios on the cores; the stacks innermost, so the loops vectorise
+        a, b = num[k], den[k]
+        w_h, w_l, p = wh[k], wl[k], pw[k]
+        for s in range(n):
             nh, nl, nb = H[a, s], L[a, s], B[a, s]
             dh, dl, db = H[b, s], L[b, s], B[b, s]
-            th, tl = dd_mul(nh, nl, wh[k], wl[k])
+            th, tl = dd_mul(nh, nl, w_h, w_l)
             rh, rl = dd_div(th, tl, dh, dl)
-            rh *= pw[k]
-            rl *= pw[k]
-            good = abs(nh) > nb * 2.0**20 and abs(dh) > db * 2.0**20
-            if good:
-                e_n = nb / (abs(nh) - nb)
-                e_d = db / (abs(dh) - db)
-                slack = (e_n + e_d + 32 * _U2) * 1.01 * (1 + 4 * _U) * abs(rh) + 4 * _U * abs(rl)
-                good = ((rh + (rl + slack)) == rh and (rh + (rl - slack)) == rh
-                        and math.isfinite(rh) and abs(rh) >= 2.0**-900)
+            rh *= p
+            rl *= p
+            e_n = nb / (abs(nh) - nb)
+            e_d = db / (abs(dh) - db)
+            slack = (e_n + e_d + 32 * _U2) * 1.01 * (1 + 4 * _U) * abs(rh) + 4 * _U * abs(rl)
             out[k, s] = rh
-            ok[k, s] = good
+            ok[k, s] = ((abs(nh) > nb * 2.0**20) & (abs(dh) > db * 2.0**20)
+                        & ((rh + (rl + slack)) == rh) & ((rh + (rl - slack)) == rh)
+                        & (abs(rh) < np.inf) & (abs(rh) >= 2.0**-900))
 
 
 def horner_block(ch: np.ndarray, cl: np.ndarray, x: np.ndarray):

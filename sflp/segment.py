@@ -57,9 +57,13 @@ COMPILED_MIN_STACKS = 5_000
 about 0.7 s once per process, and saves about 90 us a stack."""
 
 
+COMPILED_ALLOWED = True
+"""False in forked worker processes (numba's thread pool does not survive a fork)."""
+
+
 def compiled_default(n_stacks: int) -> bool:
     """Whether a sweep of ``n_stacks`` should use the compiled kernels (see :data:`COMPILED_MIN_STACKS`)."""
-    return n_stacks >= COMPILED_MIN_STACKS
+    return COMPILED_ALLOWED and n_stacks >= COMPILED_MIN_STACKS
 
 
 def evaluate(hi, lo, qc: int, x, num, den, wh, wl, scale, *, compiled: bool | None = None):
@@ -69,7 +73,7 @@ def evaluate(hi, lo, qc: int, x, num, den, wh, wl, scale, *, compiled: bool | No
     (:mod:`sflp.ddkernel`) over numpy; the results are the same bits either way."""
     ch, cl = at_denominator(hi, lo, qc)
     x = np.asarray(x, dtype=np.float64)
-    if compiled:
+    if compiled and COMPILED_ALLOWED:
         from sflp import ddkernel
 
         H, L, B, sign = ddkernel.horner_block(ch, cl, x)
@@ -377,7 +381,7 @@ class SegmentCertificate:
         }
         return True
 
-    def block(self, configs: list[GameConfig], *, compiled: bool | None = None) -> SegmentBlock:
+    def block(self, stacks: list[float], config: GameConfig, *, compiled: bool | None = None) -> SegmentBlock:
         """The certified solutions of a block of stacks of this segment as arrays
         (:class:`SegmentBlock`), evaluated at once: every published float is a double-double
         ratio whose rounding is proven (:mod:`sflp.ddeval`) and every sign the certificate needs
@@ -385,11 +389,11 @@ class SegmentCertificate:
         segment whose identities do not hold, is certified by :meth:`solution` (exact integers),
         and one that this support does not certify is marked (``missing``).  ``compiled`` as
         in :func:`sflp.ddeval.evaluate`."""
-        blk = SegmentBlock(self, configs)
+        blk = SegmentBlock(self, stacks, config)
         if not self.ok:
             blk.missing[:] = True
             return blk
-        d, N = self.d, len(configs)
+        d, N = self.d, len(stacks)
         fr = blk.fractions
         good = np.zeros(N, dtype=bool)
         if self._block_setup():
@@ -402,7 +406,7 @@ class SegmentCertificate:
                 good = self._proven(plan, sign) & ok.all(axis=0)
                 blk.fill(values, good)
         for s in np.flatnonzero(~good).tolist():
-            solution = self.solution(configs[s])
+            solution = self.solution(config.with_stack(stacks[s]))
             if solution is None:
                 blk.missing[s] = True
             else:
@@ -443,10 +447,11 @@ class SegmentCertificate:
         value = Fraction(sum(a * w for a, w in zip(plan["V"], powers)), plan["value_den"] * Qh)
         return value, tuple(x), tuple(y)
 
-    def solutions(self, configs: list[GameConfig], method: str = "path", *, compiled: bool | None = None) -> list:
-        """:meth:`solution` for every config of a block of stacks of this segment, from
-        :meth:`block`: the same results, bit for bit."""
-        return self.block(configs, compiled=compiled).solutions(method)
+    def solutions(self, stacks: list[float], config: GameConfig, method: str = "path", *,
+                  compiled: bool | None = None) -> list:
+        """:meth:`solution` at every stack of a block of stacks of this segment (``config``'s
+        blinds and antes), from :meth:`block`: the same results, bit for bit."""
+        return self.block(stacks, config, compiled=compiled).solutions(method)
 
 
 class SegmentBlock:
@@ -456,11 +461,10 @@ class SegmentBlock:
     does not certify the stack (the caller solves it another way and :meth:`put` s it).  Every
     float is the exact value rounded once; :meth:`solutions` gives Solution objects."""
 
-    def __init__(self, segment: SegmentCertificate, configs: list[GameConfig]):
-        N, n = len(configs), segment.n
-        self.segment, self.configs = segment, configs
-        self.stacks = [float(c.stack) for c in configs]
-        self.fractions = [_decimal(c.stack) for c in configs]
+    def __init__(self, segment: SegmentCertificate, stacks: list[float], config: GameConfig):
+        N, n = len(stacks), segment.n
+        self.segment, self.config, self.stacks = segment, config, list(stacks)
+        self.fractions = [_decimal(s) for s in self.stacks]
         self.sb, self.bb = np.zeros((N, n)), np.zeros((N, n))
         self.sb_ev, self.bb_ev = np.zeros((N, n)), np.zeros((N, n))
         self.value, self.push_pct, self.call_pct = np.zeros(N), np.zeros(N), np.zeros(N)
@@ -468,25 +472,36 @@ class SegmentBlock:
         self._solutions: dict[int, Solution] = {}
 
     def __len__(self) -> int:
-        return len(self.configs)
+        return len(self.stacks)
 
     def fill(self, values: np.ndarray, good: np.ndarray) -> None:
+        """The rows of the stacks ``good`` from a block's proven ratios (``values``, laid out as
+        :meth:`SegmentCertificate._block_setup` plans them)."""
         seg, plan = self.segment, self.segment._plan
         k = len(seg.sm)
         cols = np.flatnonzero(good)
-        self.sb[np.ix_(cols, seg.ps)] = 1.0
-        self.bb[np.ix_(cols, seg.pb)] = 1.0
+        whole = len(cols) == len(good)  # the usual case: plain slices, no fancy-index copies
+
+        def put(arr: np.ndarray, hands, vals) -> None:
+            if whole:
+                arr[:, hands] = vals
+            else:
+                arr[np.ix_(cols, np.asarray(hands, dtype=np.int64))] = vals
+
+        put(self.sb, seg.ps, 1.0)
+        put(self.bb, seg.pb, 1.0)
+        v = values if whole else values[:, cols]
         if k:
-            self.sb[np.ix_(cols, seg.sm)] = values[0:k, cols].T
-            self.bb[np.ix_(cols, seg.bm)] = values[k:2 * k, cols].T
+            put(self.sb, seg.sm, v[0:k].T)
+            put(self.bb, seg.bm, v[k:2 * k].T)
         r = 2 * k
-        self.value[cols] = values[r, cols]
-        self.push_pct[cols] = values[r + 1, cols]
-        self.call_pct[cols] = values[r + 2, cols]
+        self.value[cols] = v[r]
+        self.push_pct[cols] = v[r + 1]
+        self.call_pct[cols] = v[r + 2]
         r += 3
         ns = len(plan["sb_rows"])
-        self.sb_ev[np.ix_(cols, plan["sb_rows"])] = values[r:r + ns, cols].T
-        self.bb_ev[np.ix_(cols, plan["bb_cols"])] = values[r + ns:, cols].T
+        put(self.sb_ev, plan["sb_rows"], v[r:r + ns].T)
+        put(self.bb_ev, plan["bb_cols"], v[r + ns:].T)
 
     def put(self, s: int, solution: Solution) -> None:
         """Row ``s`` from a solution made another way (certified exactly stack by stack)."""
@@ -504,7 +519,7 @@ class SegmentBlock:
         names, level = seg.names, seg.level
         for arr in (self.sb, self.bb, self.sb_ev, self.bb_ev):
             arr.setflags(write=False)
-        for s, config in enumerate(self.configs):
+        for s, stack in enumerate(self.stacks):
             if self.missing[s]:
                 out.append(None)
                 continue
@@ -525,7 +540,7 @@ class SegmentBlock:
                 "seconds": time.perf_counter() - t0,
             }
             out.append(Solution(
-                config=config, level=level, sb_strategy=self.sb[s], bb_strategy=self.bb[s],
+                config=self.config.with_stack(stack), level=level, sb_strategy=self.sb[s], bb_strategy=self.bb[s],
                 value=float(self.value[s]), exploitability=0.0, sb_ev=self.sb_ev[s], bb_ev=self.bb_ev[s],
                 method=method, value_exact=value_exact, sb_exact=x_exact, bb_exact=y_exact, certified=True,
                 extra={"certificate": summary},

@@ -209,16 +209,20 @@ class Thresholds:
                   f"breakpoints; * = more than one stack interval, hover for the intervals)</div>")
         return side_by_side(*grids, header=header)
 
+    def segment_starts(self) -> list[float]:
+        """The first stack of every segment, in order (computed once)."""
+        starts = self.__dict__.get("_starts")
+        if starts is None:  # the dataclass is frozen: cache beside its fields
+            starts = [float(s[0]) for s in self.segments]
+            object.__setattr__(self, "_starts", starts)
+        return starts
+
     def segment_of(self, stack: float) -> tuple[int, Support]:
         """The index of the segment ``stack`` lies in, and its support."""
         stack = float(stack)
         if not (self.low - 1e-12 <= stack <= self.high + 1e-12) or not self.segments:
             raise ConfigError(f"stack={stack!r} is outside [{self.low:g}, {self.high:g}]")
-        starts = self.__dict__.get("_starts")
-        if starts is None:  # the segment starts, computed once (the dataclass is frozen)
-            starts = [s[0] for s in self.segments]
-            object.__setattr__(self, "_starts", starts)
-        k = max(0, bisect.bisect_right(starts, stack) - 1)
+        k = max(0, bisect.bisect_right(self.segment_starts(), stack) - 1)
         return k, self.segments[k][2]
 
     def strategies_at(self, stack: float) -> tuple[np.ndarray, np.ndarray]:

@@ -122,7 +122,7 @@ def test_a_block_of_stacks_is_the_stacks_one_at_a_time(compiled):
     for k, stacks in runs.items():
         configs = [game0.config.with_stack(s) for s in stacks]
         segment = SegmentCertificate(game0.at_stack(stacks[0]), path.segments[k][2])
-        block = segment.block(configs, compiled=compiled)
+        block = segment.block(stacks, game0.config, compiled=compiled)
         one = [SegmentCertificate(game0.at_stack(s), path.segments[k][2]).solution(c) for s, c in zip(stacks, configs)]
         for s, (fast, slow) in enumerate(zip(block.solutions(), one)):
             assert (fast is None) == (slow is None) == bool(block.missing[s])
@@ -148,10 +148,9 @@ def test_a_block_whose_proofs_fail_is_certified_stack_by_stack(monkeypatch):
     k, support = path.segment_of(8.5)
     stacks = [s for s in (8.40, 8.45, 8.50) if path.segment_of(s)[0] == k]
     game0 = make_game(config)
-    configs = [game0.config.with_stack(s) for s in stacks]
-    expected = SegmentCertificate(game0.at_stack(stacks[0]), support).block(configs).solutions()
+    expected = SegmentCertificate(game0.at_stack(stacks[0]), support).block(stacks, game0.config).solutions()
     monkeypatch.setattr(segment_module, "evaluate", nothing_proven)
-    got = SegmentCertificate(game0.at_stack(stacks[0]), support).block(configs).solutions()
+    got = SegmentCertificate(game0.at_stack(stacks[0]), support).block(stacks, game0.config).solutions()
     assert all(_same(a, b) for a, b in zip(got, expected))
 
 
