@@ -132,10 +132,15 @@ def scaled_coefficients(polys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for r in np.flatnonzero(~small):  # astronomically large integers: exact fractions
         for t in range(size):
             hi[r, t], lo[r, t] = to_dd(Fraction(int(obj[r, t]), 1 << int(shift[r])))
-    tiny = (hi != 0) & (np.abs(hi) < 2.0**-800)
-    if tiny.any() or ((hi == 0) & (obj != 0)).any():
-        # a coefficient 2^-800 of its row's largest would come near underflow once scaled
-        raise ValueError("the coefficients of a row span more than 800 binary orders")
+    # a nonzero coefficient below 2^-800 of its row's largest would come near underflow once
+    # scaled (the unscaled float of a nonzero int is nonzero: its binary exponent is its size)
+    if small.any():
+        _, expo = np.frexp(h)
+        if ((h != 0) & (shift[small, None] - expo > 800)).any():
+            raise ValueError("the coefficients of a row span more than 800 binary orders")
+    for r in np.flatnonzero(~small):
+        if any(c and abs(int(c)).bit_length() < shift[r] - 800 for c in obj[r]):
+            raise ValueError("the coefficients of a row span more than 800 binary orders")
     return hi, lo, shift
 
 

@@ -177,6 +177,9 @@ def _check_stacks(stacks) -> list[float]:
             f"stacks must be a list of numbers, not {type(stacks).__name__} {stacks!r:.40} "
             "(e.g. [5, 10], or numpy.arange(1, 25.01, 0.05))"
         )
+    if isinstance(stacks, np.ndarray) and stacks.dtype.kind == "f" and stacks.ndim == 1 \
+            and len(stacks) <= checks.MAX_STACKS and (np.isfinite(stacks) & (stacks > 0)).all():
+        return stacks.astype(np.float64).tolist()  # a float array already checked in one pass
     out = []
     for s in stacks:
         out.append(checks.real("stack", s, positive=True))
