@@ -105,6 +105,9 @@ def dd_div(xh, xl, yh, yl):
 
 def to_dd(value: int | Fraction) -> tuple[float, float]:
     """An exact number as a double-double ``(hi, lo)`` with ``|value - hi - lo| <= u^2 |value|``."""
+    if isinstance(value, int) and value.bit_length() < 1000:  # the common case, without a Fraction
+        hi = float(value)  # the int correctly rounded
+        return hi, float(value - int(hi))
     value = Fraction(value)
     hi = float(value)
     lo = float(value - Fraction(hi)) if hi not in (float("inf"), float("-inf")) else 0.0
@@ -144,15 +147,17 @@ def scaled_coefficients(polys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return hi, lo, shift
 
 
-def at_denominator(hi: np.ndarray, lo: np.ndarray, qc: int) -> tuple[np.ndarray, np.ndarray]:
+def at_denominator(hi: np.ndarray, lo: np.ndarray, qc: int, cabs: np.ndarray | None = None):
     """The coefficients ``c_t qc^(d-t)`` (so that ``H(p, qc) = sum_t c'_t p^t``), in double-double
-    (relative error ``<= 2u^2`` each; ``qc^d`` must be below ``2^53``, so every power is exact)."""
+    (relative error ``<= 2u^2`` each; ``qc^d`` must be below ``2^53``, so every power is exact),
+    and the magnitudes ``cabs`` (default ``|hi|``) times the same powers."""
     d = hi.shape[1] - 1
-    powers = np.array([float(qc) ** (d - t) for t in range(d + 1)])
-    return dd_mul_f(hi, lo, powers[None, :])
+    powers = np.array([float(qc) ** (d - t) for t in range(d + 1)])[None, :]
+    ch, cl = dd_mul_f(hi, lo, powers)
+    return ch, cl, (np.abs(hi) if cabs is None else cabs) * powers
 
 
-def comp_horner(ch: np.ndarray, cl: np.ndarray, x: np.ndarray):
+def comp_horner(ch: np.ndarray, cl: np.ndarray, x: np.ndarray, cabs: np.ndarray | None = None):
     """``P_r(x_s) = sum_t c_rt x_s^t`` for every row ``r`` and stack ``s`` by the *compensated*
     Horner scheme (Graillat, Langlois and Louvet, *Compensated Horner scheme*, 2005), as a
     normalised double-double ``(h, l)`` with an error bound: arrays of shape ``(rows, stacks)``.
@@ -163,20 +168,23 @@ def comp_horner(ch: np.ndarray, cl: np.ndarray, x: np.ndarray):
     the precision: ``|h + l - P(x)| <= gamma_2d^2 sum_t |c_t| x^t`` (their Theorem 3, before the
     final rounding), to which the low parts and the coefficients' own errors add ``<= 4u^2``
     times the same sum.  The bound used is ``(8 (d+1)^2 + 8) u^2`` times the float estimate of
-    that sum, inflated by 1 %."""
+    that sum, inflated by 1 %.  ``cabs`` (default ``|ch|``) stands for ``|c_t|`` in it: a caller
+    whose coefficients carry larger errors of their own passes a larger magnitude
+    (:meth:`sflp.segment.SegmentCertificate._dd_rows`)."""
     d = ch.shape[1] - 1
     x = np.asarray(x, dtype=np.float64)[None, :]
     xh, xl = _split(x)
     acc = np.repeat(ch[:, d:d + 1], x.shape[1], axis=1)
     err = np.repeat(cl[:, d:d + 1], x.shape[1], axis=1)
-    absum = np.abs(acc)
+    mags = np.abs(ch) if cabs is None else cabs
+    absum = np.repeat(mags[:, d:d + 1], x.shape[1], axis=1)
     for t in range(d - 1, -1, -1):
         prod = acc * x
         ah, al = _split(acc)
         pi = ((ah * xh - prod) + ah * xl + al * xh) + al * xl
         acc, sigma = _two_sum(prod, ch[:, t:t + 1])
         err = err * x + (pi + sigma + cl[:, t:t + 1])
-        absum = absum * x + np.abs(ch[:, t:t + 1])
+        absum = absum * x + mags[:, t:t + 1]
     h, l = _two_sum(acc, err)
     bound = absum * ((8 * (d + 1) ** 2 + 8) * U2 * 1.01) + 2.0**-1000
     return h, l, bound

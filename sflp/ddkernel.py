@@ -35,7 +35,7 @@ _U2, _U = ddeval.U2, ddeval._U
 
 
 @numba.njit(cache=True, parallel=True, error_model="numpy")  # IEEE division: x / 0 is inf, not an error
-def comp_horner(ch, cl, x, H, L, B, S):  # pragma: no cover - compiled
+def comp_horner(ch, cl, ca, x, H, L, B, S):  # pragma: no cover - compiled
     rows, size = ch.shape
     d = size - 1
     n = x.shape[0]
@@ -43,9 +43,9 @@ def comp_horner(ch, cl, x, H, L, B, S):  # pragma: no cover - compiled
     for r in numba.prange(rows):  # rows on the cores; the stacks innermost, so the loops vectorise
         acc = np.full(n, ch[r, d])
         err = np.full(n, cl[r, d])
-        absum = np.full(n, abs(ch[r, d]))
+        absum = np.full(n, ca[r, d])
         for t in range(d - 1, -1, -1):
-            c, cl_t, c_abs = ch[r, t], cl[r, t], abs(ch[r, t])
+            c, cl_t, c_abs = ch[r, t], cl[r, t], ca[r, t]
             for s in range(n):
                 xs = x[s]
                 xh, xl = _split(xs)
@@ -89,13 +89,13 @@ def rounded_ratio(H, L, B, num, den, wh, wl, pw, out, ok):  # pragma: no cover -
                         & (abs(rh) < np.inf) & (abs(rh) >= 2.0**-900))
 
 
-def horner_block(ch: np.ndarray, cl: np.ndarray, x: np.ndarray):
+def horner_block(ch: np.ndarray, cl: np.ndarray, ca: np.ndarray, x: np.ndarray):
     """:func:`sflp.ddeval.comp_horner` and :func:`sflp.ddeval.proven_sign`, compiled."""
     shape = (ch.shape[0], x.shape[0])
     H, L, B = np.empty(shape), np.empty(shape), np.empty(shape)
     S = np.empty(shape, dtype=np.int8)
-    comp_horner(np.ascontiguousarray(ch), np.ascontiguousarray(cl), np.ascontiguousarray(x, dtype=np.float64),
-                H, L, B, S)
+    comp_horner(np.ascontiguousarray(ch), np.ascontiguousarray(cl), np.ascontiguousarray(ca),
+                np.ascontiguousarray(x, dtype=np.float64), H, L, B, S)
     return H, L, B, S
 
 

@@ -31,6 +31,7 @@ rounded once, so the numbers are those :func:`~sflp.certify.certify` publishes, 
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from fractions import Fraction
@@ -40,7 +41,7 @@ import numpy as np
 
 from sflp.cards import N_CLASSES, N_COMBOS
 from sflp.certify import _check_float_payoffs, _counts, _names, _r_parts, _structure
-from sflp.ddeval import at_denominator, comp_horner, proven_sign, ratios, scaled_coefficients, to_dd
+from sflp.ddeval import at_denominator, comp_horner, dd_add, dd_mul, proven_sign, ratios, scaled_coefficients, to_dd
 from sflp.equity import BOARDS_PER_PAIR, load_table
 from sflp.game import DEALS, GameConfig, PushFoldGame, Solution, to_fraction
 from sflp.support import Support
@@ -66,20 +67,22 @@ def compiled_default(n_stacks: int) -> bool:
     return COMPILED_ALLOWED and n_stacks >= COMPILED_MIN_STACKS
 
 
-def evaluate(hi, lo, qc: int, x, num, den, wh, wl, scale, *, compiled: bool | None = None):
+def evaluate(hi, lo, qc: int, x, num, den, wh, wl, scale, *, compiled: bool | None = None, cabs=None):
     """Every ratio of a block (:func:`sflp.ddeval.ratios`) of the polynomials ``hi + lo`` (scaled,
     from :func:`~sflp.ddeval.scaled_coefficients`) at the stacks ``x / qc``, and the proven
     signs of the polynomials: ``(values, ok, signs)``.  ``compiled`` picks the numba kernels
-    (:mod:`sflp.ddkernel`) over numpy; the results are the same bits either way."""
-    ch, cl = at_denominator(hi, lo, qc)
+    (:mod:`sflp.ddkernel`) over numpy; the results are the same bits either way.  ``cabs``: the
+    coefficients' magnitudes for the error bound (default ``|hi|``, see
+    :func:`sflp.ddeval.comp_horner`)."""
+    ch, cl, ca = at_denominator(hi, lo, qc, np.abs(hi) if cabs is None else cabs)
     x = np.asarray(x, dtype=np.float64)
     if compiled and COMPILED_ALLOWED:
         from sflp import ddkernel
 
-        H, L, B, sign = ddkernel.horner_block(ch, cl, x)
+        H, L, B, sign = ddkernel.horner_block(ch, cl, ca, x)
         values, ok = ddkernel.ratio_block(H, L, B, num, den, wh, wl, scale)
         return values, ok, sign
-    H, L, B = comp_horner(ch, cl, x)
+    H, L, B = comp_horner(ch, cl, x, ca)
     values, ok = ratios(H, L, B, num, den, wh, wl, scale)
     return values, ok, proven_sign(H, B)
 
@@ -201,31 +204,22 @@ class SegmentCertificate:
         self.Q = _pad(Q, size)
         self.Ny = [_pad(p, size) for p in Ny]
         self.Nx = [_pad(p, size) for p in Nx]
-        # M_i = (eA_i + S eB_i) Q + sum_{j in Mb} (KC_ij + S KS2_ij) Ny_j, for every SB hand
-        M = np.zeros((n, size), dtype=object)
-        Cn = np.zeros((n, size), dtype=object)
-        Rn = np.zeros((n, size), dtype=object)
-        for t, q in enumerate(Q):
-            M[:, t] += eA * q
-            M[:, t + 1] += eB * q
-            Cn[:, t] += hA * q
-            Cn[:, t + 1] += hB * q
+        # Every SB hand's margin numerator M_i, BB hand's column term Cn_j and reach Rn_j is a sum
+        # of terms (integer vector over the hands) x (polynomial shifted by 0 or 1 degree):
+        #   M_i  = eA_i Q + eB_i S Q + sum_{c} (KC_{i,bm_c} + S KS2_{i,bm_c}) Ny_c
+        #   Cn_j = hA_j Q + hB_j S Q + sum_{c} (KC_{sm_c,j} + S KS2_{sm_c,j}) Nx_c
+        #   Rn_j = rho_j Q + sum_{c} pairs_{sm_c,j} Nx_c
         rho = counts.pairs[ps, :].sum(axis=0).astype(object) if ps else np.zeros(n, dtype=object)
-        for t, q in enumerate(Q):
-            Rn[:, t] += rho * q
-        for c, j in enumerate(bm):
-            for t, v in enumerate(Ny[c]):
-                M[:, t] += KC[:, j] * v
-                M[:, t + 1] += KS2[:, j] * v
-        for c, i in enumerate(sm):
-            for t, v in enumerate(Nx[c]):
-                Cn[:, t] += KC[i, :] * v
-                Cn[:, t + 1] += KS2[i, :] * v
-                Rn[:, t] += counts.pairs[i, :].astype(object) * v
-        self.M, self.Cn, self.Rn = M, Cn, Rn
+        self._terms = {
+            "M": [(eA, Q, 0), (eB, Q, 1)] + [t for c, j in enumerate(bm) for t in ((KC[:, j], Ny[c], 0),
+                                                                                  (KS2[:, j], Ny[c], 1))],
+            "Cn": [(hA, Q, 0), (hB, Q, 1)] + [t for c, i in enumerate(sm) for t in ((KC[i, :], Nx[c], 0),
+                                                                                   (KS2[i, :], Nx[c], 1))],
+            "Rn": [(rho, Q, 0)] + [(counts.pairs[i, :].astype(object), Nx[c], 0) for c, i in enumerate(sm)],
+        }
         # the value's numerator: sum_{i in Ps} M_i; BB's best-response numerator: sum_{j in Pb} Cn_j
-        self.M_ps = M[ps, :].sum(axis=0) if ps else np.zeros(size, dtype=object)
-        self.Cn_pb = Cn[pb, :].sum(axis=0) if pb else np.zeros(size, dtype=object)
+        self.M_ps = self._rows("M", ps).sum(axis=0) if ps else np.zeros(size, dtype=object)
+        self.Cn_pb = self._rows("Cn", pb).sum(axis=0) if pb else np.zeros(size, dtype=object)
         # (g - f) r.x = (g-f) (sum_{Ps} rp + sum_{Ms} rp_i x_i) / D
         rp_ps = sum(int(counts.row_pairs[i]) for i in ps)
         self.rx = [rp_ps * q for q in Q]
@@ -243,6 +237,32 @@ class SegmentCertificate:
         self.mixed_sb[sm] = True
         self.mixed_bb = np.zeros(n, dtype=bool)
         self.mixed_bb[bm] = True
+
+    def _rows(self, kind: str, hands) -> np.ndarray:
+        """Rows ``hands`` of ``M``, ``Cn`` or ``Rn`` (``kind``) as exact integers (object array)."""
+        hands = list(hands)
+        out = np.zeros((len(hands), self.d + 1), dtype=object)
+        for vec, poly, shift in self._terms[kind]:
+            part = vec[hands]
+            for t, v in enumerate(poly):
+                if v:
+                    out[:, t + shift] += part * v
+        return out
+
+    @functools.cached_property
+    def M(self) -> np.ndarray:
+        """SB's margin numerators, every hand (exact; made when a stack is certified one at a time)."""
+        return self._rows("M", range(self.n))
+
+    @functools.cached_property
+    def Cn(self) -> np.ndarray:
+        """BB's column-term numerators, every hand (exact)."""
+        return self._rows("Cn", range(self.n))
+
+    @functools.cached_property
+    def Rn(self) -> np.ndarray:
+        """BB's reach numerators, every hand (exact)."""
+        return self._rows("Rn", range(self.n))
 
     def solution(self, config: GameConfig, method: str = "path") -> Solution | None:
         """The certified solution at ``config`` (a stack of this segment's blinds and antes), or
@@ -324,7 +344,7 @@ class SegmentCertificate:
     # ------------------------------------------------------------ whole blocks of stacks
 
     def _block_setup(self) -> bool:
-        """Once per segment: the polynomials a block evaluates (scaled double-doubles) and the
+        """Once per segment: the polynomials a block evaluates (double-doubles) and the
         ratios it publishes, after checking the identities that then hold at every stack of the
         segment, so that a block only has signs to check.  False when an identity fails (every
         stack is then certified by :meth:`solution`)."""
@@ -333,7 +353,7 @@ class SegmentCertificate:
         self._plan = None
         n, k, size = self.n, len(self.sm), self.d + 1
         # mixed hands are indifferent at every stack: their margins are the zero polynomial
-        if any(any(self.M[i, :]) for i in self.sm) or any(any(self.Cn[j, :]) for j in self.bm):
+        if self._rows("M", self.sm).any() or self._rows("Cn", self.bm).any():
             return False
         # the two best-response values agree at every stack (the identity behind ``bb_br == value``,
         # times sigma0 DEALS Q): DEALS M_ps = DEALS Cn_pb + (g - f) sigma0 rx
@@ -353,11 +373,18 @@ class SegmentCertificate:
             call = _add(call, [weights[j] * a for a in self.Ny[c]])
         small = [self.Q, *self.Nx, *self.Ny, *([a - b for a, b in zip(self.Q, poly)] for poly in (*self.Nx, *self.Ny)),
                  V, _pad(push, size), _pad(call, size)]
-        rows = np.vstack([np.array(small, dtype=object).reshape(len(small), size), self.M, self.Cn, self.Rn])
-        try:
-            hi, lo, shift = scaled_coefficients(rows)
+        try:  # the few small rows scaled to about 1 (exact integers of any size)
+            s_hi, s_lo, s_shift = scaled_coefficients(small)
         except ValueError:  # coefficients too far apart for floats: every stack the exact way
             return False
+        parts = [(s_hi, s_lo, np.abs(s_hi))]
+        for kind in ("M", "Cn", "Rn"):  # the 3 x 169 rows unscaled, summed from their terms
+            built = self._dd_rows(kind)
+            if built is None:
+                return False
+            parts.append(built)
+        hi, lo, cabs = (np.vstack([p[i] for p in parts]) for i in range(3))
+        shift = np.concatenate([s_shift, np.zeros(3 * n, dtype=np.int64)])
         iQ, iV = 0, 1 + 4 * k
         iM, iC, iR = iV + 3, iV + 3 + n, iV + 3 + 2 * n
         sb_rows = np.flatnonzero(~self.mixed_sb)  # the mixed hands' margins are exactly 0
@@ -374,12 +401,48 @@ class SegmentCertificate:
         den = np.concatenate([np.asarray(p[1], dtype=np.int64) for p in parts])
         w = [pair for p in parts for pair in p[2]]
         self._plan = {
-            "hi": hi, "lo": lo, "num": num, "den": den, "scale": shift[num] - shift[den],
+            "hi": hi, "lo": lo, "cabs": cabs, "num": num, "den": den, "scale": shift[num] - shift[den],
             "wh": np.array([a for a, _ in w]), "wl": np.array([b for _, b in w]),
             "iQ": iQ, "iV": iV, "iM": iM, "iC": iC, "iR": iR, "sb_rows": sb_rows, "bb_cols": bb_cols,
             "V": V, "value_den": fold.denominator * self.sigma0,
         }
         return True
+
+    def _dd_rows(self, kind: str):
+        """Every hand's row of ``M``, ``Cn`` or ``Rn`` (``kind``) in double-double, summed from its
+        terms (integer vectors that fit in 62 bits, times the polynomials' double-doubles), with
+        the sums of the terms' magnitudes: ``(hi, lo, magnitude)``, or None when a vector does
+        not fit (the exact route then does every stack).
+
+        Each product errs by at most ``8u^2`` of its size and each level of the pairwise sum by
+        ``3u^2`` of the magnitudes summed, so a coefficient errs by at most
+        ``(8 + 3 ceil(log2 m)) u^2`` times its terms' magnitude ``T``, with ``m <= 2 + 2k`` terms;
+        :func:`sflp.ddeval.comp_horner` bounds its error by ``(8 (d+1)^2 + 8) u^2`` times
+        ``sum (|c_t| + T_t) x^t``, which covers both (``d = k + 1``)."""
+        size = self.d + 1
+        terms = self._terms[kind]
+        vecs, polys = [], np.zeros((len(terms), size), dtype=object)
+        for r, (vec, poly, shift) in enumerate(terms):
+            try:
+                vecs.append(np.asarray(vec, dtype=np.int64))
+            except OverflowError:
+                return None
+            polys[r, shift:shift + len(poly)] = poly
+        a = np.array(vecs)  # (terms, hands)
+        if np.abs(a).max(initial=0) >= 2**62 or any(abs(int(v)).bit_length() > 600 for v in polys.ravel()):
+            return None
+        a_hi = a.astype(np.float64)
+        a_lo = (a - a_hi.astype(np.int64)).astype(np.float64)  # exact: the rest of a 62-bit int
+        pairs = [to_dd(int(v)) for v in polys.ravel()]
+        p_hi = np.array([h for h, _ in pairs]).reshape(len(terms), 1, size)
+        p_lo = np.array([lo for _, lo in pairs]).reshape(len(terms), 1, size)
+        hi, lo = dd_mul(a_hi[:, :, None], a_lo[:, :, None], p_hi, p_lo)  # (terms, hands, size)
+        mag = (np.abs(a_hi)[:, :, None] * np.abs(p_hi)).sum(axis=0)
+        while len(hi) > 1:  # pairwise sums: ceil(log2 m) levels of additions
+            half = len(hi) // 2
+            sh, sl = dd_add(hi[:half], lo[:half], hi[half:2 * half], lo[half:2 * half])
+            hi, lo = np.concatenate([sh, hi[2 * half:]]), np.concatenate([sl, lo[2 * half:]])
+        return hi[0], lo[0], np.abs(hi[0]) + mag * 1.01
 
     def block(self, stacks: list[float], config: GameConfig, *, compiled: bool | None = None) -> SegmentBlock:
         """The certified solutions of a block of stacks of this segment as arrays
@@ -402,7 +465,7 @@ class SegmentCertificate:
             x = np.array([float(p * (qc // q)) for p, q in fr])
             if float(qc) ** d < 2.0**53 and x.max() < 2.0**53:  # exact floats (else stack by stack)
                 values, ok, sign = evaluate(plan["hi"], plan["lo"], qc, x, plan["num"], plan["den"], plan["wh"],
-                                            plan["wl"], plan["scale"], compiled=compiled)
+                                            plan["wl"], plan["scale"], compiled=compiled, cabs=plan["cabs"])
                 good = self._proven(plan, sign) & ok.all(axis=0)
                 blk.fill(values, good)
         for s in np.flatnonzero(~good).tolist():

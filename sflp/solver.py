@@ -384,7 +384,7 @@ def _path_blocks(stacks: list[float], game0: PushFoldGame, path, solver=None, co
     for start, end in zip(cuts, cuts[1:]):
         run = stacks[start:end]
         _, support = path.segment_of(run[0])
-        segment = SegmentCertificate(game0.at_stack(run[0]), support)
+        segment = SegmentCertificate(game0, support)  # the structure's integers: any stack's game will do
         block = segment.block(run, config0, compiled=compiled)
         for s in np.flatnonzero(block.missing).tolist():
             block.put(s, next(_solve_general([run[s]], game0, solver, True, path)))

@@ -139,7 +139,7 @@ def test_a_block_whose_proofs_fail_is_certified_stack_by_stack(monkeypatch):
     """When the double-double filter proves nothing, every stack goes the exact way: same answers."""
     import sflp.segment as segment_module
 
-    def nothing_proven(hi, lo, qc, x, num, den, wh, wl, scale, *, compiled=None):
+    def nothing_proven(hi, lo, qc, x, num, den, wh, wl, scale, *, compiled=None, cabs=None):
         shape = (len(num), len(x))
         return np.zeros(shape), np.zeros(shape, dtype=bool), np.zeros((hi.shape[0], len(x)), dtype=np.int8)
 
