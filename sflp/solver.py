@@ -310,9 +310,10 @@ def iter_blocks(
     """The certified equilibria of ``stacks`` along an exact ``path``, a block at a time.
 
     ``path`` is :func:`sflp.thresholds.compute_thresholds` over the stacks' range.  Each block
-    (:class:`sflp.segment.SegmentBlock`) holds the stacks of one path segment, in increasing
-    order, as arrays: ``stacks``, ``sb`` / ``bb`` (frequencies, one row per stack), ``sb_ev`` /
-    ``bb_ev``, ``value``, ``push_pct``, ``call_pct``; ``block.solutions()`` gives the
+    (:class:`sflp.segment.SegmentBlock`) holds stacks of one path segment (at most
+    :data:`BLOCK_STACKS` of them), in increasing order, as arrays: ``stacks``, ``sb`` / ``bb``
+    (frequencies, one row per stack), ``sb_ev`` / ``bb_ev``, ``value``, ``push_pct``,
+    ``call_pct``; ``block.solutions()`` gives the
     :class:`~sflp.game.Solution` objects.  The numbers are those of
     ``iter_solve(stacks, config, exact=True, path=path)``, bit for bit (every float is the exact
     value rounded once), made without a Python object per stack: this is the form for large
@@ -370,6 +371,10 @@ def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool,
     yield from _solve_general(stacks, game0, solver, exact, path)
 
 
+BLOCK_STACKS = 2048
+"""At most this many stacks in one block (about 50 MB of working arrays at class level)."""
+
+
 def _path_blocks(stacks: list[float], game0: PushFoldGame, path, solver=None, compiled: bool | None = None):
     """The certified solutions of ``stacks`` (increasing) along ``path``, one
     :class:`~sflp.segment.SegmentBlock` per run of stacks in one segment, in order.  A stack the
@@ -382,13 +387,14 @@ def _path_blocks(stacks: list[float], game0: PushFoldGame, path, solver=None, co
     index = np.maximum(np.searchsorted(starts, np.asarray(stacks, dtype=np.float64), side="right") - 1, 0)
     cuts = [0, *(np.flatnonzero(np.diff(index)) + 1).tolist(), len(stacks)]
     for start, end in zip(cuts, cuts[1:]):
-        run = stacks[start:end]
-        _, support = path.segment_of(run[0])
+        _, support = path.segment_of(stacks[start])
         segment = SegmentCertificate(game0, support)  # the structure's integers: any stack's game will do
-        block = segment.block(run, config0, compiled=compiled)
-        for s in np.flatnonzero(block.missing).tolist():
-            block.put(s, next(_solve_general([run[s]], game0, solver, True, path)))
-        yield block
+        for a in range(start, end, BLOCK_STACKS):  # long segments in pieces: memory stays bounded
+            run = stacks[a:min(end, a + BLOCK_STACKS)]
+            block = segment.block(run, config0, compiled=compiled)
+            for s in np.flatnonzero(block.missing).tolist():
+                block.put(s, next(_solve_general([run[s]], game0, solver, True, path)))
+            yield block
 
 
 def _solve_general(stacks: list[float], game0: PushFoldGame, solver, exact: bool, path) -> Iterator[Solution]:
