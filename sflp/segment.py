@@ -148,6 +148,13 @@ def _object_parts(st) -> tuple[np.ndarray, np.ndarray]:
     return hit[1], hit[2]
 
 
+def _int64(vec: np.ndarray) -> np.ndarray | None:
+    """An object array of Python ints as int64, or None when one does not fit in 62 bits."""
+    if len(vec) and np.abs(vec).max() >= 2**62:
+        return None
+    return np.asarray(vec, dtype=np.int64)
+
+
 def _sum(K: np.ndarray, hands: list[int], axis: int) -> np.ndarray:
     """Row (``axis=1``: over columns ``hands``) or column sums of ``K`` as Python ints; in int64
     when ``K`` is int64 (its entries are bounded so that any row sum fits, see sflp.certify)."""
@@ -210,6 +217,21 @@ class SegmentCertificate:
         #   Cn_j = hA_j Q + hB_j S Q + sum_{c} (KC_{sm_c,j} + S KS2_{sm_c,j}) Nx_c
         #   Rn_j = rho_j Q + sum_{c} pairs_{sm_c,j} Nx_c
         rho = counts.pairs[ps, :].sum(axis=0).astype(object) if ps else np.zeros(n, dtype=object)
+        # the same vectors in int64 where they fit (the double-double rows of a block use these)
+        i64 = st.KC.dtype == np.int64 and st.KS.dtype == np.int64 and (2 * st.den0 * st.bound[1]) < 2**62
+        if i64:
+            KS2_64 = st.KS * (2 * st.den0)
+            eA64, eB64 = _int64(eA), _int64(eB)
+            hA64, hB64 = _int64(hA), _int64(hB)
+            i64 = all(v is not None for v in (eA64, eB64, hA64, hB64))
+        self._terms64 = None if not i64 else {
+            "M": [(eA64, Q, 0), (eB64, Q, 1)] + [t for c, j in enumerate(bm) for t in (
+                (st.KC[:, j], Ny[c], 0), (KS2_64[:, j], Ny[c], 1))],
+            "Cn": [(hA64, Q, 0), (hB64, Q, 1)] + [t for c, i in enumerate(sm) for t in (
+                (st.KC[i, :], Nx[c], 0), (KS2_64[i, :], Nx[c], 1))],
+            "Rn": [(counts.pairs[ps, :].sum(axis=0), Q, 0)]
+            + [(counts.pairs[i, :], Nx[c], 0) for c, i in enumerate(sm)],
+        }
         self._terms = {
             "M": [(eA, Q, 0), (eB, Q, 1)] + [t for c, j in enumerate(bm) for t in ((KC[:, j], Ny[c], 0),
                                                                                   (KS2[:, j], Ny[c], 1))],
@@ -377,13 +399,11 @@ class SegmentCertificate:
             s_hi, s_lo, s_shift = scaled_coefficients(small)
         except ValueError:  # coefficients too far apart for floats: every stack the exact way
             return False
-        parts = [(s_hi, s_lo, np.abs(s_hi))]
-        for kind in ("M", "Cn", "Rn"):  # the 3 x 169 rows unscaled, summed from their terms
-            built = self._dd_rows(kind)
-            if built is None:
-                return False
-            parts.append(built)
-        hi, lo, cabs = (np.vstack([p[i] for p in parts]) for i in range(3))
+        big = self._dd_rows()  # the 3 x 169 rows unscaled, summed from their terms
+        if big is None:
+            return False
+        hi, lo, cabs = (np.vstack([small_part, big_part]) for small_part, big_part in zip(
+            (s_hi, s_lo, np.abs(s_hi)), big))
         shift = np.concatenate([s_shift, np.zeros(3 * n, dtype=np.int64)])
         iQ, iV = 0, 1 + 4 * k
         iM, iC, iR = iV + 3, iV + 3 + n, iV + 3 + 2 * n
@@ -408,41 +428,43 @@ class SegmentCertificate:
         }
         return True
 
-    def _dd_rows(self, kind: str):
-        """Every hand's row of ``M``, ``Cn`` or ``Rn`` (``kind``) in double-double, summed from its
-        terms (integer vectors that fit in 62 bits, times the polynomials' double-doubles), with
-        the sums of the terms' magnitudes: ``(hi, lo, magnitude)``, or None when a vector does
-        not fit (the exact route then does every stack).
+    def _dd_rows(self):
+        """Every hand's rows of ``M``, ``Cn`` and ``Rn`` in double-double (shape ``(3 n, d + 1)``),
+        summed from their terms (62-bit integer vectors times the Cramer polynomials'
+        double-doubles), with the sums of the terms' magnitudes: ``(hi, lo, magnitude)``, or
+        None when a vector does not fit (the exact route then does every stack).
 
         Each product errs by at most ``8u^2`` of its size and each level of the pairwise sum by
         ``3u^2`` of the magnitudes summed, so a coefficient errs by at most
         ``(8 + 3 ceil(log2 m)) u^2`` times its terms' magnitude ``T``, with ``m <= 2 + 2k`` terms;
         :func:`sflp.ddeval.comp_horner` bounds its error by ``(8 (d+1)^2 + 8) u^2`` times
         ``sum (|c_t| + T_t) x^t``, which covers both (``d = k + 1``)."""
-        size = self.d + 1
-        terms = self._terms[kind]
-        vecs, polys = [], np.zeros((len(terms), size), dtype=object)
-        for r, (vec, poly, shift) in enumerate(terms):
-            try:
-                vecs.append(np.asarray(vec, dtype=np.int64))
-            except OverflowError:
-                return None
-            polys[r, shift:shift + len(poly)] = poly
-        a = np.array(vecs)  # (terms, hands)
+        if self._terms64 is None:
+            return None
+        n, size = self.n, self.d + 1
+        m = max(len(t) for t in self._terms64.values())
+        a = np.zeros((3, m, n), dtype=np.int64)
+        polys = np.zeros((3, m, size), dtype=object)
+        for g, kind in enumerate(("M", "Cn", "Rn")):
+            for r, (vec, poly, shift) in enumerate(self._terms64[kind]):
+                a[g, r] = vec
+                polys[g, r, shift:shift + len(poly)] = poly
         if np.abs(a).max(initial=0) >= 2**62 or any(abs(int(v)).bit_length() > 600 for v in polys.ravel()):
             return None
         a_hi = a.astype(np.float64)
         a_lo = (a - a_hi.astype(np.int64)).astype(np.float64)  # exact: the rest of a 62-bit int
         pairs = [to_dd(int(v)) for v in polys.ravel()]
-        p_hi = np.array([h for h, _ in pairs]).reshape(len(terms), 1, size)
-        p_lo = np.array([lo for _, lo in pairs]).reshape(len(terms), 1, size)
-        hi, lo = dd_mul(a_hi[:, :, None], a_lo[:, :, None], p_hi, p_lo)  # (terms, hands, size)
-        mag = (np.abs(a_hi)[:, :, None] * np.abs(p_hi)).sum(axis=0)
-        while len(hi) > 1:  # pairwise sums: ceil(log2 m) levels of additions
-            half = len(hi) // 2
-            sh, sl = dd_add(hi[:half], lo[:half], hi[half:2 * half], lo[half:2 * half])
-            hi, lo = np.concatenate([sh, hi[2 * half:]]), np.concatenate([sl, lo[2 * half:]])
-        return hi[0], lo[0], np.abs(hi[0]) + mag * 1.01
+        p_hi = np.array([h for h, _ in pairs]).reshape(3, m, 1, size)
+        p_lo = np.array([lo for _, lo in pairs]).reshape(3, m, 1, size)
+        hi, lo = dd_mul(a_hi[..., None], a_lo[..., None], p_hi, p_lo)  # (3, terms, hands, size)
+        mag = (np.abs(a_hi)[..., None] * np.abs(p_hi)).sum(axis=1)
+        while hi.shape[1] > 1:  # pairwise sums: ceil(log2 m) levels of additions
+            half = hi.shape[1] // 2
+            sh, sl = dd_add(hi[:, :half], lo[:, :half], hi[:, half:2 * half], lo[:, half:2 * half])
+            hi = np.concatenate([sh, hi[:, 2 * half:]], axis=1)
+            lo = np.concatenate([sl, lo[:, 2 * half:]], axis=1)
+        hi, lo, mag = (v.reshape(3 * n, size) for v in (hi[:, 0], lo[:, 0], mag))
+        return hi, lo, np.abs(hi) + mag * 1.01
 
     def block(self, stacks: list[float], config: GameConfig, *, compiled: bool | None = None) -> SegmentBlock:
         """The certified solutions of a block of stacks of this segment as arrays
