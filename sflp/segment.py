@@ -27,6 +27,14 @@ hand's margin exactly 0 (a stack on a breakpoint), a support that is not square 
 and the caller certifies that stack the general way.  Every published float is the exact value
 rounded once, so the numbers are those :func:`~sflp.certify.certify` publishes, bit for bit;
 ``tests/test_segment.py`` checks that on whole grids.
+
+:meth:`SegmentCertificate.block` does the same for many stacks of the segment at once
+(:class:`SegmentBlock`, arrays with a row per stack).  The identities that hold at every stack
+(the mixed hands' margins are the zero polynomial; the two best-response values agree) are
+checked once on the polynomials; the polynomials are evaluated in double-double arithmetic with a
+proven error bound (:mod:`sflp.ddeval`, compiled in :mod:`sflp.ddkernel` for large sweeps), every
+sign the certificate needs and every published float's rounding is proven from those bounds, and
+a stack where a proof fails is certified by :meth:`SegmentCertificate.solution`.
 """
 
 from __future__ import annotations
