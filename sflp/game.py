@@ -422,7 +422,9 @@ class Solution:
         w = self._weights()
         if exact is None:
             return float(100 * (w @ strategy) / w.sum())
-        total = sum(Fraction(int(wi)) * e for wi, e in zip(w, exact) if e.numerator)
+        # whole frequencies (0 and 1, nearly every hand) as integers, the few mixed ones as fractions
+        whole = sum(int(wi) * e.numerator for wi, e in zip(w.tolist(), exact) if e.denominator == 1)
+        total = whole + sum((int(wi) * e for wi, e in zip(w.tolist(), exact) if e.denominator != 1), Fraction(0))
         return float(100 * total / int(w.sum()))
 
     def class_strategies(self) -> tuple[np.ndarray, np.ndarray]:

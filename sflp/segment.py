@@ -142,7 +142,35 @@ def _pad(poly: list[int], size: int) -> list[int]:
 # ---------------------------------------------------------------- the segment
 
 
-_OBJECT_PARTS: dict[int, tuple] = {}
+_OBJECT_PARTS: dict = {}
+
+
+_GAMES: dict[int, tuple] = {}
+
+
+def _game_structure(game: PushFoldGame, table):
+    """:func:`sflp.certify._structure` of ``game`` with its float payoffs checked, once per game
+    object (a sweep makes every segment from one game)."""
+    hit = _GAMES.get(id(game))
+    if hit is None or hit[0] is not game or hit[1] is not table:
+        st = _structure(game, table, game.config.exact())
+        _check_float_payoffs(game, st)
+        if len(_GAMES) > 8:
+            _GAMES.clear()
+        hit = _GAMES[id(game)] = (game, table, st)
+    return hit[2]
+
+
+def _steal_part(st, counts) -> np.ndarray:
+    """``sigma0 r_i (g - f)`` scaled as in ``e_i``: ``B * 2 den0 (g - f) * row_pairs_i`` (Python
+    ints, made once per structure and level)."""
+    key = ("steal", id(st), id(counts))
+    hit = _OBJECT_PARTS.get(key)
+    if hit is None or hit[0] is not st:
+        gf0 = int(2 * st.den0 * st.steal_fold)  # 2*den0*(g - f), an integer
+        hit = (st, BOARDS_PER_PAIR * gf0 * np.array(counts.row_pairs, dtype=object))
+        _OBJECT_PARTS[key] = hit
+    return hit[1]
 
 
 def _object_parts(st) -> tuple[np.ndarray, np.ndarray]:
@@ -183,8 +211,7 @@ class SegmentCertificate:
         if not self.ok:
             return
         table = game.table or load_table()
-        st = _structure(game, table, game.config.exact())  # the structure's integers (cached)
-        _check_float_payoffs(game, st)
+        st = _game_structure(game, table)  # the structure's integers (cached)
         counts = _counts(table, game.level)
         n = counts.pairs.shape[0]
         self.n, self.names = n, _names(game.level)
@@ -193,10 +220,8 @@ class SegmentCertificate:
         sm, bm = list(support.sb_mixed), list(support.bb_mixed)
         ps, pb = sorted(support.sb_pure), sorted(support.bb_pure)
         k = len(sm)
-        gf0 = int(2 * st.den0 * st.steal_fold)  # 2*den0*(g - f), an integer
-        rows = np.array(counts.row_pairs, dtype=object)
         # e_i(S) = sigma0 r_i (g-f) + sum_{j in Pb} (KC + S KS2)_ij ;  h_j(S) = sum_{i in Ps} (KC + S KS2)_ij
-        eA = BOARDS_PER_PAIR * gf0 * rows + _sum(st.KC, pb, axis=1)
+        eA = _steal_part(st, counts) + _sum(st.KC, pb, axis=1)
         eB = _sum(st.KS, pb, axis=1) * (2 * st.den0)
         hA = _sum(st.KC, ps, axis=0)
         hB = _sum(st.KS, ps, axis=0) * (2 * st.den0)
@@ -394,13 +419,14 @@ class SegmentCertificate:
         # value = fold + M_ps / (sigma0 Q) = V / (den(fold) sigma0 Q)
         V = [fold.numerator * self.sigma0 * a + fold.denominator * int(b) for a, b in zip(self.Q, self.M_ps)]
         # the combo-weighted shove and call shares: (sum of the pure hands' weights) Q + sum w_i N_i
-        weights = [int(w) for w in _weights(self.level, n)]
-        push = [sum(weights[i] for i in self.ps) * a for a in self.Q]
-        call = [sum(weights[j] for j in self.pb) * a for a in self.Q]
+        weights = _weights(self.level, n)
+        total = int(weights.sum())
+        push = [int(weights[self.ps].sum()) * a for a in self.Q]
+        call = [int(weights[self.pb].sum()) * a for a in self.Q]
         for c, i in enumerate(self.sm):
-            push = _add(push, [weights[i] * a for a in self.Nx[c]])
+            push = _add(push, [int(weights[i]) * a for a in self.Nx[c]])
         for c, j in enumerate(self.bm):
-            call = _add(call, [weights[j] * a for a in self.Ny[c]])
+            call = _add(call, [int(weights[j]) * a for a in self.Ny[c]])
         small = [self.Q, *self.Nx, *self.Ny, *([a - b for a, b in zip(self.Q, poly)] for poly in (*self.Nx, *self.Ny)),
                  V, _pad(push, size), _pad(call, size)]
         try:  # the few small rows scaled to about 1 (exact integers of any size)
@@ -418,19 +444,28 @@ class SegmentCertificate:
         sb_rows = np.flatnonzero(~self.mixed_sb)  # the mixed hands' margins are exactly 0
         bb_cols = np.flatnonzero(~self.mixed_bb)
         w_sb = _sb_weights(self.r_num_list, self.r_den_list, self.sigma0)
-        parts = [  # (numerator rows, denominator rows, constant w) of every published ratio
-            (np.arange(1, 1 + 2 * k), [iQ] * (2 * k), [to_dd(1)] * (2 * k)),  # mixed frequencies
-            ([iV], [iQ], [to_dd(Fraction(1, fold.denominator * self.sigma0))]),  # the value
-            ([iV + 1, iV + 2], [iQ, iQ], [to_dd(Fraction(100, sum(weights)))] * 2),  # shove / call %
-            (iM + sb_rows, [iQ] * len(sb_rows), list(zip(w_sb[0][sb_rows], w_sb[1][sb_rows]))),  # SB margins
-            (iC + bb_cols, iR + bb_cols, [to_dd(Fraction(-DEALS, self.sigma0))] * len(bb_cols)),  # BB margins
+        w_value, w_pct, w_bb = _constants(fold.denominator * self.sigma0, total, self.sigma0)
+
+        def same(w: tuple[float, float], m: int) -> tuple[np.ndarray, np.ndarray]:
+            return np.full(m, w[0]), np.full(m, w[1])
+
+        parts = [  # (numerator rows, denominator rows, constants w as (hi, lo) arrays) of every published ratio
+            (np.arange(1, 1 + 2 * k), [iQ] * (2 * k), same(to_dd(1), 2 * k)),  # mixed frequencies
+            ([iV], [iQ], same(w_value, 1)),  # the value
+            ([iV + 1, iV + 2], [iQ, iQ], same(w_pct, 2)),  # shove / call %
+            (iM + sb_rows, [iQ] * len(sb_rows), (w_sb[0][sb_rows], w_sb[1][sb_rows])),  # SB margins
+            (iC + bb_cols, iR + bb_cols, same(w_bb, len(bb_cols))),  # BB margins
         ]
-        num = np.concatenate([np.asarray(p[0], dtype=np.int64) for p in parts])
-        den = np.concatenate([np.asarray(p[1], dtype=np.int64) for p in parts])
-        w = [pair for p in parts for pair in p[2]]
+        num, den, wh, wl = (np.concatenate([np.asarray(p[0], dtype=np.int64) for p in parts]),
+                            np.concatenate([np.asarray(p[1], dtype=np.int64) for p in parts]),
+                            np.concatenate([p[2][0] for p in parts]), np.concatenate([p[2][1] for p in parts]))
+        # a ratio whose numerator is the zero polynomial is exactly 0 at every stack (the value of
+        # the segment where both players play every hand): published as 0.0, no proof needed
+        zero_rows = [r for r, row in enumerate(small) if not any(row)]
         self._plan = {
+            "zero": np.isin(num, zero_rows),
             "hi": hi, "lo": lo, "cabs": cabs, "num": num, "den": den, "scale": shift[num] - shift[den],
-            "wh": np.array([a for a, _ in w]), "wl": np.array([b for _, b in w]),
+            "wh": wh, "wl": wl,
             "iQ": iQ, "iV": iV, "iM": iM, "iC": iC, "iR": iR, "sb_rows": sb_rows, "bb_cols": bb_cols,
             "V": V, "value_den": fold.denominator * self.sigma0,
         }
@@ -496,6 +531,7 @@ class SegmentCertificate:
             if float(qc) ** d < 2.0**53 and x.max() < 2.0**53:  # exact floats (else stack by stack)
                 values, ok, sign = evaluate(plan["hi"], plan["lo"], qc, x, plan["num"], plan["den"], plan["wh"],
                                             plan["wl"], plan["scale"], compiled=compiled, cabs=plan["cabs"])
+                values[plan["zero"]], ok[plan["zero"]] = 0.0, True
                 good = self._proven(plan, sign) & ok.all(axis=0)
                 blk.fill(values, good)
         for s in np.flatnonzero(~good).tolist():
@@ -651,6 +687,12 @@ def _decimal(stack) -> tuple[int, int]:
             return int(whole + frac), 10 ** len(frac)
     f = to_fraction(stack)
     return f.numerator, f.denominator
+
+
+@functools.lru_cache(maxsize=16)
+def _constants(value_den: int, total: int, sigma0: int) -> tuple:
+    """The double-double constants of a structure's value, shares and BB margins."""
+    return to_dd(Fraction(1, value_den)), to_dd(Fraction(100, total)), to_dd(Fraction(-DEALS, sigma0))
 
 
 def _weights(level: str, n: int) -> np.ndarray:

@@ -175,3 +175,28 @@ def test_iter_blocks_gives_the_numbers_of_iter_solve_with_every_stack_certified(
     assert not any(b.missing.any() for b in blocks)
     with pytest.raises(ConfigError):
         next(iter_blocks(grid, config, path=None))
+
+
+def test_a_value_that_is_zero_on_a_whole_segment_is_published_without_fallback(monkeypatch):
+    """Without antes, below about 1.41 bb both players play every hand and SB's value is exactly
+    0 at every stack (the value's numerator is the zero polynomial): the block publishes 0.0 for
+    it directly instead of sending every stack the exact way, with the same numbers."""
+    config = GameConfig(stack=10)
+    path = compute_thresholds(config, 1.0, 1.4)
+    k, support = path.segment_of(1.2)
+    game0 = make_game(config)
+    stacks = [round(1.0 + 0.01 * i, 2) for i in range(41)]
+    assert all(path.segment_of(s)[0] == k for s in stacks)
+    one = [SegmentCertificate(game0, support).solution(game0.config.with_stack(s)) for s in stacks]
+    assert all(s is not None and s.value_exact == 0 for s in one)
+    calls = []
+    original = SegmentCertificate.solution
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SegmentCertificate, "solution", counted)
+    block = SegmentCertificate(game0, support).block(stacks, game0.config)
+    assert not calls and block.value.tolist() == [0.0] * len(stacks)
+    assert all(_same(a, b) for a, b in zip(block.solutions(), one))
