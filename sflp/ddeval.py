@@ -35,6 +35,7 @@ exact tie has ends that round apart, so round-half-even never has to be decided 
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -119,31 +120,23 @@ def scaled_coefficients(polys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     lists or an object array of Python ints) as double-double arrays ``hi, lo`` (shape
     ``(rows, d + 1)``), each row scaled by a power of two (``2**-shift``, returned) so that its
     largest coefficient is about 1: the values stay far from overflow however large the integers."""
-    obj = np.array(polys, dtype=object).reshape(len(polys), -1)
-    n, size = obj.shape
-    if n == 0:
-        return np.zeros((0, size)), np.zeros((0, size)), np.zeros(0, dtype=np.int64)
-    shift = np.array([int(m).bit_length() for m in np.abs(obj).max(axis=1).tolist()], dtype=np.int64)
-    hi, lo = np.zeros((n, size)), np.zeros((n, size))
-    small = shift < 1000  # float(c) is the int correctly rounded, and c - int(float(c)) is exact
-    if small.any():
-        part = obj[small]
-        h = part.astype(np.float64)
-        rest = (part - np.frompyfunc(int, 1, 1)(h)).astype(np.float64)
-        hi[small] = np.ldexp(h, -shift[small, None])
-        lo[small] = np.ldexp(rest, -shift[small, None])
-    for r in np.flatnonzero(~small):  # astronomically large integers: exact fractions
-        for t in range(size):
-            hi[r, t], lo[r, t] = to_dd(Fraction(int(obj[r, t]), 1 << int(shift[r])))
-    # a nonzero coefficient below 2^-800 of its row's largest would come near underflow once
-    # scaled (the unscaled float of a nonzero int is nonzero: its binary exponent is its size)
-    if small.any():
-        _, expo = np.frexp(h)
-        if ((h != 0) & (shift[small, None] - expo > 800)).any():
+    rows = [[int(c) for c in row] for row in polys]
+    size = len(rows[0]) if rows else 0
+    hi, lo = np.zeros((len(rows), size)), np.zeros((len(rows), size))
+    shift = np.zeros(len(rows), dtype=np.int64)
+    for r, row in enumerate(rows):  # a few short rows: plain Python beats numpy object arrays
+        bits = [abs(c).bit_length() for c in row]
+        top = max(bits, default=0)
+        if any(0 < b < top - 800 for b in bits):
+            # a nonzero coefficient below 2^-800 of its row's largest would come near underflow
             raise ValueError("the coefficients of a row span more than 800 binary orders")
-    for r in np.flatnonzero(~small):
-        if any(c and abs(int(c)).bit_length() < shift[r] - 800 for c in obj[r]):
-            raise ValueError("the coefficients of a row span more than 800 binary orders")
+        shift[r] = top
+        for t, c in enumerate(row):
+            if top < 1000:  # float(c) is the int correctly rounded, and c - int(float(c)) is exact
+                h = float(c)
+                hi[r, t], lo[r, t] = math.ldexp(h, -top), math.ldexp(float(c - int(h)), -top)
+            else:  # astronomically large integers: exact fractions
+                hi[r, t], lo[r, t] = to_dd(Fraction(c, 1 << top))
     return hi, lo, shift
 
 

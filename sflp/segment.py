@@ -161,6 +161,24 @@ def _game_structure(game: PushFoldGame, table):
     return hit[2]
 
 
+def _int64_parts(st, counts):
+    """``KC``, ``KS2 = 2 den0 KS`` and the steal part of ``e_i`` as int64 arrays, when every sum a
+    segment forms of them (over at most all hands, plus the steal part) stays below ``2^62``;
+    else None (the segment then works in Python ints only).  Made once per structure."""
+    key = ("int64", id(st), id(counts))
+    hit = _OBJECT_PARTS.get(key)
+    if hit is None or hit[0] is not st:
+        n = counts.pairs.shape[0]
+        steal = _steal_part(st, counts)
+        b_steal = max(abs(int(v)) for v in steal.tolist())
+        fits = (st.KC.dtype == np.int64 and st.KS.dtype == np.int64
+                and b_steal + n * st.bound[0] < 2**62 and n * 2 * st.den0 * st.bound[1] < 2**62
+                and n * int(counts.pairs.max()) < 2**62)
+        parts = (st.KC, st.KS * (2 * st.den0), steal.astype(np.int64)) if fits else None
+        hit = _OBJECT_PARTS[key] = (st, parts)
+    return hit[1]
+
+
 def _steal_part(st, counts) -> np.ndarray:
     """``sigma0 r_i (g - f)`` scaled as in ``e_i``: ``B * 2 den0 (g - f) * row_pairs_i`` (Python
     ints, made once per structure and level)."""
@@ -182,13 +200,6 @@ def _object_parts(st) -> tuple[np.ndarray, np.ndarray]:
         hit = (st, np.asarray(st.KC, dtype=object), np.asarray(st.KS, dtype=object) * (2 * st.den0))
         _OBJECT_PARTS[id(st)] = hit
     return hit[1], hit[2]
-
-
-def _int64(vec: np.ndarray) -> np.ndarray | None:
-    """An object array of Python ints as int64, or None when one does not fit in 62 bits."""
-    if len(vec) and np.abs(vec).max() >= 2**62:
-        return None
-    return np.asarray(vec, dtype=np.int64)
 
 
 def _sum(K: np.ndarray, hands: list[int], axis: int) -> np.ndarray:
@@ -221,10 +232,23 @@ class SegmentCertificate:
         ps, pb = sorted(support.sb_pure), sorted(support.bb_pure)
         k = len(sm)
         # e_i(S) = sigma0 r_i (g-f) + sum_{j in Pb} (KC + S KS2)_ij ;  h_j(S) = sum_{i in Ps} (KC + S KS2)_ij
-        eA = _steal_part(st, counts) + _sum(st.KC, pb, axis=1)
-        eB = _sum(st.KS, pb, axis=1) * (2 * st.den0)
-        hA = _sum(st.KC, ps, axis=0)
-        hB = _sum(st.KS, ps, axis=0) * (2 * st.den0)
+        parts64 = _int64_parts(st, counts)  # int64 KC, KS2 and steal part when every sum fits
+        self._fits64 = parts64 is not None
+        if self._fits64:
+            KC64, KS64, steal64 = parts64
+            eA = steal64 + KC64[:, pb].sum(axis=1)
+            eB = KS64[:, pb].sum(axis=1)
+            hA = KC64[ps, :].sum(axis=0)
+            hB = KS64[ps, :].sum(axis=0)
+            rho = counts.pairs[ps, :].sum(axis=0)
+            KCv, KSv, pairs_v = KC64, KS64, counts.pairs
+        else:
+            eA = _steal_part(st, counts) + _sum(st.KC, pb, axis=1)
+            eB = _sum(st.KS, pb, axis=1) * (2 * st.den0)
+            hA = _sum(st.KC, ps, axis=0)
+            hB = _sum(st.KS, ps, axis=0) * (2 * st.den0)
+            rho = counts.pairs[ps, :].sum(axis=0).astype(object)
+            KCv, KSv, pairs_v = KC, KS2, counts.pairs.astype(object)
         C = [[[int(KC[i, j]), int(KS2[i, j])] for j in bm] for i in sm]
         Q = _det(C)
         Ny = []
@@ -249,32 +273,16 @@ class SegmentCertificate:
         #   M_i  = eA_i Q + eB_i S Q + sum_{c} (KC_{i,bm_c} + S KS2_{i,bm_c}) Ny_c
         #   Cn_j = hA_j Q + hB_j S Q + sum_{c} (KC_{sm_c,j} + S KS2_{sm_c,j}) Nx_c
         #   Rn_j = rho_j Q + sum_{c} pairs_{sm_c,j} Nx_c
-        rho = counts.pairs[ps, :].sum(axis=0).astype(object) if ps else np.zeros(n, dtype=object)
-        # the same vectors in int64 where they fit (the double-double rows of a block use these)
-        i64 = st.KC.dtype == np.int64 and st.KS.dtype == np.int64 and (2 * st.den0 * st.bound[1]) < 2**62
-        if i64:
-            KS2_64 = st.KS * (2 * st.den0)
-            eA64, eB64 = _int64(eA), _int64(eB)
-            hA64, hB64 = _int64(hA), _int64(hB)
-            i64 = all(v is not None for v in (eA64, eB64, hA64, hB64))
-        self._terms64 = None if not i64 else {
-            "M": [(eA64, Q, 0), (eB64, Q, 1)] + [t for c, j in enumerate(bm) for t in (
-                (st.KC[:, j], Ny[c], 0), (KS2_64[:, j], Ny[c], 1))],
-            "Cn": [(hA64, Q, 0), (hB64, Q, 1)] + [t for c, i in enumerate(sm) for t in (
-                (st.KC[i, :], Nx[c], 0), (KS2_64[i, :], Nx[c], 1))],
-            "Rn": [(counts.pairs[ps, :].sum(axis=0), Q, 0)]
-            + [(counts.pairs[i, :], Nx[c], 0) for c, i in enumerate(sm)],
-        }
         self._terms = {
-            "M": [(eA, Q, 0), (eB, Q, 1)] + [t for c, j in enumerate(bm) for t in ((KC[:, j], Ny[c], 0),
-                                                                                  (KS2[:, j], Ny[c], 1))],
-            "Cn": [(hA, Q, 0), (hB, Q, 1)] + [t for c, i in enumerate(sm) for t in ((KC[i, :], Nx[c], 0),
-                                                                                   (KS2[i, :], Nx[c], 1))],
-            "Rn": [(rho, Q, 0)] + [(counts.pairs[i, :].astype(object), Nx[c], 0) for c, i in enumerate(sm)],
+            "M": [(eA, Q, 0), (eB, Q, 1)] + [t for c, j in enumerate(bm) for t in ((KCv[:, j], Ny[c], 0),
+                                                                                  (KSv[:, j], Ny[c], 1))],
+            "Cn": [(hA, Q, 0), (hB, Q, 1)] + [t for c, i in enumerate(sm) for t in ((KCv[i, :], Nx[c], 0),
+                                                                                   (KSv[i, :], Nx[c], 1))],
+            "Rn": [(rho, Q, 0)] + [(pairs_v[i, :], Nx[c], 0) for c, i in enumerate(sm)],
         }
         # the value's numerator: sum_{i in Ps} M_i; BB's best-response numerator: sum_{j in Pb} Cn_j
-        self.M_ps = self._rows("M", ps).sum(axis=0) if ps else np.zeros(size, dtype=object)
-        self.Cn_pb = self._rows("Cn", pb).sum(axis=0) if pb else np.zeros(size, dtype=object)
+        self.M_ps = self._row_sum("M", ps)
+        self.Cn_pb = self._row_sum("Cn", pb)
         # (g - f) r.x = (g-f) (sum_{Ps} rp + sum_{Ms} rp_i x_i) / D
         rp_ps = sum(int(counts.row_pairs[i]) for i in ps)
         self.rx = [rp_ps * q for q in Q]
@@ -298,10 +306,23 @@ class SegmentCertificate:
         hands = list(hands)
         out = np.zeros((len(hands), self.d + 1), dtype=object)
         for vec, poly, shift in self._terms[kind]:
-            part = vec[hands]
+            part = vec[hands].astype(object)  # Python ints: the products are far beyond 64 bits
             for t, v in enumerate(poly):
                 if v:
                     out[:, t + shift] += part * v
+        return out
+
+    def _row_sum(self, kind: str, hands) -> np.ndarray:
+        """The sum of rows ``hands`` of ``M``, ``Cn`` or ``Rn``, exact: each term's vector summed
+        over the hands first (Python ints), then times its polynomial."""
+        out = np.zeros(self.d + 1, dtype=object)
+        hands = list(hands)
+        if not hands:
+            return out
+        for vec, poly, shift in self._terms[kind]:
+            total = sum(vec[hands].tolist())
+            for t, v in enumerate(poly):
+                out[t + shift] += total * v
         return out
 
     @functools.cached_property
@@ -398,7 +419,7 @@ class SegmentCertificate:
 
     # ------------------------------------------------------------ whole blocks of stacks
 
-    def _block_setup(self) -> bool:
+    def _block_setup(self, compiled: bool = False) -> bool:
         """Once per segment: the polynomials a block evaluates (double-doubles) and the
         ratios it publishes, after checking the identities that then hold at every stack of the
         segment, so that a block only has signs to check.  False when an identity fails (every
@@ -433,7 +454,7 @@ class SegmentCertificate:
             s_hi, s_lo, s_shift = scaled_coefficients(small)
         except ValueError:  # coefficients too far apart for floats: every stack the exact way
             return False
-        big = self._dd_rows()  # the 3 x 169 rows unscaled, summed from their terms
+        big = self._dd_rows(compiled)  # the 3 x 169 rows unscaled, summed from their terms
         if big is None:
             return False
         hi, lo, cabs = (np.vstack([small_part, big_part]) for small_part, big_part in zip(
@@ -471,34 +492,42 @@ class SegmentCertificate:
         }
         return True
 
-    def _dd_rows(self):
+    def _dd_rows(self, compiled: bool = False):
         """Every hand's rows of ``M``, ``Cn`` and ``Rn`` in double-double (shape ``(3 n, d + 1)``),
         summed from their terms (62-bit integer vectors times the Cramer polynomials'
         double-doubles), with the sums of the terms' magnitudes: ``(hi, lo, magnitude)``, or
         None when a vector does not fit (the exact route then does every stack).
 
-        Each product errs by at most ``8u^2`` of its size and each level of the pairwise sum by
-        ``3u^2`` of the magnitudes summed, so a coefficient errs by at most
-        ``(8 + 3 ceil(log2 m)) u^2`` times its terms' magnitude ``T``, with ``m <= 2 + 2k`` terms;
+        Each product errs by at most ``8u^2`` of its size and each addition by ``3u^2`` of the
+        magnitudes summed, so a coefficient errs by at most ``(8 + 3m) u^2`` times its terms'
+        magnitude ``T`` (numpy sums pairwise, the compiled kernel :func:`sflp.ddkernel.dd_rows`
+        in order), with ``m <= 2 + 2k`` terms;
         :func:`sflp.ddeval.comp_horner` bounds its error by ``(8 (d+1)^2 + 8) u^2`` times
         ``sum (|c_t| + T_t) x^t``, which covers both (``d = k + 1``)."""
-        if self._terms64 is None:
+        if not self._fits64:
             return None
         n, size = self.n, self.d + 1
-        m = max(len(t) for t in self._terms64.values())
+        m = max(len(t) for t in self._terms.values())
         a = np.zeros((3, m, n), dtype=np.int64)
         polys = np.zeros((3, m, size), dtype=object)
         for g, kind in enumerate(("M", "Cn", "Rn")):
-            for r, (vec, poly, shift) in enumerate(self._terms64[kind]):
+            for r, (vec, poly, shift) in enumerate(self._terms[kind]):
                 a[g, r] = vec
                 polys[g, r, shift:shift + len(poly)] = poly
-        if np.abs(a).max(initial=0) >= 2**62 or any(abs(int(v)).bit_length() > 600 for v in polys.ravel()):
+        if any(abs(int(v)).bit_length() > 600 for v in polys.ravel()):
             return None
         a_hi = a.astype(np.float64)
         a_lo = (a - a_hi.astype(np.int64)).astype(np.float64)  # exact: the rest of a 62-bit int
         pairs = [to_dd(int(v)) for v in polys.ravel()]
         p_hi = np.array([h for h, _ in pairs]).reshape(3, m, 1, size)
         p_lo = np.array([lo for _, lo in pairs]).reshape(3, m, 1, size)
+        if compiled and COMPILED_ALLOWED:
+            from sflp import ddkernel
+
+            hi, lo, mag = np.empty((3, n, size)), np.empty((3, n, size)), np.empty((3, n, size))
+            ddkernel.dd_rows(a_hi, a_lo, p_hi[:, :, 0, :].copy(), p_lo[:, :, 0, :].copy(), hi, lo, mag)
+            hi, lo, mag = (v.reshape(3 * n, size) for v in (hi, lo, mag))
+            return hi, lo, np.abs(hi) + mag * 1.01
         hi, lo = dd_mul(a_hi[..., None], a_lo[..., None], p_hi, p_lo)  # (3, terms, hands, size)
         mag = (np.abs(a_hi)[..., None] * np.abs(p_hi)).sum(axis=1)
         while hi.shape[1] > 1:  # pairwise sums: ceil(log2 m) levels of additions
@@ -524,7 +553,7 @@ class SegmentCertificate:
         d, N = self.d, len(stacks)
         fr = blk.fractions
         good = np.zeros(N, dtype=bool)
-        if self._block_setup():
+        if self._block_setup(bool(compiled)):
             plan = self._plan
             qc = math.lcm(*{q for _, q in fr})  # one denominator: H(p qc/q, qc) = (qc/q)^d H(p, q)
             x = np.array([float(p * (qc // q)) for p, q in fr])
