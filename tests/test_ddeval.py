@@ -103,10 +103,14 @@ def test_cancellation_zeros_and_ties_are_not_proven(compiled):
     assert ok[1, 0] and values[1, 0] == 1 + 2**-52  # 1 + 0.75 ulp: no tie, rounds up
 
 
-def test_compiled_and_numpy_give_the_same_bits():
+@pytest.mark.parametrize("n_stacks", [100, 600])  # the one-thread and the all-cores kernels
+def test_compiled_and_numpy_give_the_same_bits(n_stacks):
+    from sflp import ddkernel
+
+    assert (n_stacks >= ddkernel.PARALLEL_MIN_STACKS) == (n_stacks == 600)
     rng = np.random.default_rng(7)
     polys = [[int(v) for v in rng.integers(-(2**62), 2**62, size=4)] for _ in range(40)]
-    xs = list(range(100, 100_000, 997))
+    xs = list(range(100, 100 + 997 * n_stacks, 997))
     pairs = [(a, (a + 1) % 40) for a in range(40)]
     weights = [Fraction(int(rng.integers(1, 10**6)), int(rng.integers(1, 10**6))) for _ in pairs]
     v0, ok0, s0 = _run(polys, 100, xs, pairs, weights, False)
