@@ -399,21 +399,28 @@ class SegmentCertificate:
         bb_ev = np.array([(-c * DEALS) / (r * sigma0) if r else math.nan for c, r in zip(cs.tolist(), reach)])
         for arr in (xf, yf, sb_ev, bb_ev):
             arr.setflags(write=False)
+        return self._certified(config, (xf, yf, sb_ev, bb_ev), float(value), value, tuple(x_exact), tuple(y_exact),
+                               method, t0)
+
+    def _certified(self, config: GameConfig, arrays: tuple, value: float, value_exact: Fraction,
+                   x_exact: tuple, y_exact: tuple, method: str, t0: float) -> Solution:
+        """The Solution of a stack certified from this segment (``arrays``: SB and BB frequencies,
+        SB and BB EV margins), with the certificate's summary."""
         names = self.names
-        x_exact, y_exact = tuple(x_exact), tuple(y_exact)
         summary = {
             "sb_mixed": {names[i]: str(x_exact[i]) for i in sorted(self.sm)},
             "bb_mixed": {names[j]: str(y_exact[j]) for j in sorted(self.bm)},
-            "value": str(value),
+            "value": str(value_exact),
             "exploitability": "0",
             "support": "path segment",
             "supports_tried": 1,
             "free_variables": [],
             "seconds": time.perf_counter() - t0,
         }
+        xf, yf, sb_ev, bb_ev = arrays
         return Solution(
-            config=config, level=self.level, sb_strategy=xf, bb_strategy=yf, value=float(value),
-            exploitability=0.0, sb_ev=sb_ev, bb_ev=bb_ev, method=method, value_exact=value,
+            config=config, level=self.level, sb_strategy=xf, bb_strategy=yf, value=value,
+            exploitability=0.0, sb_ev=sb_ev, bb_ev=bb_ev, method=method, value_exact=value_exact,
             sb_exact=x_exact, bb_exact=y_exact, certified=True, extra={"certificate": summary},
         )
 
@@ -674,7 +681,6 @@ class SegmentBlock:
         :meth:`SegmentCertificate.solution` makes them."""
         out: list = []
         seg = self.segment
-        names, level = seg.names, seg.level
         for arr in (self.sb, self.bb, self.sb_ev, self.bb_ev):
             arr.setflags(write=False)
         for s, stack in enumerate(self.stacks):
@@ -687,22 +693,9 @@ class SegmentBlock:
                 continue
             t0 = time.perf_counter()
             value_exact, x_exact, y_exact = seg.exact_parts(*self.fractions[s])
-            summary = {
-                "sb_mixed": {names[i]: str(x_exact[i]) for i in sorted(seg.sm)},
-                "bb_mixed": {names[j]: str(y_exact[j]) for j in sorted(seg.bm)},
-                "value": str(value_exact),
-                "exploitability": "0",
-                "support": "path segment",
-                "supports_tried": 1,
-                "free_variables": [],
-                "seconds": time.perf_counter() - t0,
-            }
-            out.append(Solution(
-                config=self.config.with_stack(stack), level=level, sb_strategy=self.sb[s], bb_strategy=self.bb[s],
-                value=float(self.value[s]), exploitability=0.0, sb_ev=self.sb_ev[s], bb_ev=self.bb_ev[s],
-                method=method, value_exact=value_exact, sb_exact=x_exact, bb_exact=y_exact, certified=True,
-                extra={"certificate": summary},
-            ))
+            arrays = (self.sb[s], self.bb[s], self.sb_ev[s], self.bb_ev[s])
+            out.append(seg._certified(self.config.with_stack(stack), arrays, float(self.value[s]), value_exact,
+                                      x_exact, y_exact, method, t0))
         return out
 
 
