@@ -313,8 +313,7 @@ def iter_blocks(
     (:class:`sflp.segment.SegmentBlock`) holds stacks of one path segment (at most
     :data:`BLOCK_STACKS` of them), in increasing order, as arrays: ``stacks``, ``sb`` / ``bb``
     (frequencies, one row per stack), ``sb_ev`` / ``bb_ev``, ``value``, ``push_pct``,
-    ``call_pct``; ``block.solutions()`` gives the
-    :class:`~sflp.game.Solution` objects.  The numbers are those of
+    ``call_pct``; ``block.solutions()`` gives the :class:`~sflp.game.Solution` objects.  The numbers are those of
     ``iter_solve(stacks, config, exact=True, path=path)``, bit for bit (every float is the exact
     value rounded once), made without a Python object per stack: this is the form for large
     chart jobs.  ``compiled`` forces the numba kernels on or off (default: on from
@@ -377,8 +376,9 @@ BLOCK_STACKS = 2048
 
 def _path_blocks(stacks: list[float], game0: PushFoldGame, path, solver=None, compiled: bool | None = None):
     """The certified solutions of ``stacks`` (increasing) along ``path``, one
-    :class:`~sflp.segment.SegmentBlock` per run of stacks in one segment, in order.  A stack the
-    segment's support does not certify (a breakpoint) is solved the general way into its block."""
+    :class:`~sflp.segment.SegmentBlock` per run of stacks in one segment (a long run in pieces of
+    :data:`BLOCK_STACKS`), in order.  A stack the segment's support does not certify (a
+    breakpoint) is solved the general way into its block."""
     from sflp.segment import SegmentCertificate
 
     config0 = game0.config
@@ -442,8 +442,9 @@ CHUNK = 256
 PARALLEL_MIN_PATH = 4000
 """Sweeps along a path without ``exact`` (about 0.2 ms a stack) use worker processes from this
 many stacks on.  With ``exact`` a path sweep stays in one process: its blocks
-(:func:`iter_blocks`) cost 15-40 us a stack there, less than sending a Solution back from a
-worker (measured: 1-1000 @0.01 took 7.1 s in one process, 9.4 s with 2 workers)."""
+(:func:`iter_blocks`) cost 13-25 us a stack there, less than sending a Solution back from a
+worker (measured: 1-1000 @0.01 took 7.1 s in one process, 9.4 s with 2 workers; and the
+1-1000 chart job 51.5 s in one process, 54.5 s with 2 workers)."""
 
 
 def _workers(requested: int | None, n: int, path=None, exact: bool = False) -> int:
