@@ -551,8 +551,8 @@ class SegmentCertificate:
         ratio whose rounding is proven (:mod:`sflp.ddeval`) and every sign the certificate needs
         is proven from the same numbers.  A stack where a proof fails, and every stack of a
         segment whose identities do not hold, is certified by :meth:`solution` (exact integers),
-        and one that this support does not certify is marked (``missing``).  ``compiled`` as
-        in :func:`sflp.ddeval.evaluate`."""
+        and one that this support does not certify is marked (``missing``).  ``compiled``: the
+        numba kernels (:mod:`sflp.ddkernel`) rather than numpy, as in :func:`evaluate`."""
         blk = SegmentBlock(self, stacks, config)
         if not self.ok:
             blk.missing[:] = True
