@@ -434,3 +434,41 @@ def test_cli_output_folder_below_a_file_is_one_error_and_creates_nothing(tmp_pat
     _, err = capsys.readouterr()
     assert code == 2 and "is a file" in err and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_the_package_imports_and_locks_without_fcntl(tmp_path):
+    """Windows has no fcntl: the package imports, and a report folder is locked through msvcrt.
+    Here a stand-in msvcrt (locks by file identity, as Windows' byte-range locks do) runs in a
+    process where ``import fcntl`` fails."""
+    script = f"""
+import os, sys, types
+import numpy, pandas, openpyxl, PIL  # third-party libraries use fcntl on Linux: load them first
+for name in [m for m in sys.modules if m == "sflp" or m.startswith("sflp.")]:
+    del sys.modules[name]
+sys.modules["fcntl"] = None  # from here on, import fcntl raises ImportError, as on Windows
+held = {{}}
+def locking(fd, mode, nbytes):
+    ino = os.fstat(fd).st_ino
+    owner = held.get(ino)
+    if owner is not None and owner != fd:
+        raise OSError(13, "locked")
+    held[ino] = fd
+sys.modules["msvcrt"] = types.SimpleNamespace(locking=locking, LK_NBLCK=2, LK_LOCK=1)
+import sflp, sflp.report, sflp.report.staging as staging
+from sflp.errors import OutputError
+target = {str(tmp_path / "set")!r}
+with staging.StagedFolder(target) as stage:
+    (stage / "values.csv").write_text("first\\n")
+    staging.write_manifest(stage, {{}})
+    try:
+        with staging.StagedFolder(target, wait=False):
+            pass
+        print("second writer got in")
+    except OutputError as exc:
+        print("refused:", exc)
+print(open(os.path.join(target, "values.csv")).read().strip())
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("refused: another sflp run is writing") and lines[-1] == "first"

@@ -3,7 +3,8 @@
 A chart set is many files that belong together.  :class:`StagedFolder` makes the folder hold
 either the complete old set or the complete new set, never a mix:
 
-1. **Lock.**  An exclusive :func:`fcntl.flock` on ``.<name>.lock`` beside the target serialises
+1. **Lock.**  An exclusive lock on ``.<name>.lock`` beside the target (:func:`fcntl.flock`, or
+   :func:`msvcrt.locking` on Windows, where there is no ``fcntl``) serialises
    runs into the same folder; a second run waits (``on_wait`` is called once so the CLI can say
    so) or, with ``wait=False``, fails with :class:`~sflp.errors.OutputError`.  The lock file is
    removed on release (an acquirer re-checks that the file it locked is still the one on disk).
@@ -37,7 +38,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import fcntl
 import hashlib
 import json
 import os
@@ -210,6 +210,45 @@ def check_target(target: Path | str) -> Path:
 # ---------------------------------------------------------------- the lock
 
 
+def _try_lock(fd: int) -> bool:
+    """Take the exclusive lock on ``fd`` if it is free (True), else False.  ``fcntl`` where it
+    exists (POSIX), ``msvcrt`` on Windows: imported here, so that the package imports on both."""
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+    try:
+        import msvcrt
+    except ImportError:
+        raise OutputError("cannot lock the report folder: this system has neither fcntl nor msvcrt") from None
+    try:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # the first byte of the lock file stands for the lock
+    except OSError:
+        return False
+    return True
+
+
+def _wait_lock(fd: int) -> None:
+    """Take the exclusive lock on ``fd``, waiting for it."""
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return
+    import time
+
+    while not _try_lock(fd):  # msvcrt's own blocking mode gives up after 10 s
+        time.sleep(0.05)
+
+
 class _Lock:
     def __init__(self, path: Path):
         self.path = path
@@ -223,9 +262,7 @@ class _Lock:
             except OSError as exc:
                 raise OutputError(f"cannot lock {self.path}: {_reason(exc)}") from None
             try:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
+                if not _try_lock(fd):
                     if not wait:
                         raise OutputError(
                             f"another sflp run is writing {self.path.parent / self.path.name[1:-5]} "
@@ -234,7 +271,7 @@ class _Lock:
                     if on_wait is not None and not told:
                         on_wait()
                         told = True
-                    fcntl.flock(fd, fcntl.LOCK_EX)
+                    _wait_lock(fd)
                 try:
                     same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
                 except FileNotFoundError:
