@@ -118,22 +118,6 @@ def _use_color(args) -> bool:
     return not getattr(args, "no_color", False) and sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
 
 
-def _progress(total: int, desc: str, enabled: bool):
-    """A tqdm bar on stderr (or a no-op) with an ``update()`` method."""
-    if not enabled:
-        class _Null:
-            def update(self, n=1):
-                pass
-
-            def close(self):
-                pass
-
-        return _Null()
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit="stack", file=sys.stderr, leave=False)
-
-
 PROGRESS_DELAY = 2.0
 """Seconds before a progress bar appears: quick runs stay quiet."""
 
@@ -367,7 +351,6 @@ def parse_grid_stacks(text: str | None, low: float, high: float) -> list[float] 
 
 
 def cmd_chart(args) -> int:
-    # --- issue 9: default stacks start at the first stack covering the blinds and antes ----
     from sflp.atomic import pause_point
     from sflp.game import check_stacks, default_stacks, min_stack
     from sflp.report import default_out_dir, write_chart_set
@@ -375,7 +358,7 @@ def cmd_chart(args) -> int:
     from sflp.thresholds import compute_thresholds
 
     stacks_note = None
-    if args.stacks is None:
+    if args.stacks is None:  # the default starts at the first stack covering the blinds and antes
         stacks = default_stacks(args.big_blind, args.ante, args.bb_ante)
         if stacks[0] > 1:
             stacks_note = (f"stacks {stacks[0]:g}:25:0.05: the default range starts at {stacks[0]:g} bb, "
@@ -385,7 +368,6 @@ def cmd_chart(args) -> int:
     config = _config(args, stack=max(stacks[-1], min_stack(args.big_blind, args.ante, args.bb_ante)))
     check_stacks(stacks, config)  # every stack valid for the structure before any work
     config = config.with_stack(stacks[0])
-    # --- end issue 9 -------------------------------------------------------------------
     low, high = stacks[0], stacks[-1]
     grid_stacks = parse_grid_stacks(args.grid_stacks, low, high)
     out_dir = Path(args.out) if args.out else default_out_dir(config, low, high)

@@ -130,22 +130,8 @@ class ApproxResult:
             "sb_strategy": [float(v) for v in self.sb_strategy],
             "bb_strategy": [float(v) for v in self.bb_strategy],
             "trace": [p.to_dict() for p in self.trace],
-            "extra": _jsonable(self.extra),
+            "extra": dict(self.extra),  # plain numbers and strings; JSON output sanitises in sflp.format
         }
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return [_jsonable(v) for v in value.tolist()]
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (np.floating,)):
-        return float(value)
-    return value
 
 
 def format_text(result: ApproxResult) -> str:
