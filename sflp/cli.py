@@ -352,9 +352,9 @@ def parse_grid_stacks(text: str | None, low: float, high: float) -> list[float] 
 
 def cmd_chart(args) -> int:
     from sflp.atomic import pause_point
-    from sflp.game import check_stacks, default_stacks, min_stack
+    from sflp.game import Solution, check_stacks, default_stacks, min_stack
     from sflp.report import default_out_dir, write_chart_set
-    from sflp.solver import iter_solve
+    from sflp.solver import iter_blocks, iter_solve
     from sflp.thresholds import compute_thresholds
 
     stacks_note = None
@@ -382,15 +382,29 @@ def cmd_chart(args) -> int:
             if high > low else None
         )
         counts = {"lp": 0, "certified": 0, "max_exploitability": 0.0}
-        # every stack certified: published numbers are exact values rounded once (machine-independent)
-        solutions = iter_solve(stacks, config, exact=True, path=thresholds)
+        # every stack certified: published numbers are exact values rounded once (machine-independent);
+        # along the path they come a segment at a time, as arrays (iter_blocks)
+        if thresholds is not None:
+            solutions = iter_blocks(stacks, config, path=thresholds)
+        else:
+            solutions = iter_solve(stacks, config, exact=True)
+
+        def count(solution) -> None:
+            counts["lp"] += solution.method == "lp"
+            counts["certified"] += bool(solution.certified)
+            counts["max_exploitability"] = max(counts["max_exploitability"], solution.exploitability)
 
         def counted():
-            for solution in solutions:
-                counts["lp"] += solution.method == "lp"
-                counts["certified"] += bool(solution.certified)
-                counts["max_exploitability"] = max(counts["max_exploitability"], solution.exploitability)
-                yield solution
+            for item in solutions:
+                if isinstance(item, Solution):
+                    count(item)
+                else:  # a block: its stacks are certified, except those made another way
+                    made = [item.made(s) for s in range(len(item))]
+                    counts["certified"] += sum(m is None for m in made)
+                    for m in made:
+                        if m is not None:
+                            count(m)
+                yield item
 
         files = write_chart_set(
             counted(), thresholds, out_dir, exact=args.exact, stacks=stacks, progress=progress,

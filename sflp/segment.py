@@ -676,6 +676,26 @@ class SegmentBlock:
         self._solutions[s] = solution
         self.missing[s] = False
 
+    @property
+    def level(self) -> str:
+        return self.segment.level
+
+    def made(self, s: int) -> Solution | None:
+        """The Solution of row ``s`` when it was made another way (:meth:`put`), else None."""
+        return self._solutions.get(s)
+
+    def exact_value(self, s: int) -> Fraction:
+        """The exact value at row ``s`` (SB's EV in bb, a Fraction)."""
+        made = self._solutions.get(s)
+        if made is not None:
+            return made.value_exact
+        return self.segment.exact_parts(*self.fractions[s])[0]
+
+    def rows(self) -> np.ndarray:
+        """Every row's SB frequency, BB frequency, SB EV margin and BB EV margin: shape
+        ``(stacks, 4, hands)`` (``-0.0`` made ``0.0``, as in the report files)."""
+        return np.stack([self.sb, self.bb, self.sb_ev, self.bb_ev], axis=1) + 0.0
+
     def solutions(self, method: str = "path") -> list:
         """A :class:`~sflp.game.Solution` per stack (None where ``missing``), as
         :meth:`SegmentCertificate.solution` makes them."""

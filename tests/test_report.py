@@ -612,3 +612,25 @@ def test_hand_ev_row_xml_skips_nan_cells_and_keeps_shortest_text():
     assert cells == [("A", "", "12.5"), ("C", "4", "0.1"), ("D", "4", "-0.3333333333333333"), ("F", "4", "2.5e-17")]
     assert xml.startswith('<row r="7">') and xml.endswith("</row>")
     assert _row_xml(3, 1.0, [], "4") == '<row r="3"><c r="A3" t="n"><v>1.0</v></c></row>'
+
+
+def test_a_chart_set_from_blocks_is_the_chart_set_from_solutions(tmp_path):
+    """write_chart_set fed iter_blocks (arrays, no Solution per stack) writes the same CSV files,
+    byte for byte, as when fed iter_solve's Solution objects, value_exact included; the grid
+    starts at 1 bb, where SB's value is exactly 0 on a whole segment."""
+    from sflp.report import write_chart_set
+    from sflp.solver import iter_blocks, iter_solve
+    from sflp.thresholds import compute_thresholds
+
+    config = GameConfig(stack=10)
+    stacks = [round(1.0 + 0.07 * k, 2) for k in range(101)]
+    path = compute_thresholds(config, stacks[0], stacks[-1])
+    a = write_chart_set(iter_blocks(stacks, config, path=path), path, tmp_path / "blocks", exact=True,
+                        stacks=stacks, workers=0)
+    b = write_chart_set(iter_solve(stacks, config, exact=True, path=path, workers=1), path, tmp_path / "solutions",
+                        exact=True, stacks=stacks, workers=0)
+    csvs = sorted(name for name in a if name.endswith(".csv"))
+    assert csvs == sorted(name for name in b if name.endswith(".csv")) and "ranges.csv" in csvs
+    for name in csvs:
+        assert Path(a[name]).read_bytes() == Path(b[name]).read_bytes(), name
+    assert "/" in Path(a["values.csv"]).read_text().splitlines()[1]  # the exact value column is there

@@ -51,6 +51,7 @@ from sflp.report.frames import (
     ranges_frame,
     sc_frame,
     select,
+    solution_rows,
     sorted_solutions,
     thresholds_frame,
     values_frame,
@@ -121,18 +122,23 @@ class SweepSummary:
         self.certified = 0
 
     def add(self, solution) -> None:
+        self.add_stack(solution.config, float(solution.config.stack), solution.level, solution.method,
+                       float(solution.exploitability), bool(solution.certified))
+
+    def add_stack(self, config, stack: float, level: str, method: str, exploitability: float, certified: bool) -> None:
+        """One solved stack (``config``: its blinds and antes)."""
         if self.config is None:
-            self.config = solution.config
-        elif solution.config.structure_key() != self.config.structure_key():
+            self.config = config.with_stack(stack)
+        elif config.structure_key() != self.config.structure_key():
             raise ConfigError(
                 f"solutions mix blind structures {self.config.structure_key()} and "
-                f"{solution.config.structure_key()}; report one structure at a time"
+                f"{config.structure_key()}; report one structure at a time"
             )
-        self.stacks.append(float(solution.config.stack))
-        self.levels.add(solution.level)
-        self.methods[solution.method] = self.methods.get(solution.method, 0) + 1
-        self.max_exploitability = max(self.max_exploitability, float(solution.exploitability))
-        self.certified += bool(solution.certified)
+        self.stacks.append(stack)
+        self.levels.add(level)
+        self.methods[method] = self.methods.get(method, 0) + 1
+        self.max_exploitability = max(self.max_exploitability, exploitability)
+        self.certified += certified
 
     @classmethod
     def of(cls, solutions: Iterable) -> SweepSummary:
@@ -270,9 +276,10 @@ def write_chart_set(
     """Write the chart set (see the module doc) into ``out_dir`` as one unit; returns name -> path.
 
     ``solutions`` may be a list (any order) or -- with ``stacks`` naming the stacks it will
-    produce, in increasing order -- a stream such as :func:`sflp.solver.iter_solve`: each
-    solution's rows go to ``ranges.csv`` at once and the solution is dropped, so memory does not
-    grow with the number of stacks beyond one small row of ``values.csv`` per stack.
+    produce, in increasing order -- a stream such as :func:`sflp.solver.iter_solve`, or the
+    blocks of :func:`sflp.solver.iter_blocks` (arrays, no Solution object per stack): each
+    stack's rows go to ``ranges.csv`` at once and are dropped, so memory does not grow with the
+    number of stacks beyond one small row of ``values.csv`` per stack.
 
     The files are written into a staging folder beside ``out_dir`` and swapped in at the end
     (:class:`~sflp.report.staging.StagedFolder`): ``out_dir`` holds the complete old set or the
@@ -290,7 +297,7 @@ def write_chart_set(
     called with their names after the swap.
     """
     from sflp.report.csv_out import RangesCsvStream
-    from sflp.report.frames import ranges_frame_from_arrays, solution_rows, thin_indices
+    from sflp.report.frames import ranges_frame_from_arrays, thin_indices
     from sflp.report.html import write_chart_html
     from sflp.report.jobs import Jobs
     from sflp.report.plots import range_picture, render, threshold_picture, value_picture, write_chart_pdf
@@ -314,17 +321,14 @@ def write_chart_set(
         pause_point("staged")
         try:
             position = 0
-            for solution in solutions:
-                stack = float(solution.config.stack)
+            for stack, config, rows, values_row in _stack_entries(solutions, exact, summary):
                 if position >= len(solved) or stack != solved[position]:
                     expected = fmt_num(solved[position]) if position < len(solved) else "no more"
                     raise ConfigError(f"solution for stack {fmt_num(stack)} bb arrives where {expected} was expected")
                 if position == 0:
-                    _check_thresholds(solution.config, thresholds)
-                summary.add(solution)
-                rows = solution_rows(solution)
+                    _check_thresholds(config, thresholds)
                 stream.add(stack, rows)
-                values_rows.append(_values_row(solution, exact))
+                values_rows.append(values_row)
                 if position in thin:
                     kept_rows.append(rows)
                 position += 1
@@ -440,6 +444,33 @@ def made_with() -> dict[str, str]:
 def _step_value(stacks: Sequence[float]) -> float | None:
     text = _step_text(stacks)
     return float(text.split()[-1]) if text else None
+
+
+def _stack_entries(items, exact: bool, summary: SweepSummary):
+    """``(stack, config, rows, values row)`` per solved stack of a stream of Solutions and
+    blocks (:class:`sflp.segment.SegmentBlock`, from :func:`sflp.solver.iter_blocks`), each
+    stack also added to ``summary``.  A block's rows come from its arrays, with no Solution made."""
+    from sflp.game import Solution
+    from sflp.segment import SegmentBlock
+
+    for item in items:
+        if isinstance(item, Solution):
+            summary.add(item)
+            yield float(item.config.stack), item.config, solution_rows(item), _values_row(item, exact)
+            continue
+        if not isinstance(item, SegmentBlock):
+            raise ConfigError(f"write_chart_set needs sflp Solution objects or blocks (from iter_solve / "
+                              f"iter_blocks): {item!r:.40} is neither")
+        rows = item.rows()
+        for s, stack in enumerate(item.stacks):
+            made = item.made(s)
+            if made is not None:  # a stack solved the general way (a breakpoint)
+                summary.add(made)
+                yield stack, made.config, rows[s], _values_row(made, exact)
+                continue
+            summary.add_stack(item.config, stack, item.level, "path", 0.0, True)
+            row = (stack, float(item.value[s]) + 0.0, float(item.push_pct[s]), float(item.call_pct[s]), 0.0)
+            yield stack, item.config, rows[s], row + (fraction_text(item.exact_value(s)),) if exact else row
 
 
 def _values_row(solution, exact: bool) -> tuple:
