@@ -330,7 +330,7 @@ def write_chart_set(
                 stream.add(stack, rows)
                 values_rows.append(values_row)
                 if position in thin:
-                    kept_rows.append(rows)
+                    kept_rows.append(np.array(rows))  # a copy: a block's row is a view of the whole block
                 position += 1
                 tick("solving", position, len(solved))
             if position != len(solved):
