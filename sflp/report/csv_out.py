@@ -92,6 +92,18 @@ def _float_texts(values: np.ndarray) -> list[str]:
     return texts
 
 
+def _frequency_texts(values: np.ndarray) -> list[str]:
+    """:func:`_float_texts` of frequencies, most of which are exactly 0 or 1 (their text is
+    known; only the mixed ones are formatted)."""
+    values = np.asarray(values, dtype=np.float64)
+    out = np.full(values.shape, "0.0", dtype=object)
+    out[values == 1.0] = "1.0"
+    mixed = (values != 0.0) & (values != 1.0)
+    if mixed.any():
+        out[mixed] = _float_texts(values[mixed])
+    return out.tolist()
+
+
 _ROW_TEMPLATE = "".join(f"%s,{player},{hand},%s,%s\n" for player in PLAYERS for hand in CLASS_NAMES)
 """The 338 rows of one stack as one format string: (stack, frequency, ev_margin) per row."""
 _N_ROWS = len(PLAYERS) * len(CLASS_NAMES)
@@ -124,7 +136,7 @@ class RangesCsvStream:
     def add(self, stack: float, rows: np.ndarray) -> None:
         """Write one stack: ``rows`` is :func:`sflp.report.frames.solution_rows` (4 x 169)."""
         args: list[str] = [repr(float(stack))] * (3 * _N_ROWS)
-        args[1::3] = _float_texts(rows[0:2].ravel() + 0.0)
+        args[1::3] = _frequency_texts(rows[0:2].ravel() + 0.0)
         args[2::3] = _float_texts(rows[2:4].ravel() + 0.0)
         self._write(_ROW_TEMPLATE % tuple(args))
         self.rows += _N_ROWS
