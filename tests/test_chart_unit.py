@@ -472,3 +472,25 @@ print(open(os.path.join(target, "values.csv")).read().strip())
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("refused: another sflp run is writing") and lines[-1] == "first"
+
+
+def test_the_report_package_loads_its_heavy_modules_only_when_asked():
+    """``sflp.report`` names its functions lazily: the folder contract (staging) imports without
+    pandas, openpyxl or the chart set, and a name is imported from its module on first use."""
+    script = """
+import sys
+import sflp.report.staging
+assert not {"pandas", "openpyxl", "sflp.report.chartset"} & set(sys.modules), sorted(sys.modules)
+from sflp.report import write_chart_set, VALUES_COLUMNS
+import sflp.report
+assert write_chart_set.__module__ == "sflp.report.chartset" and VALUES_COLUMNS[0] == "stack"
+assert set(sflp.report.__all__) <= set(dir(sflp.report))
+assert all(getattr(sflp.report, name) is not None for name in sflp.report.__all__)
+try:
+    sflp.report.no_such_name
+except AttributeError as exc:
+    print("ok", exc)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok module 'sflp.report' has no attribute 'no_such_name'")

@@ -22,25 +22,31 @@ only by ``Solution.plot`` and the approximate-solver benchmark plot).  The jobs 
 * :func:`check_out_dir` -- create / validate an output folder up front.
 """
 
-from sflp.atomic import atomic_output, check_out_dir, write_bytes, write_text, write_with
-from sflp.report.chartset import (
-    about_items,
-    config_name,
-    default_out_dir,
-    structure_text,
-    write_chart_set,
-    write_solution,
-)
-from sflp.report.frames import (
-    RANGES_COLUMNS,
-    THRESHOLDS_COLUMNS,
-    VALUES_COLUMNS,
-    grid_from_tidy,
-    ranges_frame,
-    thresholds_frame,
-    values_frame,
-    wide_by_stack,
-)
+import importlib
+
+# Names are imported from their module on first use (PEP 562): importing ``sflp.report`` or one of
+# its light modules (``staging``, ``jobs``) does not load pandas, openpyxl or the chart set.
+_LAZY = {
+    **dict.fromkeys(("atomic_output", "check_out_dir", "write_bytes", "write_text", "write_with"), "sflp.atomic"),
+    **dict.fromkeys(("about_items", "config_name", "default_out_dir", "structure_text", "write_chart_set",
+                     "write_solution"), "sflp.report.chartset"),
+    **dict.fromkeys(("RANGES_COLUMNS", "THRESHOLDS_COLUMNS", "VALUES_COLUMNS", "grid_from_tidy", "ranges_frame",
+                     "thresholds_frame", "values_frame", "wide_by_stack"), "sflp.report.frames"),
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sflp.report' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "RANGES_COLUMNS",
