@@ -612,13 +612,6 @@ class SegmentCertificate:
         value = Fraction(sum(a * w for a, w in zip(plan["V"], powers)), plan["value_den"] * Qh)
         return value, tuple(x), tuple(y)
 
-    def solutions(self, stacks: list[float], config: GameConfig, method: str = "path", *,
-                  compiled: bool | None = None) -> list:
-        """:meth:`solution` at every stack of a block of stacks of this segment (``config``'s
-        blinds and antes), from :meth:`block`: the same results, bit for bit."""
-        return self.block(stacks, config, compiled=compiled).solutions(method)
-
-
 class SegmentBlock:
     """The certified solutions of a block of stacks of one segment, as arrays (row ``s`` is
     ``stacks[s]``, ``configs[s]``): ``sb``, ``bb`` (frequencies), ``sb_ev``, ``bb_ev`` (EV
