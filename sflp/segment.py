@@ -612,6 +612,7 @@ class SegmentCertificate:
         value = Fraction(sum(a * w for a, w in zip(plan["V"], powers)), plan["value_den"] * Qh)
         return value, tuple(x), tuple(y)
 
+
 class SegmentBlock:
     """The certified solutions of a block of stacks of one segment, as arrays (row ``s`` is
     ``stacks[s]``, ``configs[s]``): ``sb``, ``bb`` (frequencies), ``sb_ev``, ``bb_ev`` (EV
