@@ -387,7 +387,7 @@ def _path_blocks(stacks: list[float], game0: PushFoldGame, path, solver=None, co
     index = np.maximum(np.searchsorted(starts, np.asarray(stacks, dtype=np.float64), side="right") - 1, 0)
     cuts = [0, *(np.flatnonzero(np.diff(index)) + 1).tolist(), len(stacks)]
     for start, end in zip(cuts, cuts[1:]):
-        _, support = path.segment_of(stacks[start])
+        support = path.segments[int(index[start])][2]  # the run's segment, found by the searchsorted above
         segment = SegmentCertificate(game0, support)  # the structure's integers: any stack's game will do
         for a in range(start, end, BLOCK_STACKS):  # long segments in pieces: memory stays bounded
             run = stacks[a:min(end, a + BLOCK_STACKS)]
