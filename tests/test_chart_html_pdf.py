@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 from html.parser import HTMLParser
+from importlib.resources import as_file, files
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +31,7 @@ from sflp.errors import ConfigError
 from sflp.game import GameConfig
 from sflp.report import write_chart_set
 from sflp.report.colors import FREQUENCY_FULL
-from sflp.report.html import MAX_STACKS, write_chart_html
+from sflp.report.html import MAX_STACKS, STATIC_FILES, static_text, write_chart_html
 from sflp.report.plots import write_chart_pdf
 from sflp.solver import solve_many
 
@@ -276,6 +277,46 @@ def test_browser_thresholds_mode_and_hand_details(chart, chromium, tmp_path):
     assert f"{float(freq['frequency']) * 100:.1f}%" in detail
 
 
+# Put first in <head>: records every script error and console.error on <html data-js-errors>.
+ERROR_COLLECTOR = """<script>
+(() => {
+  const errors = [];
+  const note = text => {
+    errors.push(String(text));
+    document.documentElement.dataset.jsErrors = JSON.stringify(errors);
+  };
+  // capture: also a resource that fails to load (the page should have none)
+  window.addEventListener("error", ev => note(ev.message || "failed: " + (ev.target && ev.target.outerHTML)), true);
+  window.addEventListener("unhandledrejection", ev => note("unhandled rejection: " + ev.reason));
+  const consoleError = console.error;
+  console.error = (...args) => { note(args.join(" ")); consoleError(...args); };
+})();
+</script>"""
+
+
+def test_browser_runs_the_inlined_script_and_style_without_errors(chart, chromium, tmp_path):
+    # chart.js and chart.css from sflp/report/static/, inlined in the page: a syntax or run-time
+    # error in the script would land in data-js-errors (and the script would not finish); the
+    # computed styles show the browser parsed and applied the style sheet
+    report = """<script>
+    document.body.dataset.paddingLeft = getComputedStyle(document.body).paddingLeft;
+    document.body.dataset.controls = getComputedStyle(document.querySelector(".controls")).display;
+    </script></body>"""
+    text = (chart / "chart.html").read_text(encoding="utf-8")
+    page = tmp_path / "checked.html"
+    page.write_text(text.replace("<head>", "<head>" + ERROR_COLLECTOR, 1).replace("</body>", report), encoding="utf-8")
+    html = dump_dom(chromium, page, "#stack=7.7", tmp_path)
+    errors = re.search(r'<html[^>]*data-js-errors="([^"]*)"', html)
+    assert errors is None, errors and errors[1]
+    assert re.search(r'<body[^>]*data-padding-left="20px"', html)  # body { padding: 16px 20px } (default 0)
+    assert re.search(r'<body[^>]*data-controls="flex"', html)
+    dom = parse_dom(html)
+    # the script ran to its end: init() filled the page and painted the stack from the address
+    assert dom.by_id["stack-value"]["attrs"]["data-stack"] == "7.7"
+    assert dom.by_id["coverage"]["text"] == f"All {len(STACKS)} solved stacks are in this page."
+    assert len(dom.cells) == 2 * 169
+
+
 def test_browser_screenshot(chart, chromium, tmp_path):
     shot = tmp_path / "chart.png"
     run_chromium(chromium, (chart / "chart.html").resolve().as_uri() + "#stack=10", tmp_path,
@@ -298,6 +339,30 @@ def test_page_is_self_contained(chart):
     for needle in ("src=", "href=", "<link", "@import", "url(", "fetch(", "XMLHttpRequest", "import("):
         assert needle not in text, needle
     assert set(re.findall(r"https?://[^\s\"']+", text)) <= {"http://www.w3.org/2000/svg"}  # the SVG namespace
+
+
+def test_page_code_ships_as_package_data_and_is_inlined(chart):
+    # the page's skeleton, style and code are files of the package (found by importlib.resources,
+    # as in an installed wheel), and the written page holds each of them verbatim
+    text = (chart / "chart.html").read_text(encoding="utf-8")
+    for name in STATIC_FILES:
+        assert (files("sflp.report") / "static" / name).is_file(), name
+    css, js = static_text("chart.css"), static_text("chart.js")
+    assert f"<style>\n{css}</style>" in text
+    assert f"<script>\n{js}</script>" in text
+    for piece in re.split(r"__(?:TITLE|DATA|STYLE|SCRIPT)__", static_text("chart.html")):
+        assert piece in text, piece
+    # inlined text must not end its element early (nor put the HTML parser in its "<!--" escaped
+    # state), nor hold a slot of the skeleton
+    assert "</style" not in css.lower() and "</script" not in js.lower() and "<!--" not in js
+    assert not re.search(r"__(?:TITLE|DATA|STYLE|SCRIPT)__", css + js)
+
+
+def test_chart_js_parses_in_node():
+    node = _find(("node", "nodejs"), "nodejs")
+    with as_file(files("sflp.report") / "static" / "chart.js") as path:
+        result = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
 
 
 def test_page_data_matches_csv(chart):
@@ -351,10 +416,15 @@ def test_page_caps_the_embedded_stacks(tmp_path):
 
 def test_page_survives_script_end_tags_in_text(tmp_path):
     values, ranges = _synthetic(2)
-    nasty = "</script><script>alert(1)</script>"
-    path = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1", [("note", nasty)])
-    assert path.read_text().count("</script>") == 2  # the data block's and the code's
-    assert dict(embedded_data(path)["about"])["note"] == nasty
+    nasty = "</script><script>alert(1)</script> __SCRIPT__ __STYLE__"  # and the skeleton's slot names
+    path = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1 __DATA__",
+                            [("note", nasty)])
+    text = path.read_text(encoding="utf-8")
+    assert text.count("</script>") == 2  # the data block's and the code's
+    assert text.count(static_text("chart.js")) == 1 and text.count(static_text("chart.css")) == 1
+    assert "<title>sflp push/fold chart, SB 0.5 / BB 1 __DATA__</title>" in text
+    data = embedded_data(path)
+    assert dict(data["about"])["note"] == nasty and data["structure"] == "SB 0.5 / BB 1 __DATA__"
 
 
 def test_page_rejects_incomplete_ranges(tmp_path):
