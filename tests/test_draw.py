@@ -1,29 +1,32 @@
 """The drawing writers (sflp.report.draw): the same drawing as SVG, PNG and PDF.
 
 Each writer is checked by an independent reader: the SVG by an XML parser, the PNG by Pillow's
-decoder, the PDF by poppler (``pdftotext`` for the text, ``pdftoppm`` for the pixels), and the
-cut-down TrueType font by fontTools (matplotlib's own font library), which also verifies every
-table checksum.  Placement is checked on pixels: a text anchored in the middle of a point must
-have its ink centred there, in the PNG and in the PDF alike.
+decoder, the PDF by poppler (``pdftotext`` for the text, ``pdftoppm`` for the pixels, ``pdffonts``
+for the embedded fonts).  Placement is checked on pixels: a text anchored in the middle of a point
+must have its ink centred there, in the PNG and in the PDF alike.  Text that is not ASCII
+(``≤``, ``−``, ``×``, ``é``, ...) must come back as written from every format.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+import reportlab
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageFont
 
 from sflp.report.draw import (
     CAP_HEIGHT,
+    FONT_DIR,
     Drawing,
-    TrueType,
     font_path,
     pdf_bytes,
     png_bytes,
@@ -34,6 +37,7 @@ from sflp.report.draw import (
 from tests.test_chart_html_pdf import _find
 
 DPI = 144  # 2 pixels per point: positions below are easy to read in pixels
+UNICODE = "Ante ≤ 0.125 bb − é ü × …"  # a minus sign, not a hyphen; an ellipsis, not three dots
 
 
 @pytest.fixture(scope="module")
@@ -138,52 +142,112 @@ def test_pdf_draws_where_the_png_draws(poppler, tmp_path):
         assert max(abs(u - v) for u, v in zip(a, b)) <= 3, (region, a, b)
 
 
-def test_pdf_is_one_page_reproducible_and_dateless():
+def test_pdf_is_one_page_reproducible_and_undated(monkeypatch):
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     a = pdf_bytes(sample(), title="x")
     assert a == pdf_bytes(sample(), title="x")
-    assert a.startswith(b"%PDF-1.4") and a.rstrip().endswith(b"%%EOF")
-    assert b"/CreationDate" not in a and b"/ModDate" not in a and a.count(b"/FontFile2") == 2
+    assert a.startswith(b"%PDF-1.") and a.rstrip().endswith(b"%%EOF")
+    assert len(re.findall(rb"/Type\s*/Page\b(?!s)", a)) == 1 and a.count(b"/FontFile2") == 1  # no bold text
+    # reportlab's invariant mode: one fixed date, whatever the clock says; no library version
+    assert set(re.findall(rb"/(?:CreationDate|ModDate) \(D:(\d+)", a)) == {b"20000101000000"}
+    assert reportlab.Version.encode() not in a and re.search(rb"/Producer \(sflp\)", a)
+
+
+def test_pdf_date_follows_source_date_epoch(monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14 22:13:20 UTC
+    a = pdf_bytes(sample())
+    assert set(re.findall(rb"/(?:CreationDate|ModDate) \(D:(\d+)", a)) == {b"20231114221320"}
+    assert a == pdf_bytes(sample())
+
+
+def test_pdf_of_another_drawing_differs():
+    other = sample()
+    other.text(5, 5, "z", 5)
+    assert pdf_bytes(other) != pdf_bytes(sample())
+
+
+def unicode_drawing() -> Drawing:
+    d = Drawing(300, 80)
+    d.text(10, 30, UNICODE, 12)
+    d.text(150, 60, "Stack ≥ 2 bb × ½", 10, weight="bold", anchor="middle")
+    d.text(290, 75, "ü", 6, anchor="end", angle=90)
+    return d
+
+
+def test_pdf_keeps_non_ascii_text(poppler):
+    data = pdf_bytes(unicode_drawing(), title="Ante ≤ é")
+    out = subprocess.run([poppler["pdftotext"], "-enc", "UTF-8", "-", "-"], input=data, capture_output=True,
+                         check=True).stdout.decode("utf-8")
+    assert UNICODE in out and "Stack ≥ 2 bb × ½" in out and "ü" in out
+    assert "?" not in out and "<=" not in out
+
+
+def test_pdf_title_keeps_non_ascii(tmp_path):
+    pdfinfo = shutil.which("pdfinfo")
+    if pdfinfo is None:
+        pytest.skip("pdfinfo is not on PATH (install e.g. the Debian package 'poppler-utils')")
+    (tmp_path / "t.pdf").write_bytes(pdf_bytes(unicode_drawing(), title="Ante ≤ é", creator="sflp ×"))
+    info = subprocess.run([pdfinfo, "-enc", "UTF-8", str(tmp_path / "t.pdf")], capture_output=True, check=True
+                          ).stdout.decode("utf-8")
+    assert re.search(r"^Title:\s+Ante ≤ é$", info, re.M) and re.search(r"^Creator:\s+sflp ×$", info, re.M)
+    assert re.search(r"^Producer:\s+sflp$", info, re.M)
+
+
+def test_svg_and_png_keep_non_ascii_text():
+    d = unicode_drawing()
+    root = ET.fromstring(svg_bytes(d))
+    texts = [t.text for t in root.findall("{http://www.w3.org/2000/svg}text")]
+    assert texts == [UNICODE, "Stack ≥ 2 bb × ½", "ü"]
+    # the PNG draws the glyphs, not the font's empty box for a missing character
+    def picture(sign: str) -> np.ndarray:
+        single = Drawing(20, 20)
+        single.text(4, 15, sign, 12)
+        return np.asarray(Image.open(io.BytesIO(png_bytes(single, DPI)))).astype(int)
+
+    missing = picture("\uffff")  # a noncharacter: DejaVu has no glyph for it
+    pictures = {sign: picture(sign) for sign in "≤−×é…"}
+    for sign, px in pictures.items():
+        assert (px < 128).any() and not np.array_equal(px, missing), sign
+    assert not np.array_equal(pictures["é"], picture("e"))  # the accent is drawn
+    png = np.asarray(Image.open(io.BytesIO(png_bytes(d, DPI)))).astype(int)
+    left, _, right, _ = ink_box(png, (0, 30, 600, 70))
+    assert abs((right - left) - 2 * text_width(UNICODE, 12)) <= 6
 
 
 @pytest.mark.skipif(shutil.which("pdffonts") is None, reason="pdffonts (poppler-utils) is not installed")
-def test_pdf_fonts_are_embedded_truetype_subsets():
+def test_pdf_fonts_are_embedded_truetype_subsets():  # the fonts the page uses, each once
     import tempfile
 
     with tempfile.NamedTemporaryFile(suffix=".pdf") as fh:
-        fh.write(pdf_bytes(sample()))
+        fh.write(pdf_bytes(unicode_drawing()))
         fh.flush()
         listing = subprocess.run(["pdffonts", fh.name], capture_output=True, text=True, check=True).stdout
     rows = [line.split() for line in listing.splitlines()[2:]]
-    assert len(rows) == 2
+    assert sorted(row[0] for row in rows) == ["AAAAAA+DejaVuSans", "AAAAAA+DejaVuSans-Bold"]  # fixed subset tags
     for row in rows:
-        assert row[0].split("+")[1].startswith("DejaVuSans") and row[1] == "TrueType" and row[3:5] == ["yes", "yes"]
+        assert row[1] == "TrueType" and row[3:6] == ["yes", "yes", "yes"]  # embedded, subset, Unicode map
 
 
 # ---------------------------------------------------------------- the font
 
 
 @pytest.mark.parametrize("weight", ["normal", "bold"])
-def test_cut_down_font_keeps_ascii_outlines_and_valid_checksums(weight):
-    from fontTools.ttLib import TTFont
+def test_fonts_are_bundled_with_their_licence(weight):
+    path = font_path(weight)
+    assert path.parent == FONT_DIR and path.name == {"normal": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}[weight]
+    font = ImageFont.truetype(str(path), 10)
+    assert font.getname() == ("DejaVu Sans", "Book" if weight == "normal" else "Bold")
+    licence = (FONT_DIR / "LICENSE-DejaVu.txt").read_text(encoding="utf-8")
+    assert "Bitstream Vera" in licence and "DejaVu changes are in public domain" in licence
 
-    original = TTFont(str(font_path(weight)))
-    data = TrueType(font_path(weight).read_bytes()).subset(range(32, 127))
-    cut = TTFont(io.BytesIO(data), checkChecksums=2)  # raises on a wrong table checksum
-    assert len(cut.getGlyphOrder()) == len(original.getGlyphOrder())  # glyph numbers unchanged
-    cmap = original.getBestCmap()
-    for code in range(33, 127):
-        name = cmap[code]
-        glyph_id = original.getGlyphID(name)
-        assert cut.getGlyphID(cut.getBestCmap()[code]) == glyph_id
-        a, b = original["glyf"][name], cut["glyf"][cut.getGlyphName(glyph_id)]
-        assert a.getCoordinates(original["glyf"])[0] == b.getCoordinates(cut["glyf"])[0], chr(code)
-    e_acute = cut.getGlyphName(original.getGlyphID(cmap[0x00E9]))
-    assert cut["glyf"][e_acute].numberOfContours == 0  # é: not needed, left empty
-    assert "GSUB" not in cut and "GPOS" not in cut and len(data) < len(font_path(weight).read_bytes()) / 5
-    font = TrueType(data)
-    units = original["head"].unitsPerEm
-    for code in range(32, 127):
-        assert font.width(code) == round(original["hmtx"][cmap[code]][0] * 1000 / units)
+
+def test_drawing_text_does_not_load_matplotlib():
+    code = ("import sys; from sflp.report.draw import Drawing, pdf_bytes, png_bytes, svg_bytes, text_width\n"
+            "d = Drawing(50, 20); d.text(25, 15, 'AKs ≤ 2', 8, anchor='middle')\n"
+            "pdf_bytes(d); png_bytes(d); svg_bytes(d); text_width('x', 1)\n"
+            "print([m for m in ('matplotlib', 'fontTools', 'fpdf', 'pandas') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_text_width_agrees_with_freetype():
@@ -201,12 +265,11 @@ def test_wrap_respects_the_width():
 
 
 def test_cap_height_matches_the_font():
-    from fontTools.ttLib import TTFont
-
-    font = TTFont(str(font_path("normal")))  # its OS/2 table is version 1: no sCapHeight, so the H's top
-    glyf = font["glyf"]
-    glyf["H"].recalcBounds(glyf)
-    assert abs(glyf["H"].yMax / font["head"].unitsPerEm - CAP_HEIGHT) < 1e-3
+    # its OS/2 table is version 1 (no sCapHeight), so the top of the H, drawn by FreeType at one
+    # pixel per font unit (2048 per em)
+    font = ImageFont.truetype(str(font_path("normal")), 2048, layout_engine=ImageFont.Layout.BASIC)
+    top = -font.getbbox("H", anchor="ls")[1]
+    assert abs(top / 2048 - CAP_HEIGHT) < 1e-3
 
 
 def test_bad_text_options_are_refused():

@@ -1,34 +1,56 @@
-"""A small vector drawing written three ways: SVG (text), PDF (one page) and PNG (Pillow).
+"""A small vector drawing written three ways: SVG (text), PDF (one page, reportlab) and PNG (Pillow).
 
 The report pictures are rectangles, lines, dots and short texts.  A :class:`Drawing` holds them
 once, in **points** (1/72 inch) with the origin at the **top left** and ``y`` pointing **down**
 (as in SVG), and three small writers turn the same drawing into a file:
 
 * :func:`svg_bytes` -- every text stays a ``<text>`` element (searchable, selectable);
-* :func:`pdf_bytes` -- one page, text drawn in DejaVu Sans embedded as TrueType
-  (``/FontFile2``, cut down to printable ASCII by :class:`TrueType`), so it prints sharp and
-  ``pdftotext`` reads it back; vector rectangles and lines;
+* :func:`pdf_bytes` -- one page drawn with reportlab's canvas: vector rectangles, lines and
+  dots, text in DejaVu Sans embedded as TrueType subsets with a ``ToUnicode`` map, so it prints
+  sharp and ``pdftotext`` reads every character back (``−``, ``≤``, ``×``, ``é`` included);
 * :func:`png_bytes` -- drawn by Pillow at twice the size and halved (anti-aliased edges and text).
 
 Texts are placed by their **baseline**: ``anchor`` ``"start"``, ``"middle"`` or ``"end"`` says
 which point of the baseline sits at ``(x, y)``; ``angle=90`` turns a text to read upwards.  Widths
-come from the font's own advance widths (:func:`text_width`, no kerning), the same numbers the
-PDF declares, so centred and right-aligned texts line up in all three files.
+come from the font's own advance widths (:func:`text_width`, no kerning), read by reportlab -- the
+same numbers the PDF declares -- so centred and right-aligned texts line up in all three files.
 
-Every writer is deterministic: no dates, no tool names with versions, fixed font subset tag.
-Drawing with Pillow and writing the SVG/PDF text directly is about ten times faster than
-matplotlib for these pictures (:mod:`sflp.report.plots` builds them).
+The fonts are DejaVu Sans and DejaVu Sans Bold, bundled in ``sflp/report/fonts`` with their
+licence (Bitstream Vera / DejaVu, redistributable): drawing text needs neither matplotlib nor a
+system font.
+
+Every writer is deterministic.  The PDF is written in reportlab's *invariant* mode: its one date
+is ``SOURCE_DATE_EPOCH`` when that is set, else 2000-01-01 00:00 UTC, never the clock; the file
+id is made from that date and the title; font subsets are named in order of first use
+(``AAAAAA+DejaVuSans``); the producer is ``sflp``, with no library version.
+
+**Why reportlab.**  The PDF library was chosen by measurement against fpdf2 (matplotlib's PDF
+backend was not a candidate: matplotlib is to load only for the notebook views).  Medians on the
+real chart page (:func:`sflp.report.plots.chart_page`, A4 landscape, 1,219 items of which 778
+texts), Python 3.11 on a shared 2-core Linux machine:
+
+=====================  =================  ==========  ==============  =========
+library                cold import        first page  further pages   file size
+=====================  =================  ==========  ==============  =========
+reportlab 5.1.0        42 ms (23 ms *)    50-70 ms    27 ms           56 KB
+fpdf2 2.8.9            310 ms (195 ms *)  300-345 ms  100-118 ms      33 KB
+=====================  =================  ==========  ==============  =========
+
+(* in a process that has already imported :mod:`sflp.report.plots`, hence numpy and pandas.
+"First page" includes reading the two fonts.)  fpdf2 imports numpy, fontTools.varLib and its SVG
+and signing modules up front and parses both whole fonts with fontTools for every document;
+reportlab reads each font once per process.  Both are pure Python (reportlab has had no compiled
+parts since 4.0); reportlab is BSD-licensed (fpdf2 LGPL), maintained since 2000, and its
+TrueType subsets carry ``ToUnicode`` maps, so every character reads back.  The hand-written
+writer this replaces took 11 ms a page; ``write_chart_pdf`` now takes about 45 ms (100 ms
+for the first page of a process).  reportlab is imported on first use, not with this module.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import importlib.util
 import io
 import math
-import struct
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,8 +64,8 @@ ASCENT, DESCENT = 0.928, -0.236
 """DejaVu Sans ascender and descender in em (hhea 1901 and -483 of 2048 units)."""
 SUPERSAMPLE = 2
 """PNG pictures are drawn at this multiple of their size and reduced: smooth edges and text."""
-_PDF_TEXT = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2026": "...", "\u00b7": "-",
-                           "\u2264": "<=", "\u2265": ">=", "\u00d7": "x"})
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+"""The bundled DejaVu Sans files and their licence (``LICENSE-DejaVu.txt``)."""
 
 
 # ---------------------------------------------------------------- the items
@@ -132,34 +154,37 @@ class Drawing:
 # ---------------------------------------------------------------- fonts and widths
 
 
-@functools.cache
 def font_path(weight: str = "normal") -> Path:
-    """The DejaVu Sans file for ``weight``: the copy matplotlib ships, else the system's."""
-    name = FONT_FILES[weight]
-    places = []
-    spec = importlib.util.find_spec("matplotlib")  # locates the package without importing it
-    for root in (spec.submodule_search_locations or []) if spec else []:
-        places.append(Path(root) / "mpl-data" / "fonts" / "ttf" / name)
-    places.append(Path("/usr/share/fonts/truetype/dejavu") / name)
-    for path in places:
-        if path.is_file():
-            return path
-    raise OutputError(f"font {name} not found (looked in {', '.join(str(p) for p in places)}); "
-                      "it comes with matplotlib")
+    """The bundled DejaVu Sans file for ``weight`` (``"normal"`` or ``"bold"``)."""
+    path = FONT_DIR / FONT_FILES[weight]
+    if not path.is_file():
+        raise OutputError(f"font {path} is missing: the sflp installation is incomplete (reinstall sflp)")
+    return path
 
 
 @functools.cache
-def _advances(weight: str) -> dict[str, float]:
-    """Advance widths of printable ASCII in em (1/1000 precision, as the PDF declares them)."""
-    widths = _pdf_font(weight)[1]
-    return {chr(c): w / 1000 for c, w in zip(range(32, 127), widths)}
+def _font(weight: str):
+    """The reportlab TrueType font for ``weight``, registered once per process under an sflp
+    name (so it cannot clash with a font a caller registered)."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+    name = "sflp-" + FONT_FILES[weight].removesuffix(".ttf")
+    try:
+        font = TTFont(name, str(font_path(weight)))
+    except TTFError as exc:
+        raise OutputError(f"font {font_path(weight)} cannot be read: {exc}") from exc
+    pdfmetrics.registerFont(font)
+    return font
 
 
 def text_width(text: str, size: float, weight: str = "normal") -> float:
-    """Width of ``text`` in points at ``size``: the sum of its advance widths (no kerning)."""
-    adv = _advances(weight)
-    fallback = adv["M"]
-    return size * sum(adv.get(ch, fallback) for ch in text)
+    """Width of ``text`` in points at ``size``: the sum of its advance widths (no kerning).
+
+    >>> round(text_width("AKs", 10), 2)  # DejaVu Sans: A 1401, K 1343, s 1067 of 2048 units
+    18.61
+    """
+    return _font(weight).stringWidth(text, size)
 
 
 def wrap(text: str, width_pt: float, size: float, weight: str = "normal", indent: str = "") -> list[str]:
@@ -305,285 +330,66 @@ def png_bytes(drawing: Drawing, dpi: float = 120) -> bytes:
 # ---------------------------------------------------------------- PDF
 
 
-@functools.cache
-def _pdf_font(weight: str) -> tuple[bytes, list[int], dict]:
-    """(TrueType program for the PDF, widths of codes 32..126 in 1/1000 em, descriptor numbers)."""
-    font = TrueType(font_path(weight).read_bytes())
-    return font.subset(range(32, 127)), [font.width(c) for c in range(32, 127)], font.descriptor()
-
-
-class TrueType:
-    """The few parts of a TrueType font file the PDF needs, read with :mod:`struct`.
-
-    :meth:`subset` keeps every table the PDF needs and the outlines of the wanted characters'
-    glyphs (with the parts of composite glyphs); all other glyphs are left empty and the
-    layout tables dropped.  Glyph numbers do not change, so ``cmap`` and ``hmtx`` stay valid as
-    they are: a 700 KB font becomes about 60 KB (about 25 KB compressed) in a few milliseconds.
-    """
-
-    DROP = frozenset({"GSUB", "GPOS", "GDEF", "BASE", "JSTF", "MATH", "kern", "FFTM", "DSIG", "hdmx", "LTSH",
-                      "VDMX", "PCLT"})
-
-    def __init__(self, data: bytes):
-        if data[:4] not in (b"\x00\x01\x00\x00", b"true"):
-            raise OutputError("the font is not a TrueType (glyf) font")
-        count = struct.unpack(">H", data[4:6])[0]
-        self.tables: dict[str, bytes] = {}
-        for k in range(count):
-            tag, _, offset, length = struct.unpack(">4sIII", data[12 + 16 * k:28 + 16 * k])
-            self.tables[tag.decode("latin-1")] = data[offset:offset + length]
-        head, hhea = self.tables["head"], self.tables["hhea"]
-        self.units = struct.unpack(">H", head[18:20])[0]
-        self.long_loca = struct.unpack(">h", head[50:52])[0] == 1
-        self.glyphs = struct.unpack(">H", self.tables["maxp"][4:6])[0]
-        self.metrics = struct.unpack(">H", hhea[34:36])[0]
-        self.cmap = self._cmap()
-
-    def _cmap(self) -> dict[int, int]:
-        """Unicode -> glyph from the (3, 1) format 4 subtable (the BMP, which holds ASCII)."""
-        cmap = self.tables["cmap"]
-        for k in range(struct.unpack(">H", cmap[2:4])[0]):
-            platform, encoding, offset = struct.unpack(">HHI", cmap[4 + 8 * k:12 + 8 * k])
-            if (platform, encoding) == (3, 1) and struct.unpack(">H", cmap[offset:offset + 2])[0] == 4:
-                break
-        else:
-            raise OutputError("the font has no Unicode (3, 1) format 4 cmap")
-        seg2 = struct.unpack(">H", cmap[offset + 6:offset + 8])[0]
-        segs = seg2 // 2
-        base = offset + 14
-
-        def array(start: int, fmt: str) -> tuple:
-            return struct.unpack(f">{segs}{fmt}", cmap[start:start + seg2])
-
-        ends, starts = array(base, "H"), array(base + seg2 + 2, "H")
-        deltas, range_at = array(base + 2 * seg2 + 2, "h"), base + 3 * seg2 + 2
-        ranges = array(range_at, "H")
-        out = {}
-        for k in range(segs):
-            for code in range(starts[k], min(ends[k], 0x7F) + 1):  # ASCII is all sflp writes
-                if ranges[k] == 0:
-                    glyph = (code + deltas[k]) & 0xFFFF
-                else:
-                    at = range_at + 2 * k + ranges[k] + 2 * (code - starts[k])
-                    glyph = struct.unpack(">H", cmap[at:at + 2])[0]
-                    glyph = (glyph + deltas[k]) & 0xFFFF if glyph else 0
-                if glyph:
-                    out[code] = glyph
-        return out
-
-    def width(self, code: int) -> int:
-        """Advance width of character ``code`` in 1/1000 em (0 when the font lacks it)."""
-        glyph = self.cmap.get(code)
-        if glyph is None:
-            return 0
-        k = min(glyph, self.metrics - 1)
-        return round(struct.unpack(">H", self.tables["hmtx"][4 * k:4 * k + 2])[0] * 1000 / self.units)
-
-    def descriptor(self) -> dict:
-        head, hhea, os2 = self.tables["head"], self.tables["hhea"], self.tables.get("OS/2", b"")
-        scale = 1000 / self.units
-        cap = struct.unpack(">h", os2[88:90])[0] if len(os2) >= 90 else 0
-        return {
-            "bbox": [round(v * scale) for v in struct.unpack(">hhhh", head[36:44])],
-            "ascent": round(struct.unpack(">h", hhea[4:6])[0] * scale),
-            "descent": round(struct.unpack(">h", hhea[6:8])[0] * scale),
-            "cap": round(cap * scale) if cap else round(CAP_HEIGHT * 1000),
-        }
-
-    def _offsets(self) -> list[int]:
-        loca, n = self.tables["loca"], self.glyphs + 1
-        if self.long_loca:
-            return list(struct.unpack(f">{n}I", loca[:4 * n]))
-        return [2 * v for v in struct.unpack(f">{n}H", loca[:2 * n])]
-
-    def subset(self, codes) -> bytes:
-        """The font with only the glyphs of ``codes`` (and glyph 0) drawn; see the class doc."""
-        glyf, offsets = self.tables["glyf"], self._offsets()
-        keep = {0} | {self.cmap[c] for c in codes if c in self.cmap}
-        todo = list(keep)
-        while todo:  # the parts of composite glyphs
-            g = todo.pop()
-            data = glyf[offsets[g]:offsets[g + 1]]
-            if len(data) < 10 or struct.unpack(">h", data[:2])[0] >= 0:
-                continue
-            at, more = 10, True
-            while more:
-                flags, part = struct.unpack(">HH", data[at:at + 4])
-                at += 4 + (4 if flags & 0x0001 else 2)
-                at += 2 if flags & 0x0008 else 4 if flags & 0x0040 else 8 if flags & 0x0080 else 0
-                more = bool(flags & 0x0020)
-                if part not in keep:
-                    keep.add(part)
-                    todo.append(part)
-        new_glyf = bytearray()
-        new_offsets = []
-        for g in range(self.glyphs):
-            new_offsets.append(len(new_glyf))
-            if g in keep:
-                new_glyf += glyf[offsets[g]:offsets[g + 1]]
-                new_glyf += b"\0" * (-len(new_glyf) % 4)
-        new_offsets.append(len(new_glyf))
-        tables = {tag: data for tag, data in self.tables.items() if tag not in self.DROP}
-        tables["glyf"] = bytes(new_glyf)
-        if self.long_loca:
-            tables["loca"] = struct.pack(f">{len(new_offsets)}I", *new_offsets)
-        else:
-            tables["loca"] = struct.pack(f">{len(new_offsets)}H", *(v // 2 for v in new_offsets))
-        post = tables.get("post")
-        if post:  # format 3: no glyph names
-            tables["post"] = b"\x00\x03\x00\x00" + post[4:32]
-        head = bytearray(tables["head"])
-        head[8:12] = b"\0\0\0\0"
-        tables["head"] = bytes(head)
-        font, places = _sfnt(tables)
-        adjust = (0xB1B0AFBA - _checksum(font)) & 0xFFFFFFFF  # head.checkSumAdjustment
-        at = places["head"] + 8
-        return font[:at] + struct.pack(">I", adjust) + font[at + 4:]
-
-
-def _checksum(data: bytes) -> int:
-    padded = data + b"\0" * (-len(data) % 4)
-    return sum(struct.unpack(f">{len(padded) // 4}I", padded)) & 0xFFFFFFFF
-
-
-def _sfnt(tables: dict[str, bytes]) -> tuple[bytes, dict[str, int]]:
-    """A TrueType file of ``tables`` (sorted directory, 4-byte aligned, table checksums) and
-    where each table starts."""
-    tags = sorted(tables)
-    n = len(tags)
-    power = 1 << (n.bit_length() - 1)
-    out = bytearray(struct.pack(">IHHHH", 0x00010000, n, 16 * power, power.bit_length() - 1, 16 * (n - power)))
-    offset = 12 + 16 * n
-    body = bytearray()
-    places = {}
-    for tag in tags:
-        data = tables[tag]
-        places[tag] = offset + len(body)
-        out += struct.pack(">4sIII", tag.encode("latin-1"), _checksum(data), places[tag], len(data))
-        body += data + b"\0" * (-len(data) % 4)
-    return bytes(out + body), places
-
-
-def _pdf_str(text: str) -> bytes:
-    raw = text.translate(_PDF_TEXT).encode("ascii", "replace")
-    return b"(" + raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
-
-
-def _pdf_rgb(colour: str) -> str:
-    return " ".join(_num(v / 255).lstrip("0") or "0" for v in _rgb(colour))
-
-
-def _content(drawing: Drawing) -> bytes:
-    h = drawing.height
-    ops: list[str] = []
-    fill = None
-    state = {"stroke": None, "width": None}
-
-    def pen(colour: str, width: float) -> None:
-        """Set the stroke colour and line width, writing only what changes."""
-        if state["stroke"] != colour:
-            ops.append(f"{_pdf_rgb(colour)} RG")
-            state["stroke"] = colour
-        if state["width"] != width:
-            ops.append(f"{_num(width)} w")
-            state["width"] = width
-
-    for item in drawing.items:
-        if isinstance(item, Rect):
-            y = h - item.y - item.h
-            box = f"{_num(item.x)} {_num(y)} {_num(item.w)} {_num(item.h)} re"
-            paint = []
-            if item.fill:
-                if fill != item.fill:
-                    ops.append(f"{_pdf_rgb(item.fill)} rg")
-                    fill = item.fill
-                paint.append("f")
-            if item.stroke and item.width > 0:
-                pen(item.stroke, item.width)
-                paint = ["B"] if paint else ["S"]
-            if paint:
-                ops.append(f"{box} {paint[0]}")
-        elif isinstance(item, Line):
-            pen(item.colour, item.width)
-            (x0, y0), *rest = item.points
-            ops.append(f"1 j 1 J {_num(x0)} {_num(h - y0)} m " + " ".join(f"{_num(x)} {_num(h - y)} l" for x, y in rest)
-                       + " S")
-        elif isinstance(item, Dot):
-            if fill != item.fill:
-                ops.append(f"{_pdf_rgb(item.fill)} rg")
-                fill = item.fill
-            ops.append(_circle(item.x, h - item.y, item.r))
-        else:
-            if fill != item.colour:
-                ops.append(f"{_pdf_rgb(item.colour)} rg")
-                fill = item.colour
-            font = "F2" if item.weight == "bold" else "F1"
-            x0 = _start_x(item)
-            if item.angle:  # reads upwards: the baseline runs along +y from (x, y)
-                along = item.x - x0
-                matrix = f"0 1 -1 0 {_num(item.x)} {_num(h - item.y - along)}"
-            else:
-                matrix = f"1 0 0 1 {_num(x0)} {_num(h - item.y)}"
-            ops.append(f"BT /{font} {_num(item.size)} Tf {matrix} Tm {_pdf_str(item.text).decode('ascii')} Tj ET")
-    return ("\n".join(ops) + "\n").encode("ascii")
-
-
-def _circle(cx: float, cy: float, r: float) -> str:
-    c = 0.5523 * r  # the usual cubic Bezier approximation of a quarter circle
-    return (f"{_num(cx + r)} {_num(cy)} m "
-            f"{_num(cx + r)} {_num(cy + c)} {_num(cx + c)} {_num(cy + r)} {_num(cx)} {_num(cy + r)} c "
-            f"{_num(cx - c)} {_num(cy + r)} {_num(cx - r)} {_num(cy + c)} {_num(cx - r)} {_num(cy)} c "
-            f"{_num(cx - r)} {_num(cy - c)} {_num(cx - c)} {_num(cy - r)} {_num(cx)} {_num(cy - r)} c "
-            f"{_num(cx + c)} {_num(cy - r)} {_num(cx + r)} {_num(cy - c)} {_num(cx + r)} {_num(cy)} c f")
+def _pdf_rgb(colour: str) -> tuple[float, float, float]:
+    r, g, b = _rgb(colour)
+    return r / 255, g / 255, b / 255
 
 
 def pdf_bytes(drawing: Drawing, title: str = "", creator: str = "sflp") -> bytes:
-    """The drawing as a one-page PDF 1.4: vector graphics, DejaVu Sans embedded (TrueType subset,
-    WinAnsi encoding, so text is extractable), no dates (the same drawing gives the same bytes)."""
-    objects: list[bytes] = []
+    """The drawing as a one-page PDF (reportlab): vector graphics, DejaVu Sans embedded as
+    TrueType subsets with Unicode maps (every text extractable, any character the font has),
+    the same drawing gives the same bytes (see the module doc)."""
+    from reportlab.pdfgen.canvas import Canvas
 
-    def add(body: bytes) -> int:
-        objects.append(body)
-        return len(objects)
-
-    def stream(data: bytes, extra: str = "") -> bytes:
-        packed = zlib.compress(data, 9)
-        return (f"<< /Length {len(packed)} /Filter /FlateDecode{extra} >>\nstream\n".encode("ascii") + packed
-                + b"\nendstream")
-
-    font_refs = {}
-    for key, weight in (("F1", "normal"), ("F2", "bold")):
-        program, widths, info = _pdf_font(weight)
-        tag = "".join(chr(65 + b % 26) for b in hashlib.sha256(program).digest()[:6])
-        base = f"{tag}+DejaVuSans" + ("-Bold" if weight == "bold" else "")
-        file_ref = add(stream(program, f" /Length1 {len(program)}"))
-        desc_ref = add(
-            f"<< /Type /FontDescriptor /FontName /{base} /Flags 32 /FontBBox [{' '.join(map(str, info['bbox']))}] "
-            f"/ItalicAngle 0 /Ascent {info['ascent']} /Descent {info['descent']} /CapHeight {info['cap']} "
-            f"/StemV {120 if weight == 'bold' else 80} /FontFile2 {file_ref} 0 R >>".encode("ascii"))
-        font_refs[key] = add(
-            f"<< /Type /Font /Subtype /TrueType /BaseFont /{base} /FirstChar 32 /LastChar 126 "
-            f"/Widths [{' '.join(map(str, widths))}] /Encoding /WinAnsiEncoding "
-            f"/FontDescriptor {desc_ref} 0 R >>".encode("ascii"))
-    content_ref = add(stream(_content(drawing)))
-    pages_ref = len(objects) + 2  # the page comes next, then its parent
-    fonts = " ".join(f"/{k} {v} 0 R" for k, v in font_refs.items())
-    page_ref = add(
-        f"<< /Type /Page /Parent {pages_ref} 0 R /MediaBox [0 0 {_num(drawing.width)} {_num(drawing.height)}] "
-        f"/Resources << /Font << {fonts} >> >> /Contents {content_ref} 0 R >>".encode("ascii"))
-    add(f"<< /Type /Pages /Kids [{page_ref} 0 R] /Count 1 >>".encode("ascii"))
-    catalog_ref = add(f"<< /Type /Catalog /Pages {pages_ref} 0 R >>".encode("ascii"))
-    info_ref = add(b"<< /Creator " + _pdf_str(creator) + b" /Producer (sflp)"
-                   + (b" /Title " + _pdf_str(title) if title else b"") + b" >>")
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode("ascii") + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode("ascii")
-    for offset in offsets:
-        out += f"{offset:010d} 00000 n \n".encode("ascii")
-    out += (f"trailer\n<< /Size {len(objects) + 1} /Root {catalog_ref} 0 R /Info {info_ref} 0 R >>\n"
-            f"startxref\n{xref}\n%%EOF\n").encode("ascii")
-    return bytes(out)
+    fonts = {weight: _font(weight).fontName for weight in FONT_FILES}
+    buf = io.BytesIO()
+    pdf = Canvas(buf, pagesize=(drawing.width, drawing.height), invariant=1, pageCompression=1,
+                 initialFontName=fonts["normal"])
+    pdf.setTitle(title)
+    pdf.setCreator(creator)
+    pdf.setProducer("sflp")
+    pdf.setAuthor("")
+    pdf.setSubject("")
+    h = drawing.height  # the PDF's y points up from the bottom edge
+    for item in drawing.items:
+        if isinstance(item, Rect):
+            stroke = bool(item.stroke and item.width > 0)
+            if not (item.fill or stroke):
+                continue
+            if item.fill:
+                pdf.setFillColorRGB(*_pdf_rgb(item.fill))
+            if stroke:
+                pdf.setStrokeColorRGB(*_pdf_rgb(item.stroke))
+                pdf.setLineWidth(item.width)
+                pdf.setLineJoin(0)
+                pdf.setLineCap(0)
+            pdf.rect(item.x, h - item.y - item.h, item.w, item.h, stroke=int(stroke), fill=int(bool(item.fill)))
+        elif isinstance(item, Line):
+            pdf.setStrokeColorRGB(*_pdf_rgb(item.colour))
+            pdf.setLineWidth(item.width)
+            pdf.setLineJoin(1)  # round, as in the SVG and PNG
+            pdf.setLineCap(1)
+            path = pdf.beginPath()
+            (x0, y0), *rest = item.points
+            path.moveTo(x0, h - y0)
+            for x, y in rest:
+                path.lineTo(x, h - y)
+            pdf.drawPath(path, stroke=1, fill=0)
+        elif isinstance(item, Dot):
+            pdf.setFillColorRGB(*_pdf_rgb(item.fill))
+            pdf.circle(item.x, h - item.y, item.r, stroke=0, fill=1)
+        else:
+            pdf.setFont(fonts[item.weight], item.size)
+            pdf.setFillColorRGB(*_pdf_rgb(item.colour))
+            x0 = _start_x(item)
+            if item.angle:  # reads upwards: turn the page a quarter about the anchor point
+                pdf.saveState()
+                pdf.translate(item.x, h - item.y)
+                pdf.rotate(90)
+                pdf.drawString(x0 - item.x, 0, item.text)
+                pdf.restoreState()
+            else:
+                pdf.drawString(x0, h - item.y, item.text)
+    pdf.showPage()
+    pdf.save()
+    return buf.getvalue()

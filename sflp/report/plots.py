@@ -3,7 +3,7 @@
 Each picture is one :class:`~sflp.report.draw.Drawing` (points, origin top left), written as
 ``<stem>.png`` and ``<stem>.svg`` by :func:`render` and the page as ``chart.pdf`` by
 :func:`write_chart_pdf` -- the same drawing in every format, every file atomic and
-byte-reproducible (no dates; fonts from the DejaVu Sans files matplotlib ships).
+byte-reproducible (no clock times; fonts from the DejaVu Sans files bundled in ``sflp/report/fonts``).
 
 Grids use the HoldemResources orientation: aces top-left, suited hands above the diagonal,
 offsuit below.  Each cell holds the hand's name and, below it, its number (threshold label or
@@ -457,7 +457,8 @@ def write_chart_pdf(path: pathlib.Path | str, tdf: pd.DataFrame | None, low: flo
     """Write ``chart.pdf``, the one-page A4 landscape chart (:func:`chart_page`), atomically.
 
     Vector graphics, all text kept as text in embedded TrueType fonts, so it prints sharp and is
-    searchable; no creation date, so the same inputs give the same bytes.
+    searchable; its date is ``SOURCE_DATE_EPOCH`` or a fixed one, never the clock, so the same inputs
+    give the same bytes.
     """
     if tdf is None and (ranges is None or stack is None):
         raise ValueError("write_chart_pdf needs thresholds, or ranges and a stack")
