@@ -61,6 +61,9 @@ _EXPORTS: dict[str, str] = {
     "simulate": "sflp.simulate",
     "SimulationReport": "sflp.simulate",
     # files
+    "chart": "sflp.report.chart",
+    "ChartResult": "sflp.report.chart",
+    "read_ranges": "sflp.report.writers",
     "write_chart_set": "sflp.report",
     "write_solution": "sflp.report",
     "check_manifest": "sflp.report.staging",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import sys
 from decimal import Decimal
+from fractions import Fraction
 from numbers import Real
 
 from sflp.errors import ArgumentTypeError, ConfigError
@@ -78,3 +79,69 @@ def instance(name: str, value, cls: type, example: str):
         raise ArgumentTypeError(f"{name} must be a {cls.__name__} (e.g. {example}), not {type(value).__name__} "
                           f"{short(value)}")
     return value
+
+
+def parse_stacks(text: str, option: str = "--stacks") -> list[float]:
+    """``"1:25:0.05"`` (start:stop:step, stop included when on the grid) or ``"2,5,10"``; errors
+    name ``option``.
+
+    >>> parse_stacks("1:2:0.25")
+    [1.0, 1.25, 1.5, 1.75, 2.0]
+    >>> parse_stacks("10,2,5")
+    [2.0, 5.0, 10.0]
+    """
+    text = text.strip()
+    usage = f"{option} {text!r} is not START:STOP:STEP (e.g. 1:25:0.05) or a comma list (e.g. 2,5,10)"
+    try:
+        parts = [Fraction(p.strip()) for p in text.split(":" if ":" in text else ",")]
+    except (ValueError, ZeroDivisionError):
+        raise ConfigError(usage) from None
+    if ":" in text:
+        if len(parts) != 3:
+            raise ConfigError(usage)
+        start, stop, step = parts
+        if step <= 0:
+            raise ConfigError(f"{option} {text!r}: the step must be positive")
+        if stop < start:
+            raise ConfigError(f"{option} {text!r}: stop must not be below start")
+        count = int((stop - start) / step) + 1
+        if count > MAX_STACKS:
+            raise ConfigError(f"{option} {text!r}: {count:,} stacks is more than {MAX_STACKS:,}")
+        try:
+            values = [float(start + k * step) for k in range(count)]
+        except OverflowError:
+            raise ConfigError(f"{option} {text!r}: a stack is too large for a float (at most ~1.8e308)") from None
+    else:
+        if len(parts) > MAX_STACKS:
+            raise ConfigError(f"{option} {text!r:.60}: {len(parts):,} stacks is more than {MAX_STACKS:,}")
+        try:
+            values = sorted({float(p) for p in parts})
+        except OverflowError:
+            raise ConfigError(f"{option} {text!r:.60}: a stack is too large for a float (at most ~1.8e308)") from None
+    if not values:
+        raise ConfigError(f"{option} {text!r} gives no stacks")
+    bad = [v for v in values if not (v > 0 and math.isfinite(v))]
+    if bad:
+        raise ConfigError(f"{option} {text!r}: stacks must be positive numbers (got {bad[0]:g})")
+    return values
+
+
+def parse_grid_stacks(text: str | None, low: float, high: float, option: str = "--grid-stacks") -> list[float] | None:
+    """``--grid-stacks 5,10,30``: the stacks of the range grids, each inside ``[low, high]``.
+
+    >>> parse_grid_stacks("10,5", 1, 25), parse_grid_stacks(None, 1, 25)
+    ([5.0, 10.0], None)
+    """
+    if text is None:
+        return None
+    try:
+        stacks = sorted({float(t) for t in text.split(",") if t.strip()})
+    except ValueError:
+        raise ConfigError(f"{option} {text!r}: expected a comma list of stacks in bb, such as 5,10,20") from None
+    if not stacks:
+        raise ConfigError(f"{option} is empty: give a comma list of stacks in bb, such as 5,10,20")
+    outside = [s for s in stacks if not (low - 1e-9 <= s <= high + 1e-9)]
+    if outside:
+        raise ConfigError(f"{option} {', '.join(f'{s:g}' for s in outside)} outside the solved stacks "
+                          f"{low:g}-{high:g} bb")
+    return stacks

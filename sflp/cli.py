@@ -14,11 +14,10 @@ import math
 import os
 import sys
 import time
-from fractions import Fraction
 from pathlib import Path
 
 from sflp import __version__
-from sflp.checks import MAX_STACKS
+from sflp.checks import parse_stacks
 from sflp.errors import ConfigError, SflpError
 from sflp.format import ev_margin_grids, format_solution, format_written, json_text, solution_dict  # noqa: F401
 from sflp.format import threshold_grid as _threshold_grid  # noqa: F401  (old cli names, kept importable)
@@ -74,16 +73,17 @@ def _add_lock(p: argparse.ArgumentParser) -> None:
                    help="fail at once if another sflp run is writing the same --out folder (default: wait for it)")
 
 
-def _keep_printer(out_dir: Path):
+def _keep_printer(out_dir: Path | str):
     """``on_keep``: say on stderr which of the user's files a run kept in ``out_dir``."""
     return lambda names: print(
         f"sflp: kept {len(names)} file(s) in {out_dir} that sflp did not write: "
         + ", ".join(names[:8]) + (", ..." if len(names) > 8 else ""), file=sys.stderr)
 
 
-def _lock_options(args, out_dir: Path) -> dict:
+def _lock_options(args, out_dir: Path | None) -> dict:
     """``wait`` / ``on_wait`` / ``on_keep`` for a staged output folder: wait and say so once (or fail at
-    once), and say which of the user's files were kept."""
+    once), and say which of the user's files were kept (``out_dir`` None: the default folder)."""
+    out_dir = "the output folder" if out_dir is None else out_dir
     return {
         "wait": not args.no_wait,
         "on_wait": lambda: print(f"sflp: waiting for another sflp run writing {out_dir} ...", file=sys.stderr),
@@ -231,50 +231,6 @@ def cmd_solve(args) -> int:
 # ------------------------------------------------------------------ chart
 
 
-def parse_stacks(text: str) -> list[float]:
-    """``"1:25:0.05"`` (start:stop:step, stop included when on the grid) or ``"2,5,10"``.
-
-    >>> parse_stacks("1:2:0.25")
-    [1.0, 1.25, 1.5, 1.75, 2.0]
-    >>> parse_stacks("10,2,5")
-    [2.0, 5.0, 10.0]
-    """
-    text = text.strip()
-    usage = f"--stacks {text!r} is not START:STOP:STEP (e.g. 1:25:0.05) or a comma list (e.g. 2,5,10)"
-    try:
-        parts = [Fraction(p.strip()) for p in text.split(":" if ":" in text else ",")]
-    except (ValueError, ZeroDivisionError):
-        raise ConfigError(usage) from None
-    if ":" in text:
-        if len(parts) != 3:
-            raise ConfigError(usage)
-        start, stop, step = parts
-        if step <= 0:
-            raise ConfigError(f"--stacks {text!r}: the step must be positive")
-        if stop < start:
-            raise ConfigError(f"--stacks {text!r}: stop must not be below start")
-        count = int((stop - start) / step) + 1
-        if count > MAX_STACKS:
-            raise ConfigError(f"--stacks {text!r}: {count:,} stacks is more than {MAX_STACKS:,}")
-        try:
-            values = [float(start + k * step) for k in range(count)]
-        except OverflowError:
-            raise ConfigError(f"--stacks {text!r}: a stack is too large for a float (at most ~1.8e308)") from None
-    else:
-        if len(parts) > MAX_STACKS:
-            raise ConfigError(f"--stacks {text!r:.60}: {len(parts):,} stacks is more than {MAX_STACKS:,}")
-        try:
-            values = sorted({float(p) for p in parts})
-        except OverflowError:
-            raise ConfigError(f"--stacks {text!r:.60}: a stack is too large for a float (at most ~1.8e308)") from None
-    if not values:
-        raise ConfigError(f"--stacks {text!r} gives no stacks")
-    bad = [v for v in values if not (v > 0 and math.isfinite(v))]
-    if bad:
-        raise ConfigError(f"--stacks {text!r}: stacks must be positive numbers (got {bad[0]:g})")
-    return values
-
-
 class _Progress:
     """Progress of a chart job on stderr (a terminal only): thresholds, solving, then each file
     group.  Bars are left on screen when their phase ends, so the job never looks stalled."""
@@ -294,33 +250,22 @@ class _Progress:
                             dynamic_ncols=True, bar_format=None)
         return self.bar
 
-    def thresholds(self, low: float, high: float):
+    def __call__(self, phase: str, done: float, total: float) -> None:
+        """``progress`` of :func:`sflp.chart`: thresholds (bb covered), solving (stacks), writing."""
         if not self.enabled:
-            return None
-        span = high - low
-
-        def update(reached: float) -> None:
+            return
+        if phase == "thresholds":
             bar = self._bar("thresholds", 100, "%")
-            n = round(100 * min(1.0, (reached - low) / span)) if span > 0 else 100
-            if n != bar.n:
-                bar.n = n
-                bar.refresh()
-
-        return update
-
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if phase == "solving":
-            bar = self._bar("solving + ranges.csv", total, "stack")
-            if done % 64 == 0 or done == total:
-                bar.n = done
-                bar.refresh()
-            return
-        bar = self._bar("writing files", total, "group")
-        bar.set_postfix_str(phase, refresh=False)
-        bar.n = done
-        bar.refresh()
+            n = round(100 * min(1.0, done / total)) if total > 0 else 100
+        elif phase == "solving":
+            bar = self._bar("solving", total, "stack")
+            n = done
+        else:
+            bar = self._bar("writing files", total, "format")
+            n = done
+        if n != bar.n:
+            bar.n = n
+            bar.refresh()
 
     def close(self) -> None:
         if self.bar is not None:
@@ -329,97 +274,28 @@ class _Progress:
             self.phase = None
 
 
-def parse_grid_stacks(text: str | None, low: float, high: float) -> list[float] | None:
-    """``--grid-stacks 5,10,30``: the stacks of the range grids, each inside ``[low, high]``.
-
-    >>> parse_grid_stacks("10,5", 1, 25), parse_grid_stacks(None, 1, 25)
-    ([5.0, 10.0], None)
-    """
-    if text is None:
-        return None
-    try:
-        stacks = sorted({float(t) for t in text.split(",") if t.strip()})
-    except ValueError:
-        raise ConfigError(f"--grid-stacks {text!r}: expected a comma list of stacks in bb, such as 5,10,20") from None
-    if not stacks:
-        raise ConfigError("--grid-stacks is empty: give a comma list of stacks in bb, such as 5,10,20")
-    outside = [s for s in stacks if not (low - 1e-9 <= s <= high + 1e-9)]
-    if outside:
-        raise ConfigError(f"--grid-stacks {', '.join(f'{s:g}' for s in outside)} outside the solved stacks "
-                          f"{low:g}-{high:g} bb")
-    return stacks
-
-
 def cmd_chart(args) -> int:
-    from sflp.atomic import pause_point
-    from sflp.game import Solution, check_stacks, default_stacks, min_stack
-    from sflp.report import default_out_dir, write_chart_set
-    from sflp.solver import iter_blocks, iter_solve
-    from sflp.thresholds import compute_thresholds
+    from sflp.checks import parse_grid_stacks
+    from sflp.format import format_chart_summary
+    from sflp.game import default_stacks, min_stack
+    from sflp.report.chart import chart
 
-    stacks_note = None
-    if args.stacks is None:  # the default starts at the first stack covering the blinds and antes
-        stacks = default_stacks(args.big_blind, args.ante, args.bb_ante)
-        if stacks[0] > 1:
-            stacks_note = (f"stacks {stacks[0]:g}:25:0.05: the default range starts at {stacks[0]:g} bb, "
-                           "the first stack that covers the big blind and antes")
-    else:
-        stacks = parse_stacks(args.stacks)
-    config = _config(args, stack=max(stacks[-1], min_stack(args.big_blind, args.ante, args.bb_ante)))
-    check_stacks(stacks, config)  # every stack valid for the structure before any work
-    config = config.with_stack(stacks[0])
-    low, high = stacks[0], stacks[-1]
-    grid_stacks = parse_grid_stacks(args.grid_stacks, low, high)
-    out_dir = Path(args.out) if args.out else default_out_dir(config, low, high)
-    _check_target(out_dir)
-    start = time.perf_counter()
+    # the options' own texts are parsed here, so that errors name the option
+    stacks = parse_stacks(args.stacks) if args.stacks is not None else None
+    span = stacks or default_stacks(args.big_blind, args.ante, args.bb_ante)
+    grid_stacks = parse_grid_stacks(args.grid_stacks, span[0], span[-1])
     progress = _Progress(not args.json and sys.stderr.isatty())
     try:
-        pause_point("solving")  # tests: interrupted before anything is staged
-        # the exact equilibrium path, computed once: it gives the thresholds and every stack's answer
-        thresholds = (
-            compute_thresholds(config, low=low, high=high, progress=progress.thresholds(low, high))
-            if high > low else None
-        )
-        counts = {"lp": 0, "certified": 0, "max_exploitability": 0.0}
-        # every stack certified: published numbers are exact values rounded once (machine-independent);
-        # along the path they come a segment at a time, as arrays (iter_blocks)
-        if thresholds is not None:
-            solutions = iter_blocks(stacks, config, path=thresholds)
-        else:
-            solutions = iter_solve(stacks, config, exact=True)
-
-        def count(solution) -> None:
-            counts["lp"] += solution.method == "lp"
-            counts["certified"] += bool(solution.certified)
-            counts["max_exploitability"] = max(counts["max_exploitability"], solution.exploitability)
-
-        def counted():
-            for item in solutions:
-                if isinstance(item, Solution):
-                    count(item)
-                else:  # a block: its stacks are certified, except those made another way
-                    made = [item.made(s) for s in range(len(item))]
-                    counts["certified"] += sum(m is None for m in made)
-                    for m in made:
-                        if m is not None:
-                            count(m)
-                yield item
-
-        files = write_chart_set(
-            counted(), thresholds, out_dir, exact=args.exact, stacks=stacks, progress=progress,
-            range_stacks=grid_stacks, **_lock_options(args, out_dir),
-        )
+        config = _config(args, stack=min_stack(args.big_blind, args.ante, args.bb_ante))
+        result = chart(config, stacks, out=args.out, formats=args.formats, ranges=args.ranges,
+                       exact=args.exact, grid_stacks=grid_stacks, progress=progress,
+                       **_lock_options(args, Path(args.out) if args.out else None))
     finally:
         progress.close()
-    seconds = time.perf_counter() - start
-    from sflp.format import chart_summary_dict, format_chart_summary
-
-    summary = chart_summary_dict(out_dir, files, stacks, config, thresholds, counts, args.exact, seconds, stacks_note)
     if args.json:
-        _print_json(summary)
+        _print_json(result.to_dict())
         return 0
-    print(format_chart_summary(summary, thresholds, _use_color(args)))
+    print(format_chart_summary(result.to_dict(), result.thresholds, _use_color(args)))
     return 0
 
 
@@ -761,6 +637,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stacks of the range grids (range_<S>bb.png, sb_push_<S>bb.csv), each mapped to the "
                         "nearest solved stack (default: about five round stacks spread over the range, "
                         "e.g. 5,10,15,20,25 for 1-25 bb)")
+    p.add_argument("--formats", default=None, metavar="F1,F2,...",
+                   help="output formats among csv, xlsx, html, pdf, png, svg (default: all)")
+    p.add_argument("--ranges", default="auto", choices=("auto", "csv", "segments", "parquet"),
+                   help="form of the every-stack ranges: ranges.csv, ranges_segments.csv (runs of equal "
+                        "frequency), ranges.parquet (needs the parquet extra); auto = csv up to 2,000 stacks, "
+                        "segments above")
     _add_lock(p)
     _add_output(p)
     p.set_defaults(func=cmd_chart)

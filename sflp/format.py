@@ -289,21 +289,18 @@ def _set_head(out_dir, files, stacks, config) -> dict:
     }
 
 
-def chart_summary_dict(out_dir, files, stacks, config, thresholds, counts: dict, exact: bool, seconds: float,
-                       note: str | None) -> dict:
-    """The JSON object of ``sflp chart``: where the set went, the stacks, the structure and the checks.
-
-    ``counts`` holds ``lp`` (stacks solved by an LP), ``certified`` (stacks certified) and
-    ``max_exploitability`` over the solutions; ``thresholds`` is the exact path (or None).
-    """
+def chart_summary_dict(result) -> dict:
+    """The JSON object of ``sflp chart``: where the set went, the stacks, the structure and the
+    checks, from a :class:`sflp.report.chart.ChartResult`."""
+    thresholds = result.thresholds
     return {
-        **_set_head(out_dir, files, stacks, config),
-        "lp_solves": counts["lp"] + (thresholds.lp_solves if thresholds is not None else 0),
-        "max_exploitability": counts["max_exploitability"],
-        "certified": counts["certified"] == len(stacks) if exact else None,
+        **_set_head(result.out_dir, result.files, result.stacks, result.config),
+        "lp_solves": result.lp_solves,
+        "max_exploitability": result.max_exploitability,
+        "certified": result.certified == len(result.stacks) if result.exact else None,
         "breakpoints": len(thresholds.breakpoints) if thresholds else 0,
-        "seconds": seconds,
-        "note": note,
+        "seconds": result.seconds,
+        "note": result.note,
     }
 
 

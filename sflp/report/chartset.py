@@ -39,25 +39,20 @@ import numpy as np
 import sflp
 from sflp.atomic import pause_point
 from sflp.errors import ConfigError, DataError
-from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_thresholds_csv, write_values_csv
-from sflp.report.excel import add_sc_sheet, chart_workbook, save_workbook, solution_workbook
+from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_values_csv
+from sflp.report.excel import save_workbook, solution_workbook
 from sflp.report.frames import (
-    add_sc_column,
     default_range_stacks,
     fmt_num,
     fraction_text,
     grid_from_tidy,
     nearest_stacks,
     ranges_frame,
-    sc_frame,
-    select,
     solution_rows,
     sorted_solutions,
     thresholds_frame,
     values_frame,
 )
-from sflp.sc import TIE_RULE as SC_TIE_RULE
-from sflp.sc import sc_numbers
 
 SOLVER_TEXT = "cvxpy + HiGHS LP, checked by best responses"
 REPORTS_DIR = Path("reports")
@@ -266,6 +261,8 @@ def write_chart_set(
     extra_about: dict | None = None,
     stacks: Sequence[float] | None = None,
     title: str | None = None,
+    formats: Sequence[str] | str | None = None,
+    ranges: str = "auto",
     progress=None,
     wait: bool = True,
     on_wait=None,
@@ -278,135 +275,144 @@ def write_chart_set(
     ``solutions`` may be a list (any order) or -- with ``stacks`` naming the stacks it will
     produce, in increasing order -- a stream such as :func:`sflp.solver.iter_solve`, or the
     blocks of :func:`sflp.solver.iter_blocks` (arrays, no Solution object per stack): each
-    stack's rows go to ``ranges.csv`` at once and are dropped, so memory does not grow with the
-    number of stacks beyond one small row of ``values.csv`` per stack.
+    block goes to the writers at once and is dropped, so memory does not grow with the number
+    of stacks beyond one small row of ``values.csv`` per stack.
 
-    The files are written into a staging folder beside ``out_dir`` and swapped in at the end
-    (:class:`~sflp.report.staging.StagedFolder`): ``out_dir`` holds the complete old set or the
-    complete new set, never a mix, and a ``manifest.json`` lists every file with its SHA-256.
+    ``formats`` picks the output formats (:data:`sflp.report.writers.FORMATS`, default all) and
+    ``ranges`` the form of the ranges of every stack (``auto``, ``csv``, ``segments`` or
+    ``parquet``, see :mod:`sflp.report.writers`).  The files are written into a staging folder
+    beside ``out_dir`` and swapped in at the end (:class:`~sflp.report.staging.StagedFolder`):
+    ``out_dir`` holds the complete old set or the complete new set, never a mix, and a
+    ``manifest.json`` lists every file with its SHA-256.
     ``range_stacks`` are mapped to the nearest solved stacks (default: about five round stacks
     spread over the solved range, see :func:`~sflp.report.frames.default_range_stacks`).
     ``exact`` adds ``value_exact`` ("p/q") to values.csv.
     ``title`` (e.g. ``"Exploitative"``) is put before the pictures' and sheets' titles.
-    ``progress(phase, done, total)`` is called as the job advances.  The workbook (with
-    thresholds.csv and the SC numbers), the HTML page, the PDF and the pictures are made by
-    ``workers`` forked processes (default: 2 where ``fork`` and two cores exist; 0 = all in this
-    process, see :mod:`sflp.report.jobs`) while this process writes the small CSV files.  Raises
-    :class:`~sflp.errors.OutputError` when ``out_dir`` cannot be written.  Files in ``out_dir``
-    that its manifest does not list are the user's: they are kept, and ``on_keep(names)`` is
-    called with their names after the swap.
+    ``progress(phase, done, total)`` is called as the job advances (``"solving"`` per stack, then
+    ``"writing"`` per writer).  The slow files are made by ``workers`` forked processes (default:
+    2 where ``fork`` and two cores exist; 0 = all in this process, see :mod:`sflp.report.jobs`)
+    while this process writes the small CSV files.  Raises :class:`~sflp.errors.OutputError`
+    when ``out_dir`` cannot be written.  Files in ``out_dir`` that its manifest does not list
+    are the user's: they are kept, and ``on_keep(names)`` is called with their names after the swap.
     """
-    from sflp.report.csv_out import RangesCsvStream
-    from sflp.report.frames import ranges_frame_from_arrays, thin_indices
-    from sflp.report.html import write_chart_html
+    files, _ = write_set(solutions, thresholds, out_dir, exact=exact, range_stacks=range_stacks,
+                         extra_about=extra_about, stacks=stacks, title=title, formats=formats, ranges=ranges,
+                         progress=progress, wait=wait, on_wait=on_wait, on_keep=on_keep,
+                         manifest_extra=manifest_extra, workers=workers)
+    return files
+
+
+def _kept_positions(solved: list[float], chosen: Sequence[float]) -> list[int]:
+    """The positions of the stacks whose ranges the workbook, page and pictures show."""
+    from sflp.report.frames import thin_indices
+
+    kept = set(thin_indices(len(solved), MAX_SHEET_STACKS).tolist())
+    kept.update(solved.index(s) for s in chosen)
+    return sorted(kept)
+
+
+def _stream(solutions, solved: list[float], thresholds, exact: bool, summary: SweepSummary, tick):
+    """The writers' :class:`~sflp.report.writers.Block` of each item of ``solutions``, checked
+    against the announced stacks ``solved``."""
+    from sflp.report.writers import Block
+
+    position = 0
+    for stacks, config, rows, values in _blocks(solutions, exact, summary):
+        for stack in stacks:
+            if position >= len(solved) or stack != solved[position]:
+                expected = fmt_num(solved[position]) if position < len(solved) else "no more"
+                raise ConfigError(f"solution for stack {fmt_num(stack)} bb arrives where {expected} was expected")
+            if position == 0:
+                _check_thresholds(config, thresholds)
+            position += 1
+        yield Block(stacks, rows, values)
+        tick("solving", position, len(solved))
+    if position != len(solved):
+        raise ConfigError(f"{len(solved)} stacks were announced but {position} solutions came")
+
+
+def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False, range_stacks=None,
+              extra_about: dict | None = None, stacks=None, title: str | None = None, formats=None,
+              ranges: str = "auto", progress=None, wait: bool = True, on_wait=None, on_keep=None,
+              manifest_extra: dict | None = None, workers: int | None = None) -> tuple[dict[str, str], SweepSummary]:
+    """:func:`write_chart_set`, also returning the :class:`SweepSummary` of what was solved.
+
+    One function from the stream to the swapped-in folder; its steps are the writers' (open,
+    add a block, finish), the staging folder's and the manifest's.
+    """
+    from sflp.report.frames import ranges_frame_from_arrays
     from sflp.report.jobs import Jobs
-    from sflp.report.plots import range_picture, render, threshold_picture, value_picture, write_chart_pdf
     from sflp.report.staging import StagedFolder, write_manifest
+    from sflp.report.writers import FORMATS, check_formats, make_writers, resolve_ranges
 
     _check_thresholds(None, thresholds)  # its type, before any work
+    formats = check_formats(formats)
     solutions, solved = _stack_list(solutions, stacks)
+    ranges = resolve_ranges(ranges, len(solved))
     chosen = nearest_stacks(solved, range_stacks) if range_stacks else default_range_stacks(solved)
-    thin = set(thin_indices(len(solved), MAX_SHEET_STACKS).tolist())
-    thin.update(solved.index(s) for s in chosen)
-    kept_index = sorted(thin)
+    kept_index = _kept_positions(solved, chosen)
+    kept_at = set(kept_index)
     out = Path(out_dir)
     tick = progress or (lambda phase, done, total: None)
+    writers = make_writers(formats, ranges)
 
     folder = StagedFolder(out, wait=wait, on_wait=on_wait)
     with folder as stage:
         summary = SweepSummary()
         values_rows: list[tuple] = []
         kept_rows: list[np.ndarray] = []
-        stream = RangesCsvStream(stage / "ranges.csv")
         pause_point("staged")
+        opened = []
         try:
-            position = 0
-            for stack, config, rows, values_row in _stack_entries(solutions, exact, summary):
-                if position >= len(solved) or stack != solved[position]:
-                    expected = fmt_num(solved[position]) if position < len(solved) else "no more"
-                    raise ConfigError(f"solution for stack {fmt_num(stack)} bb arrives where {expected} was expected")
-                if position == 0:
-                    _check_thresholds(config, thresholds)
-                stream.add(stack, rows)
-                values_rows.append(values_row)
-                if position in thin:
-                    kept_rows.append(np.array(rows))  # a copy: a block's row is a view of the whole block
-                position += 1
-                tick("solving", position, len(solved))
-            if position != len(solved):
-                raise ConfigError(f"{len(solved)} stacks were announced but {position} solutions came")
-            known = {"ranges.csv": stream.close()}
-            pause_point("ranges.csv")
+            for writer in writers:
+                writer.open(stage)
+                opened.append(writer)
+            start = 0
+            for block in _stream(solutions, solved, thresholds, exact, summary, tick):
+                for writer in writers:
+                    writer.add(block)
+                values_rows.extend(block.values)
+                for k in range(len(block.stacks)):
+                    if start + k in kept_at:
+                        kept_rows.append(np.array(block.rows[k]))  # a copy: the block is dropped
+                start += len(block.stacks)
+            pause_point("ranges.csv")  # every stack is streamed to the writers (the name is historical)
         except BaseException:
-            stream.discard()
+            for writer in opened:
+                writer.discard()
             raise
         del solutions
-        config = summary.config
-        structure = structure_text(config)
-        if title:
-            structure = f"{title} - {structure}"
-        values = _values_frame(values_rows, exact)
-        del values_rows
-        kept = ranges_frame_from_arrays([solved[k] for k in kept_index], np.stack(kept_rows))
-        del kept_rows
-        if thresholds is not None:
-            low, high = float(thresholds.low), float(thresholds.high)
-        else:
-            low, high = solved[0], solved[-1]
-        tdf = thresholds_frame(thresholds) if thresholds is not None else None
-        about = about_items(summary, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about)
+        sweep = _sweep(summary, solved, values_rows, ranges_frame_from_arrays(
+            [solved[k] for k in kept_index], np.stack(kept_rows)), thresholds, chosen, exact, title, extra_about)
+        del values_rows, kept_rows
         if len(kept_index) < len(solved):
-            about.append(("Hand EV sheet", f"{len(kept_index)} of the {len(solved)} stacks, spread evenly; "
-                                           "ranges.csv has every stack"))
-        kind = "Exploitative" if title else "Equilibrium"
-        groups = ["values.csv", "range grids", "chart.xlsx + thresholds.csv", "chart.html", "pictures + PDF"]
-        step = iter(range(1, len(groups) + 1))
+            sweep.about.append(("Hand EV sheet", f"{len(kept_index)} of the {len(solved)} stacks, spread evenly; "
+                                                 f"{'ranges.csv' if ranges == 'csv' else 'the ranges file'} "
+                                                 "has every stack"))
+        known: dict[str, str] = {}
         with Jobs(workers) as jobs:
-            # every slow file is a job for the worker processes, the longest first; this process
-            # writes the small CSV files meanwhile and then waits
-            book = jobs.submit(_workbook_and_thresholds, stage, config, values, kept, tdf, low, high, chosen, about,
-                               structure)
-            page = jobs.submit(write_chart_html, stage / "chart.html", values, kept, tdf, structure, about, low=low,
-                               high=high)
-            last = select(kept, stack=solved[-1])
-            jobs.submit(write_chart_pdf, stage / "chart.pdf", tdf, low, high, structure, about,
-                        ranges=last, stack=solved[-1])
-            if tdf is not None:
-                for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-                    jobs.submit(render, threshold_picture, stage, name, tdf, player, low, high, structure)
-            for stack in chosen:
-                jobs.submit(render, range_picture, stage, f"range_{fmt_num(stack)}bb", select(kept, stack=stack),
-                            stack, structure, kind=kind)
-            jobs.submit(render, value_picture, stage, "value_by_stack", values, structure)
-
-            write_values_csv(values, stage / "values.csv")
-            pause_point("jobs")  # the workers are writing the workbook, page, PDF and pictures
-            tick("values.csv", next(step), len(groups))
-            for stack in chosen:
-                for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-                    grid = grid_from_tidy(kept, "frequency", stack=stack, player=player)
-                    write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
-            tick("range grids", next(step), len(groups))
-            book.result()
-            tick("chart.xlsx + thresholds.csv", next(step), len(groups))
-            page.result()
-            tick("chart.html", next(step), len(groups))
+            # every slow file is a job for the worker processes; this process writes the small
+            # files meanwhile and then waits
+            for done, writer in enumerate(writers, 1):
+                known.update(writer.finish(sweep, jobs.submit))
+                pause_point("jobs")
+                tick("writing", done, len(writers))
             jobs.wait()
-            tick("pictures + PDF", next(step), len(groups))
         info = {
             "kind": "chart-set",
             "title": title or "Nash equilibrium",
             "sflp_version": sflp.__version__,
             "equity_table_sha256": _checksum(),
-            "config": {k: v for k, v in config.as_dict().items() if k != "stack"},
+            "config": {k: v for k, v in sweep.config.as_dict().items() if k != "stack"},
             "stacks": {"count": len(solved), "low": solved[0], "high": solved[-1],
                        "step": _step_value(solved)},
             "thresholds": None if thresholds is None else {
-                "low": low, "high": high, "breakpoints": len(thresholds.breakpoints)},
+                "low": sweep.low, "high": sweep.high, "breakpoints": len(thresholds.breakpoints)},
             "range_stacks": list(chosen),
             "exact": bool(exact),
             "max_exploitability": summary.max_exploitability,
             "made_with": made_with(),
+            **({"formats": list(formats), "ranges": ranges} if formats != FORMATS or ranges != "csv" else {}),
             **(manifest_extra or {}),
         }
         pause_point("manifest")
@@ -415,20 +421,28 @@ def write_chart_set(
         pause_point("swap")  # the complete new set is staged; the swap happens on leaving the block
     if folder.kept and on_keep is not None:
         on_keep(folder.kept)
-    return {name: str(out / name) for name in names}
+    return {name: str(out / name) for name in names}, summary
 
 
-def _workbook_and_thresholds(stage: Path, config, values, kept, tdf, low: float, high: float, chosen, about,
-                             structure: str) -> None:
-    """``thresholds.csv`` (with the Sklansky-Chubukov column) and ``chart.xlsx``: one job, so the
-    SC numbers are computed once, in the worker that writes both files."""
-    sc = sc_numbers(config)
-    if tdf is not None:
-        tdf = add_sc_column(tdf, sc)
-        write_thresholds_csv(tdf, stage / "thresholds.csv")
-    wb = chart_workbook(values, kept, tdf, low, high, chosen, about, structure)
-    add_sc_sheet(wb, sc_frame(sc), structure, SC_TIE_RULE)
-    save_workbook(wb, stage / "chart.xlsx")
+def _sweep(summary: SweepSummary, solved: list[float], values_rows: list[tuple], kept, thresholds, chosen,
+           exact: bool, title: str | None, extra_about: dict | None):
+    """The :class:`~sflp.report.writers.Sweep` the writers finish from."""
+    from sflp.report.writers import Sweep
+
+    structure = structure_text(summary.config)
+    if title:
+        structure = f"{title} - {structure}"
+    if thresholds is not None:
+        low, high = float(thresholds.low), float(thresholds.high)
+    else:
+        low, high = solved[0], solved[-1]
+    return Sweep(
+        config=summary.config, structure=structure, kind="Exploitative" if title else "Equilibrium",
+        solved=solved, values=_values_frame(values_rows, exact), kept=kept, thresholds=thresholds,
+        tdf=thresholds_frame(thresholds) if thresholds is not None else None, low=low, high=high,
+        chosen=list(chosen),
+        about=about_items(summary, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about),
+    )
 
 
 def made_with() -> dict[str, str]:
@@ -446,31 +460,33 @@ def _step_value(stacks: Sequence[float]) -> float | None:
     return float(text.split()[-1]) if text else None
 
 
-def _stack_entries(items, exact: bool, summary: SweepSummary):
-    """``(stack, config, rows, values row)`` per solved stack of a stream of Solutions and
-    blocks (:class:`sflp.segment.SegmentBlock`, from :func:`sflp.solver.iter_blocks`), each
-    stack also added to ``summary``.  A block's rows come from its arrays, with no Solution made."""
+def _blocks(items, exact: bool, summary: SweepSummary):
+    """``(stacks, config, rows, values rows)`` per item of a stream of Solutions and blocks
+    (:class:`sflp.segment.SegmentBlock`, from :func:`sflp.solver.iter_blocks`), each stack also
+    added to ``summary``.  A block's rows come from its arrays, with no Solution made."""
     from sflp.game import Solution
     from sflp.segment import SegmentBlock
 
     for item in items:
         if isinstance(item, Solution):
             summary.add(item)
-            yield float(item.config.stack), item.config, solution_rows(item), _values_row(item, exact)
+            yield [float(item.config.stack)], item.config, solution_rows(item)[None], [_values_row(item, exact)]
             continue
         if not isinstance(item, SegmentBlock):
             raise ConfigError(f"write_chart_set needs sflp Solution objects or blocks (from iter_solve / "
                               f"iter_blocks): {item!r:.40} is neither")
         rows = item.rows()
+        values = []
         for s, stack in enumerate(item.stacks):
             made = item.made(s)
             if made is not None:  # a stack solved the general way (a breakpoint)
                 summary.add(made)
-                yield stack, made.config, rows[s], _values_row(made, exact)
+                values.append(_values_row(made, exact))
                 continue
             summary.add_stack(item.config, stack, item.level, "path", 0.0, True)
             row = (stack, float(item.value[s]) + 0.0, float(item.push_pct[s]), float(item.call_pct[s]), 0.0)
-            yield stack, item.config, rows[s], row + (fraction_text(item.exact_value(s)),) if exact else row
+            values.append(row + (fraction_text(item.exact_value(s)),) if exact else row)
+        yield [float(x) for x in item.stacks], item.config, rows, values
 
 
 def _values_row(solution, exact: bool) -> tuple:

@@ -1,0 +1,148 @@
+"""``sflp.chart``: a whole chart set from a blind structure and a list of stacks, in one call.
+
+This is the job ``sflp chart`` runs, and a notebook calls it the same way::
+
+    result = sflp.chart(sflp.GameConfig(stack=1, ante=0.125), "1:25:0.05", out="reports/ante")
+    result.files["chart.pdf"]
+
+The path of one job: the exact equilibrium path over the stack range
+(:func:`sflp.thresholds.compute_thresholds`, which gives the thresholds), every stack read off
+that path a block at a time (:func:`sflp.solver.iter_blocks`, certified exactly), each block
+handed to the format writers (:mod:`sflp.report.writers`) inside a staging folder that is swapped
+in at the end (:func:`sflp.report.chartset.write_set`).  Progress is reported through
+``progress(phase, done, total)``: ``"thresholds"`` (bb of the range covered), ``"solving"``
+(stacks) and ``"writing"`` (writers finished).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sflp.atomic import pause_point
+from sflp.checks import parse_grid_stacks, parse_stacks
+from sflp.errors import ConfigError
+
+Progress = Callable[[str, float, float], None]
+
+
+@dataclass(frozen=True)
+class ChartResult:
+    """What :func:`chart` wrote and what it solved."""
+
+    out_dir: Path
+    files: dict[str, str] = field(repr=False)
+    """File name -> path, every file of the set (``manifest.json`` included)."""
+    config: object
+    """The blinds and antes (:class:`sflp.game.GameConfig`, at the first stack)."""
+    stacks: tuple[float, ...] = field(repr=False)
+    thresholds: object = field(repr=False)
+    """The exact path (:class:`sflp.thresholds.Thresholds`), None for a single stack."""
+    lp_solves: int
+    certified: int
+    """Stacks whose answer is certified by exact rationals (every stack, on the path)."""
+    max_exploitability: float
+    exact: bool
+    seconds: float
+    note: str | None = None
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``sflp chart --json``."""
+        from sflp.format import chart_summary_dict
+
+        return chart_summary_dict(self)
+
+
+def _stacks(stacks, config) -> tuple[list[float], str | None]:
+    from sflp.game import check_stacks, default_stacks
+
+    note = None
+    if stacks is None:  # the default starts at the first stack covering the blinds and antes
+        stacks = default_stacks(config.big_blind, config.ante, config.bb_ante)
+        if stacks[0] > 1:
+            note = (f"stacks {stacks[0]:g}:25:0.05: the default range starts at {stacks[0]:g} bb, "
+                    "the first stack that covers the big blind and antes")
+    elif isinstance(stacks, str):
+        stacks = parse_stacks(stacks)
+    else:
+        from sflp.solver import _check_stacks
+
+        stacks = sorted(set(_check_stacks(stacks)))
+        if not stacks:
+            raise ConfigError("stacks: no stacks given")
+    check_stacks(stacks, config)  # every stack valid for the structure before any work
+    return [float(s) for s in stacks], note
+
+
+def chart(
+    config=None,
+    stacks: Sequence[float] | str | None = None,
+    *,
+    out: Path | str | None = None,
+    formats: Sequence[str] | str | None = None,
+    ranges: str = "auto",
+    exact: bool = False,
+    grid_stacks: Sequence[float] | str | None = None,
+    progress: Progress | None = None,
+    wait: bool = True,
+    on_wait: Callable[[], None] | None = None,
+    on_keep: Callable[[list[str]], None] | None = None,
+    workers: int | None = None,
+) -> ChartResult:
+    """Solve ``stacks`` exactly under ``config``'s blinds and antes and write their chart set.
+
+    ``config`` is a :class:`sflp.game.GameConfig` (its ``stack`` is ignored; default: SB 0.5,
+    BB 1, no ante).  ``stacks`` is a list of stacks in bb or a range ``"1:25:0.05"``
+    (default: 1 to 25 bb by 0.05, from the first stack that covers the blinds and antes).
+    ``out`` is the folder (default ``reports/<config name>``, :func:`.chartset.default_out_dir`);
+    ``formats`` the output formats (default all: csv, xlsx, html, pdf, png, svg); ``ranges`` the
+    form of the every-stack ranges (``auto``, ``csv``, ``segments``, ``parquet``: see
+    :mod:`sflp.report.writers`); ``exact`` adds each value as a fraction to values.csv;
+    ``grid_stacks`` the stacks of the range grids.  The folder is written as one unit: a folder
+    of the user's files is refused, files a previous set's manifest does not list are kept and
+    passed to ``on_keep``; ``wait=False`` fails at once when another job holds the folder
+    (``on_wait`` is called when this one starts waiting).
+    """
+    from sflp.game import GameConfig, min_stack
+    from sflp.report.chartset import default_out_dir, write_set
+    from sflp.report.staging import check_target
+    from sflp.report.writers import check_formats, resolve_ranges
+    from sflp.solver import iter_blocks, iter_solve
+    from sflp.thresholds import compute_thresholds
+
+    if config is None:
+        config = GameConfig(stack=25.0)
+    elif not isinstance(config, GameConfig):
+        raise ConfigError(f"config must be a GameConfig, got {type(config).__name__} {config!r:.40}")
+    config = config.with_stack(max(config.stack, min_stack(config.big_blind, config.ante, config.bb_ante)))
+    stacks, note = _stacks(stacks, config)
+    config = config.with_stack(stacks[0])
+    low, high = stacks[0], stacks[-1]
+    formats = check_formats(formats)
+    resolve_ranges(ranges, len(stacks))  # before any work
+    grid_stacks = parse_grid_stacks(grid_stacks, low, high, "grid_stacks") if isinstance(grid_stacks, str) \
+        else grid_stacks
+    out_dir = Path(out) if out is not None else default_out_dir(config, low, high)
+    check_target(out_dir)
+    tick = progress or (lambda phase, done, total: None)
+    start = time.perf_counter()
+
+    def reached(stack: float) -> None:
+        tick("thresholds", stack - low, high - low)
+
+    pause_point("solving")  # tests: interrupted before anything is staged
+    # the exact equilibrium path, computed once: it gives the thresholds and every stack's answer
+    thresholds = compute_thresholds(config, low=low, high=high, progress=reached) if high > low else None
+    # every stack certified: published numbers are exact values rounded once (machine-independent);
+    # along the path they come a segment at a time, as arrays
+    stream = iter_blocks(stacks, config, path=thresholds) if thresholds is not None else \
+        iter_solve(stacks, config, exact=True)
+    files, summary = write_set(stream, thresholds, out_dir, exact=exact, stacks=stacks, formats=formats,
+                               ranges=ranges, range_stacks=grid_stacks, progress=progress, wait=wait,
+                               on_wait=on_wait, on_keep=on_keep, workers=workers)
+    lp = summary.methods.get("lp", 0) + (thresholds.lp_solves if thresholds is not None else 0)
+    return ChartResult(out_dir=out_dir, files=files, config=config, stacks=tuple(stacks), thresholds=thresholds,
+                       lp_solves=lp, certified=summary.certified, max_exploitability=summary.max_exploitability,
+                       exact=exact, seconds=time.perf_counter() - start, note=note)

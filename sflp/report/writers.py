@@ -1,0 +1,481 @@
+"""The chart-set writers: one small interface that every output format implements.
+
+A chart set is written in three steps, and a format takes part in each through its writer:
+
+1. ``open(stage)`` -- the staging folder the set is written into (:mod:`sflp.report.staging`);
+2. ``add(block)`` -- a :class:`Block` of solved stacks as they come off the sweep, in increasing
+   stack order (``ranges.csv`` grows here, so memory does not grow with the number of stacks);
+3. ``finish(sweep, submit)`` -- the whole :class:`Sweep` (the values of every stack, the ranges of
+   a few hundred chosen stacks, the exact thresholds); a slow file is handed to ``submit(fn,
+   *args)``, which runs it in a worker process (:mod:`sflp.report.jobs`), a quick one is written
+   at once.  It returns the SHA-256 of files it hashed on the way (the manifest hashes the rest).
+
+``discard()`` drops what an interrupted writer holds.  The formats (:data:`FORMATS`) are
+
+=========  =================================================================================
+``csv``    ``values.csv``, ``thresholds.csv``, the 13x13 grids ``sb_push_<S>bb.csv`` /
+           ``bb_call_<S>bb.csv`` and the ranges in the form ``ranges=`` asks for (below)
+``xlsx``   ``chart.xlsx`` (:mod:`.excel`)
+``html``   ``chart.html``, one self-contained interactive page (:mod:`.html`)
+``pdf``    ``chart.pdf``, one printable page (:mod:`.plots`)
+``png``    the pictures as PNG: ``sb_push``, ``bb_call``, ``value_by_stack``, ``range_<S>bb``
+``svg``    the same pictures as SVG
+=========  =================================================================================
+
+The ranges of every stack (:data:`RANGE_FORMS`):
+
+* ``csv`` -- ``ranges.csv``: ``stack, player, hand, frequency, ev_margin``, one row per stack x
+  player x hand (338 rows a stack);
+* ``segments`` -- ``ranges_segments.csv``: ``player, hand, stack_from, stack_to, frequency``, one
+  row per run of consecutive solved stacks over which the hand's frequency is the same number.
+  Between two exact thresholds a hand is played always or never, so a run spans a whole segment
+  of the path; only a mixed hand changes at every stack.  About 100 times smaller than
+  ``ranges.csv`` (no EV margins: those are in ``chart.xlsx`` at the chosen stacks);
+* ``parquet`` -- ``ranges.parquet``: the columns of ``ranges.csv`` in Apache Parquet (zstd),
+  written by pyarrow (``pip install 'sflp[parquet]'``);
+* ``auto`` (the default) -- ``csv`` up to :data:`RANGES_CSV_MAX_STACKS` stacks, ``segments`` above.
+
+:func:`read_ranges` reads any of the three back into the tidy ranges frame.  A new format is one
+new class here with its ``format`` name, registered in :data:`WRITERS`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sflp.cards import CLASS_NAMES, N_CLASSES, PLAYERS
+from sflp.errors import ConfigError, OutputError
+
+FORMATS = ("csv", "xlsx", "html", "pdf", "png", "svg")
+"""Every output format of a chart set, in the order the CLI lists them."""
+RANGE_FORMS = ("auto", "csv", "segments", "parquet")
+RANGES_CSV_MAX_STACKS = 2000
+"""``ranges="auto"`` writes ``ranges.csv`` up to this many stacks (676,000 rows, about 25 MB) and
+``ranges_segments.csv`` above it."""
+SEGMENTS_COLUMNS = ("player", "hand", "stack_from", "stack_to", "frequency")
+
+
+@dataclass
+class Block:
+    """Solved stacks in increasing order: ``rows[k]`` is stack ``stacks[k]``'s SB frequency, BB
+    frequency, SB EV margin and BB EV margin per class (shape ``(n, 4, 169)``, no ``-0.0``), and
+    ``values[k]`` its row of ``values.csv``."""
+
+    stacks: list[float]
+    rows: np.ndarray
+    values: list[tuple]
+
+
+@dataclass
+class Sweep:
+    """Everything a writer's ``finish`` may draw on, once every stack is solved."""
+
+    config: object
+    """The blinds and antes (:class:`sflp.game.GameConfig`, at the first stack)."""
+    structure: str
+    """``"SB 0.5 / BB 1, no ante"``, with the set's title in front when it has one."""
+    kind: str
+    """``"Equilibrium"`` or ``"Exploitative"``: the pictures' headings."""
+    solved: list[float]
+    values: object
+    """``values.csv`` as a frame, one row per solved stack."""
+    kept: object
+    """The ranges frame of the chosen stacks (at most about :data:`.chartset.MAX_SHEET_STACKS`,
+    spread evenly, with the grid stacks): the workbook, page and pictures are made from it."""
+    thresholds: object
+    tdf: object
+    """:func:`.frames.thresholds_frame` of ``thresholds`` (None without thresholds)."""
+    low: float
+    high: float
+    chosen: list[float]
+    """The stacks of the range grids (``range_<S>bb``, ``sb_push_<S>bb.csv``)."""
+    about: list = field(default_factory=list)
+
+
+class Writer:
+    """One output format: ``open``, ``add`` a block at a time, ``finish`` (see the module doc)."""
+
+    format = ""
+
+    def open(self, stage: Path) -> None:
+        self.stage = stage
+
+    def add(self, block: Block) -> None:
+        """Most formats are made from the :class:`Sweep` alone; streaming ones override this."""
+
+    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
+        raise NotImplementedError
+
+    def discard(self) -> None:
+        """Drop what this writer holds after an error (its files go with the staging folder)."""
+
+
+# ---------------------------------------------------------------- csv
+
+
+def _thresholds_csv(stage: Path, sweep: Sweep) -> None:
+    from sflp.report.csv_out import write_thresholds_csv
+    from sflp.report.frames import add_sc_column
+    from sflp.sc import sc_numbers
+
+    write_thresholds_csv(add_sc_column(sweep.tdf, sc_numbers(sweep.config)), stage / "thresholds.csv")
+
+
+class CsvWriter(Writer):
+    """``values.csv``, ``thresholds.csv`` (with the Sklansky-Chubukov numbers), the grid CSVs and
+    the ranges of every stack, by ``ranges`` (:data:`RANGE_FORMS`, already resolved from ``auto``)."""
+
+    format = "csv"
+
+    def __init__(self, ranges: str):
+        self.ranges = {"csv": RangesCsv, "segments": RangesSegments, "parquet": RangesParquet}[ranges]()
+
+    def open(self, stage: Path) -> None:
+        super().open(stage)
+        self.ranges.open(stage)
+
+    def add(self, block: Block) -> None:
+        self.ranges.add(block)
+
+    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
+        from sflp.report.csv_out import write_grid_csv, write_values_csv
+        from sflp.report.frames import fmt_num, grid_from_tidy
+
+        known = self.ranges.finish(sweep, submit)
+        if sweep.tdf is not None:
+            submit(_thresholds_csv, self.stage, sweep)
+        write_values_csv(sweep.values, self.stage / "values.csv")
+        for stack in sweep.chosen:
+            for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
+                grid = grid_from_tidy(sweep.kept, "frequency", stack=stack, player=player)
+                write_grid_csv(grid, self.stage / f"{name}_{fmt_num(stack)}bb.csv")
+        return known
+
+    def discard(self) -> None:
+        self.ranges.discard()
+
+
+class RangesCsv(Writer):
+    """``ranges.csv``, one stack at a time (:class:`.csv_out.RangesCsvStream`)."""
+
+    def open(self, stage: Path) -> None:
+        from sflp.report.csv_out import RangesCsvStream
+
+        self.stream = RangesCsvStream(stage / "ranges.csv")
+
+    def add(self, block: Block) -> None:
+        for stack, rows in zip(block.stacks, block.rows):
+            self.stream.add(stack, rows)
+
+    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
+        return {"ranges.csv": self.stream.close()}
+
+    def discard(self) -> None:
+        self.stream.discard()
+
+
+class RangesSegments(Writer):
+    """``ranges_segments.csv``: the runs of equal frequency (see the module doc).
+
+    A run is kept open per player x hand (338 columns) while blocks arrive; a frequency that
+    differs from the previous stack's closes the run at the previous stack and opens a new one.
+    Rows are written sorted by player (SB first), hand (class-id order) and ``stack_from``.
+    """
+
+    def open(self, stage: Path) -> None:
+        self.path = stage / "ranges_segments.csv"
+        self.start: np.ndarray | None = None  # per column: first stack of the open run
+        self.value: np.ndarray | None = None  # per column: its frequency
+        self.last = 0.0
+        self.runs: list[tuple[np.ndarray, ...]] = []  # closed runs: column, from, to, frequency
+
+    def add(self, block: Block) -> None:
+        stacks = np.asarray(block.stacks, dtype=np.float64)
+        freq = np.ascontiguousarray(block.rows[:, 0:2, :]).reshape(len(stacks), 2 * N_CLASSES)
+        if self.start is None:
+            self.start, self.value = np.full(2 * N_CLASSES, stacks[0]), freq[0].copy()
+        before = np.vstack([self.value[None, :], freq])
+        k, col = np.nonzero(before[1:] != before[:-1])  # stack k of the block opens a new run in col
+        if len(k):
+            order = np.lexsort((k, col))  # by column, then stack
+            k, col = k[order], col[order]
+            first = np.r_[True, col[1:] != col[:-1]]  # the column's first change in this block
+            previous_k = np.r_[0, k[:-1]]  # (where not first) the change that opened the run now closing
+            run_from = np.where(first, self.start[col], stacks[previous_k])
+            run_to = np.where(k > 0, stacks[np.maximum(k - 1, 0)], self.last)  # the stack before k
+            run_value = np.where(first, self.value[col], freq[previous_k, col])
+            self.runs.append((col, run_from, run_to, run_value))
+            last = np.r_[col[1:] != col[:-1], True]  # the column's last change opens its open run
+            self.start[col[last]] = stacks[k[last]]
+        self.value = freq[-1].copy()
+        self.last = float(stacks[-1])
+
+    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
+        from sflp.atomic import write_bytes
+        from sflp.report.csv_out import _float_texts, _frequency_texts, _quote
+
+        if self.start is None:
+            raise ConfigError("no stacks to write")
+        columns = np.arange(2 * N_CLASSES)
+        parts = self.runs + [(columns, self.start, np.full(2 * N_CLASSES, self.last), self.value)]
+        col, run_from, run_to, value = (np.concatenate(p) for p in zip(*parts))
+        order = np.lexsort((run_from, col))
+        col, run_from, run_to, value = col[order], run_from[order], run_to[order], value[order]
+        names = np.array([f"{p},{_quote(h)}" for p in PLAYERS for h in CLASS_NAMES], dtype=object)[col]
+        lines = [",".join(SEGMENTS_COLUMNS)]
+        lines += [f"{a},{b},{c},{d}" for a, b, c, d in
+                  zip(names.tolist(), _float_texts(run_from), _float_texts(run_to), _frequency_texts(value))]
+        write_bytes(self.path, ("\n".join(lines) + "\n").encode("utf-8"))
+        return {}
+
+
+class RangesParquet(Writer):
+    """``ranges.parquet``: the columns of ``ranges.csv`` in Parquet (zstd), a row group per block.
+
+    pyarrow is imported here only (the ``parquet`` extra); ``player`` and ``hand`` are
+    dictionary columns, the floats are stored exactly."""
+
+    def open(self, stage: Path) -> None:
+        pa, pq = _pyarrow()
+        self.path = stage / "ranges.parquet"
+        self.pa = pa
+        self.players = pa.array(list(PLAYERS))
+        self.hands = pa.array(list(CLASS_NAMES))
+        schema = pa.schema([("stack", pa.float64()), ("player", pa.dictionary(pa.int8(), pa.string())),
+                            ("hand", pa.dictionary(pa.int16(), pa.string())), ("frequency", pa.float64()),
+                            ("ev_margin", pa.float64())])
+        try:
+            self.out = pq.ParquetWriter(str(self.path), schema, compression="zstd")
+        except OSError as exc:
+            raise OutputError(f"cannot write {self.path}: {exc}") from None
+
+    def add(self, block: Block) -> None:
+        pa = self.pa
+        n = len(block.stacks)
+        player = np.tile(np.repeat(np.arange(2, dtype=np.int8), N_CLASSES), n)
+        hand = np.tile(np.arange(N_CLASSES, dtype=np.int16), 2 * n)
+        table = pa.table({
+            "stack": np.repeat(np.asarray(block.stacks, dtype=np.float64), 2 * N_CLASSES),
+            "player": pa.DictionaryArray.from_arrays(player, self.players),
+            "hand": pa.DictionaryArray.from_arrays(hand, self.hands),
+            "frequency": np.ascontiguousarray(block.rows[:, 0:2, :]).ravel(),
+            "ev_margin": np.ascontiguousarray(block.rows[:, 2:4, :]).ravel(),
+        })
+        try:
+            self.out.write_table(table)
+        except OSError as exc:
+            raise OutputError(f"cannot write {self.path}: {exc}") from None
+
+    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
+        try:
+            self.out.close()
+        except OSError as exc:
+            raise OutputError(f"cannot write {self.path}: {exc}") from None
+        return {}
+
+    def discard(self) -> None:
+        out = getattr(self, "out", None)
+        if out is not None:
+            try:
+                out.close()
+            except Exception:  # noqa: BLE001 -- closing after an error; the staging folder goes anyway
+                pass
+
+
+def _pyarrow():
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ConfigError("ranges='parquet' needs pyarrow: pip install 'sflp[parquet]' "
+                          "(or use ranges='segments', which needs nothing more)") from None
+    return pa, pq
+
+
+# ---------------------------------------------------------------- workbook, page, pdf, pictures
+
+
+def _workbook(stage: Path, sweep: Sweep) -> None:
+    from sflp.report.excel import add_sc_sheet, chart_workbook, save_workbook
+    from sflp.report.frames import add_sc_column, sc_frame
+    from sflp.sc import TIE_RULE, sc_numbers
+
+    sc = sc_numbers(sweep.config)
+    tdf = add_sc_column(sweep.tdf, sc) if sweep.tdf is not None else None
+    wb = chart_workbook(sweep.values, sweep.kept, tdf, sweep.low, sweep.high, sweep.chosen, sweep.about,
+                        sweep.structure)
+    add_sc_sheet(wb, sc_frame(sc), sweep.structure, TIE_RULE)
+    save_workbook(wb, stage / "chart.xlsx")
+
+
+class WorkbookWriter(Writer):
+    format = "xlsx"
+
+    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
+        submit(_workbook, self.stage, sweep)
+        return {}
+
+
+class PageWriter(Writer):
+    format = "html"
+
+    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
+        from sflp.report.html import write_chart_html
+
+        submit(write_chart_html, self.stage / "chart.html", sweep.values, sweep.kept, sweep.tdf, sweep.structure,
+               sweep.about, low=sweep.low, high=sweep.high)
+        return {}
+
+
+class PdfWriter(Writer):
+    format = "pdf"
+
+    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
+        from sflp.report.frames import select
+        from sflp.report.plots import write_chart_pdf
+
+        last = select(sweep.kept, stack=sweep.solved[-1])
+        submit(write_chart_pdf, self.stage / "chart.pdf", sweep.tdf, sweep.low, sweep.high, sweep.structure,
+               sweep.about, ranges=last, stack=sweep.solved[-1])
+        return {}
+
+
+def _picture(suffix: str, make: Callable, path: Path, *args, **kwargs) -> None:
+    from sflp.atomic import write_bytes
+    from sflp.report.draw import png_bytes, svg_bytes
+    from sflp.report.plots import DPI
+
+    drawing = make(*args, **kwargs)
+    write_bytes(path, png_bytes(drawing, DPI) if suffix == "png" else svg_bytes(drawing))
+
+
+class PictureWriter(Writer):
+    """The pictures in one format (``png`` or ``svg``): the two threshold charts, the value curve
+    and the range grids at the chosen stacks, each a job of its own."""
+
+    def __init__(self, suffix: str):
+        self.format = suffix
+
+    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
+        from sflp.report.frames import fmt_num, select
+        from sflp.report.plots import range_picture, threshold_picture, value_picture
+
+        def job(stem, make, *args, **kwargs):
+            submit(_picture, self.format, make, self.stage / f"{stem}.{self.format}", *args, **kwargs)
+
+        if sweep.tdf is not None:
+            for player, stem in (("sb", "sb_push"), ("bb", "bb_call")):
+                job(stem, threshold_picture, sweep.tdf, player, sweep.low, sweep.high, sweep.structure)
+        for stack in sweep.chosen:
+            job(f"range_{fmt_num(stack)}bb", range_picture, select(sweep.kept, stack=stack), stack, sweep.structure,
+                kind=sweep.kind)
+        job("value_by_stack", value_picture, sweep.values, sweep.structure)
+        return {}
+
+
+WRITERS: dict[str, Callable[..., Writer]] = {
+    "csv": CsvWriter,
+    "xlsx": lambda **_: WorkbookWriter(),
+    "html": lambda **_: PageWriter(),
+    "pdf": lambda **_: PdfWriter(),
+    "png": lambda **_: PictureWriter("png"),
+    "svg": lambda **_: PictureWriter("svg"),
+}
+"""Format name -> a callable making its writer (``csv`` takes the resolved ``ranges`` form)."""
+
+
+def check_formats(formats: Sequence[str] | str | None) -> tuple[str, ...]:
+    """The formats asked for, validated, in :data:`FORMATS` order (None = every format).
+
+    >>> check_formats("pdf,csv"), check_formats(None) == FORMATS
+    (('csv', 'pdf'), True)
+    """
+    if formats is None:
+        return FORMATS
+    names = [f.strip().lower() for f in (formats.split(",") if isinstance(formats, str) else formats)]
+    bad = [f for f in names if f not in FORMATS]
+    if bad or not names:
+        raise ConfigError(f"formats {','.join(names)!r}: {'unknown ' + repr(bad[0]) if bad else 'none given'}; "
+                          f"choose from {', '.join(FORMATS)}")
+    return tuple(f for f in FORMATS if f in names)
+
+
+def resolve_ranges(ranges: str, stack_count: int) -> str:
+    """The ranges form to write (:data:`RANGE_FORMS`): ``auto`` becomes ``csv`` or ``segments``.
+
+    >>> resolve_ranges("auto", 481), resolve_ranges("auto", 19_901), resolve_ranges("parquet", 5)
+    ('csv', 'segments', 'parquet')
+    """
+    if ranges not in RANGE_FORMS:
+        raise ConfigError(f"ranges {ranges!r}: choose from {', '.join(RANGE_FORMS)}")
+    if ranges == "auto":
+        return "csv" if stack_count <= RANGES_CSV_MAX_STACKS else "segments"
+    if ranges == "parquet":
+        _pyarrow()  # before any work
+    return ranges
+
+
+def make_writers(formats: Sequence[str], ranges: str) -> list[Writer]:
+    """A writer for each format (``formats`` checked by :func:`check_formats`)."""
+    return [WRITERS[name](ranges=ranges) for name in formats]
+
+
+# ---------------------------------------------------------------- reading the ranges back
+
+
+@functools.cache
+def _column_names() -> tuple[np.ndarray, np.ndarray]:
+    return (np.repeat(np.array(PLAYERS, dtype=object), N_CLASSES), np.tile(np.array(CLASS_NAMES, dtype=object), 2))
+
+
+def _read_csv(path: Path, **kwargs):
+    """A CSV of ours read back with every float exactly as written: pandas 3 reads round-trip by
+    default (and deprecates the option), pandas 2 only when asked."""
+    import pandas as pd
+
+    if int(pd.__version__.split(".")[0]) < 3:
+        kwargs["float_precision"] = "round_trip"
+    return pd.read_csv(path, keep_default_na=False, **kwargs)
+
+
+def read_ranges(folder: Path | str, stacks: Sequence[float] | None = None):
+    """The tidy ranges frame (``stack, player, hand, frequency[, ev_margin]``) of a chart-set
+    folder, from whichever form it holds: ``ranges.csv``, ``ranges.parquet`` or
+    ``ranges_segments.csv``.  ``stacks`` picks solved stacks (default: every one; from segments
+    the solved stacks are read from ``values.csv``).  Segments give no ``ev_margin`` column.
+    """
+    import pandas as pd
+
+    folder = Path(folder)
+    if (folder / "ranges.csv").is_file():
+        frame = _read_csv(folder / "ranges.csv", na_values=[""])
+    elif (folder / "ranges.parquet").is_file():
+        _pyarrow()
+        frame = pd.read_parquet(folder / "ranges.parquet")
+        frame["player"] = frame["player"].astype(object)
+        frame["hand"] = frame["hand"].astype(object)
+    elif (folder / "ranges_segments.csv").is_file():
+        runs = _read_csv(folder / "ranges_segments.csv")
+        if stacks is None:  # every solved stack: values.csv lists them
+            stacks = _read_csv(folder / "values.csv")["stack"]
+        want = np.asarray(stacks, dtype=np.float64)
+        players, hands = _column_names()
+        key = {(p, h): j for j, (p, h) in enumerate(zip(players, hands))}
+        freq = np.full((len(want), 2 * N_CLASSES), np.nan)
+        cols = np.array([key[(p, h)] for p, h in zip(runs["player"], runs["hand"])])
+        lo = np.searchsorted(want, runs["stack_from"].to_numpy(np.float64), side="left")
+        hi = np.searchsorted(want, runs["stack_to"].to_numpy(np.float64), side="right")
+        for j, a, b, v in zip(cols, lo, hi, runs["frequency"].to_numpy(np.float64)):
+            freq[a:b, j] = v
+        return pd.DataFrame({"stack": np.repeat(want, 2 * N_CLASSES), "player": np.tile(players, len(want)),
+                             "hand": np.tile(hands, len(want)), "frequency": freq.ravel()})
+    else:
+        raise ConfigError(f"{folder} holds no ranges.csv, ranges.parquet or ranges_segments.csv")
+    if stacks is not None:
+        frame = frame[frame["stack"].isin(np.asarray(stacks, dtype=np.float64))].reset_index(drop=True)
+    return frame
