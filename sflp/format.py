@@ -300,6 +300,7 @@ def chart_summary_dict(result) -> dict:
         "certified": result.certified == len(result.stacks) if result.exact else None,
         "breakpoints": len(thresholds.breakpoints) if thresholds else 0,
         "seconds": result.seconds,
+        "solve_seconds": result.solve_seconds,
         "note": result.note,
     }
 

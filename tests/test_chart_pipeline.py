@@ -126,3 +126,17 @@ def test_progress_goes_through_the_phases_in_order(tmp_path):
 def test_read_ranges_names_a_folder_without_ranges(tmp_path):
     with pytest.raises(ConfigError, match="holds no ranges.csv, ranges.parquet or ranges_segments.csv"):
         read_ranges(tmp_path)
+
+
+def test_the_solving_process_never_loads_pandas_or_a_format_library(tmp_path):
+    """The every-stack files are streamed from the solving process; frames, the workbook, the
+    page, the PDF and the pictures are made in the worker processes."""
+    code = (
+        "import sys, sflp; "
+        f"sflp.chart(stacks={STACKS!r}, out={str(tmp_path / 'w')!r}, workers=2); "
+        "print(','.join(m for m in ('pandas', 'openpyxl', 'PIL', 'reportlab', 'matplotlib', 'pyarrow') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ""
+    assert (tmp_path / "w" / "chart.xlsx").is_file() and (tmp_path / "w" / "chart.pdf").is_file()

@@ -26,8 +26,8 @@ from sflp.atomic import PAUSE_ENV
 from sflp.errors import OutputError
 from sflp.game import GameConfig
 from sflp.report import write_chart_set
-from sflp.report.csv_out import RangesCsvStream, write_ranges_csv
-from sflp.report.frames import ranges_frame, solution_rows
+from sflp.report.csv_out import write_ranges_csv
+from sflp.report.frames import ranges_frame
 from sflp.report.staging import (
     MANIFEST,
     StagedFolder,
@@ -36,6 +36,7 @@ from sflp.report.staging import (
     read_manifest,
     write_manifest,
 )
+from sflp.report.text import RangesCsvStream, solution_rows
 from sflp.solver import iter_solve, solve_many
 
 ROOT = Path(__file__).resolve().parent.parent

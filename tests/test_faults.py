@@ -84,13 +84,13 @@ def test_a_killed_run_leaves_the_old_set_and_the_next_run_cleans_up(old_set, tmp
     points.mkdir()
     proc = subprocess.Popen([sys.executable, "-m", "sflp", "chart", "--stacks", "2,5,8", "--out",
                              str(tmp_path / "set"), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**_env(), "SFLP_PAUSE_AT": f"ranges.csv={points}"})  # before any worker
+                            env={**_env(), "SFLP_PAUSE_AT": f"ranges.csv={points}"})  # workers running
     try:
         end = time.monotonic() + 300
         while not (points / "ranges.csv").exists() and proc.poll() is None and time.monotonic() < end:
             time.sleep(0.01)
         assert (points / "ranges.csv").exists(), proc.communicate(timeout=60)
-        proc.kill()  # SIGKILL: no handler runs, nothing is cleaned up
+        proc.kill()  # SIGKILL: no handler runs, nothing is cleaned up; the workers notice and leave
         proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:

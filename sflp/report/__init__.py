@@ -30,7 +30,8 @@ _LAZY = {
     **dict.fromkeys(("atomic_output", "check_out_dir", "write_bytes", "write_text", "write_with"), "sflp.atomic"),
     **dict.fromkeys(("about_items", "config_name", "default_out_dir", "structure_text", "write_chart_set",
                      "write_solution"), "sflp.report.chartset"),
-    **dict.fromkeys(("RANGES_COLUMNS", "THRESHOLDS_COLUMNS", "VALUES_COLUMNS", "grid_from_tidy", "ranges_frame",
+    **dict.fromkeys(("RANGES_COLUMNS", "VALUES_COLUMNS"), "sflp.report.text"),
+    **dict.fromkeys(("THRESHOLDS_COLUMNS", "grid_from_tidy", "ranges_frame",
                      "thresholds_frame", "values_frame", "wide_by_stack"), "sflp.report.frames"),
 }
 

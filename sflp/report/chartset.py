@@ -39,20 +39,8 @@ import numpy as np
 import sflp
 from sflp.atomic import pause_point
 from sflp.errors import ConfigError, DataError
-from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_values_csv
-from sflp.report.excel import save_workbook, solution_workbook
-from sflp.report.frames import (
-    default_range_stacks,
-    fmt_num,
-    fraction_text,
-    grid_from_tidy,
-    nearest_stacks,
-    ranges_frame,
-    solution_rows,
-    sorted_solutions,
-    thresholds_frame,
-    values_frame,
-)
+from sflp.report.stacks import default_range_stacks, nearest_stacks, sorted_solutions
+from sflp.report.text import fmt_num, fraction_text, solution_rows
 
 SOLVER_TEXT = "cvxpy + HiGHS LP, checked by best responses"
 REPORTS_DIR = Path("reports")
@@ -304,7 +292,7 @@ def write_chart_set(
 
 def _kept_positions(solved: list[float], chosen: Sequence[float]) -> list[int]:
     """The positions of the stacks whose ranges the workbook, page and pictures show."""
-    from sflp.report.frames import thin_indices
+    from sflp.report.stacks import thin_indices
 
     kept = set(thin_indices(len(solved), MAX_SHEET_STACKS).tolist())
     kept.update(solved.index(s) for s in chosen)
@@ -337,13 +325,14 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
               manifest_extra: dict | None = None, workers: int | None = None) -> tuple[dict[str, str], SweepSummary]:
     """:func:`write_chart_set`, also returning the :class:`SweepSummary` of what was solved.
 
-    One function from the stream to the swapped-in folder; its steps are the writers' (open,
-    add a block, finish), the staging folder's and the manifest's.
+    One function from the stream to the swapped-in folder: the worker processes start first (they
+    load the report libraries while this process solves), then the writers open (the threshold
+    files start at once), take every block, and finish from the :class:`~sflp.report.writers.Sweep`;
+    the manifest goes last.  This process streams and writes the every-stack files without pandas.
     """
-    from sflp.report.frames import ranges_frame_from_arrays
     from sflp.report.jobs import Jobs
     from sflp.report.staging import StagedFolder, write_manifest
-    from sflp.report.writers import FORMATS, check_formats, make_writers, resolve_ranges
+    from sflp.report.writers import FORMATS, Head, check_formats, make_writers, resolve_ranges, warm
 
     _check_thresholds(None, thresholds)  # its type, before any work
     formats = check_formats(formats)
@@ -351,53 +340,45 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
     ranges = resolve_ranges(ranges, len(solved))
     chosen = nearest_stacks(solved, range_stacks) if range_stacks else default_range_stacks(solved)
     kept_index = _kept_positions(solved, chosen)
-    kept_at = set(kept_index)
+    low, high = (float(thresholds.low), float(thresholds.high)) if thresholds is not None else (solved[0], solved[-1])
+    head = Head(config=getattr(thresholds, "config", None), title=title, thresholds=thresholds, low=low, high=high,
+                solved=solved, chosen=list(chosen))
     out = Path(out_dir)
     tick = progress or (lambda phase, done, total: None)
     writers = make_writers(formats, ranges)
 
     folder = StagedFolder(out, wait=wait, on_wait=on_wait)
-    with folder as stage:
+    with folder as stage, Jobs(workers, warm=warm, warm_args=(head.config, formats)) as jobs:
+        jobs.start()  # the workers load pandas and the format libraries while this process solves
         summary = SweepSummary()
-        values_rows: list[tuple] = []
-        kept_rows: list[np.ndarray] = []
         pause_point("staged")
         opened = []
         try:
             for writer in writers:
-                writer.open(stage)
+                writer.open(stage, head, jobs.submit)
                 opened.append(writer)
-            start = 0
-            for block in _stream(solutions, solved, thresholds, exact, summary, tick):
-                for writer in writers:
-                    writer.add(block)
-                values_rows.extend(block.values)
-                for k in range(len(block.stacks)):
-                    if start + k in kept_at:
-                        kept_rows.append(np.array(block.rows[k]))  # a copy: the block is dropped
-                start += len(block.stacks)
+            sweep = _consume(_stream(solutions, solved, thresholds, exact, summary, tick), writers, head,
+                             kept_index, exact)
             pause_point("ranges.csv")  # every stack is streamed to the writers (the name is historical)
         except BaseException:
             for writer in opened:
                 writer.discard()
             raise
         del solutions
-        sweep = _sweep(summary, solved, values_rows, ranges_frame_from_arrays(
-            [solved[k] for k in kept_index], np.stack(kept_rows)), thresholds, chosen, exact, title, extra_about)
-        del values_rows, kept_rows
+        sweep.config = summary.config  # the solutions' (the same structure as the thresholds')
+        sweep.about = about_items(summary, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about)
         if len(kept_index) < len(solved):
             sweep.about.append(("Hand EV sheet", f"{len(kept_index)} of the {len(solved)} stacks, spread evenly; "
                                                  f"{'ranges.csv' if ranges == 'csv' else 'the ranges file'} "
                                                  "has every stack"))
         known: dict[str, str] = {}
-        with Jobs(workers) as jobs:
-            # every slow file is a job for the worker processes; this process writes the small
-            # files meanwhile and then waits
-            for done, writer in enumerate(writers, 1):
-                known.update(writer.finish(sweep, jobs.submit))
-                pause_point("jobs")
-                tick("writing", done, len(writers))
-            jobs.wait()
+        # the slow files are jobs for the worker processes; this process writes the every-stack
+        # files meanwhile and then waits
+        for done, writer in enumerate(writers, 1):
+            known.update(writer.finish(sweep, jobs.submit))
+            pause_point("jobs")
+            tick("writing", done, len(writers))
+        jobs.wait()
         info = {
             "kind": "chart-set",
             "title": title or "Nash equilibrium",
@@ -407,7 +388,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
             "stacks": {"count": len(solved), "low": solved[0], "high": solved[-1],
                        "step": _step_value(solved)},
             "thresholds": None if thresholds is None else {
-                "low": sweep.low, "high": sweep.high, "breakpoints": len(thresholds.breakpoints)},
+                "low": low, "high": high, "breakpoints": len(thresholds.breakpoints)},
             "range_stacks": list(chosen),
             "exact": bool(exact),
             "max_exploitability": summary.max_exploitability,
@@ -424,25 +405,28 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
     return {name: str(out / name) for name in names}, summary
 
 
-def _sweep(summary: SweepSummary, solved: list[float], values_rows: list[tuple], kept, thresholds, chosen,
-           exact: bool, title: str | None, extra_about: dict | None):
-    """The :class:`~sflp.report.writers.Sweep` the writers finish from."""
+def _consume(blocks, writers, head, kept_index: list[int], exact: bool):
+    """Hand every block to the writers; keep each stack's values row and the kept stacks' rows.
+    Returns the :class:`~sflp.report.writers.Sweep` (its ``about`` still to fill)."""
+    from dataclasses import fields
+
     from sflp.report.writers import Sweep
 
-    structure = structure_text(summary.config)
-    if title:
-        structure = f"{title} - {structure}"
-    if thresholds is not None:
-        low, high = float(thresholds.low), float(thresholds.high)
-    else:
-        low, high = solved[0], solved[-1]
-    return Sweep(
-        config=summary.config, structure=structure, kind="Exploitative" if title else "Equilibrium",
-        solved=solved, values=_values_frame(values_rows, exact), kept=kept, thresholds=thresholds,
-        tdf=thresholds_frame(thresholds) if thresholds is not None else None, low=low, high=high,
-        chosen=list(chosen),
-        about=about_items(summary, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about),
-    )
+    kept_at = set(kept_index)
+    values: list[tuple] = []
+    kept_rows: list[np.ndarray] = []
+    start = 0
+    for block in blocks:
+        for writer in writers:
+            writer.add(block)
+        values.extend(block.values)
+        kept_rows.extend(np.array(block.rows[k]) for k in range(len(block.stacks)) if start + k in kept_at)
+        start += len(block.stacks)
+    numbers = np.array([row[:5] for row in values], dtype=np.float64).reshape(-1, 5)
+    sweep = Sweep(**{f.name: getattr(head, f.name) for f in fields(head)}, value_rows=numbers,
+                  value_exact=[row[5] for row in values] if exact else None,
+                  kept_stacks=[head.solved[k] for k in kept_index], kept_rows=np.stack(kept_rows))
+    return sweep
 
 
 def made_with() -> dict[str, str]:
@@ -500,15 +484,6 @@ def _values_row(solution, exact: bool) -> tuple:
     return row + (fraction_text(solution.value_exact),) if exact else row
 
 
-def _values_frame(rows: list[tuple], exact: bool):
-    import pandas as pd
-
-    from sflp.report.frames import VALUES_COLUMNS
-
-    columns = list(VALUES_COLUMNS) + (["value_exact"] if exact else [])
-    return pd.DataFrame.from_records(rows, columns=columns)
-
-
 def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=None, on_keep=None) -> dict[str, str]:
     """The files of one solved stack: ranges.csv, values.csv, solution.xlsx and the grids, named
     as in a chart set: ``sb_push_<S>bb.csv``, ``bb_call_<S>bb.csv`` (13x13 frequency grids) and
@@ -518,6 +493,9 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
     as one unit with a manifest, like :func:`write_chart_set` (``on_keep`` as there).
     """
     from sflp.game import Solution
+    from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_values_csv
+    from sflp.report.excel import save_workbook, solution_workbook
+    from sflp.report.frames import grid_from_tidy, ranges_frame, values_frame
     from sflp.report.plots import range_picture, render
     from sflp.report.staging import StagedFolder, write_manifest
 

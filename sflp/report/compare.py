@@ -30,7 +30,8 @@ from sflp.errors import DataError
 from sflp.report.colors import blend
 from sflp.report.csv_out import csv_bytes
 from sflp.report.draw import Drawing, wrap
-from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, fmt_num, grid_from_tidy, select
+from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
+from sflp.report.text import fmt_num
 
 COMPARE_COLUMNS = (
     "player", "hand", "threshold_a", "threshold_b", "capped_a", "capped_b", "difference", "differs",

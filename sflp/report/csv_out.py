@@ -8,24 +8,16 @@ numbers of the solution.
 
 from __future__ import annotations
 
-import hashlib
-import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from sflp.atomic import write_bytes
-from sflp.cards import CLASS_NAMES
-from sflp.errors import ConfigError, OutputError
-from sflp.report.frames import PLAYERS, RANGES_COLUMNS, THRESHOLDS_COLUMNS, VALUES_COLUMNS
+from sflp.errors import ConfigError
+from sflp.report.frames import THRESHOLDS_COLUMNS
+from sflp.report.text import RANGES_COLUMNS, VALUES_COLUMNS, quote
 from sflp.strategy import GRID_RANKS, grid_csv_text
-
-
-def _quote(text: str) -> str:
-    if any(ch in text for ch in ',"\n\r'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
 
 
 def _column_text(col: pd.Series) -> list[str]:
@@ -39,14 +31,14 @@ def _column_text(col: pd.Series) -> list[str]:
         for k in np.flatnonzero(np.isnan(values)).tolist():
             out[k] = ""
         return out
-    uniques = {v: _quote(str(v)) for v in pd.unique(values)}
+    uniques = {v: quote(str(v)) for v in pd.unique(values)}
     return [uniques[v] for v in values.tolist()]
 
 
 def csv_bytes(frame: pd.DataFrame, columns: tuple[str, ...] | list[str]) -> bytes:
     """``frame[columns]`` as CSV bytes: header line, then one line per row, ``\n`` line ends."""
     texts = [_column_text(frame[name]) for name in columns]
-    lines = [",".join(_quote(c) for c in columns)]
+    lines = [",".join(quote(c) for c in columns)]
     lines.extend(",".join(row) for row in zip(*texts))
     return ("\n".join(lines) + "\n").encode("utf-8")
 
@@ -82,80 +74,3 @@ def grid_csv_bytes(grid: pd.DataFrame) -> bytes:
 def write_grid_csv(grid: pd.DataFrame, path: Path | str) -> Path:
     """``sb_push_<S>bb.csv`` / ``bb_call_<S>bb.csv``: one player's frequencies at one stack."""
     return write_bytes(path, grid_csv_bytes(grid))
-
-
-def _float_texts(values: np.ndarray) -> list[str]:
-    """Shortest round-trip text of each float (Python's ``repr``, done in one C call); NaN -> ``""``."""
-    texts = repr(np.asarray(values, dtype=np.float64).tolist())[1:-1].split(", ")
-    if "nan" in texts:
-        texts = ["" if t == "nan" else t for t in texts]
-    return texts
-
-
-def _frequency_texts(values: np.ndarray) -> list[str]:
-    """:func:`_float_texts` of frequencies, most of which are exactly 0 or 1 (their text is
-    known; only the mixed ones are formatted)."""
-    values = np.asarray(values, dtype=np.float64)
-    out = np.full(values.shape, "0.0", dtype=object)
-    out[values == 1.0] = "1.0"
-    mixed = (values != 0.0) & (values != 1.0)
-    if mixed.any():
-        out[mixed] = _float_texts(values[mixed])
-    return out.tolist()
-
-
-_ROW_TEMPLATE = "".join(f"%s,{player},{hand},%s,%s\n" for player in PLAYERS for hand in CLASS_NAMES)
-"""The 338 rows of one stack as one format string: (stack, frequency, ev_margin) per row."""
-_N_ROWS = len(PLAYERS) * len(CLASS_NAMES)
-
-
-class RangesCsvStream:
-    """``ranges.csv`` written one stack at a time, with its SHA-256 computed on the way.
-
-    The bytes are exactly those of :func:`write_ranges_csv` for the same solutions (a test
-    checks it), but memory does not grow with the number of stacks: each call to
-    :meth:`add` formats and writes the stack's 338 rows.  Use inside a staged folder
-    (:mod:`sflp.report.staging`), which makes the whole set appear at once.
-    """
-
-    def __init__(self, path: Path | str):
-        self.path = Path(path)
-        self.digest = hashlib.sha256()
-        self.fh = open(self.path, "wb", buffering=1 << 20)
-        self.rows = 0
-        self._write(",".join(RANGES_COLUMNS) + "\n")
-
-    def _write(self, text: str) -> None:
-        data = text.encode("utf-8")
-        self.digest.update(data)
-        try:
-            self.fh.write(data)
-        except OSError as exc:  # a full disk, a file size limit: sflp's error, naming the file
-            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
-
-    def add(self, stack: float, rows: np.ndarray) -> None:
-        """Write one stack: ``rows`` is :func:`sflp.report.frames.solution_rows` (4 x 169)."""
-        args: list[str] = [repr(float(stack))] * (3 * _N_ROWS)
-        args[1::3] = _frequency_texts(rows[0:2].ravel() + 0.0)
-        args[2::3] = _float_texts(rows[2:4].ravel() + 0.0)
-        self._write(_ROW_TEMPLATE % tuple(args))
-        self.rows += _N_ROWS
-
-    def close(self) -> str:
-        """Flush, fsync and close; returns the hex SHA-256 of the file."""
-        try:
-            self.fh.flush()
-            os.fsync(self.fh.fileno())
-            self.fh.close()
-        except OSError as exc:
-            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
-        return self.digest.hexdigest()
-
-    def discard(self) -> None:
-        """Close without keeping the file (after an error; a close that fails again is ignored)."""
-        try:
-            self.fh.close()
-        except OSError:
-            pass
-        finally:
-            self.path.unlink(missing_ok=True)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -32,13 +31,12 @@ import pandas as pd
 from sflp.cards import CLASS_INDEX as _CLASS_INDEX
 from sflp.cards import CLASS_NAMES, GRID_RANKS, N_CLASSES, PLAYERS
 from sflp.errors import ConfigError
-from sflp.format import class_arrays
+from sflp.report.stacks import sorted_solutions
+from sflp.report.text import fraction_text, solution_rows
 from sflp.thresholds import format_intervals
 
 PLAYER_TITLES = {"sb": "SB push", "bb": "BB call"}
 """Titles of the two players' charts; also the workbook's sheet titles."""
-VALUES_COLUMNS = ("stack", "value", "push_pct", "call_pct", "exploitability")
-RANGES_COLUMNS = ("stack", "player", "hand", "frequency", "ev_margin")
 THRESHOLD_DECIMALS = 6
 """Published stack thresholds (``max_stack``, like the intervals) are rounded to 1e-6 bb.  The path
 follower finds them to ~1e-13 relative, so the rounding, not the float root finder, sets every
@@ -48,55 +46,7 @@ rounding boundary."""
 THRESHOLDS_COLUMNS = ("player", "hand", "max_stack", "capped", "intervals", "any_intervals")
 
 
-def fmt_num(x: float) -> str:
-    """A stack or blind as short text: ``1.0 -> '1'``, ``0.5 -> '0.5'``, ``7.7 -> '7.7'``.
-
-    >>> fmt_num(1.0), fmt_num(0.5), fmt_num(12.35), fmt_num(25)
-    ('1', '0.5', '12.35', '25')
-    """
-    return format(float(x), ".12g")
-
-
-def fraction_text(value: Fraction | None) -> str:
-    """An exact value as ``"p/q"`` (always with a denominator); empty for None.
-
-    >>> fraction_text(Fraction(-3, 8)), fraction_text(Fraction(2)), fraction_text(None)
-    ('-3/8', '2/1', '')
-    """
-    if value is None:
-        return ""
-    value = Fraction(value)
-    return f"{value.numerator}/{value.denominator}"
-
-
 # ---------------------------------------------------------------- solutions
-
-
-def sorted_solutions(solutions: Iterable) -> list:
-    """The solutions ordered by stack; one blind structure, each stack once."""
-    from sflp.game import Solution
-
-    if isinstance(solutions, (str, bytes, Solution)) or not isinstance(solutions, Iterable):
-        raise ConfigError(
-            f"expected a list of Solution objects (from solve / solve_many), got {type(solutions).__name__}"
-        )
-    solutions = list(solutions)
-    for k, s in enumerate(solutions):
-        if not isinstance(s, Solution):
-            raise ConfigError(
-                f"solutions[{k}] is {s!r:.40}, not a Solution: pass what solve / solve_many return"
-            )
-    sols = sorted(solutions, key=lambda s: float(s.config.stack))
-    if not sols:
-        raise ConfigError("no solutions to report")
-    keys = {s.config.structure_key() for s in sols}
-    if len(keys) > 1:
-        raise ConfigError(f"solutions mix blind structures {sorted(keys)}; report one structure at a time")
-    stacks = [float(s.config.stack) for s in sols]
-    for a, b in zip(stacks, stacks[1:]):
-        if a == b:
-            raise ConfigError(f"stack {fmt_num(a)} bb appears twice among the solutions")
-    return sols
 
 
 def values_frame(solutions: Iterable, exact: bool = False) -> pd.DataFrame:
@@ -121,14 +71,6 @@ def ranges_frame(solutions: Iterable) -> pd.DataFrame:
     return ranges_frame_from_arrays([float(s.config.stack) for s in sols], rows)
 
 
-def solution_rows(solution) -> np.ndarray:
-    """A ``(4, 169)`` array: SB frequency, BB frequency, SB EV margin, BB EV margin per class.
-
-    ``-0.0`` becomes ``0.0`` so that files never show a negative zero.
-    """
-    return np.stack(class_arrays(solution)).astype(np.float64) + 0.0
-
-
 def ranges_frame_from_arrays(stacks: Sequence[float], rows: np.ndarray) -> pd.DataFrame:
     """The tidy ranges frame of ``stacks`` from their :func:`solution_rows` (shape ``(n, 4, 169)``)."""
     n = len(stacks)
@@ -144,17 +86,6 @@ def ranges_frame_from_arrays(stacks: Sequence[float], rows: np.ndarray) -> pd.Da
             "ev_margin": ev.ravel() + 0.0,
         }
     )
-
-
-def thin_indices(n: int, most: int) -> np.ndarray:
-    """At most ``most`` indices of ``range(n)`` spread evenly, always the first and the last.
-
-    >>> thin_indices(5, 10).tolist(), thin_indices(101, 5).tolist()
-    ([0, 1, 2, 3, 4], [0, 25, 50, 75, 100])
-    """
-    if n <= most:
-        return np.arange(n)
-    return np.unique(np.round(np.linspace(0, n - 1, max(2, most))).astype(np.int64))
 
 
 # ---------------------------------------------------------------- thresholds
@@ -247,59 +178,3 @@ def wide_by_stack(frame: pd.DataFrame, value: str, player: str) -> pd.DataFrame:
     rows = select(frame, player=player)
     wide = rows.pivot(index="stack", columns="hand", values=value)
     return wide.reindex(columns=list(CLASS_NAMES)).sort_index()
-
-
-def nearest_stacks(solved: Sequence[float], wanted: Iterable[float]) -> list[float]:
-    """For each wanted stack the nearest solved one (ties to the lower), without repeats.
-
-    >>> nearest_stacks([1, 2, 4.9, 5.2, 10], [5, 10, 11])
-    [4.9, 10.0]
-    """
-    solved = sorted(float(s) for s in solved)
-    out: list[float] = []
-    for w in wanted:
-        best = min(solved, key=lambda s: (abs(s - float(w)), s))
-        if best not in out:
-            out.append(best)
-    return out
-
-
-RANGE_GRID_COUNT = 5
-"""How many range grids a chart set gets by default."""
-
-
-def nice_stacks(low: float, high: float, count: int = RANGE_GRID_COUNT) -> list[float]:
-    """About ``count`` round stacks spread evenly over ``[low, high]``: the multiples of a step
-    of 1, 2, 2.5 or 5 times a power of ten (the smallest giving at most ``count`` multiples).
-
-    >>> nice_stacks(1, 25), nice_stacks(1, 100)
-    ([5.0, 10.0, 15.0, 20.0, 25.0], [20.0, 40.0, 60.0, 80.0, 100.0])
-    >>> nice_stacks(2, 10), nice_stacks(1, 200)
-    ([2.0, 4.0, 6.0, 8.0, 10.0], [50.0, 100.0, 150.0, 200.0])
-    >>> nice_stacks(5, 6), nice_stacks(7, 7)
-    ([5.0, 5.25, 5.5, 5.75, 6.0], [7.0])
-    """
-    low, high = float(low), float(high)
-    if high <= low:
-        return [low]
-    raw = (high - low) / count
-    magnitude = 10.0 ** math.floor(math.log10(raw))
-    for factor in (1, 2, 2.5, 5, 10, 20):
-        step = factor * magnitude
-        first, last = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
-        if last - first + 1 <= count:
-            break
-    return [float(format(k * step, ".12g")) for k in range(first, last + 1)]
-
-
-def default_range_stacks(solved: Sequence[float]) -> list[float]:
-    """The solved stacks nearest to :func:`nice_stacks` over the solved range (about five,
-    spread evenly: 5, 10, ..., 25 for 1-25 bb; 20, 40, ..., 100 for 1-100 bb).
-
-    >>> default_range_stacks([1, 2, 5, 7.5, 10])
-    [2.0, 5.0, 7.5, 10.0]
-    >>> default_range_stacks([1, 2, 3])
-    [1.0, 2.0, 3.0]
-    """
-    solved = sorted(float(s) for s in solved)
-    return nearest_stacks(solved, nice_stacks(solved[0], solved[-1]))

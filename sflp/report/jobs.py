@@ -15,12 +15,25 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 
 
-def _init_worker() -> None:
+def _exit_with(parent: int) -> None:
+    """Leave when the main process is gone (killed with SIGKILL, no handler ran): an orphaned
+    worker would otherwise wait for jobs forever, holding the terminal's pipes open."""
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    os._exit(1)
+
+
+def _init_worker(parent: int, warm=None, *args) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    if warm is not None:
+        warm(*args)
 
 
 class _Done:
@@ -41,18 +54,30 @@ def default_workers() -> int:
 
 
 class Jobs:
-    """``with Jobs() as jobs: f = jobs.submit(fn, *args); ...; jobs.wait()``."""
+    """``with Jobs() as jobs: f = jobs.submit(fn, *args); ...; jobs.wait()``.
 
-    def __init__(self, workers: int | None = None):
+    ``warm(*warm_args)`` runs in each worker as it starts (imports, caches), before any job; the
+    workers start at :meth:`start` or the first job, so a caller can start them early and let
+    them warm up while it does other work.
+    """
+
+    def __init__(self, workers: int | None = None, warm=None, warm_args: tuple = ()):
         self.workers = default_workers() if workers is None else max(0, int(workers))
         self.pool: ProcessPoolExecutor | None = None
         self.futures: list[Future | _Done] = []
+        self.warm = (warm, *warm_args)
 
     def __enter__(self) -> Jobs:
         if self.workers:
             ctx = multiprocessing.get_context("fork")
-            self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_init_worker)
+            self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_init_worker,
+                                            initargs=(os.getpid(), *self.warm))
         return self
+
+    def start(self) -> None:
+        """Fork the workers now (they warm up in the background)."""
+        if self.pool is not None:
+            self.futures.append(self.pool.submit(int))  # a no-op job: a fork pool starts every worker at once
 
     def submit(self, fn, *args, **kwargs):
         """Run ``fn(*args, **kwargs)`` in a worker (or now, inline); returns a future."""

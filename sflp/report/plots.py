@@ -26,7 +26,8 @@ import pandas as pd
 from sflp.atomic import write_bytes
 from sflp.report.colors import frequency_colour, text_colour, threshold_colour
 from sflp.report.draw import CAP_HEIGHT, Drawing, pdf_bytes, png_bytes, svg_bytes, text_width, wrap
-from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, fmt_num, grid_from_tidy, select
+from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
+from sflp.report.text import fmt_num
 
 DPI = 120
 """PNG resolution (pixels per inch); the drawings are sized in inches below."""

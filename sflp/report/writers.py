@@ -72,29 +72,77 @@ class Block:
 
 
 @dataclass
-class Sweep:
-    """Everything a writer's ``finish`` may draw on, once every stack is solved."""
+class Head:
+    """What is known of a set before its first stack is solved: enough for the threshold files,
+    which a writer may start at ``open``.  Frames are made on first use, in the process that
+    uses them (a worker), so the solving process never loads pandas."""
 
     config: object
-    """The blinds and antes (:class:`sflp.game.GameConfig`, at the first stack)."""
-    structure: str
-    """``"SB 0.5 / BB 1, no ante"``, with the set's title in front when it has one."""
-    kind: str
-    """``"Equilibrium"`` or ``"Exploitative"``: the pictures' headings."""
-    solved: list[float]
-    values: object
-    """``values.csv`` as a frame, one row per solved stack."""
-    kept: object
-    """The ranges frame of the chosen stacks (at most about :data:`.chartset.MAX_SHEET_STACKS`,
-    spread evenly, with the grid stacks): the workbook, page and pictures are made from it."""
+    """The blinds and antes (:class:`sflp.game.GameConfig`; None until the first stack when the
+    set has no thresholds)."""
+    title: str | None
     thresholds: object
-    tdf: object
-    """:func:`.frames.thresholds_frame` of ``thresholds`` (None without thresholds)."""
+    """The exact path (:class:`sflp.thresholds.Thresholds`) or None."""
     low: float
     high: float
+    solved: list[float]
     chosen: list[float]
     """The stacks of the range grids (``range_<S>bb``, ``sb_push_<S>bb.csv``)."""
+
+    @property
+    def structure(self) -> str:
+        """``"SB 0.5 / BB 1, no ante"``, with the set's title in front when it has one."""
+        from sflp.report.chartset import structure_text
+
+        text = structure_text(self.config)
+        return f"{self.title} - {text}" if self.title else text
+
+    @property
+    def kind(self) -> str:
+        """``"Equilibrium"`` or ``"Exploitative"``: the pictures' headings."""
+        return "Exploitative" if self.title else "Equilibrium"
+
+    @functools.cached_property
+    def tdf(self):
+        """:func:`.frames.thresholds_frame` of the thresholds (None without)."""
+        from sflp.report.frames import thresholds_frame
+
+        return thresholds_frame(self.thresholds) if self.thresholds is not None else None
+
+
+@dataclass
+class Sweep(Head):
+    """Everything a writer's ``finish`` may draw on, once every stack is solved."""
+
+    value_rows: np.ndarray = None
+    """``(stacks, 5)``: each stack's row of ``values.csv`` (:data:`.text.VALUES_COLUMNS`)."""
+    value_exact: list[str] | None = None
+    """Each stack's exact value as ``"p/q"`` (with ``exact``), else None."""
+    kept_stacks: list[float] = field(default_factory=list)
+    kept_rows: np.ndarray = None
+    """The rows (:class:`Block`) of the kept stacks: at most about :data:`.chartset.MAX_SHEET_STACKS`,
+    spread evenly, with the grid stacks; the workbook, page and pictures are made from them."""
     about: list = field(default_factory=list)
+    max_exploitability: float = 0.0
+
+    @functools.cached_property
+    def values(self):
+        """``values.csv`` as a frame, one row per solved stack."""
+        import pandas as pd
+
+        from sflp.report.text import VALUES_COLUMNS
+
+        frame = pd.DataFrame(self.value_rows, columns=list(VALUES_COLUMNS))
+        if self.value_exact is not None:
+            frame["value_exact"] = self.value_exact
+        return frame
+
+    @functools.cached_property
+    def kept(self):
+        """The ranges frame of the kept stacks."""
+        from sflp.report.frames import ranges_frame_from_arrays
+
+        return ranges_frame_from_arrays(self.kept_stacks, self.kept_rows)
 
 
 class Writer:
@@ -102,7 +150,8 @@ class Writer:
 
     format = ""
 
-    def open(self, stage: Path) -> None:
+    def open(self, stage: Path, head: Head, submit: Callable) -> None:
+        """Before the first stack; a writer may ``submit`` jobs that need only ``head``."""
         self.stage = stage
 
     def add(self, block: Block) -> None:
@@ -118,12 +167,23 @@ class Writer:
 # ---------------------------------------------------------------- csv
 
 
-def _thresholds_csv(stage: Path, sweep: Sweep) -> None:
+def _thresholds_csv(path: Path, head: Head) -> None:
     from sflp.report.csv_out import write_thresholds_csv
     from sflp.report.frames import add_sc_column
     from sflp.sc import sc_numbers
 
-    write_thresholds_csv(add_sc_column(sweep.tdf, sc_numbers(sweep.config)), stage / "thresholds.csv")
+    write_thresholds_csv(add_sc_column(head.tdf, sc_numbers(head.config)), path)
+
+
+def _grid_csvs(stage: Path, sweep: Sweep) -> None:
+    from sflp.report.csv_out import write_grid_csv
+    from sflp.report.frames import grid_from_tidy
+    from sflp.report.text import fmt_num
+
+    for stack in sweep.chosen:
+        for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
+            grid = grid_from_tidy(sweep.kept, "frequency", stack=stack, player=player)
+            write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
 
 
 class CsvWriter(Writer):
@@ -135,25 +195,22 @@ class CsvWriter(Writer):
     def __init__(self, ranges: str):
         self.ranges = {"csv": RangesCsv, "segments": RangesSegments, "parquet": RangesParquet}[ranges]()
 
-    def open(self, stage: Path) -> None:
-        super().open(stage)
-        self.ranges.open(stage)
+    def open(self, stage: Path, head: Head, submit: Callable) -> None:
+        super().open(stage, head, submit)
+        if head.thresholds is not None:
+            submit(_thresholds_csv, stage / "thresholds.csv", head)
+        self.ranges.open(stage, head, submit)
 
     def add(self, block: Block) -> None:
         self.ranges.add(block)
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        from sflp.report.csv_out import write_grid_csv, write_values_csv
-        from sflp.report.frames import fmt_num, grid_from_tidy
+        from sflp.atomic import write_text
+        from sflp.report.text import values_csv_text
 
+        submit(_grid_csvs, self.stage, sweep)
         known = self.ranges.finish(sweep, submit)
-        if sweep.tdf is not None:
-            submit(_thresholds_csv, self.stage, sweep)
-        write_values_csv(sweep.values, self.stage / "values.csv")
-        for stack in sweep.chosen:
-            for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-                grid = grid_from_tidy(sweep.kept, "frequency", stack=stack, player=player)
-                write_grid_csv(grid, self.stage / f"{name}_{fmt_num(stack)}bb.csv")
+        write_text(self.stage / "values.csv", values_csv_text(sweep.value_rows, sweep.value_exact))
         return known
 
     def discard(self) -> None:
@@ -161,10 +218,10 @@ class CsvWriter(Writer):
 
 
 class RangesCsv(Writer):
-    """``ranges.csv``, one stack at a time (:class:`.csv_out.RangesCsvStream`)."""
+    """``ranges.csv``, one stack at a time (:class:`.text.RangesCsvStream`)."""
 
-    def open(self, stage: Path) -> None:
-        from sflp.report.csv_out import RangesCsvStream
+    def open(self, stage: Path, head: Head, submit: Callable) -> None:
+        from sflp.report.text import RangesCsvStream
 
         self.stream = RangesCsvStream(stage / "ranges.csv")
 
@@ -187,7 +244,7 @@ class RangesSegments(Writer):
     Rows are written sorted by player (SB first), hand (class-id order) and ``stack_from``.
     """
 
-    def open(self, stage: Path) -> None:
+    def open(self, stage: Path, head: Head, submit: Callable) -> None:
         self.path = stage / "ranges_segments.csv"
         self.start: np.ndarray | None = None  # per column: first stack of the open run
         self.value: np.ndarray | None = None  # per column: its frequency
@@ -217,7 +274,7 @@ class RangesSegments(Writer):
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
         from sflp.atomic import write_bytes
-        from sflp.report.csv_out import _float_texts, _frequency_texts, _quote
+        from sflp.report.text import float_texts, frequency_texts, quote
 
         if self.start is None:
             raise ConfigError("no stacks to write")
@@ -226,10 +283,10 @@ class RangesSegments(Writer):
         col, run_from, run_to, value = (np.concatenate(p) for p in zip(*parts))
         order = np.lexsort((run_from, col))
         col, run_from, run_to, value = col[order], run_from[order], run_to[order], value[order]
-        names = np.array([f"{p},{_quote(h)}" for p in PLAYERS for h in CLASS_NAMES], dtype=object)[col]
+        names = np.array([f"{p},{quote(h)}" for p in PLAYERS for h in CLASS_NAMES], dtype=object)[col]
         lines = [",".join(SEGMENTS_COLUMNS)]
         lines += [f"{a},{b},{c},{d}" for a, b, c, d in
-                  zip(names.tolist(), _float_texts(run_from), _float_texts(run_to), _frequency_texts(value))]
+                  zip(names.tolist(), float_texts(run_from), float_texts(run_to), frequency_texts(value))]
         write_bytes(self.path, ("\n".join(lines) + "\n").encode("utf-8"))
         return {}
 
@@ -240,7 +297,7 @@ class RangesParquet(Writer):
     pyarrow is imported here only (the ``parquet`` extra); ``player`` and ``hand`` are
     dictionary columns, the floats are stored exactly."""
 
-    def open(self, stage: Path) -> None:
+    def open(self, stage: Path, head: Head, submit: Callable) -> None:
         pa, pq = _pyarrow()
         self.path = stage / "ranges.parquet"
         self.pa = pa
@@ -300,7 +357,7 @@ def _pyarrow():
 # ---------------------------------------------------------------- workbook, page, pdf, pictures
 
 
-def _workbook(stage: Path, sweep: Sweep) -> None:
+def _workbook(path: Path, sweep: Sweep) -> None:
     from sflp.report.excel import add_sc_sheet, chart_workbook, save_workbook
     from sflp.report.frames import add_sc_column, sc_frame
     from sflp.sc import TIE_RULE, sc_numbers
@@ -310,71 +367,87 @@ def _workbook(stage: Path, sweep: Sweep) -> None:
     wb = chart_workbook(sweep.values, sweep.kept, tdf, sweep.low, sweep.high, sweep.chosen, sweep.about,
                         sweep.structure)
     add_sc_sheet(wb, sc_frame(sc), sweep.structure, TIE_RULE)
-    save_workbook(wb, stage / "chart.xlsx")
+    save_workbook(wb, path)
 
 
 class WorkbookWriter(Writer):
     format = "xlsx"
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        submit(_workbook, self.stage, sweep)
+        submit(_workbook, self.stage / "chart.xlsx", sweep)
         return {}
+
+
+def _page(path: Path, sweep: Sweep) -> None:
+    from sflp.report.html import write_chart_html
+
+    write_chart_html(path, sweep.values, sweep.kept, sweep.tdf, sweep.structure, sweep.about, low=sweep.low,
+                     high=sweep.high)
 
 
 class PageWriter(Writer):
     format = "html"
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        from sflp.report.html import write_chart_html
-
-        submit(write_chart_html, self.stage / "chart.html", sweep.values, sweep.kept, sweep.tdf, sweep.structure,
-               sweep.about, low=sweep.low, high=sweep.high)
+        submit(_page, self.stage / "chart.html", sweep)
         return {}
+
+
+def _pdf(path: Path, sweep: Sweep) -> None:
+    from sflp.report.frames import select
+    from sflp.report.plots import write_chart_pdf
+
+    last = select(sweep.kept, stack=sweep.solved[-1])
+    write_chart_pdf(path, sweep.tdf, sweep.low, sweep.high, sweep.structure, sweep.about, ranges=last,
+                    stack=sweep.solved[-1])
 
 
 class PdfWriter(Writer):
     format = "pdf"
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        from sflp.report.frames import select
-        from sflp.report.plots import write_chart_pdf
-
-        last = select(sweep.kept, stack=sweep.solved[-1])
-        submit(write_chart_pdf, self.stage / "chart.pdf", sweep.tdf, sweep.low, sweep.high, sweep.structure,
-               sweep.about, ranges=last, stack=sweep.solved[-1])
+        submit(_pdf, self.stage / "chart.pdf", sweep)
         return {}
 
 
-def _picture(suffix: str, make: Callable, path: Path, *args, **kwargs) -> None:
+def _pictures(suffix: str, stage: Path, head: Head, which: str) -> None:
+    """One kind of picture in one format: ``which`` is ``"thresholds"`` (the SB and BB threshold
+    charts, from ``head`` alone), ``"value"`` (the value curve) or a grid stack's index."""
     from sflp.atomic import write_bytes
     from sflp.report.draw import png_bytes, svg_bytes
-    from sflp.report.plots import DPI
+    from sflp.report.frames import select
+    from sflp.report.plots import DPI, range_picture, threshold_picture, value_picture
+    from sflp.report.text import fmt_num
 
-    drawing = make(*args, **kwargs)
-    write_bytes(path, png_bytes(drawing, DPI) if suffix == "png" else svg_bytes(drawing))
+    if which == "thresholds":
+        drawings = [(stem, threshold_picture(head.tdf, player, head.low, head.high, head.structure))
+                    for player, stem in (("sb", "sb_push"), ("bb", "bb_call"))]
+    elif which == "value":
+        drawings = [("value_by_stack", value_picture(head.values, head.structure))]
+    else:
+        stack = head.chosen[int(which)]
+        drawings = [(f"range_{fmt_num(stack)}bb", range_picture(select(head.kept, stack=stack), stack,
+                                                                head.structure, kind=head.kind))]
+    for stem, drawing in drawings:
+        write_bytes(stage / f"{stem}.{suffix}", png_bytes(drawing, DPI) if suffix == "png" else svg_bytes(drawing))
 
 
 class PictureWriter(Writer):
-    """The pictures in one format (``png`` or ``svg``): the two threshold charts, the value curve
-    and the range grids at the chosen stacks, each a job of its own."""
+    """The pictures in one format (``png`` or ``svg``): the two threshold charts (started at
+    ``open``), the value curve and the range grids at the chosen stacks."""
 
     def __init__(self, suffix: str):
         self.format = suffix
 
+    def open(self, stage: Path, head: Head, submit: Callable) -> None:
+        super().open(stage, head, submit)
+        if head.thresholds is not None:
+            submit(_pictures, self.format, stage, head, "thresholds")
+
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        from sflp.report.frames import fmt_num, select
-        from sflp.report.plots import range_picture, threshold_picture, value_picture
-
-        def job(stem, make, *args, **kwargs):
-            submit(_picture, self.format, make, self.stage / f"{stem}.{self.format}", *args, **kwargs)
-
-        if sweep.tdf is not None:
-            for player, stem in (("sb", "sb_push"), ("bb", "bb_call")):
-                job(stem, threshold_picture, sweep.tdf, player, sweep.low, sweep.high, sweep.structure)
-        for stack in sweep.chosen:
-            job(f"range_{fmt_num(stack)}bb", range_picture, select(sweep.kept, stack=stack), stack, sweep.structure,
-                kind=sweep.kind)
-        job("value_by_stack", value_picture, sweep.values, sweep.structure)
+        for k in range(len(sweep.chosen)):
+            submit(_pictures, self.format, self.stage, sweep, str(k))
+        submit(_pictures, self.format, self.stage, sweep, "value")
         return {}
 
 
@@ -387,6 +460,25 @@ WRITERS: dict[str, Callable[..., Writer]] = {
     "svg": lambda **_: PictureWriter("svg"),
 }
 """Format name -> a callable making its writer (``csv`` takes the resolved ``ranges`` form)."""
+
+
+def warm(config, formats: Sequence[str]) -> None:
+    """A worker's start (:class:`.jobs.Jobs`): load what the formats' jobs use, and the SC numbers
+    of ``config`` (cached per process), while the main process is still solving."""
+    import pandas  # noqa: F401
+
+    import sflp.report.frames  # noqa: F401
+
+    if "xlsx" in formats:
+        import sflp.report.excel  # noqa: F401
+    if "html" in formats:
+        import sflp.report.html  # noqa: F401
+    if {"pdf", "png", "svg"} & set(formats):
+        import sflp.report.plots  # noqa: F401
+    if config is not None and {"csv", "xlsx"} & set(formats):
+        from sflp.sc import sc_numbers
+
+        sc_numbers(config)
 
 
 def check_formats(formats: Sequence[str] | str | None) -> tuple[str, ...]:
