@@ -32,10 +32,15 @@ Single-stack workbook (:func:`solution_workbook`): ``SB push`` and ``BB call`` f
 
 from __future__ import annotations
 
+import datetime
+import io
 import math
+import os
 import re
+import shutil
+import weakref
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -47,23 +52,20 @@ from openpyxl.chart import Reference, ScatterChart, Series
 from openpyxl.comments import Comment
 from openpyxl.formatting.rule import ColorScaleRule
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
-from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
 from sflp.atomic import write_with
-from sflp.cards import CLASS_NAMES
+from sflp.cards import CLASS_NAMES, GRID_RANKS, PLAYERS
+from sflp.errors import ConfigError
 from sflp.report.colors import ev_colour, frequency_colour, text_colour, threshold_colour
-from sflp.report.frames import (
-    GRID_RANKS,
-    PLAYER_TITLES,
-    PLAYERS,
-    fmt_num,
-    grid_from_tidy,
-    select,
-    wide_by_stack,
-)
+from sflp.report.frames import PLAYER_TITLES, grid_from_tidy, select, wide_by_stack
+
+try:
+    from sflp.report.text import fmt_num
+except ImportError:  # pragma: no cover - until sflp.report.text (moved out of frames) is committed
+    from sflp.report.frames import fmt_num
 
 GRID_TOP = 3
 """Worksheet row of the grid's first (aces) row."""
@@ -82,6 +84,11 @@ _BOLD = Font(bold=True)
 _TITLE = Font(bold=True, size=13)
 _NOTE = Font(italic=True, size=9, color="555555")
 _VERB = {"sb": "pushed", "bb": "called"}
+_LATE_ROWS: weakref.WeakKeyDictionary[Workbook, Callable[[], None]] = weakref.WeakKeyDictionary()
+"""Rows a workbook's builder left for :func:`save_workbook` to append: the ``Hand EV`` data,
+the one large block, goes to openpyxl's temporary sheet file while the workbook's own file is
+being written, so that a full disk (or temporary folder) is reported as a failure to write that
+file (:class:`~sflp.errors.OutputError` naming it), as every other write of a report is."""
 
 
 class _Cells:
@@ -148,38 +155,18 @@ def _font(color: str, bold: bool = False, size: float = 11) -> Font:
     return Font(color=color, bold=bold, size=size)
 
 
-_STYLE_PARTS = (
-    ("number_format", "numFmtId"),
-    ("fill", "fillId"),
-    ("font", "fontId"),
-    ("alignment", "alignmentId"),
-    ("border", "borderId"),
-)
-
-
 def _styled(cell, number_format=None, fill=None, font=None, alignment=None, border=None):
-    """``cell.number_format = number_format``, ``cell.fill = fill``, ... (the parts given), fast.
-
-    openpyxl hashes the part on every assignment to find its index in the workbook's list of
-    fonts, fills, ... -- most of the time of building a sheet.  Here each part object is assigned
-    that way once per workbook (so the lists fill in the same order and the file is the same)
-    and later cells get the remembered index.  The parts must live as long as the workbook
-    (module constants, :func:`_fill`, :func:`_font`); the cache holds them so their identity,
-    the key, stays unique.
-    """
-    known = cell.parent.parent.__dict__.setdefault("_sflp_style_ids", {})
-    for (attribute, field), part in zip(_STYLE_PARTS, (number_format, fill, font, alignment, border)):
-        if part is None:
-            continue
-        key = (field, part if isinstance(part, str) else id(part))
-        hit = known.get(key)
-        if hit is None:
-            setattr(cell, attribute, part)
-            known[key] = (getattr(cell._style, field), part)
-        else:
-            if cell._style is None:
-                cell._style = StyleArray()
-            setattr(cell._style, field, hit[0])
+    """Give ``cell`` the style parts that are not None (``cell.number_format = number_format``, ...)."""
+    if number_format is not None:
+        cell.number_format = number_format
+    if fill is not None:
+        cell.fill = fill
+    if font is not None:
+        cell.font = font
+    if alignment is not None:
+        cell.alignment = alignment
+    if border is not None:
+        cell.border = border
     return cell
 
 
@@ -449,12 +436,13 @@ def _ev_colour_scale(scale: float) -> ColorScaleRule:
     )
 
 
-def _hand_ev_sheet(wb: Workbook, ws, ranges: pd.DataFrame, note: str | None = None) -> None:
+def _hand_ev_sheet(ws, ranges: pd.DataFrame, note: str | None = None) -> Callable[[], None]:
     """Stacks as rows, SB then BB EV margins of the 169 hands as columns.
 
-    openpyxl writes the two header rows and the first stack's row (which fixes the cell style);
-    the other rows -- up to hundreds of thousands of cells -- are generated as XML directly when
-    the workbook is saved (:func:`_stream_rows`), about thirty times faster than cell objects.
+    Sets the sheet up (header rows, widths, panes, one conditional-format colour scale over the
+    data block) and returns the function that appends the data rows, which
+    :func:`save_workbook` calls (:data:`_LATE_ROWS`).  Each margin is a :class:`WriteOnlyCell`
+    carrying :data:`EV_FORMAT`; NaN (BB where SB never shoves) is no cell.
     """
     sb = wide_by_stack(ranges, "ev_margin", "sb")
     bb = wide_by_stack(ranges, "ev_margin", "bb")
@@ -475,49 +463,25 @@ def _hand_ev_sheet(wb: Workbook, ws, ranges: pd.DataFrame, note: str | None = No
     top[1 + n_hands] = bold("BB: EV(call) - EV(fold) facing a shove, bb (empty where SB never shoves)")
     ws.append(top)
     ws.append([bold("hand"), *(bold(h) for h in sb.columns), *(bold(h) for h in bb.columns)])
-    if not len(stacks):
-        return
-    cells = [float(stacks[0])]
-    for v in data[0].tolist():
-        # NaN cells are written as values here and dropped below
-        cells.append(_styled(WriteOnlyCell(ws, v), EV_FORMAT))
-    ws.append(cells)
-    last = 2 + len(stacks)
-    finite = np.abs(data[~np.isnan(data)])
-    scale = float(np.percentile(finite, 90)) if finite.size else 1.0
-    ws.conditional_formatting.add(f"B3:{get_column_letter(1 + 2 * n_hands)}{last}", _ev_colour_scale(scale))
-    wb._sflp_rows = {**getattr(wb, "_sflp_rows", {}), ws.title: (stacks, data)}
+    if len(stacks):
+        finite = np.abs(data[~np.isnan(data)])
+        scale = float(np.percentile(finite, 90)) if finite.size else 1.0
+        block = f"B3:{get_column_letter(1 + 2 * n_hands)}{2 + len(stacks)}"
+        ws.conditional_formatting.add(block, _ev_colour_scale(scale))
 
+    def append_rows() -> None:
+        for stack, values in zip(stacks.tolist(), data.tolist()):
+            row: list = [stack]
+            for v in values:
+                if v != v:  # NaN: no cell
+                    row.append(None)
+                else:
+                    cell = WriteOnlyCell(ws, v)
+                    cell.number_format = EV_FORMAT
+                    row.append(cell)
+            ws.append(row)
 
-_CELL_PREFIX = tuple(f'<c r="{get_column_letter(c)}' for c in range(2, 400))
-"""The start of each ``Hand EV`` data cell, columns ``B``.. (:func:`_row_xml`)."""
-
-
-def _row_xml(r: int, stack: float, values: list[float], style: str) -> str:
-    """One ``Hand EV`` row: the stack in ``A``, then a styled cell per value (NaN: no cell)."""
-    texts = repr(values)[1:-1].split(", ") if values else []  # shortest round-trip texts, one C call
-    mid = f'{r}" s="{style}" t="n"><v>'
-    if "nan" in texts:
-        cells = "".join([f"{p}{mid}{x}</v></c>" for p, x in zip(_CELL_PREFIX, texts) if x != "nan"])
-    elif texts:
-        cells = "</v></c>".join(map(mid.join, zip(_CELL_PREFIX, texts))) + "</v></c>"  # prefix+mid+text
-    else:
-        cells = ""
-    return f'<row r="{r}"><c r="A{r}" t="n"><v>{stack!r}</v></c>{cells}</row>'
-
-
-def _stream_rows(sheet_xml: bytes, stacks: np.ndarray, data: np.ndarray) -> Iterator[bytes]:
-    """The sheet's XML with row 3 (written by openpyxl) rewritten and rows 4.. appended."""
-    head, sep, tail = sheet_xml.partition(b'<row r="3"')
-    if not sep:
-        raise AssertionError("Hand EV sheet: openpyxl did not write the first data row")
-    row3, end, rest = tail.partition(b"</row>")
-    style = re.search(rb'<c r="B3" s="(\d+)"', sep + row3)
-    style_id = style.group(1).decode() if style else "0"
-    yield head
-    for k, (stack, values) in enumerate(zip(stacks.tolist(), data.tolist())):
-        yield _row_xml(3 + k, stack, values, style_id).encode()
-    yield rest
+    return append_rows
 
 
 # ---------------------------------------------------------------- about
@@ -593,11 +557,14 @@ def chart_workbook(
 ) -> Workbook:
     """The chart-set workbook (see the module doc); ``thresholds`` None skips the threshold sheets.
 
-    A write-only workbook: each sheet is streamed as it is built, so memory stays small.
+    A write-only workbook: each sheet is streamed as it is built, so memory stays small, except
+    the ``Hand EV`` data rows, which :func:`save_workbook` streams (see :data:`_LATE_ROWS`): save
+    it with that function.
     ``ranges`` holds the stacks shown on the ``Values`` / ``Hand EV`` sheets (the chart job
     passes at most :data:`sflp.report.chartset.MAX_SHEET_STACKS`, evenly chosen) and the
     ``range_stacks``; ``values`` may hold more stacks (only those in ``ranges`` are shown).
     """
+    workbook_time()  # a bad SOURCE_DATE_EPOCH fails here, before any work
     wb = Workbook(write_only=True)
     if thresholds is not None:
         for player in PLAYERS:
@@ -610,7 +577,7 @@ def chart_workbook(
         note = (f"{len(shown)} of {len(np.unique(ranges['stack']))} stacks shown here; "
                 "values.csv and ranges.csv have every stack.")
     _values_sheet(wb.create_sheet("Values"), values, note=note)
-    _hand_ev_sheet(wb, wb.create_sheet("Hand EV"), ranges, note=note)
+    _LATE_ROWS[wb] = _hand_ev_sheet(wb.create_sheet("Hand EV"), ranges, note=note)
     _about_sheet(_sheet(wb, "About"), about)
     return wb
 
@@ -619,6 +586,7 @@ def solution_workbook(
     values: pd.DataFrame, ranges: pd.DataFrame, about: Sequence[tuple[str, object]], structure: str
 ) -> Workbook:
     """The single-stack workbook: frequency and EV grids per player, values, about."""
+    workbook_time()  # a bad SOURCE_DATE_EPOCH fails here, before any work
     wb = Workbook(write_only=True)
     stack = float(values["stack"].iloc[0])
     for player in PLAYERS:
@@ -645,73 +613,79 @@ def solution_workbook(
     return wb
 
 
-FIXED_TIME = "2000-01-01T00:00:00Z"
-"""Written as the workbook's created/modified time so the same inputs give the same bytes."""
-_CORE_TIMES = re.compile(rb"(<dcterms:(created|modified)[^>]*>)[^<]*(</dcterms:)")
+DEFAULT_TIME = datetime.datetime(2000, 1, 1)
+"""The workbook's created/modified time (UTC) when ``SOURCE_DATE_EPOCH`` is not set."""
+_ZIP_EPOCH = datetime.datetime(1980, 1, 1)
+"""The earliest time a zip entry can carry."""
+_CORE_MODIFIED = re.compile(rb"(<dcterms:modified\b[^>]*>)[^<]*(</dcterms:modified>)")
+_CORE_CREATED = re.compile(rb"<dcterms:created\b[^>]*>([^<]*)</dcterms:created>")
 
 
-class _ReproducibleZip(zipfile.ZipFile):
-    """A zip whose entries carry a fixed time, and whose ``docProps/core.xml`` a fixed date.
+def workbook_time() -> datetime.datetime:
+    """The time written into a workbook (naive UTC): ``SOURCE_DATE_EPOCH`` (seconds since 1970,
+    the reproducible-builds convention) when set, else :data:`DEFAULT_TIME`.
 
-    openpyxl stamps the current time into both; fixing them makes regenerated workbooks
-    byte-identical.
+    >>> workbook_time() == DEFAULT_TIME or "SOURCE_DATE_EPOCH" in os.environ
+    True
     """
+    text = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not text:
+        return DEFAULT_TIME
+    try:
+        seconds = int(text)
+        return datetime.datetime.fromtimestamp(seconds, datetime.UTC).replace(tzinfo=None)
+    except (ValueError, OverflowError, OSError):
+        raise ConfigError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970, got {text!r}") from None
 
-    @staticmethod
-    def _info(name: str) -> zipfile.ZipInfo:
-        info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
-        info.compress_type = zipfile.ZIP_DEFLATED
-        info.external_attr = 0o600 << 16
-        return info
 
-    def writestr(self, zinfo_or_arcname, data, *args, **kwargs):
-        name = zinfo_or_arcname.filename if isinstance(zinfo_or_arcname, zipfile.ZipInfo) else zinfo_or_arcname
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        if name == "docProps/core.xml":
-            data = _CORE_TIMES.sub(lambda m: m.group(1) + FIXED_TIME.encode() + m.group(3), data)
-        return super().writestr(self._info(name), data)
+def _reproducible_copy(raw: io.BytesIO, path: Path, when: datetime.datetime) -> None:
+    """Copy the zip ``raw`` (as ``Workbook.save`` wrote it) to ``path`` with its time stamps fixed.
 
-    inject: dict[str, tuple] = {}
-
-    def write(self, filename, arcname=None, *args, **kwargs):
-        """Write-only sheets arrive as temporary files: copied in blocks, or -- for the sheets in
-        ``inject`` -- with their data rows generated (:func:`_stream_rows`)."""
-        import shutil
-
-        name = arcname or str(filename)
-        with open(filename, "rb") as src, self.open(self._info(name), "w", force_zip64=True) as dst:
-            if name in self.inject:
-                for block in _stream_rows(src.read(), *self.inject[name]):
-                    dst.write(block)
-            else:
+    ``Workbook.save`` stamps the time of saving into ``docProps/core.xml`` (``modified``) and into
+    every zip entry (the current time, or a temporary file's mtime for write-only sheets).  The
+    copy keeps the entries, their order and compression, and gives every entry the date ``when``
+    and fixed attributes, and ``modified`` the ``created`` text (set to ``when`` before saving).
+    """
+    stamp = max(when, _ZIP_EPOCH).timetuple()[:6]
+    with zipfile.ZipFile(raw) as source, zipfile.ZipFile(path, "w", allowZip64=True) as target:
+        for old in source.infolist():
+            new = zipfile.ZipInfo(old.filename, date_time=stamp)
+            new.compress_type = old.compress_type
+            new.create_system = 3  # Unix, on every platform: the attributes below are Unix modes
+            new.external_attr = 0o100644 << 16
+            new.file_size = old.file_size  # lets zipfile decide up front whether ZIP64 is needed
+            if old.filename == "docProps/core.xml":
+                core = source.read(old)
+                created = _CORE_CREATED.search(core)
+                if created is None:
+                    raise AssertionError("docProps/core.xml has no created time")
+                core = _CORE_MODIFIED.sub(rb"\g<1>" + created.group(1) + rb"\g<2>", core)
+                target.writestr(new, core)
+                continue
+            with source.open(old) as src, target.open(new, "w") as dst:
                 shutil.copyfileobj(src, dst, 1 << 20)
 
 
-def _save(wb: Workbook, path: Path) -> None:
-    """Save ``wb`` to ``path``; on any error the zip is abandoned without writing more (no
-    ``ZipFile.__del__`` noise after a full disk)."""
-    from openpyxl.writer.excel import ExcelWriter
-
-    archive = _ReproducibleZip(path, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
-    rows = getattr(wb, "_sflp_rows", {})
-    archive.inject = {  # openpyxl numbers the sheets 1, 2, ... in workbook order when it saves
-        f"xl/worksheets/sheet{idx}.xml": rows[ws.title] for idx, ws in enumerate(wb.worksheets, 1) if ws.title in rows
-    }
-    try:
-        ExcelWriter(wb, archive).write_data()
-        archive.close()
-    except BaseException:
-        fp, archive.fp = archive.fp, None  # close() and __del__ must not write the directory now
-        archive._didModify = False
-        if fp is not None:
-            try:
-                fp.close()
-            except OSError:
-                pass
-        raise
-
-
 def save_workbook(wb: Workbook, path: Path | str) -> Path:
-    """Save ``wb`` to ``path`` atomically, with reproducible bytes (see :class:`_ReproducibleZip`)."""
-    return write_with(path, lambda tmp: _save(wb, tmp))
+    """Save ``wb`` to ``path`` atomically, with reproducible bytes; returns ``path``.
+
+    Rows left for this step are appended (:data:`_LATE_ROWS`), the workbook is saved
+    (``Workbook.save``) into memory and copied entry by entry, every time stamp set to
+    :func:`workbook_time` (:func:`_reproducible_copy`), to a temporary file beside ``path``,
+    which is then renamed to ``path`` (:func:`sflp.atomic.write_with`): the same inputs give the
+    same bytes, and an error leaves no half-written file.
+    """
+    when = workbook_time()
+    wb.properties.created = when
+    wb.properties.modified = when  # Workbook.save sets the time of saving; the copy puts `when` back
+
+    def write(tmp: Path) -> None:
+        append_rows = _LATE_ROWS.pop(wb, None)
+        if append_rows is not None:
+            append_rows()
+        raw = io.BytesIO()
+        wb.save(raw)
+        raw.seek(0)
+        _reproducible_copy(raw, tmp, when)
+
+    return write_with(path, write)
