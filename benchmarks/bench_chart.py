@@ -6,8 +6,10 @@ Each size runs ``python -m sflp.cli chart --stacks RANGE --out TMP --json`` in a
 ``--runs`` times, and prints each run and the median of the wall time and of the **peak RSS of
 the whole process tree** (the CLI and any worker it forks: the sum of their proportional set sizes,
 so copy-on-write pages shared after a fork count once; sampled from ``/proc`` every 50 ms;
-``ru_maxrss`` of the CLI alone is printed beside it).  Then one in-process breakdown of
-the small job into its phases.
+``ru_maxrss`` of the children is printed beside it).  Then, for the ``--writers`` sizes, the
+**solver and the writers side by side**, each format alone (``--formats csv`` ...) and all
+together: the solver part is what the job itself measured (the exact thresholds and every stack
+read off the path), the writers' part the rest of its wall time.
 
 =========  ==============  ========  ==========================
 size       --stacks        stacks    targets (2 cores, medians)
@@ -21,9 +23,11 @@ large      1:1000:0.01     99,901    <= 60 s, <= 1 GB
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -74,12 +78,17 @@ def _tree_rss_mb(pid: int) -> float:
     return total / 2**20
 
 
-def one_run(stacks: str, out: Path) -> tuple[float, float, float]:
-    """(seconds, peak tree RSS MB, ru_maxrss MB of the CLI process) of one chart job."""
+def one_run(stacks: str, out: Path, formats: str | None = None) -> dict:
+    """One chart job in a fresh process: wall ``seconds``, the job's own ``solve_seconds`` and
+    ``write_seconds`` (from its JSON: thresholds plus reading every stack off the path, and the
+    rest), ``tree_mb`` (peak PSS of the process tree) and ``self_mb`` (ru_maxrss of the CLI)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    shutil.rmtree(out, ignore_errors=True)
+    command = [sys.executable, "-m", "sflp.cli", "chart", "--stacks", stacks, "--out", str(out), "--json"]
+    if formats:
+        command += ["--formats", formats]
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "sflp.cli", "chart", "--stacks", stacks, "--out", str(out),
-                             "--json"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     peak = [0.0]
     done = threading.Event()
 
@@ -90,71 +99,68 @@ def one_run(stacks: str, out: Path) -> tuple[float, float, float]:
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    _, _, usage = os.wait4(proc.pid, 0)
+    stdout, err = proc.communicate()
     seconds = time.perf_counter() - start
     done.set()
     sampler.join()
-    proc.returncode = 0
-    err = proc.stderr.read().decode()
-    proc.stderr.close()
-    if not (out / "manifest.json").exists():
-        raise SystemExit(f"chart job {stacks} failed: {err}")
-    return seconds, peak[0], usage.ru_maxrss / 1024
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0 or not (out / "manifest.json").exists():
+        raise SystemExit(f"chart job {stacks} failed: {err.decode()}")
+    job = json.loads(stdout)
+    return {"seconds": seconds, "solve_seconds": job["solve_seconds"],
+            "write_seconds": job["seconds"] - job["solve_seconds"], "tree_mb": peak[0],
+            "self_mb": usage.ru_maxrss / 1024}
 
 
-def breakdown(out: Path) -> dict[str, float]:
-    """The small job's phases, in this process."""
-    from fractions import Fraction
+WRITER_FORMATS = ("csv", "xlsx", "html", "pdf", "png", "svg")
 
-    from sflp.game import GameConfig
-    from sflp.report import write_chart_set
-    from sflp.solver import iter_solve
-    from sflp.thresholds import compute_thresholds
 
-    stacks = [float(Fraction(1) + k * Fraction(1, 20)) for k in range(481)]
-    config = GameConfig(stack=1)
-    parts = {}
-    t0 = time.perf_counter()
-    path = compute_thresholds(config, low=1, high=25)
-    parts["compute_thresholds(1, 25)"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    sols = list(iter_solve(stacks, config, path=path))
-    parts["481 stacks off the path, checked"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    write_chart_set(sols, path, out, stacks=stacks)
-    parts["write_chart_set (all files)"] = time.perf_counter() - t0
-    return parts
+def writer_table(size: str, runs: int, tmp: Path) -> None:
+    """Solver and writer time side by side, each format alone and all together (medians)."""
+    stacks, count, _, _ = SIZES[size]
+    print(f"\n{size} ({stacks}, {count:,} stacks): solver vs writers, median of {runs} fresh processes")
+    print(f"  {'formats':<12} {'solver s':>9} {'writers s':>10} {'writers/solver':>15} {'peak MB':>8}")
+    for formats in (*WRITER_FORMATS, "all"):
+        got = [one_run(stacks, tmp / size, None if formats == "all" else formats) for _ in range(runs)]
+        solve = statistics.median(g["solve_seconds"] for g in got)
+        write = statistics.median(g["write_seconds"] for g in got)
+        ratio = statistics.median(g["write_seconds"] / g["solve_seconds"] for g in got)
+        peak = statistics.median(g["tree_mb"] for g in got)
+        print(f"  {formats:<12} {solve:9.2f} {write:10.2f} {ratio:15.2f} {peak:8.0f}")
+        sys.stdout.flush()
+    files = sorted((p.stat().st_size, p.name) for p in (tmp / size).iterdir())
+    print("  largest files: " + ", ".join(f"{n} {b / 1e6:.1f} MB" for b, n in files[::-1][:4]))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="small,medium,large")
+    parser.add_argument("--writers", default="medium,large",
+                        help="sizes whose solver-vs-writer table to print, per format ('' for none)")
     args = parser.parse_args(argv)
     print(f"machine: {platform.platform()}, python {platform.python_version()}, os.cpu_count()={os.cpu_count()}")
     with tempfile.TemporaryDirectory() as tmp:
-        for size in args.sizes.split(","):
+        for size in [s for s in args.sizes.split(",") if s]:
             stacks, count, target_s, target_mb = SIZES[size]
             runs = []
             for k in range(args.runs):
-                seconds, tree_mb, self_mb = one_run(stacks, Path(tmp) / size)
-                runs.append((seconds, tree_mb, self_mb))
-                print(f"{size} ({stacks}, {count:,} stacks) run {k + 1}: {seconds:.2f} s, "
-                      f"peak {tree_mb:.0f} MB (process tree, PSS), {self_mb:.0f} MB (CLI ru_maxrss)")
+                got = one_run(stacks, Path(tmp) / size)
+                runs.append(got)
+                print(f"{size} ({stacks}, {count:,} stacks) run {k + 1}: {got['seconds']:.2f} s "
+                      f"(solver {got['solve_seconds']:.2f} s, writers {got['write_seconds']:.2f} s), "
+                      f"peak {got['tree_mb']:.0f} MB (process tree, PSS), {got['self_mb']:.0f} MB (ru_maxrss)")
                 sys.stdout.flush()
-            med_s = statistics.median(r[0] for r in runs)
-            med_mb = statistics.median(r[1] for r in runs)
+            med_s = statistics.median(r["seconds"] for r in runs)
+            med_mb = statistics.median(r["tree_mb"] for r in runs)
             verdict = "OK" if med_s <= target_s and (target_mb is None or med_mb <= target_mb) else "OVER TARGET"
             mem_target = f", <= {target_mb:g} MB" if target_mb else ""
             print(f"  median of {len(runs)}: {med_s:.2f} s, peak memory {med_mb:.0f} MB (PSS, process tree) "
                   f"(target <= {target_s:g} s{mem_target}): {verdict}")
-            sizes = sorted((p.stat().st_size, p.name) for p in (Path(tmp) / size).iterdir())
-            print("  largest files: " + ", ".join(f"{n} {b / 1e6:.1f} MB" for b, n in sizes[::-1][:4]))
-        print("\nsmall job in one process, by phase (after imports):")
-        breakdown(Path(tmp) / "warm")  # warm-up: imports, table, compiled code
-        for name, t in breakdown(Path(tmp) / "phases").items():
-            print(f"  {name:<36} {t:6.2f} s")
-        print(f"  (this process: ru_maxrss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
+        for size in [s for s in args.writers.split(",") if s]:
+            writer_table(size, args.runs, Path(tmp))
+        print("\nwriters = the job's wall time after the solver (the JSON's seconds - solve_seconds); "
+              "target: writers <= 0.5 x solver for medium and large, all formats")
     return 0
 
 

@@ -110,16 +110,22 @@ class SweepSummary:
 
     def add_stack(self, config, stack: float, level: str, method: str, exploitability: float, certified: bool) -> None:
         """One solved stack (``config``: its blinds and antes)."""
+        self.add_stacks(config, [stack], level, method, exploitability, int(certified))
+
+    def add_stacks(self, config, stacks: list[float], level: str, method: str, exploitability: float,
+                   certified: int) -> None:
+        """Solved stacks of one structure, level and method: the largest exploitability among
+        them and how many are certified."""
         if self.config is None:
-            self.config = config.with_stack(stack)
+            self.config = config.with_stack(stacks[0])
         elif config.structure_key() != self.config.structure_key():
             raise ConfigError(
                 f"solutions mix blind structures {self.config.structure_key()} and "
                 f"{config.structure_key()}; report one structure at a time"
             )
-        self.stacks.append(stack)
+        self.stacks.extend(stacks)
         self.levels.add(level)
-        self.methods[method] = self.methods.get(method, 0) + 1
+        self.methods[method] = self.methods.get(method, 0) + len(stacks)
         self.max_exploitability = max(self.max_exploitability, exploitability)
         self.certified += certified
 
@@ -305,15 +311,17 @@ def _stream(solutions, solved: list[float], thresholds, exact: bool, summary: Sw
     from sflp.report.writers import Block
 
     position = 0
-    for stacks, config, rows, values in _blocks(solutions, exact, summary):
-        for stack in stacks:
-            if position >= len(solved) or stack != solved[position]:
-                expected = fmt_num(solved[position]) if position < len(solved) else "no more"
-                raise ConfigError(f"solution for stack {fmt_num(stack)} bb arrives where {expected} was expected")
-            if position == 0:
-                _check_thresholds(config, thresholds)
-            position += 1
-        yield Block(stacks, rows, values)
+    announced = np.asarray(solved, dtype=np.float64)
+    for stacks, config, rows, values, texts in _blocks(solutions, exact, summary):
+        expected = announced[position:position + len(stacks)]
+        if len(expected) != len(stacks) or not np.array_equal(expected, stacks):
+            k = next((k for k in range(len(stacks)) if k >= len(expected) or stacks[k] != expected[k]), 0)
+            wanted = fmt_num(expected[k]) if k < len(expected) else "no more"
+            raise ConfigError(f"solution for stack {fmt_num(stacks[k])} bb arrives where {wanted} was expected")
+        if position == 0:
+            _check_thresholds(config, thresholds)
+        position += len(stacks)
+        yield Block(stacks, rows, values, texts)
         tick("solving", position, len(solved))
     if position != len(solved):
         raise ConfigError(f"{len(solved)} stacks were announced but {position} solutions came")
@@ -412,20 +420,23 @@ def _consume(blocks, writers, head, kept_index: list[int], exact: bool):
 
     from sflp.report.writers import Sweep
 
-    kept_at = set(kept_index)
-    values: list[tuple] = []
+    kept = np.asarray(kept_index, dtype=np.int64)
+    values: list[np.ndarray] = []
+    texts: list[str] = []
     kept_rows: list[np.ndarray] = []
     start = 0
     for block in blocks:
         for writer in writers:
             writer.add(block)
-        values.extend(block.values)
-        kept_rows.extend(np.array(block.rows[k]) for k in range(len(block.stacks)) if start + k in kept_at)
-        start += len(block.stacks)
-    numbers = np.array([row[:5] for row in values], dtype=np.float64).reshape(-1, 5)
-    sweep = Sweep(**{f.name: getattr(head, f.name) for f in fields(head)}, value_rows=numbers,
-                  value_exact=[row[5] for row in values] if exact else None,
-                  kept_stacks=[head.solved[k] for k in kept_index], kept_rows=np.stack(kept_rows))
+        values.append(block.values)
+        texts.extend(block.exact or ())
+        end = start + len(block.stacks)
+        here = kept[np.searchsorted(kept, start):np.searchsorted(kept, end)] - start
+        kept_rows.append(block.rows[here])  # a copy (fancy indexing): the block is dropped
+        start = end
+    sweep = Sweep(**{f.name: getattr(head, f.name) for f in fields(head)}, value_rows=np.concatenate(values),
+                  value_exact=texts if exact else None, kept_stacks=[head.solved[k] for k in kept_index],
+                  kept_rows=np.concatenate(kept_rows))
     return sweep
 
 
@@ -445,32 +456,35 @@ def _step_value(stacks: Sequence[float]) -> float | None:
 
 
 def _blocks(items, exact: bool, summary: SweepSummary):
-    """``(stacks, config, rows, values rows)`` per item of a stream of Solutions and blocks
-    (:class:`sflp.segment.SegmentBlock`, from :func:`sflp.solver.iter_blocks`), each stack also
-    added to ``summary``.  A block's rows come from its arrays, with no Solution made."""
+    """``(stacks, config, rows, values, exact values)`` per item of a stream of Solutions and
+    blocks (:class:`sflp.segment.SegmentBlock`, from :func:`sflp.solver.iter_blocks`), every stack
+    also added to ``summary``.  A block's rows and values come from its arrays, with no Solution
+    made; ``values`` is a ``(stacks, 5)`` array of ``values.csv``'s numbers, the exact values
+    ``"p/q"`` texts (None without ``exact``)."""
     from sflp.game import Solution
     from sflp.segment import SegmentBlock
 
     for item in items:
         if isinstance(item, Solution):
             summary.add(item)
-            yield [float(item.config.stack)], item.config, solution_rows(item)[None], [_values_row(item, exact)]
+            row = _values_row(item, exact)
+            yield ([float(item.config.stack)], item.config, solution_rows(item)[None], np.array([row[:5]]),
+                   [row[5]] if exact else None)
             continue
         if not isinstance(item, SegmentBlock):
             raise ConfigError(f"write_chart_set needs sflp Solution objects or blocks (from iter_solve / "
                               f"iter_blocks): {item!r:.40} is neither")
-        rows = item.rows()
-        values = []
-        for s, stack in enumerate(item.stacks):
-            made = item.made(s)
-            if made is not None:  # a stack solved the general way (a breakpoint)
-                summary.add(made)
-                values.append(_values_row(made, exact))
-                continue
-            summary.add_stack(item.config, stack, item.level, "path", 0.0, True)
-            row = (stack, float(item.value[s]) + 0.0, float(item.push_pct[s]), float(item.call_pct[s]), 0.0)
-            values.append(row + (fraction_text(item.exact_value(s)),) if exact else row)
-        yield [float(x) for x in item.stacks], item.config, rows, values
+        stacks = np.asarray(item.stacks, dtype=np.float64)
+        values = np.stack([stacks, item.value + 0.0, item.push_pct, item.call_pct, np.zeros(len(stacks))], axis=1)
+        made = {s: item.made(s) for s in range(len(stacks)) if item.made(s) is not None}  # breakpoints
+        path = [s for s in range(len(stacks)) if s not in made] if made else range(len(stacks))
+        if len(path):
+            summary.add_stacks(item.config, stacks[list(path)].tolist(), item.level, "path", 0.0, len(path))
+        for s, solution in made.items():  # a stack solved the general way
+            summary.add(solution)
+            values[s] = _values_row(solution, exact)[:5]
+        texts = [fraction_text(item.exact_value(s)) for s in range(len(stacks))] if exact else None
+        yield stacks.tolist(), item.config, item.rows(), values, texts
 
 
 def _values_row(solution, exact: bool) -> tuple:

@@ -63,12 +63,14 @@ SEGMENTS_COLUMNS = ("player", "hand", "stack_from", "stack_to", "frequency")
 @dataclass
 class Block:
     """Solved stacks in increasing order: ``rows[k]`` is stack ``stacks[k]``'s SB frequency, BB
-    frequency, SB EV margin and BB EV margin per class (shape ``(n, 4, 169)``, no ``-0.0``), and
-    ``values[k]`` its row of ``values.csv``."""
+    frequency, SB EV margin and BB EV margin per class (shape ``(n, 4, 169)``, no ``-0.0``),
+    ``values[k]`` its numbers of ``values.csv`` (shape ``(n, 5)``) and ``exact[k]`` its exact value
+    as ``"p/q"`` (None when not asked for)."""
 
     stacks: list[float]
     rows: np.ndarray
-    values: list[tuple]
+    values: np.ndarray
+    exact: list[str] | None = None
 
 
 @dataclass
@@ -144,6 +146,13 @@ class Sweep(Head):
 
         return ranges_frame_from_arrays(self.kept_stacks, self.kept_rows)
 
+    def ranges_at(self, stack: float):
+        """The ranges frame of one kept stack (cheaper than :attr:`kept` when one is enough)."""
+        from sflp.report.frames import ranges_frame_from_arrays
+
+        k = self.kept_stacks.index(stack)
+        return ranges_frame_from_arrays([stack], self.kept_rows[k:k + 1])
+
 
 class Writer:
     """One output format: ``open``, ``add`` a block at a time, ``finish`` (see the module doc)."""
@@ -181,8 +190,9 @@ def _grid_csvs(stage: Path, sweep: Sweep) -> None:
     from sflp.report.text import fmt_num
 
     for stack in sweep.chosen:
+        ranges = sweep.ranges_at(stack)
         for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-            grid = grid_from_tidy(sweep.kept, "frequency", stack=stack, player=player)
+            grid = grid_from_tidy(ranges, "frequency", player=player)
             write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
 
 
@@ -394,10 +404,9 @@ class PageWriter(Writer):
 
 
 def _pdf(path: Path, sweep: Sweep) -> None:
-    from sflp.report.frames import select
     from sflp.report.plots import write_chart_pdf
 
-    last = select(sweep.kept, stack=sweep.solved[-1])
+    last = sweep.ranges_at(sweep.solved[-1])
     write_chart_pdf(path, sweep.tdf, sweep.low, sweep.high, sweep.structure, sweep.about, ranges=last,
                     stack=sweep.solved[-1])
 
@@ -415,7 +424,6 @@ def _pictures(suffix: str, stage: Path, head: Head, which: str) -> None:
     charts, from ``head`` alone), ``"value"`` (the value curve) or a grid stack's index."""
     from sflp.atomic import write_bytes
     from sflp.report.draw import png_bytes, svg_bytes
-    from sflp.report.frames import select
     from sflp.report.plots import DPI, range_picture, threshold_picture, value_picture
     from sflp.report.text import fmt_num
 
@@ -426,8 +434,8 @@ def _pictures(suffix: str, stage: Path, head: Head, which: str) -> None:
         drawings = [("value_by_stack", value_picture(head.values, head.structure))]
     else:
         stack = head.chosen[int(which)]
-        drawings = [(f"range_{fmt_num(stack)}bb", range_picture(select(head.kept, stack=stack), stack,
-                                                                head.structure, kind=head.kind))]
+        drawings = [(f"range_{fmt_num(stack)}bb", range_picture(head.ranges_at(stack), stack, head.structure,
+                                                                kind=head.kind))]
     for stem, drawing in drawings:
         write_bytes(stage / f"{stem}.{suffix}", png_bytes(drawing, DPI) if suffix == "png" else svg_bytes(drawing))
 
@@ -474,7 +482,10 @@ def warm(config, formats: Sequence[str]) -> None:
     if "html" in formats:
         import sflp.report.html  # noqa: F401
     if {"pdf", "png", "svg"} & set(formats):
-        import sflp.report.plots  # noqa: F401
+        from sflp.report.draw import _font
+
+        for weight in ("normal", "bold"):
+            _font(weight)  # the fonts read once per process: every picture measures its texts
     if config is not None and {"csv", "xlsx"} & set(formats):
         from sflp.sc import sc_numbers
 
