@@ -26,6 +26,7 @@ The pure core (``cards``, ``ranges``, ``equity``, ``payoff``, ``game``) needs on
 from __future__ import annotations
 
 import importlib
+import sys
 
 __version__ = "0.1.0"
 
@@ -109,3 +110,48 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS) | _SUBMODULES)
+
+
+# ---------------------------------------------------------------- notebook display
+
+_NOTEBOOK_VIEWS: tuple[tuple[str, str, str], ...] = (
+    # (module that defines the class, class name, HTML view in sflp.report.notebook)
+    ("sflp.game", "Solution", "solution_html"),
+    ("sflp.thresholds", "Thresholds", "thresholds_html"),
+    ("sflp.ranges", "Range", "range_html"),
+)
+"""How a notebook shows sflp's result types.  The core types carry no ``_repr_html_``; inside a
+running IPython shell, ``import sflp`` registers these views with its HTML formatter by module
+and class *name* (IPython matches ``cls.__module__`` and ``cls.__name__``), so that neither the
+classes' modules nor the views are imported before an object is shown.  If a class moves, change
+its module here: ``tests/test_notebook_views.py`` checks that every pair names a class defined there."""
+
+
+def _notebook_view(name: str):
+    """The formatter function of one view: imports :mod:`sflp.report.notebook` on its first call."""
+
+    def view(obj) -> str:
+        from sflp.report import notebook
+
+        return getattr(notebook, name)(obj)
+
+    view.__name__ = view.__qualname__ = name
+    return view
+
+
+def _register_notebook_views() -> None:
+    """Register :data:`_NOTEBOOK_VIEWS` with the running IPython shell's HTML formatter, if any.
+
+    IPython is not imported here: only a shell that is already running (Jupyter, ``ipython``)
+    gets the views."""
+    ipython = sys.modules.get("IPython")
+    get_ipython = getattr(ipython, "get_ipython", None)
+    shell = get_ipython() if get_ipython is not None else None
+    if shell is None:
+        return
+    html = shell.display_formatter.formatters["text/html"]
+    for module, class_name, view in _NOTEBOOK_VIEWS:
+        html.for_type_by_name(module, class_name, _notebook_view(view))
+
+
+_register_notebook_views()

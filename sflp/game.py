@@ -532,55 +532,6 @@ class Solution:
             "ev_margin": np.concatenate([self.sb_ev, self.bb_ev]),
         })
 
-    def plot(self):
-        """SB push and BB call 13x13 grids as a matplotlib Figure (matplotlib imported only here).
-
-        Colours as in the report PNGs; mixed frequencies are written in the cell.  In Jupyter
-        the figure shows itself; elsewhere ``solution.plot().savefig("grids.png")``.
-        """
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
-        from sflp.palette import frequency_colour, text_colour
-
-        ranks = "AKQJT98765432"
-        fig = Figure(figsize=(12, 6.4))
-        FigureCanvasAgg(fig)
-        for k, (who, freqs) in enumerate(zip(("sb", "bb"), self.class_strategies())):
-            ax = fig.add_subplot(1, 2, k + 1)
-            colours = [frequency_colour(float(f), who) for f in freqs]
-            rgb = np.array([[int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)] for h in colours]).reshape(13, 13, 3)
-            ax.imshow(rgb, interpolation="nearest")
-            for cls, f in enumerate(freqs):
-                r, c = divmod(cls, 13)
-                label = CLASS_NAMES[cls] + (f"\n{100 * f:.0f}%" if 1e-9 < f < 1 - 1e-9 else "")
-                ax.text(c, r, label, ha="center", va="center", fontsize=6.5, color="#" + text_colour(colours[cls]))
-            ax.set_xticks(range(13), labels=list(ranks))
-            ax.set_yticks(range(13), labels=list(ranks))
-            ax.tick_params(length=0, labeltop=True, labelbottom=False)
-            ax.set_xticks(np.arange(-0.5, 13), minor=True)
-            ax.set_yticks(np.arange(-0.5, 13), minor=True)
-            ax.grid(which="minor", color="white", linewidth=0.8)
-            ax.tick_params(which="minor", length=0)
-            pct = self.push_pct if who == "sb" else self.call_pct
-            ax.set_title(f"{'SB push' if who == 'sb' else 'BB call'} at {float(self.config.stack):g} bb: {pct:.1f}%")
-        fig.tight_layout()
-        return fig
-
-    def _repr_html_(self) -> str:
-        """Summary line and the SB push / BB call grids (headed, coloured as in the PNGs)."""
-        import html
-
-        from sflp.display import frequency_grid, side_by_side
-
-        sb, bb = self.class_strategies()
-        evs = (self.sb_ev, self.bb_ev) if self.level == "class" else (None, None)
-        head = html.escape(self.summary().splitlines()[0])
-        header = (f"<div><b>{head}</b><br>value {self.value:+.6f} bb, SB push {self.push_pct:.1f}%, "
-                  f"BB call {self.call_pct:.1f}%, exploitability {self.exploitability:.2g} bb</div>")
-        return side_by_side(frequency_grid(sb, "sb", "SB push", evs[0]), frequency_grid(bb, "bb", "BB call", evs[1]),
-                            header=header)
-
 
 NOISE_TOLERANCE = 64 * np.finfo(np.float64).eps
 """Relative float noise (about 1.4e-14) below which a value, margin or exploitability is 0: for

@@ -769,12 +769,3 @@ class Range:
         """13x13 text grid, aces top-left: class name at weight 1, ``.`` at 0, ``.50`` between."""
         cw = self.class_weights()
         return grid_text([_grid_cell(k, float(cw[k])) for k in range(N_CLASSES)])
-
-    def _repr_html_(self) -> str:
-        """A headed 13x13 HTML grid (for Jupyter): white to green by class weight, partial
-        weights written in the cell, explicit text colours (readable in dark themes)."""
-        from sflp.display import frequency_grid
-
-        caption = (f"{format_range(self) or '(empty range)'} "
-                   f"({self.combos_count():g} combos, {100 * self.fraction():.1f}%)")
-        return frequency_grid(self.class_weights(), "sb", caption)

@@ -189,26 +189,6 @@ class Thresholds:
             columns=["player", "hand", "max_stack", "capped", "label", "multi", "intervals", "any_intervals"],
         )
 
-    def _repr_html_(self) -> str:
-        """The SB push / BB call threshold charts as headed 13x13 grids (colours as in the PNGs)."""
-        from sflp.display import html_grid, side_by_side
-        from sflp.palette import threshold_colour
-
-        grids = []
-        for player, title in (("sb", "SB push"), ("bb", "BB call")):
-            hs = [self.get(player, name) for name in CLASS_NAMES]
-            grids.append(html_grid(
-                CLASS_NAMES,
-                [threshold_colour(h.max_stack, self.low, self.high) for h in hs],
-                [h.label() + ("*" if h.multi else "") for h in hs],
-                [f"{h.hand}: frequency > 0.5 on " + (format_intervals(h.intervals).replace(";", "; ") or "no stack")
-                 for h in hs],
-                f"{title} up to (bb)",
-            ))
-        header = (f"<div><b>Exact thresholds, {self.low:g}-{self.high:g} bb</b> ({len(self.breakpoints)} "
-                  f"breakpoints; * = more than one stack interval, hover for the intervals)</div>")
-        return side_by_side(*grids, header=header)
-
     def segment_starts(self) -> list[float]:
         """The first stack of every segment, in order (computed once)."""
         starts = self.__dict__.get("_starts")

@@ -227,3 +227,29 @@ def test_bench_rows_and_report(tmp_path):
     assert paths["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     names = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert names == ["approx_bench.csv", "approx_bench.png", "manifest.json"]
+
+
+def test_bench_picture_is_log_log_and_reproducible():
+    from sflp.report.approx_bench import FLOOR, convergence_picture
+    from sflp.report.draw import png_bytes, svg_bytes
+
+    rows = [{"method": method, "stack": stack, "iteration": k, "seconds": 10.0 ** (k - 3),
+             "total_exploitability": 0.0 if (method, k) == ("direct", 4) else rate * 10.0 ** -k}
+            for stack in (5.0, 12.5) for method, rate in (("cfr+", 1.0), ("direct", 0.3)) for k in range(5)]
+    rows.append({**rows[0], "seconds": 0.0})  # no place on a log axis: left out
+    picture = convergence_picture(rows)
+    texts = [item.text for item in picture.items if hasattr(item, "text")]
+    assert "5 bb" in texts and "12.5 bb" in texts and "cfr+" in texts and "direct" in texts
+    assert "1e-3" in texts and "1" in texts and "10" in texts  # seconds 1e-3 .. 10, a tick a decade
+    assert f"1e{round(np.log10(FLOOR))}" in texts  # the exact 0 is drawn at the floor
+    assert "total exploitability (bb/hand)" in texts and texts.count("solver seconds") == 2
+    # same rows, same bytes (and no other input: no clock, no font look-up on the system)
+    again = convergence_picture([dict(r) for r in rows])
+    assert png_bytes(again) == png_bytes(picture) and svg_bytes(again) == svg_bytes(picture)
+
+
+def test_bench_picture_without_rows():
+    from sflp.report.approx_bench import convergence_picture
+    from sflp.report.draw import png_bytes
+
+    assert png_bytes(convergence_picture([]))[:8] == b"\x89PNG\r\n\x1a\n"

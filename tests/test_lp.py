@@ -126,11 +126,6 @@ def test_dense_sweep_follows_the_path_and_matches_direct_solves(config):
         assert abs(direct.value - many[k].value) < 1e-9
 
 
-def test_solution_renders_in_jupyter():
-    html = solve(GameConfig(stack=10))._repr_html_()
-    assert html.count("<table") == 2 and "43s" in html and "push 58.3%" in html  # SB and BB grids
-
-
 def test_iter_solve_streams_in_increasing_order_with_the_same_answers():
     stacks = [7.5, 2, 12, 3.25]
     streamed = list(iter_solve(stacks, GameConfig(stack=2)))

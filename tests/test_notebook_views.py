@@ -1,4 +1,5 @@
-"""Notebook views and helpers: headed HTML grids, print(solution), to_frame(), plot().
+"""Notebook views and helpers: headed HTML grids, print(solution), to_frame(), the solution
+picture, and their registration with IPython's HTML formatter by ``import sflp``.
 
 Reference numbers are the README's (10 bb no-ante equilibrium: SB pushes 58.3 %, BB calls
 37.4 %, SB mixes 43s at 0.710747704; thresholds: T3s pushed on 1-7.245115 and three more
@@ -7,15 +8,21 @@ intervals, Q2o called up to 5.642741, the HoldemResources labels 7.7 and 5.6).
 
 from __future__ import annotations
 
+import importlib
+import io
 import re
 import subprocess
 import sys
 from html.parser import HTMLParser
+from types import SimpleNamespace
 
 import pytest
 
+import sflp
 from sflp.game import GameConfig
 from sflp.ranges import parse_range
+from sflp.report import notebook
+from sflp.report.notebook import range_html, solution_html, solution_picture, thresholds_html
 from sflp.solver import solve
 from sflp.thresholds import compute_thresholds
 
@@ -93,7 +100,7 @@ def check_headed_grid(table: dict) -> None:
 
 def test_range_grid_is_headed_coloured_and_shows_partial_weights():
     r = parse_range("QQ+,AKs,A5s:0.5")
-    (table,) = tables(r._repr_html_())
+    (table,) = tables(range_html(r))
     check_headed_grid(table)
     cells = {grid_hand(*divmod(k, 13)): cell for k, cell in enumerate(table["td"])}
     assert colour(cells["AA"]["style"], "background") == SB_GREEN
@@ -102,8 +109,18 @@ def test_range_grid_is_headed_coloured_and_shows_partial_weights():
     assert cells["AKs"]["text"] == "AKs"
 
 
+def test_range_html_cells_in_grid_order():
+    page = range_html(parse_range("AA,K2o:0.5"))
+    assert page.count("<tr>") == 14  # a header row of ranks, then 13 rows
+    assert page.count("<td") == 169
+    for name in ("AA", "AKs", "AKo", "22"):
+        assert f">{name}</td>" in page
+    assert ">K2o<br>" in page and "50%" in page  # mixed weight written under the name
+    assert page.index(">AA</td>") < page.index(">AKs</td>") < page.index(">AKo</td>")
+
+
 def test_solution_grids_use_sb_and_bb_colours_and_show_mixed(solution):
-    sb, bb = tables(solution._repr_html_())
+    sb, bb = tables(solution_html(solution))
     for table in (sb, bb):
         check_headed_grid(table)
     sb_cells = {grid_hand(*divmod(k, 13)): c for k, c in enumerate(sb["td"])}
@@ -112,6 +129,8 @@ def test_solution_grids_use_sb_and_bb_colours_and_show_mixed(solution):
     assert colour(bb_cells["AA"]["style"], "background") == BB_BLUE
     assert sb_cells["43s"]["text"] == "43s71%"  # 0.710747704 (README)
     assert "EV margin" in sb_cells["43s"]["title"]
+    page = solution_html(solution)
+    assert page.count("<table") == 2 and "push 58.3%" in page  # the summary line heads the grids
 
 
 def test_print_solution_is_a_short_summary(solution):
@@ -134,12 +153,25 @@ def test_solution_to_frame(solution):
     assert abs(100 * float((size * sb.frequency).sum()) / 1326 - 58.3) < 0.05
 
 
-def test_solution_plot(solution):
-    fig = solution.plot()
-    titles = [ax.get_title() for ax in fig.axes]
-    assert len(titles) == 2 and "58.3%" in titles[0] and "37.4%" in titles[1]
-    texts = {t.get_text() for t in fig.axes[0].texts}
-    assert "43s\n71%" in texts and "AA" in texts
+def test_solution_picture(solution, tmp_path):
+    from PIL import Image
+
+    picture = solution_picture(solution)
+    svg = picture._repr_svg_()
+    assert svg == picture.svg() and svg.startswith("<?xml")
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    assert "SB push at 10 bb: 58.3% of hands" in texts and "BB call at 10 bb: 37.4% of hands" in texts
+    assert {grid_hand(r, c) for r in range(13) for c in range(13)} <= set(texts)  # every hand, both grids
+    assert texts.count("43s") == 2 and "71%" in texts  # SB mixes 43s at 0.710747704
+    image = Image.open(io.BytesIO(picture.png()))
+    image.load()
+    assert image.format == "PNG" and image.width > image.height > 500
+    assert picture.png() == picture.png()  # same drawing, same bytes
+    for suffix, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF")):
+        path = picture.save(tmp_path / f"grids{suffix}")
+        assert path.read_bytes().startswith(magic)
+    with pytest.raises(sflp.ConfigError, match="grids.gif"):
+        picture.save(tmp_path / "grids.gif")
 
 
 def test_thresholds_to_frame(thresholds):
@@ -154,7 +186,7 @@ def test_thresholds_to_frame(thresholds):
 
 
 def test_thresholds_html(thresholds):
-    sb, bb = tables(thresholds._repr_html_())
+    sb, bb = tables(thresholds_html(thresholds))
     for table in (sb, bb):
         check_headed_grid(table)
     sb_cells = {grid_hand(*divmod(k, 13)): c for k, c in enumerate(sb["td"])}
@@ -162,9 +194,98 @@ def test_thresholds_html(thresholds):
     assert "7.245115" in sb_cells["T3s"]["title"]
 
 
-def test_views_keep_the_core_free_of_pandas_and_matplotlib():
+def test_the_core_types_carry_no_presentation():
+    from sflp.game import Solution
+    from sflp.ranges import Range
+    from sflp.thresholds import Thresholds
+
+    for cls in (Solution, Thresholds, Range):
+        assert not hasattr(cls, "_repr_html_") and not hasattr(cls, "plot"), cls
+
+
+def test_html_views_keep_pandas_unloaded():
     code = ("import sys; from sflp.game import GameConfig; from sflp.solver import solve; "
-            "s = solve(GameConfig(stack=10)); s._repr_html_(); str(s); "
+            "from sflp.report.notebook import solution_html; "
+            "s = solve(GameConfig(stack=10)); solution_html(s); str(s); "
             "print([m for m in ('pandas', 'matplotlib') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# ---------------------------------------------------------------- registration with IPython
+
+
+@pytest.mark.parametrize(("module", "class_name", "view"), sflp._NOTEBOOK_VIEWS)
+def test_every_registered_class_is_defined_where_the_table_says(module, class_name, view):
+    # IPython matches a by-name registration against cls.__module__ and cls.__name__: a class that
+    # moved (or is only re-exported from ``module``) would silently lose its notebook display
+    cls = getattr(importlib.import_module(module), class_name, None)
+    assert isinstance(cls, type), f"sflp._NOTEBOOK_VIEWS names {module}.{class_name}, which does not exist"
+    assert (cls.__module__, cls.__qualname__) == (module, class_name), (
+        f"{class_name} is defined in {cls.__module__}: update sflp._NOTEBOOK_VIEWS")
+    assert callable(getattr(notebook, view, None)), f"sflp.report.notebook has no {view}"
+
+
+class RecordingFormatter:
+    """Stands in for IPython's HTMLFormatter: records for_type_by_name calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, object]] = []
+
+    def for_type_by_name(self, module, name, func):
+        self.calls.append((module, name, func))
+
+
+def fake_ipython(formatter):
+    """A stand-in for the ``IPython`` module whose get_ipython() returns a shell using ``formatter``."""
+    shell = SimpleNamespace(display_formatter=SimpleNamespace(formatters={"text/html": formatter}))
+    return SimpleNamespace(get_ipython=lambda: shell)
+
+
+def test_import_sflp_registers_the_views_in_a_running_shell(monkeypatch, solution, thresholds):
+    formatter = RecordingFormatter()
+    monkeypatch.setitem(sys.modules, "IPython", fake_ipython(formatter))
+    sflp._register_notebook_views()
+    assert [(m, c) for m, c, _ in formatter.calls] == [(m, c) for m, c, _ in sflp._NOTEBOOK_VIEWS]
+    views = {c: func for _, c, func in formatter.calls}
+    assert views["Solution"](solution) == solution_html(solution)
+    assert views["Thresholds"](thresholds) == thresholds_html(thresholds)
+    r = parse_range("QQ+,AKs,A5s:0.5")
+    assert views["Range"](r) == range_html(r)
+
+
+def test_no_registration_without_a_running_shell(monkeypatch):
+    monkeypatch.setitem(sys.modules, "IPython", SimpleNamespace(get_ipython=lambda: None))
+    sflp._register_notebook_views()  # no shell: nothing to touch, no error
+    monkeypatch.delitem(sys.modules, "IPython")
+    sflp._register_notebook_views()
+
+
+def test_import_sflp_stays_light_in_a_shell():
+    # registration is by name: importing sflp inside a shell imports neither the classes' modules
+    # nor the views, and the views are imported on first display
+    code = (
+        "import sys, types\n"
+        "calls = []\n"
+        "html = types.SimpleNamespace(for_type_by_name=lambda m, c, f: calls.append((m, c, f)))\n"
+        "shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(formatters={'text/html': html}))\n"
+        "sys.modules['IPython'] = types.SimpleNamespace(get_ipython=lambda: shell)\n"
+        "import sflp\n"
+        "loaded = [m for m in ('numpy', 'sflp.game', 'sflp.ranges', 'sflp.thresholds', 'sflp.report.notebook')"
+        " if m in sys.modules]\n"
+        "print(len(calls), loaded)\n"
+        "{c: f for _, c, f in calls}['Range'](sflp.parse_range('AA'))\n"
+        "print('sflp.report.notebook' in sys.modules, 'pandas' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[:2] == ["3 []", "True False"]
+
+
+def test_registration_with_ipythons_html_formatter(monkeypatch, solution):
+    formatters = pytest.importorskip("IPython.core.formatters", reason="IPython is not installed")
+    html = formatters.HTMLFormatter()
+    monkeypatch.setitem(sys.modules, "IPython", fake_ipython(html))
+    sflp._register_notebook_views()
+    assert html(solution) == solution_html(solution)
+    r = parse_range("AA,K2o:0.5")
+    assert html(r) == range_html(r)

@@ -238,16 +238,6 @@ def test_grid_text() -> None:
     assert cells[12][12] == "."
 
 
-def test_repr_html() -> None:
-    page = parse_range("AA,K2o:0.5")._repr_html_()
-    assert page.count("<tr>") == 14  # a header row of ranks, then 13 rows
-    assert page.count("<td") == 169
-    for name in ("AA", "AKs", "AKo", "22"):
-        assert f">{name}</td>" in page
-    assert ">K2o<br>" in page and "50%" in page  # mixed weight written under the name
-    assert page.index(">AA</td>") < page.index(">AKs</td>") < page.index(">AKo</td>")
-
-
 # ---------------------------------------------------------------- canonical form, by hand
 
 

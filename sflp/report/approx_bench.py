@@ -5,8 +5,9 @@
 * ``approx_bench.csv`` -- one row per trace point: method, stack, iteration, seconds,
   sb_exploitability, bb_exploitability, total_exploitability (bb per hand);
 * ``approx_bench.png`` -- total exploitability against solver seconds, log-log, one panel per
-  stack and one line per method.  Exploitabilities below :data:`FLOOR` (an exact 0, or rounding
-  noise around it) are drawn at the floor.
+  stack and one line per method (:func:`convergence_picture`, drawn by :mod:`sflp.report.draw`:
+  the same rows give the same bytes).  Exploitabilities below :data:`FLOOR` (an exact 0, or
+  rounding noise around it) are drawn at the floor.
 
 The CSV is made from a tidy pandas frame (:func:`bench_frame`, one row per trace point) with the
 report CSV writer (:func:`sflp.report.csv_out.csv_bytes`: shortest round-trip float text), and both
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sflp.atomic import write_bytes, write_with
+from sflp.atomic import write_bytes
 
 CSV_NAME = "approx_bench.csv"
 PNG_NAME = "approx_bench.png"
@@ -47,34 +48,53 @@ def csv_text(rows: Iterable[dict]) -> str:
     return csv_bytes(bench_frame(rows), ROW_FIELDS).decode("utf-8")
 
 
-def convergence_figure(rows: list[dict]):
-    """A matplotlib ``Figure`` (Agg canvas): total exploitability vs seconds, panels by stack."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+METHOD_COLOURS = ("1F77B4", "FF7F0E", "2CA02C", "D62728", "9467BD", "8C564B", "E377C2", "7F7F7F", "BCBD22",
+                  "17BECF")
+"""Line colours, one per method in order of first appearance (the Tableau 10 cycle)."""
+
+
+def convergence_picture(rows: list[dict]):
+    """A :class:`~sflp.report.draw.Drawing`: total exploitability against solver seconds, log-log,
+    one panel per stack (all on one exploitability scale), one line with markers per method,
+    the legend on the right.  Axes are ticked at powers of ten, with light grid lines."""
+    from sflp.report.draw import Drawing, text_width
+    from sflp.report.plots import INK, PT, LogAxes, decades
+    from sflp.report.text import fmt_num
 
     stacks = sorted({row["stack"] for row in rows})
     methods = list(dict.fromkeys(row["method"] for row in rows))
+    colours = {m: METHOD_COLOURS[k % len(METHOD_COLOURS)] for k, m in enumerate(methods)}
+    series = {(stack, method): [(r["seconds"], max(r["total_exploitability"], FLOOR)) for r in rows
+                                if r["stack"] == stack and r["method"] == method and r["seconds"] > 0]
+              for stack in stacks for method in methods}
+    ys = [y for pts in series.values() for _, y in pts]
+    ylim = decades(min(ys), max(ys)) if ys else decades(FLOOR, 1.0)
+
     n = max(len(stacks), 1)
-    fig = Figure(figsize=(4.2 * n, 3.8), constrained_layout=True)
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(1, n, squeeze=False, sharey=True)[0]
-    for ax, stack in zip(axes, stacks):
+    left, top, width, height, gap = 0.8 * PT, 0.4 * PT, 3.3 * PT, 2.75 * PT, 0.5 * PT
+    legend_width = 34 + max((text_width(m, 8) for m in methods), default=0)
+    d = Drawing(left + n * width + (n - 1) * gap + 0.25 * PT + legend_width + 0.1 * PT, 3.8 * PT)
+    for k, stack in enumerate(stacks or [None]):
+        xs = [x for (s, _), pts in series.items() if s == stack for x, _ in pts]
+        xlim = decades(min(xs), max(xs)) if xs else decades(1e-3, 1.0)
+        a = LogAxes(d, left + k * (width + gap), top, width, height, xlim, ylim)
+        a.decade_grid_and_ticks(y_labels=k == 0)
         for method in methods:
-            pts = [r for r in rows if r["stack"] == stack and r["method"] == method and r["seconds"] > 0]
-            if not pts:
-                continue
-            xs = [r["seconds"] for r in pts]
-            ys = [max(r["total_exploitability"], FLOOR) for r in pts]
-            ax.plot(xs, ys, marker=".", markersize=3, linewidth=1.2, label=method)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_title(f"{stack:g} bb")
-        ax.set_xlabel("solver seconds")
-        ax.grid(True, which="major", linewidth=0.4, alpha=0.6)
-    axes[0].set_ylabel("total exploitability (bb/hand)")
-    if methods:
-        axes[-1].legend(fontsize="small", loc="best")
-    return fig
+            pts = series.get((stack, method))
+            if pts:
+                a.curve([x for x, _ in pts], [y for _, y in pts], colours[method], 1.2, markers=True)
+        a.frame()
+        if stack is not None:
+            d.text(a.left + width / 2, top - 8, f"{fmt_num(stack)} bb", 10, INK, anchor="middle")
+        d.text(a.left + width / 2, top + height + 32, "solver seconds", 9, INK, anchor="middle")
+    d.text(left - 40, top + height / 2, "total exploitability (bb/hand)", 9, INK, anchor="middle", angle=90)
+    x = left + n * width + (n - 1) * gap + 0.25 * PT
+    for k, method in enumerate(methods):
+        y = top + 10 + k * 14
+        d.line([(x, y - 3), (x + 24, y - 3)], colours[method], 1.2)
+        d.dot(x + 12, y - 3, 1.5, colours[method])
+        d.text(x + 30, y, method, 8, INK)
+    return d
 
 
 def write_approx_bench(results, out_dir: Path | str, *, on_keep=None) -> dict[str, Path]:
@@ -85,15 +105,17 @@ def write_approx_bench(results, out_dir: Path | str, *, on_keep=None) -> dict[st
     """
     import sflp
     from sflp.approx.bench import bench_rows
+    from sflp.report.draw import png_bytes
+    from sflp.report.plots import DPI
     from sflp.report.staging import StagedFolder, write_manifest
 
     out = Path(out_dir)
     rows = bench_rows(results)
-    fig = convergence_figure(rows)
+    png = png_bytes(convergence_picture(rows), DPI)
     folder = StagedFolder(out)
     with folder as stage:
         write_bytes(stage / CSV_NAME, csv_text(rows).encode("utf-8"))
-        write_with(stage / PNG_NAME, lambda tmp: fig.savefig(tmp, format="png", dpi=120))
+        write_bytes(stage / PNG_NAME, png)
         write_manifest(stage, {"kind": "approx-bench", "sflp_version": sflp.__version__})
     if folder.kept and on_keep is not None:
         on_keep(folder.kept)

@@ -10,8 +10,9 @@ offsuit below.  Each cell holds the hand's name and, below it, its number (thres
 mixed frequency); the text colour is black or white, whichever reads better on the cell.
 The threshold colour bar is logarithmic, like the cell colours (:mod:`sflp.palette`).
 
-The notebook views (``Solution.plot``) and the approximate-solver benchmark keep matplotlib;
-the chart set does not import it.
+The notebook picture of a solution (:func:`sflp.report.notebook.solution_picture`) is
+:func:`range_picture`; the approximate-solver benchmark draws its log-log panels with
+:class:`LogAxes` (:mod:`sflp.report.approx_bench`).  No picture needs matplotlib.
 """
 
 from __future__ import annotations
@@ -264,6 +265,62 @@ class _Axes:
         if markers:
             for a, b in pts:
                 self.d.dot(a, b, 1.5, colour)
+
+
+def decades(lo: float, hi: float) -> tuple[int, int]:
+    """The powers of ten just around ``[lo, hi]`` (both > 0), at least one decade apart.
+
+    >>> decades(3e-7, 0.02), decades(1e-3, 1.0), decades(5.0, 5.0)
+    ((-7, -1), (-3, 0), (0, 1))
+    """
+    first = math.floor(math.log10(lo) + 1e-9)
+    last = math.ceil(math.log10(hi) - 1e-9)
+    return first, max(last, first + 1)
+
+
+def decade_text(power: int) -> str:
+    """The label of the tick at ``10**power``: ``"1e-3"``, ``"1"``, ``"10"``, ``"1e2"``.
+
+    >>> [decade_text(k) for k in (-3, 0, 1, 2)]
+    ['1e-3', '1', '10', '1e2']
+    """
+    return {0: "1", 1: "10"}.get(power, f"1e{power}")
+
+
+class LogAxes(_Axes):
+    """A plot area with logarithmic x and y: ``xlim`` and ``ylim`` are powers of ten, as exponents
+    (``(-3, 1)`` spans 0.001 to 10); data go in as plain positive numbers."""
+
+    def x(self, v):
+        return super().x(np.log10(v))
+
+    def y(self, v):
+        return super().y(np.log10(v))
+
+    def decade_grid_and_ticks(self, x_labels: bool = True, y_labels: bool = True, size: float = 8.0,
+                              most: int = 8) -> None:
+        """Light grid lines and ticks at every power of ten; labels at every one, or every second,
+        third, ... when there would be more than ``most``."""
+        d = self.d
+        bottom = self.top + self.height
+        xs = range(self.xlim[0], self.xlim[1] + 1)
+        ys = range(self.ylim[0], self.ylim[1] + 1)
+        for k in xs:
+            x = super().x(k)
+            d.line([(x, self.top), (x, bottom)], "DCDCDC", 0.4)
+        for k in ys:
+            y = super().y(k)
+            d.line([(self.left, y), (self.left + self.width, y)], "DCDCDC", 0.4)
+        for k in xs:
+            x = super().x(k)
+            d.line([(x, bottom), (x, bottom + 3.5)], INK, 0.8)
+            if x_labels and (k - xs[0]) % math.ceil(len(xs) / most) == 0:
+                d.text(x, bottom + 5 + size * 0.928, decade_text(k), size, INK, anchor="middle")
+        for k in ys:
+            y = super().y(k)
+            d.line([(self.left - 3.5, y), (self.left, y)], INK, 0.8)
+            if y_labels and (k - ys[0]) % math.ceil(len(ys) / most) == 0:
+                d.text(self.left - 5.5, y + CAP_HEIGHT * size / 2, decade_text(k), size, INK, anchor="end")
 
 
 def thin_curve(points: Sequence[tuple[float, float]], column: float = 0.25) -> list[tuple[float, float]]:
