@@ -181,3 +181,26 @@ def test_hand_ev_rows_are_numbers_with_the_ev_format_and_nan_is_no_cell(tmp_path
     assert '<c r="FO4"' not in sheet and '<c r="FQ4"' not in sheet  # NaN: no cell at all
     (block,) = ws.conditional_formatting
     assert str(block.sqref) == "B3:MA4" and [rule.type for rule in block.rules] == ["colorScale"]
+
+
+def test_hand_ev_sheet_shows_a_bounded_even_sample_with_the_grid_stacks(tmp_path):
+    """481 stacks solved: the Hand EV sheet shows at most HAND_EV_STACKS of them plus the grid
+    stacks, ends included, and says so; the margins are those of ranges.csv at those stacks."""
+    import numpy as np
+
+    import sflp
+    from sflp.report.writers import read_ranges
+
+    result = sflp.chart(stacks="1:25:0.05", out=tmp_path / "set", formats="xlsx,csv", workers=0)
+    ws = openpyxl.load_workbook(result.files["chart.xlsx"], read_only=True)["Hand EV"]
+    rows = list(ws.iter_rows(values_only=True))
+    stacks = [r[0] for r in rows[2:] if r[0] is not None]
+    grid = [5.0, 10.0, 15.0, 20.0, 25.0]
+    assert len(stacks) <= excel.HAND_EV_STACKS + len(grid)
+    assert set(grid) <= set(stacks) and stacks[0] == 1.0 and stacks[-1] == 25.0 and stacks == sorted(stacks)
+    assert f"{len(stacks)} of the 481 stacks shown here" in rows[0][1]
+    full = read_ranges(tmp_path / "set")
+    hands = rows[1][1:170]
+    for row in rows[2:]:
+        at = full[(full["stack"] == row[0]) & (full["player"] == "sb")].set_index("hand")["ev_margin"]
+        assert np.allclose([row[1 + k] for k in range(169)], at.loc[list(hands)].to_numpy(), rtol=0, atol=1e-15)

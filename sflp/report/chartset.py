@@ -212,8 +212,9 @@ def _check_thresholds(config, thresholds) -> None:
         )
 
 
-MAX_SHEET_STACKS = 2000
-"""Stacks shown on the ``Hand EV`` sheet at most (chosen evenly; ``ranges.csv`` has them all)."""
+MAX_SHEET_STACKS = 500
+"""Stacks kept for the workbook's ``Values`` sheet and the HTML page at most (chosen evenly, the
+grid stacks with them; ``values.csv`` and the ranges file have them all)."""
 
 
 def _stack_list(solutions, stacks) -> tuple[Iterable, list[float]]:
@@ -375,10 +376,6 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
         del solutions
         sweep.config = summary.config  # the solutions' (the same structure as the thresholds')
         sweep.about = about_items(summary, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about)
-        if len(kept_index) < len(solved):
-            sweep.about.append(("Hand EV sheet", f"{len(kept_index)} of the {len(solved)} stacks, spread evenly; "
-                                                 f"{'ranges.csv' if ranges == 'csv' else 'the ranges file'} "
-                                                 "has every stack"))
         known: dict[str, str] = {}
         # the slow files are jobs for the worker processes; this process writes the every-stack
         # files meanwhile and then waits

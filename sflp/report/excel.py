@@ -61,11 +61,13 @@ from sflp.cards import CLASS_NAMES, GRID_RANKS, PLAYERS
 from sflp.errors import ConfigError
 from sflp.report.colors import ev_colour, frequency_colour, text_colour, threshold_colour
 from sflp.report.frames import PLAYER_TITLES, grid_from_tidy, select, wide_by_stack
+from sflp.report.stacks import thin_indices
+from sflp.report.text import fmt_num
 
-try:
-    from sflp.report.text import fmt_num
-except ImportError:  # pragma: no cover - until sflp.report.text (moved out of frames) is committed
-    from sflp.report.frames import fmt_num
+HAND_EV_STACKS = 50
+"""Stacks on the ``Hand EV`` sheet at most (spread evenly, the grid stacks with them): 338 cells a
+stack, each written by openpyxl (about 10 us a cell), so the sheet stays a fraction of a second;
+the every-stack files (``ranges.csv`` / ``.parquet``) hold every margin."""
 
 GRID_TOP = 3
 """Worksheet row of the grid's first (aces) row."""
@@ -560,9 +562,10 @@ def chart_workbook(
     A write-only workbook: each sheet is streamed as it is built, so memory stays small, except
     the ``Hand EV`` data rows, which :func:`save_workbook` streams (see :data:`_LATE_ROWS`): save
     it with that function.
-    ``ranges`` holds the stacks shown on the ``Values`` / ``Hand EV`` sheets (the chart job
-    passes at most :data:`sflp.report.chartset.MAX_SHEET_STACKS`, evenly chosen) and the
-    ``range_stacks``; ``values`` may hold more stacks (only those in ``ranges`` are shown).
+    ``ranges`` holds the stacks shown on the ``Values`` sheet (the chart job passes at most
+    :data:`sflp.report.chartset.MAX_SHEET_STACKS`, evenly chosen) and the ``range_stacks``;
+    ``values`` may hold more stacks (only those in ``ranges`` are shown).  The ``Hand EV`` sheet
+    shows at most :data:`HAND_EV_STACKS` of them, spread evenly, with the ``range_stacks``.
     """
     workbook_time()  # a bad SOURCE_DATE_EPOCH fails here, before any work
     wb = Workbook(write_only=True)
@@ -571,12 +574,17 @@ def chart_workbook(
             _threshold_sheet(_sheet(wb, SHEET_NAMES[player]), thresholds, player, low, high, structure)
     _ranges_sheet(_sheet(wb, "Ranges"), ranges, range_stacks)
     shown = np.unique(ranges["stack"].to_numpy())
+    total = len(values)
     note = None
-    if len(shown) < len(values):
+    if len(shown) < total:
         values = values[np.isin(values["stack"].to_numpy(), shown)]
-        note = (f"{len(shown)} of {len(np.unique(ranges['stack']))} stacks shown here; "
-                "values.csv and ranges.csv have every stack.")
+        note = (f"{len(shown)} of the {total} stacks shown here, spread evenly; "
+                "values.csv and the ranges file have every stack.")
     _values_sheet(wb.create_sheet("Values"), values, note=note)
+    ev_stacks = set(shown[thin_indices(len(shown), HAND_EV_STACKS)].tolist()) | {float(s) for s in range_stacks}
+    if len(ev_stacks) < len(shown):
+        ranges = ranges[np.isin(ranges["stack"].to_numpy(), sorted(ev_stacks))]
+        note = f"{len(ev_stacks)} of the {total} stacks shown here, spread evenly; the ranges file has every stack."
     _LATE_ROWS[wb] = _hand_ev_sheet(wb.create_sheet("Hand EV"), ranges, note=note)
     _about_sheet(_sheet(wb, "About"), about)
     return wb
