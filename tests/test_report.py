@@ -15,7 +15,6 @@ import sys
 import zipfile
 from pathlib import Path
 
-import matplotlib.image
 import numpy as np
 import openpyxl
 import pytest
@@ -50,6 +49,14 @@ CHART_FILES = {
     # default range grids: the solved stacks nearest 2, 4, 6, 8, 10 (round stacks spread over 2-10 bb)
     *(f"{who}_{stack}bb.csv" for who in ("sb_push", "bb_call") for stack in (2, 5, 7.7, 10)),
 }
+
+
+def _read_png(path) -> np.ndarray:
+    """A PNG as RGB floats in [0, 1] (rows, columns, 3), read by Pillow."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return np.asarray(image.convert("RGB"), dtype=np.float64) / 255
 
 
 # ---------------------------------------------------------------- fixtures
@@ -372,7 +379,7 @@ def test_constructed_thresholds_labels_notes_and_csv(solutions, config, tmp_path
     # colours: never is grey, capped darkest, the rest in between
     fills = {h: cell(h).fill.fgColor.rgb[-6:] for h in ("AA", "72o", "AKs")}
     assert fills["72o"] == "E6E6E6" and len(set(fills.values())) == 3
-    image = matplotlib.image.imread(files["bb_call.png"])
+    image = _read_png(files["bb_call.png"])
     assert image.shape[2] in (3, 4)
 
 
@@ -385,7 +392,7 @@ def test_pictures_are_valid_png_and_svg(chart):
         path = out / name
         if name.endswith(".png"):
             assert path.read_bytes()[:8] == PNG_SIGNATURE
-            image = matplotlib.image.imread(path)
+            image = _read_png(path)
             assert image.ndim == 3 and image.shape[0] > 400 and image.shape[1] > 400 and image.shape[2] in (3, 4)
         elif name.endswith(".svg"):
             text = path.read_text()
@@ -394,7 +401,7 @@ def test_pictures_are_valid_png_and_svg(chart):
 
 
 def test_threshold_picture_has_colours(chart):
-    image = matplotlib.image.imread(chart[0] / "sb_push.png")
+    image = _read_png(chart[0] / "sb_push.png")
     colours = {tuple(np.round(px[:3], 2)) for px in image[::25, ::25].reshape(-1, image.shape[2])}
     assert len(colours) > 10
 
@@ -549,7 +556,7 @@ def test_only_report_imports_pandas_openpyxl_matplotlib():
     pattern = re.compile(r"^(import|from)\s+(pandas|openpyxl|matplotlib)\b", re.M)
     users = sorted(str(p.relative_to(root)) for p in root.rglob("*.py") if pattern.search(p.read_text()))
     assert users and all(u.startswith("report/") for u in users), users
-    # the notebook helpers (Solution.to_frame/plot, Thresholds.to_frame) import them lazily, inside
+    # the notebook helpers (Solution.to_frame, Thresholds.to_frame) import them lazily, inside
     # the method; nothing else outside report/ does
     lazy = re.compile(r"^\s+(import|from)\s+(pandas|openpyxl|matplotlib)\b", re.M)
     outside = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
@@ -558,8 +565,8 @@ def test_only_report_imports_pandas_openpyxl_matplotlib():
 
 
 def test_chart_set_does_not_import_matplotlib(tmp_path):
-    """The pictures and the PDF are drawn by sflp.report.draw; matplotlib (slow to import) is
-    only for Solution.plot and the approx-bench plot."""
+    """The pictures and the PDF are drawn by sflp.report.draw: neither matplotlib (no longer a
+    dependency) nor fontTools is loaded."""
     code = (
         "import sys\n"
         "from sflp.game import GameConfig\n"

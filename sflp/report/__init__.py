@@ -10,8 +10,8 @@ Every file is written to a temporary file in its folder and renamed into place
 (:mod:`sflp.atomic`, the package's one writer), so no reader ever sees half a file; I/O problems raise
 :class:`sflp.errors.OutputError` naming the path.
 
-This is the only part of sflp that imports pandas, openpyxl and Pillow (matplotlib is imported
-only by ``Solution.plot`` and the approximate-solver benchmark plot).  The jobs (:mod:`.chartset`):
+This is the only part of sflp that imports pandas, openpyxl, Pillow, reportlab and pyarrow, each
+lazily, in the job that writes its format.  The jobs (:mod:`.chartset`, :mod:`.chart`):
 
 * :func:`write_chart_set` -- values.csv, ranges.csv, thresholds.csv, chart.xlsx, threshold
   charts, the value curve and range grids, chart.html (:func:`.html.write_chart_html`, one

@@ -25,7 +25,8 @@ id is made from that date and the title; font subsets are named in order of firs
 (``AAAAAA+DejaVuSans``); the producer is ``sflp``, with no library version.
 
 **Why reportlab.**  The PDF library was chosen by measurement against fpdf2 (matplotlib's PDF
-backend was not a candidate: matplotlib is to load only for the notebook views).  Medians on the
+backend was not a candidate: importing matplotlib alone takes about 0.4 s, and sflp no longer
+depends on it).  Medians on the
 real chart page (:func:`sflp.report.plots.chart_page`, A4 landscape, 1,219 items of which 778
 texts), Python 3.11 on a shared 2-core Linux machine:
 
