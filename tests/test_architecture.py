@@ -11,7 +11,7 @@ import pytest
 import sflp
 
 
-@pytest.mark.parametrize("module", ["sflp.cards", "sflp.ranges", "sflp.equity", "sflp.game"])
+@pytest.mark.parametrize("module", ["sflp.core.cards", "sflp.core.ranges", "sflp.core.equity", "sflp.core.game"])
 def test_pure_core_imports_no_heavy_dependency(module):
     code = (
         f"import sys, {module}; "
@@ -28,7 +28,7 @@ def test_only_lp_imports_cvxpy():
     assert users == ["lp.py"]
 
 
-@pytest.mark.parametrize("module", ["sflp.sc", "sflp.compare", "sflp.exploit"])
+@pytest.mark.parametrize("module", ["sflp.study.sc", "sflp.study.compare", "sflp.study.exploit"])
 def test_study_modules_import_no_report_dependency(module):
     code = (
         f"import sys, {module}; "
@@ -43,8 +43,10 @@ def test_study_modules_import_no_report_dependency(module):
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "sflp"
-SUBPACKAGES = ("approx", "report")
-"""Subpackages that form one layer each; imports inside a subpackage are free."""
+SUBPACKAGES = ("approx", "report", "cli")
+"""Subpackages that form one unit each; imports inside one are free."""
+FLOORS = ("core", "solving", "study")
+"""Folders whose modules each have their own place in the order (``core.cards``)."""
 ENTRY_POINTS = ("__init__", "__main__")
 """The package itself (lazy re-exports of the public API) and ``python -m sflp`` sit above the order."""
 
@@ -67,9 +69,14 @@ def package_order() -> list[list[str]]:
 
 
 def _unit(module: str) -> str:
-    """The layer unit of a dotted ``sflp`` module name: the module, or its subpackage."""
+    """The unit of a dotted ``sflp`` module name in the order: ``core.cards`` for a module of a
+    floor folder, the subpackage for ``approx``/``report``/``cli``, else the module."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "__init__"
+    if len(parts) == 1:
+        return "__init__"
+    if parts[1] in FLOORS:
+        return ".".join(parts[1:3]) if len(parts) > 2 else "__init__"  # a floor's __init__ holds no code
+    return parts[1]
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -79,8 +86,10 @@ def _module_name(path: pathlib.Path) -> str:
     return ".".join(parts)
 
 
-def _is_submodule(name: str) -> bool:
-    return (PACKAGE / f"{name}.py").is_file() or (PACKAGE / name / "__init__.py").is_file()
+def _is_submodule(dotted: str) -> bool:
+    """Whether ``sflp.a.b`` names a module or package of sflp (not a name inside one)."""
+    path = ROOT.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
 def _imports(path: pathlib.Path) -> list[tuple[int, str]]:
@@ -98,7 +107,7 @@ def _imports(path: pathlib.Path) -> list[tuple[int, str]]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            # ``from sflp import cards`` imports the submodule ``sflp.cards``; ``from sflp import
+            # ``from sflp.core import cards`` imports the submodule ``sflp.core.cards``; ``from sflp import
             # __version__`` only the package itself
             names = [
                 f"{target}.{alias.name}" if target == "sflp" and _is_submodule(alias.name) else target
@@ -110,13 +119,13 @@ def _imports(path: pathlib.Path) -> list[tuple[int, str]]:
     return found
 
 
-def test_import_order_is_written_once_and_the_readme_agrees():
+def test_import_order_is_written_once_and_the_architecture_page_agrees():
     order = package_order()
     names = [name for layer in order for name in layer]
     assert len(names) == len(set(names)), f"a module appears twice in the import order: {names}"
-    readme = (ROOT / "README.md").read_text()
-    assert _layers(_order_text(readme, "Imports run one way:")) == order, (
-        "README 'Development' states another import order than the package docstring"
+    page = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert _layers(_order_text(page, "Imports run one way:")) == order, (
+        "docs/ARCHITECTURE.md ('Imports run one way:') states another import order than the package docstring"
     )
 
 
@@ -147,6 +156,6 @@ def test_every_import_runs_one_way():
 
 def test_the_import_checker_sees_imports_inside_functions():
     # the checker must not be blind to lazy imports: a nested one is found like a top-level one
-    assert "sflp.errors" in {target for _, target in _imports(PACKAGE / "cards.py")}
-    nested = [t for _, t in _imports(PACKAGE / "equity.py") if t == "sflp.equity_build"]
-    assert nested, "the lazy import of sflp.equity_build inside equity.build_table was not seen"
+    assert "sflp.errors" in {target for _, target in _imports(PACKAGE / "core" / "cards.py")}
+    nested = [t for _, t in _imports(PACKAGE / "core" / "equity.py") if t == "sflp.core.equity_build"]
+    assert nested, "the lazy import of sflp.core.equity_build inside equity.build_table was not seen"

@@ -1,10 +1,11 @@
-"""Every shell example in README.md runs, as written, in a fresh folder.
+"""Every shell example in README.md and docs/*.md runs, as written, in a fresh folder.
 
-The commands are read from the README's ```bash blocks by a small extractor (trailing ``# ...``
-comments dropped, ``A && B`` kept as one line).  ``HOW`` says how each one is run; a README
-command missing from it fails :func:`test_every_readme_command_is_covered`, so a new example
-cannot go untested.  ``sflp`` and ``python`` are this interpreter (shims on PATH), ``~`` is a
-temporary home, and the data folder for ``sflp equity build`` is a temporary one.
+The commands are read from the ```bash blocks of the README and of every page of docs/ by a small
+extractor (trailing ``# ...`` comments dropped, ``A && B`` kept as one line, each command once).
+``HOW`` says how each one is run; a documented command missing from it fails
+:func:`test_every_readme_command_is_covered`, so a new example cannot go untested.  ``sflp`` and
+``python`` are this interpreter (shims on PATH), ``~`` is a temporary home, and the data folder
+for ``sflp equity build`` is a temporary one.
 
 The first command of the README, the main job, also regenerates the committed example set in
 ``reports/``: the data files must come out byte-identical (see
@@ -26,19 +27,25 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 MAIN_SET = "hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25"
 
 
-def readme_commands() -> list[str]:
-    """The command lines of the README's bash blocks, comments dropped, in order."""
-    text = README.read_text(encoding="utf-8")
+def page_commands(page: Path) -> list[str]:
+    """The command lines of one page's bash blocks, comments dropped, in order."""
     out = []
-    for block in re.findall(r"```(?:bash|sh|shell)\n(.*?)```", text, re.S):
+    for block in re.findall(r"```(?:bash|sh|shell)\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
         for line in block.splitlines():
             line = re.sub(r"\s+#\s.*$", "", line).strip()
             if line and not line.startswith("#"):
                 out.append(line)
     return out
+
+
+def readme_commands() -> list[str]:
+    """The command lines of the README's and then docs/*.md's bash blocks, each once, in order."""
+    pages = [README, *sorted(DOCS.glob("*.md"))]
+    return list(dict.fromkeys(line for page in pages for line in page_commands(page)))
 
 
 # How each README command is run.  "run": as written (after the setup commands, in the same
@@ -71,6 +78,7 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp chart --stacks 1:25:0.05": ("run",),
     "sflp chart --stacks 2,5,10,15 --ante 0.1 --out reports/ante": ("run",),
     "sflp chart --stacks 1:60:0.1 --grid-stacks 5,10,30,50": ("slow",),
+    "sflp chart --stacks 1:50:0.01 --formats csv,pdf --ranges segments": ("run",),
     # exit 1: BB's "22+,A2+,K9o+" is exploitable by more than 0.001 bb, and the README says that
     # --max-exploitability then exits 1 (the gate is the point of the example)
     'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001':
@@ -139,6 +147,12 @@ def test_every_readme_command_is_covered():
 def test_ci_runs_the_readme_test_command_verbatim():
     assert "pip install --quiet -e '.[test]' && versions && python -m pytest" in (ROOT / ".ci" / "run").read_text()
     assert "pip install -e '.[test]' && python -m pytest" in readme_commands()
+
+
+def test_the_readme_opens_with_the_two_commands():
+    """The README's first block is the install-and-chart command and the test command, in that order."""
+    assert page_commands(README)[:2] == ["pip install -e . && sflp chart --stacks 1:25:0.05",
+                                         "pip install -e '.[test]' && python -m pytest"]
 
 
 @pytest.mark.parametrize("line", _lines("run"))
