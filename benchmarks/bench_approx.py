@@ -20,7 +20,7 @@ from _common import peak_rss
 
 from sflp.approx import METHODS, approx_bench, cfr_plus, run
 from sflp.approx.common import reference_for
-from sflp.game import GameConfig
+from sflp.core.game import GameConfig
 
 
 def cfr_time_to_target(config: GameConfig, target: float, repeats: int) -> dict:

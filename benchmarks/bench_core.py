@@ -2,7 +2,7 @@
 
     python benchmarks/bench_core.py [--rounds 3] [--skip-combo] [--large]
 
-The reference ("highspy direct") is the push/fold LP of :mod:`sflp.lp` written straight into
+The reference ("highspy direct") is the push/fold LP of :mod:`sflp.solving.lp` written straight into
 highspy from the same payoff matrices, in this process, without sflp's code: columns ``x``
 (bounds [0, 1]) and ``z`` (bounds (-inf, 0]), rows ``z_j - sum_i D K[i,j] x_i <= 0``, the column
 structure built once, and at each stack the matrix values set, the model passed, the previous
@@ -27,7 +27,7 @@ import time
 import numpy as np
 from _common import machine, peak_rss
 
-from sflp.game import DEALS, GameConfig, PushFoldGame
+from sflp.core.game import DEALS, GameConfig, PushFoldGame
 
 # the cache of compiled LPs lives in a fresh folder: the first solve of each run compiles
 os.environ.setdefault("SFLP_CACHE_DIR", tempfile.mkdtemp(prefix="sflp-bench-cache-"))
@@ -101,9 +101,9 @@ def main() -> None:
     args = parser.parse_args()
     rounds = max(3, args.rounds)
 
-    from sflp.lp import lp_for
-    from sflp.solver import iter_blocks, iter_solve, solve, solve_many
-    from sflp.thresholds import compute_thresholds
+    from sflp.solving.lp import lp_for
+    from sflp.solving.solver import iter_blocks, iter_solve, solve, solve_many
+    from sflp.solving.thresholds import compute_thresholds
 
     print(f"machine: {machine()}; medians of {rounds} alternating rounds")
     print(f"{'figure':<58} {'sflp':>12}  {'highspy direct':>12}  {'ratio':>7}  {'target':<12}")

@@ -14,10 +14,10 @@ import tempfile
 import numpy as np
 from _common import machine, median_time, peak_rss, report
 
-from sflp import equity as eq
-from sflp.cards import COMBO_CARDS
-from sflp.equity_build import _board_values, canonical_boards
-from sflp.evaluator import STRAIGHT_TOP
+from sflp.core import equity as eq
+from sflp.core.cards import COMBO_CARDS
+from sflp.core.equity_build import _board_values, canonical_boards
+from sflp.core.evaluator import STRAIGHT_TOP
 
 
 def main() -> None:

@@ -1,8 +1,8 @@
-"""Benchmark of sflp.sc: the exact Sklansky-Chubukov numbers of all 169 hands.
+"""Benchmark of sflp.study.sc: the exact Sklansky-Chubukov numbers of all 169 hands.
 
 Run:  python benchmarks/bench_sc.py [--runs 5]
 
-Prints the median wall time of ``--runs`` warm calls of :func:`sflp.sc.sc_numbers` (the equity
+Prints the median wall time of ``--runs`` warm calls of :func:`sflp.study.sc.sc_numbers` (the equity
 table already loaded) for three blind structures, and how many hands needed the slow all-integer
 fallback (0 expected).  Target (issue 8, the chart job's budget): <= 0.05 s per structure.
 """
@@ -14,9 +14,9 @@ from fractions import Fraction
 
 from _common import machine, median_time, report
 
-import sflp.sc as sc
-from sflp.equity import load_table
-from sflp.game import GameConfig
+import sflp.study.sc as sc
+from sflp.core.equity import load_table
+from sflp.core.game import GameConfig
 
 
 def main(argv: list[str] | None = None) -> int:

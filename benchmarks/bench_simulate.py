@@ -1,4 +1,4 @@
-"""Benchmark: hands per minute of ``sflp.simulate.simulate`` (dealing, acting, evaluating, settling).
+"""Benchmark: hands per minute of ``sflp.study.simulate.simulate`` (dealing, acting, evaluating, settling).
 
 Median of 3 runs per configuration, each of ``--hands`` hands on one core (the loop is
 single-threaded numba).  The timed part is :attr:`SimulationReport.seconds`: the random draws,
@@ -17,9 +17,9 @@ import time
 
 from _common import peak_rss
 
-from sflp.game import GameConfig
-from sflp.simulate import simulate
-from sflp.solver import solve
+from sflp.core.game import GameConfig
+from sflp.solving.solver import solve
+from sflp.study.simulate import simulate
 
 CONFIGS = {
     "10 bb, no antes": GameConfig(stack=10),

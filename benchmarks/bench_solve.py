@@ -13,9 +13,9 @@ import sys
 import numpy as np
 from _common import cold_command, machine, median_time, report
 
-from sflp.game import GameConfig, PushFoldGame
-from sflp.lp import lp_for
-from sflp.solver import solve, solve_many
+from sflp.core.game import GameConfig, PushFoldGame
+from sflp.solving.lp import lp_for
+from sflp.solving.solver import solve, solve_many
 
 
 def lp_resolves(level: str, runs: int) -> None:
@@ -65,8 +65,8 @@ def main() -> None:
            seconds, times, "<= 3 s")
 
     try:
-        from sflp.certify import certify
-        from sflp.game import PushFoldGame
+        from sflp.core.game import PushFoldGame
+        from sflp.solving.certify import certify
     except ImportError:
         print("certify: not available", file=sys.stderr)
         return

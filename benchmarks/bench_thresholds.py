@@ -1,9 +1,9 @@
-"""Benchmark of sflp.thresholds: exact thresholds of all 169 x 2 hands by path following.
+"""Benchmark of sflp.solving.thresholds: exact thresholds of all 169 x 2 hands by path following.
 
 Run:  python benchmarks/bench_thresholds.py [--runs 3]
 
 Prints, for 1-200 bb and 1-25 bb (blinds 0.5/1, no ante), the median wall time of ``--runs``
-runs of :func:`sflp.thresholds.compute_thresholds`, after one untimed cold run (loading the
+runs of :func:`sflp.solving.thresholds.compute_thresholds`, after one untimed cold run (loading the
 equity table and compiling the LP), and the number of breakpoints, segments, LP solves and
 pivots (supports found without an LP).  Target: <= 30 s for 1-200 bb.
 """
@@ -19,8 +19,8 @@ import time
 
 from _common import peak_rss
 
-from sflp.game import GameConfig
-from sflp.thresholds import compute_thresholds
+from sflp.core.game import GameConfig
+from sflp.solving.thresholds import compute_thresholds
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,16 +11,21 @@ first time it is used.
 >>> str(sflp.parse_range("AA,KK,AKs,AQs"))
 'KK+,AQs+'
 
-The package is layered so that imports run one way.  Import order:
+The package is built in floors, one folder each (docs/ARCHITECTURE.md draws them): ``core/`` (the
+game, numpy only), ``solving/`` (the LP, certificates, thresholds), ``study/`` (scoring and
+studying strategies), ``approx/`` (approximate solvers), ``report/`` (files, text, pictures) and
+``cli/`` on top, over a base of ``errors``, ``quiet``, ``checks`` and ``atomic``.  Imports run one
+way.  Import order:
 
-    errors / quiet -> checks / atomic -> cards -> evaluator -> palette -> display -> ranges -> equity_build
-    -> equity -> payoff -> game -> support -> highs -> lp / certify -> ddeval -> ddkernel -> segment -> solver
-    -> thresholds -> strategy -> verify -> approx / simulate / exploit / sc / compare -> format -> report -> cli
+    errors / quiet -> checks / atomic -> core.cards -> core.evaluator -> core.ranges -> core.equity_build
+    -> core.equity -> core.payoff -> core.game -> solving.support -> solving.highs -> solving.lp / solving.certify
+    -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.solver -> solving.thresholds
+    -> study.strategy -> study.verify -> approx / study.simulate / study.exploit / study.sc / study.compare
+    -> report -> cli
 
 A module imports only modules to its left (inside functions too); modules separated by ``/``
-share a layer and do not import each other; ``approx`` and ``report`` are subpackages, free
-inside.  ``tests/test_architecture.py`` reads this order from here and checks every import.
-The pure core (``cards``, ``ranges``, ``equity``, ``payoff``, ``game``) needs only numpy.
+share a layer and do not import each other; ``approx``, ``report`` and ``cli`` are one unit each,
+free inside.  ``tests/test_architecture.py`` reads this order from here and checks every import.
 """
 
 from __future__ import annotations
@@ -32,35 +37,35 @@ __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
     # solving
-    "solve": "sflp.solver",
-    "solve_many": "sflp.solver",
-    "iter_solve": "sflp.solver",
-    "iter_blocks": "sflp.solver",
-    "GameConfig": "sflp.game",
-    "Solution": "sflp.game",
-    "PushFoldGame": "sflp.game",
+    "solve": "sflp.solving.solver",
+    "solve_many": "sflp.solving.solver",
+    "iter_solve": "sflp.solving.solver",
+    "iter_blocks": "sflp.solving.solver",
+    "GameConfig": "sflp.core.game",
+    "Solution": "sflp.core.game",
+    "PushFoldGame": "sflp.core.game",
     # thresholds
-    "compute_thresholds": "sflp.thresholds",
-    "Thresholds": "sflp.thresholds",
-    "HandThresholds": "sflp.thresholds",
+    "compute_thresholds": "sflp.solving.thresholds",
+    "Thresholds": "sflp.solving.thresholds",
+    "HandThresholds": "sflp.solving.thresholds",
     # equities and hands
-    "equity": "sflp.equity",
-    "EquityResult": "sflp.equity",
-    "EquityTable": "sflp.equity",
-    "load_table": "sflp.equity",
-    "build_table": "sflp.equity",
-    "parse_range": "sflp.ranges",
-    "Range": "sflp.ranges",
+    "equity": "sflp.core.equity",
+    "EquityResult": "sflp.core.equity",
+    "EquityTable": "sflp.core.equity",
+    "load_table": "sflp.core.equity",
+    "build_table": "sflp.core.equity",
+    "parse_range": "sflp.core.ranges",
+    "Range": "sflp.core.ranges",
     # study tools
-    "sc_numbers": "sflp.sc",
-    "hand_ranking": "sflp.equity",
+    "sc_numbers": "sflp.study.sc",
+    "hand_ranking": "sflp.core.equity",
     # scoring other strategies, simulation
-    "verify": "sflp.verify",
-    "load_strategy": "sflp.strategy",
-    "VerifyReport": "sflp.verify",
-    "StrategySpec": "sflp.strategy",
-    "simulate": "sflp.simulate",
-    "SimulationReport": "sflp.simulate",
+    "verify": "sflp.study.verify",
+    "load_strategy": "sflp.study.strategy",
+    "VerifyReport": "sflp.study.verify",
+    "StrategySpec": "sflp.study.strategy",
+    "simulate": "sflp.study.simulate",
+    "SimulationReport": "sflp.study.simulate",
     # files
     "chart": "sflp.report.chart",
     "ChartResult": "sflp.report.chart",
@@ -78,28 +83,15 @@ _EXPORTS: dict[str, str] = {
     "OutputError": "sflp.errors",
 }
 
-_SUBMODULES = frozenset(
-    {"approx", "atomic", "cards", "certify", "cli", "compare", "display", "equity", "equity_build",
-     "errors", "evaluator", "exploit", "format", "game", "highs", "lp", "palette", "payoff", "ranges", "report",
-     "sc", "segment", "ddeval",
-     "simulate", "solver", "strategy", "support", "thresholds", "verify"}
-)
+_SUBMODULES = frozenset({"approx", "atomic", "checks", "cli", "core", "errors", "quiet", "report", "solving", "study"})
+"""The package's own modules and folders, reachable as attributes (``sflp.core.game``)."""
 
 __all__ = sorted(_EXPORTS) + ["__version__", "errors"]
-
-
-# ``equity``, ``verify`` and ``simulate`` are also submodule names; Python binds an imported
-# submodule to the package attribute of the same name, so those three modules are callable and
-# forward to their function (see the end of each module): ``sflp.equity("AA", "KK")`` and
-# ``sflp.equity.load_table()`` both work, whatever was imported first.
-_CALLABLE_MODULES = frozenset({"equity", "verify", "simulate"})
 
 
 def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is not None:
-        if name in _CALLABLE_MODULES:
-            return importlib.import_module(f"sflp.{name}")
         value = getattr(importlib.import_module(module), name)
         globals()[name] = value  # later look-ups skip this hook
         return value
@@ -116,9 +108,9 @@ def __dir__() -> list[str]:
 
 _NOTEBOOK_VIEWS: tuple[tuple[str, str, str], ...] = (
     # (module that defines the class, class name, HTML view in sflp.report.notebook)
-    ("sflp.game", "Solution", "solution_html"),
-    ("sflp.thresholds", "Thresholds", "thresholds_html"),
-    ("sflp.ranges", "Range", "range_html"),
+    ("sflp.core.game", "Solution", "solution_html"),
+    ("sflp.solving.thresholds", "Thresholds", "thresholds_html"),
+    ("sflp.core.ranges", "Range", "range_html"),
 )
 """How a notebook shows sflp's result types.  The core types carry no ``_repr_html_``; inside a
 running IPython shell, ``import sflp`` registers these views with its HTML formatter by module

@@ -1,7 +1,7 @@
 """Atomic file output: a file is either absent, its previous version, or completely written.
 
 This is the one atomic writer of the package (standard library only, at the bottom of the import
-order next to :mod:`sflp.errors`): the equity table (:func:`sflp.equity.write_table`), every
+order next to :mod:`sflp.errors`): the equity table (:func:`sflp.core.equity.write_table`), every
 report file (:mod:`sflp.report`, which re-exports it as :mod:`sflp.report.atomic`) and the
 approximate-solver benchmark files go through it.
 

@@ -25,7 +25,7 @@ from numbers import Real
 from sflp.errors import ArgumentTypeError, ConfigError
 
 MAX_STACKS = 100_000
-"""The most stacks one sweep takes, in :func:`sflp.solver.solve_many` and ``sflp chart`` alike."""
+"""The most stacks one sweep takes, in :func:`sflp.solving.solver.solve_many` and ``sflp chart`` alike."""
 
 STRATEGY_FILE_MAX_BYTES = 10 * 1024 * 1024
 """Strategy files larger than this (10 MiB) are refused before they are read; a class-level

@@ -1,6 +1,6 @@
 import pytest
 
-from sflp.equity import load_table
+from sflp.core.equity import load_table
 
 
 @pytest.fixture(scope="session")

@@ -16,9 +16,9 @@ from sflp.approx.common import next_log_point
 from sflp.approx.direct_opt import bb_objective_grad, sb_objective_grad
 from sflp.approx.rl_linear_q import SEED_REPORT, features, greedy_strategies, hand_features
 from sflp.approx.selfplay import deal, outcome_values
-from sflp.cards import CLASS_SIZES, COMBO_CLASS, COMBO_DISJOINT, N_COMBOS, class_id
+from sflp.core.cards import CLASS_SIZES, COMBO_CLASS, COMBO_DISJOINT, N_COMBOS, class_id
+from sflp.core.game import GameConfig, PushFoldGame
 from sflp.errors import ConfigError
-from sflp.game import GameConfig, PushFoldGame
 
 TEN = GameConfig(stack=10)
 

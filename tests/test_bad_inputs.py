@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 import sflp
+from sflp.core.game import GameConfig
 from sflp.errors import SflpError
-from sflp.game import GameConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG = "X" * 300  # longer than a file name may be (255): must not be tried as a path and crash

@@ -1,4 +1,4 @@
-"""Encodings of cards, combos, classes and the grid (sflp.cards)."""
+"""Encodings of cards, combos, classes and the grid (sflp.core.cards)."""
 
 import itertools
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sflp import cards
+from sflp.core import cards
 from sflp.errors import NotationError
 
 

@@ -1,4 +1,4 @@
-"""Tests of sflp.certify: exact rational equilibrium certificates."""
+"""Tests of sflp.solving.certify: exact rational equilibrium certificates."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ from functools import cache
 import numpy as np
 import pytest
 
-from sflp.cards import CLASS_COMBOS, CLASS_NAMES, class_id
-from sflp.certify import (
+from sflp.core.cards import CLASS_COMBOS, CLASS_NAMES, class_id
+from sflp.core.equity import BOARDS_PER_PAIR, load_table
+from sflp.core.game import DEALS, GameConfig, PushFoldGame, make_solution
+from sflp.errors import CertificateError, ConfigError
+from sflp.solving.certify import (
     _solve_system,
     certify,
     exact_bb_margins,
@@ -20,16 +23,13 @@ from sflp.certify import (
     exact_sb_margins,
     exact_value,
 )
-from sflp.equity import BOARDS_PER_PAIR, load_table
-from sflp.errors import CertificateError, ConfigError
-from sflp.game import DEALS, GameConfig, PushFoldGame, make_solution
 
 STACKS = [1, 2.5, 5, 7.7, 10, 15, 20, 50]
 
 
 @cache
 def float_solution(config: GameConfig):
-    from sflp.solver import solve
+    from sflp.solving.solver import solve
 
     return solve(config)
 
@@ -80,7 +80,7 @@ def test_certify_with_antes(config):
 
 
 def test_solver_exact_flag():
-    from sflp.solver import solve
+    from sflp.solving.solver import solve
 
     sol = solve(GameConfig(10), exact=True)
     assert sol.certified and sol.value_exact == certified(GameConfig(10))[1].value_exact
@@ -267,7 +267,7 @@ def breakpoint_stack(stack: float, event: str) -> Fraction:
     [(10, "y=0", "Q6s", 0), (5, "y=1", "97o", 1)],
 )
 def test_certify_at_an_exact_breakpoint(stack, event, hand, value):
-    from sflp.solver import solve
+    from sflp.solving.solver import solve
 
     S = breakpoint_stack(stack, event)
     assert abs(float(S) - stack) < 0.1
@@ -284,7 +284,7 @@ def test_certify_at_an_exact_breakpoint(stack, event, hand, value):
 
 
 def test_combo_level_certifies_with_the_class_value():
-    from sflp.solver import solve
+    from sflp.solving.solver import solve
 
     sol = solve(GameConfig(10), level="combo", exact=True)
     assert sol.certified and sol.level == "combo"
@@ -301,9 +301,9 @@ def test_combo_level_certifies_with_the_class_value():
 def test_float_payoffs_of_another_structure_are_refused():
     """The certificate's exact matrix must be the game's float matrix: a game carrying the float
     payoffs of other blinds is refused, also when its structure was certified before."""
-    from sflp.certify import exact_payoffs
+    from sflp.core.game import GameConfig, PushFoldGame, build_payoffs
     from sflp.errors import CertificateError
-    from sflp.game import GameConfig, PushFoldGame, build_payoffs
+    from sflp.solving.certify import exact_payoffs
 
     exact_payoffs(PushFoldGame(GameConfig(stack=10, ante=0.1)))  # the structure is cached now
     wrong = PushFoldGame(GameConfig(stack=10, ante=0.1), payoffs=build_payoffs(GameConfig(stack=10)))

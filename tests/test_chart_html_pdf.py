@@ -25,15 +25,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sflp import thresholds as thresholds_mod
-from sflp.cards import CLASS_NAMES
+from sflp.core.cards import CLASS_NAMES
+from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
-from sflp.game import GameConfig
 from sflp.report import write_chart_set
 from sflp.report.colors import FREQUENCY_FULL
 from sflp.report.html import MAX_STACKS, STATIC_FILES, static_text, write_chart_html
 from sflp.report.plots import write_chart_pdf
-from sflp.solver import solve_many
+from sflp.solving import thresholds as thresholds_mod
+from sflp.solving.solver import solve_many
 
 STACKS = [2, 5, 7.7, 10]
 LOW, HIGH = 1.0, 10.0

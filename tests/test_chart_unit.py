@@ -23,8 +23,8 @@ import numpy as np
 import pytest
 
 from sflp.atomic import PAUSE_ENV
+from sflp.core.game import GameConfig
 from sflp.errors import OutputError
-from sflp.game import GameConfig
 from sflp.report import write_chart_set
 from sflp.report.csv_out import write_ranges_csv
 from sflp.report.frames import ranges_frame
@@ -37,7 +37,7 @@ from sflp.report.staging import (
     write_manifest,
 )
 from sflp.report.text import RangesCsvStream, solution_rows
-from sflp.solver import iter_solve, solve_many
+from sflp.solving.solver import iter_solve, solve_many
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,7 +91,7 @@ def test_manifest_lists_every_file_with_its_sha256(small_set):
 
         data = (out / name).read_bytes()
         assert entry["sha256"] == hashlib.sha256(data).hexdigest() and entry["bytes"] == len(data)
-    from sflp.equity import read_checksum
+    from sflp.core.equity import read_checksum
 
     assert manifest["equity_table_sha256"] == read_checksum()
     assert manifest["config"] == {"small_blind": 0.5, "big_blind": 1.0, "ante": 0.0, "bb_ante": 0.0}
@@ -386,7 +386,7 @@ def test_two_concurrent_runs_into_one_folder_give_one_consistent_set(tmp_path):
 
 
 def _peak_bytes(n: int, folder: Path) -> int:
-    from sflp.thresholds import compute_thresholds
+    from sflp.solving.thresholds import compute_thresholds
 
     config = GameConfig(stack=2)
     stacks = np.linspace(2, 30, n).tolist()

@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from sflp.cli import main, parse_stacks
+from sflp.checks import parse_stacks
+from sflp.cli import main
 from sflp.errors import ConfigError
 
 

@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from sflp.cli import _threshold_grid, build_parser, main
-from sflp.game import GameConfig
-from sflp.thresholds import compute_thresholds
+from sflp.cli import build_parser, main
+from sflp.core.game import GameConfig
+from sflp.report.format import threshold_grid as _threshold_grid
+from sflp.solving.thresholds import compute_thresholds
 from tests.test_chart_html_pdf import expected_label  # the one oracle of a chart label
 
 RANKS = "AKQJT98765432"
@@ -191,7 +192,7 @@ def test_progress_bar_on_a_terminal_for_long_runs():
 
 
 def test_simulate_reports_every_hand_to_its_progress_callback():
-    from sflp.simulate import CHUNK, simulate
+    from sflp.study.simulate import CHUNK, simulate
 
     seen = []
     hands = 2 * CHUNK + 5

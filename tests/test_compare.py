@@ -7,11 +7,11 @@ import json
 import pytest
 
 from sflp.cli import main
-from sflp.compare import Chart, compare_charts, symmetric_difference
+from sflp.core.game import GameConfig
 from sflp.errors import ConfigError, DataError
-from sflp.game import GameConfig
 from sflp.report.compare import load_chart
-from sflp.thresholds import compute_thresholds
+from sflp.solving.thresholds import compute_thresholds
+from sflp.study.compare import Chart, compare_charts, symmetric_difference
 
 
 def test_symmetric_difference_by_hand():

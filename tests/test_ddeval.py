@@ -1,4 +1,4 @@
-"""The double-double block evaluation (sflp.ddeval): every ratio it calls proven is the exact
+"""The double-double block evaluation (sflp.solving.ddeval): every ratio it calls proven is the exact
 ratio rounded once (checked against Fraction arithmetic), every sign it calls proven is the
 exact sign, exact zeros and exact ties are never called proven, and the compiled kernels (numba)
 give the same bits as numpy."""
@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sflp import ddeval
-from sflp.segment import evaluate
+from sflp.solving import ddeval
+from sflp.solving.segment import evaluate
 
 ROUTES = [False, True]
-"""numpy, and the compiled kernels (sflp.ddkernel)."""
+"""numpy, and the compiled kernels (sflp.solving.ddkernel)."""
 
 
 def _exact(poly: list[int], p: int, q: int) -> int:
@@ -105,7 +105,7 @@ def test_cancellation_zeros_and_ties_are_not_proven(compiled):
 
 @pytest.mark.parametrize("n_stacks", [100, 600])  # the one-thread and the all-cores kernels
 def test_compiled_and_numpy_give_the_same_bits(n_stacks):
-    from sflp import ddkernel
+    from sflp.solving import ddkernel
 
     assert (n_stacks >= ddkernel.PARALLEL_MIN_STACKS) == (n_stacks == 600)
     rng = np.random.default_rng(7)

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from sflp import equity as eq
-from sflp.cards import COMBO_DISJOINT, COMBO_INDEX, class_id, parse_combo
+from sflp.core import equity as eq
+from sflp.core.cards import COMBO_DISJOINT, COMBO_INDEX, class_id, parse_combo
+from sflp.core.evaluator import evaluate7
 from sflp.errors import DataError, NotationError
-from sflp.evaluator import evaluate7
 
 
 def test_identities(table):
@@ -39,8 +39,8 @@ def _enumerate(a_cards, b_cards):
     symmetry, no canonical boards): an independent check of the table build."""
     from itertools import combinations
 
-    from sflp.equity_build import _board_values
-    from sflp.evaluator import STRAIGHT_TOP
+    from sflp.core.equity_build import _board_values
+    from sflp.core.evaluator import STRAIGHT_TOP
 
     rest = [c for c in range(52) if c not in (*a_cards, *b_cards)]
     boards = np.fromiter(itertools_chain(combinations(rest, 5)), dtype=np.int64).reshape(-1, 5)
@@ -143,7 +143,7 @@ def test_build_from_scratch_reproduces_the_shipped_table(tmp_path):
 
 def test_suit_distinct_boards():
     # 134,459 suit-distinct 5-card boards whose orbits cover all C(52,5) = 2,598,960 boards
-    from sflp.equity_build import canonical_boards
+    from sflp.core.equity_build import canonical_boards
 
     boards, orbit = canonical_boards()
     assert len(boards) == 134_459 and orbit.sum() == 2_598_960
@@ -153,7 +153,7 @@ def test_suit_distinct_boards():
 def _suit_permutations():
     from itertools import permutations
 
-    from sflp.cards import COMBO_CARDS
+    from sflp.core.cards import COMBO_CARDS
 
     cards = COMBO_CARDS.astype(np.int64)
     for perm in permutations(range(4)):

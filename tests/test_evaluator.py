@@ -6,7 +6,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sflp.evaluator import CATEGORY_NAMES, category_counts_all_seven_card_hands, evaluate7
+from sflp.core.evaluator import CATEGORY_NAMES, category_counts_all_seven_card_hands, evaluate7
 
 
 def simple_five(cards):

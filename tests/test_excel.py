@@ -155,7 +155,7 @@ def test_a_full_disk_is_one_output_error_and_nothing_else(tmp_path):
 def test_hand_ev_rows_are_numbers_with_the_ev_format_and_nan_is_no_cell(tmp_path):
     import pandas as pd
 
-    from sflp.cards import CLASS_NAMES
+    from sflp.core.cards import CLASS_NAMES
 
     margins = {("sb", 12.5): [0.1, -1 / 3, 2.5e-17], ("bb", 12.5): [float("nan"), 0.25, float("nan")],
                ("sb", 3.0): [-0.5, 0.0, 1.0], ("bb", 3.0): [1.5, -2.0, 0.125]}

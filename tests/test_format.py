@@ -1,4 +1,4 @@
-"""sflp.format: the one output layer (JSON sanitiser, dicts and text of the results)."""
+"""sflp.report.format: the one output layer (JSON sanitiser, dicts and text of the results)."""
 
 import json
 import math
@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sflp.format import json_ready, json_text, thresholds_dict
+from sflp.report.format import json_ready, json_text, thresholds_dict
 
 SFLP = pathlib.Path(__file__).resolve().parent.parent / "sflp"
 
@@ -59,18 +59,18 @@ def test_json_ready_keeps_plain_data_and_passes_options_through():
 
 
 def test_one_json_sanitiser():
-    """Strict JSON for users goes through sflp.format.json_text; the CLI never calls json.dumps."""
+    """Strict JSON for users goes through sflp.report.format.json_text; the CLI never calls json.dumps."""
     users = sorted(p.relative_to(SFLP).as_posix() for p in SFLP.rglob("*.py") if "json.dumps(" in p.read_text())
     # format: the sanitiser; equity: the table file's header; html: a large blob of plain numbers
     # (strict, allow_nan=False); strategy: quoting a bad JSON value in an error message
-    assert users == ["equity.py", "format.py", "report/html.py", "strategy.py"]
-    assert "_clean" not in (SFLP / "cli.py").read_text()
+    assert users == ["core/equity.py", "report/format.py", "report/html.py", "study/strategy.py"]
+    assert all("_clean" not in p.read_text() for p in (SFLP / "cli").glob("*.py"))
 
 
 def test_thresholds_dict_matches_the_thresholds_and_is_strict_json():
-    from sflp.cards import CLASS_NAMES
-    from sflp.game import GameConfig
-    from sflp.thresholds import compute_thresholds
+    from sflp.core.cards import CLASS_NAMES
+    from sflp.core.game import GameConfig
+    from sflp.solving.thresholds import compute_thresholds
 
     t = compute_thresholds(GameConfig(stack=3), low=1, high=3)
     d = _strict(json_text(thresholds_dict(t)))

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from sflp.cards import class_id
-from sflp.equity import BOARDS_PER_PAIR
+from sflp.core.cards import class_id
+from sflp.core.equity import BOARDS_PER_PAIR
+from sflp.core.game import GameConfig, PushFoldGame
 from sflp.errors import ConfigError
-from sflp.game import GameConfig, PushFoldGame
 
 
 @pytest.mark.parametrize(
@@ -36,7 +36,7 @@ def test_invalid_configs_name_the_field(kwargs, field):
 
 
 def explicit_value(game: PushFoldGame, table, x, y):
-    """SB's value written node by node from the rules (module docstring of sflp.game):
+    """SB's value written node by node from the rules (module docstring of sflp.core.game):
     fold -(sb+a); shove/fold +(bb+a+A); showdown +S / -(S-A) / +A/2, weighted by deal probability."""
     c = game.config
     S, sb, bb, a, A = c.stack, c.small_blind, c.big_blind, c.ante, c.bb_ante

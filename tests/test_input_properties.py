@@ -14,10 +14,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sflp.cli import _number, _whole, parse_stacks
+from sflp.checks import parse_stacks
+from sflp.cli.options import number as _number
+from sflp.cli.options import whole as _whole
+from sflp.core.ranges import parse_range
 from sflp.errors import SflpError
-from sflp.ranges import parse_range
-from sflp.strategy import load_strategy
+from sflp.study.strategy import load_strategy
 
 # text that looks like our inputs often enough to reach deep branches, plus anything at all
 RANGE_ALPHABET = "AKQJT98765432scdho+-,:.%[]/ 0123456789*"

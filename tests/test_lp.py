@@ -5,12 +5,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sflp.cards import class_id
+from sflp.core.cards import class_id
+from sflp.core.game import GameConfig, PushFoldGame
 from sflp.errors import SolveError
-from sflp.game import GameConfig, PushFoldGame
-from sflp.lp import _check_status, solve_matrix_game
-from sflp.solver import iter_solve, solve, solve_many
-from sflp.thresholds import compute_thresholds
+from sflp.solving.lp import _check_status, solve_matrix_game
+from sflp.solving.solver import iter_solve, solve, solve_many
+from sflp.solving.thresholds import compute_thresholds
 
 
 def test_rock_paper_scissors():
@@ -164,7 +164,7 @@ def test_fast_route_agrees_with_a_plain_cvxpy_solve_on_a_sweep():
     every answer certifies with exploitability exactly 0."""
     from fractions import Fraction
 
-    from sflp.lp import PushFoldLP
+    from sflp.solving.lp import PushFoldLP
 
     for config in (GameConfig(stack=10), GameConfig(stack=10, ante=0.125, bb_ante=0.5)):
         game = PushFoldGame(config)
@@ -185,7 +185,7 @@ def test_fast_route_agrees_with_a_plain_cvxpy_solve_on_a_sweep():
 
 def test_combo_level_fast_route_agrees_with_cvxpy(tmp_path, monkeypatch):
     """Also: a combo-level LP (about 40 MB compiled) is not written to the disk cache."""
-    from sflp.lp import PushFoldLP
+    from sflp.solving.lp import PushFoldLP
 
     monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
     game = PushFoldGame(GameConfig(stack=8), None, "combo")
@@ -200,8 +200,8 @@ def test_combo_level_fast_route_agrees_with_cvxpy(tmp_path, monkeypatch):
 def test_cached_compiled_lp_is_the_fresh_compile(tmp_path, monkeypatch):
     """The compiled LP read back from the disk cache is cvxpy's fresh compile, array for array;
     a second process-level lookup does not compile again."""
-    from sflp import highs
-    from sflp.lp import PushFoldLP
+    from sflp.solving import highs
+    from sflp.solving.lp import PushFoldLP
 
     monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
     game = PushFoldGame(GameConfig(stack=10, ante=0.1))
@@ -218,7 +218,7 @@ def test_cached_compiled_lp_is_the_fresh_compile(tmp_path, monkeypatch):
 
 
 def test_other_blinds_or_versions_get_another_cache_entry(monkeypatch):
-    from sflp.lp import PushFoldLP
+    from sflp.solving.lp import PushFoldLP
 
     keys = {PushFoldLP(PushFoldGame(c).payoffs).cache_key() for c in
             (GameConfig(stack=10), GameConfig(stack=10, ante=0.1), GameConfig(stack=10, small_blind=0.4))}
@@ -232,7 +232,7 @@ def test_other_blinds_or_versions_get_another_cache_entry(monkeypatch):
 
 
 def test_a_damaged_cache_file_is_ignored_and_never_overwritten(tmp_path, monkeypatch):
-    from sflp.lp import PushFoldLP
+    from sflp.solving.lp import PushFoldLP
 
     monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
     game = PushFoldGame(GameConfig(stack=10, bb_ante=1))
@@ -246,7 +246,7 @@ def test_a_damaged_cache_file_is_ignored_and_never_overwritten(tmp_path, monkeyp
 
 
 def test_cache_can_be_turned_off(tmp_path, monkeypatch):
-    from sflp import highs
+    from sflp.solving import highs
 
     monkeypatch.setenv("SFLP_CACHE_DIR", "")
     assert highs.cache_dir() is None
@@ -260,8 +260,8 @@ def test_a_warm_solve_that_is_not_optimal_raises():
     from a good solve (which is then tried cold once more)."""
     import dataclasses
 
-    from sflp.highs import WarmLP
-    from sflp.lp import PushFoldLP
+    from sflp.solving.highs import WarmLP
+    from sflp.solving.lp import PushFoldLP
 
     compiled = PushFoldLP(PushFoldGame(GameConfig(stack=10)).payoffs).compiled()
     warm = WarmLP(compiled)
@@ -282,7 +282,7 @@ def test_the_lp_module_states_the_model_in_cvxpy_and_solves_without_importing_it
     import sys
 
     solve(GameConfig(stack=10))  # fills the cache of this test run
-    code = ("import sys; from sflp.solver import solve; from sflp.game import GameConfig; "
+    code = ("import sys; from sflp.solving.solver import solve; from sflp.core.game import GameConfig; "
             "s = solve(GameConfig(stack=10), exact=True); "
             "print(s.certified, 'cvxpy' in sys.modules, 'scipy.stats' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -292,8 +292,8 @@ def test_the_lp_module_states_the_model_in_cvxpy_and_solves_without_importing_it
 def test_a_cache_entry_with_a_changed_number_is_not_trusted(tmp_path, monkeypatch):
     """An entry of the right name and layout whose numbers changed (a flipped bit on disk) fails
     its digest: it is recompiled in memory, and the file is left as it is."""
-    from sflp import highs
-    from sflp.lp import PushFoldLP
+    from sflp.solving import highs
+    from sflp.solving.lp import PushFoldLP
 
     monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
     lp = PushFoldLP(PushFoldGame(GameConfig(stack=10, ante=0.2)).payoffs)

@@ -19,12 +19,12 @@ from types import SimpleNamespace
 import pytest
 
 import sflp
-from sflp.game import GameConfig
-from sflp.ranges import parse_range
+from sflp.core.game import GameConfig
+from sflp.core.ranges import parse_range
 from sflp.report import notebook
 from sflp.report.notebook import range_html, solution_html, solution_picture, thresholds_html
-from sflp.solver import solve
-from sflp.thresholds import compute_thresholds
+from sflp.solving.solver import solve
+from sflp.solving.thresholds import compute_thresholds
 
 RANKS = "AKQJT98765432"
 SB_GREEN, BB_BLUE = (46, 160, 67), (49, 130, 189)  # the PNG charts' full SB / BB colours
@@ -195,16 +195,16 @@ def test_thresholds_html(thresholds):
 
 
 def test_the_core_types_carry_no_presentation():
-    from sflp.game import Solution
-    from sflp.ranges import Range
-    from sflp.thresholds import Thresholds
+    from sflp.core.game import Solution
+    from sflp.core.ranges import Range
+    from sflp.solving.thresholds import Thresholds
 
     for cls in (Solution, Thresholds, Range):
         assert not hasattr(cls, "_repr_html_") and not hasattr(cls, "plot"), cls
 
 
 def test_html_views_keep_pandas_unloaded():
-    code = ("import sys; from sflp.game import GameConfig; from sflp.solver import solve; "
+    code = ("import sys; from sflp.core.game import GameConfig; from sflp.solving.solver import solve; "
             "from sflp.report.notebook import solution_html; "
             "s = solve(GameConfig(stack=10)); solution_html(s); str(s); "
             "print([m for m in ('pandas', 'matplotlib') if m in sys.modules])")
@@ -271,8 +271,8 @@ def test_import_sflp_stays_light_in_a_shell():
         "shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(formatters={'text/html': html}))\n"
         "sys.modules['IPython'] = types.SimpleNamespace(get_ipython=lambda: shell)\n"
         "import sflp\n"
-        "loaded = [m for m in ('numpy', 'sflp.game', 'sflp.ranges', 'sflp.thresholds', 'sflp.report.notebook')"
-        " if m in sys.modules]\n"
+        "loaded = [m for m in ('numpy', 'sflp.core.game', 'sflp.core.ranges', 'sflp.solving.thresholds',"
+        " 'sflp.report.notebook') if m in sys.modules]\n"
         "print(len(calls), loaded)\n"
         "{c: f for _, c, f in calls}['Range'](sflp.parse_range('AA'))\n"
         "print('sflp.report.notebook' in sys.modules, 'pandas' in sys.modules)\n"

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from sflp.core.game import GameConfig
 from sflp.errors import OutputError
-from sflp.game import GameConfig
 from sflp.report import write_chart_set
 from sflp.report.staging import MANIFEST, check_manifest, check_target
-from sflp.solver import solve_many
+from sflp.solving.solver import solve_many
 
 ROOT = Path(__file__).resolve().parent.parent
 

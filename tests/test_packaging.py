@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import sflp.equity as eq
+import sflp.core.equity as eq
 from sflp.errors import ConfigError, DataError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,17 +58,26 @@ def test_public_api_names_resolve():
         sflp.no_such_thing  # noqa: B018
 
 
-def test_callable_modules_work_both_ways():
-    import sflp
-    import sflp.verify  # binds the submodule to the package attribute
+def test_public_functions_are_not_shadowed_by_their_modules():
+    """``sflp.equity``, ``sflp.verify`` and ``sflp.simulate`` are functions, whatever was imported
+    first: their modules live a floor down (``sflp.core.equity``, ``sflp.study.verify`` ...), so
+    importing them binds nothing on ``sflp`` itself."""
+    import types
 
+    import sflp
+    import sflp.core.equity
+    import sflp.study.simulate
+    import sflp.study.verify
+
+    for name in ("equity", "verify", "simulate"):
+        assert not isinstance(getattr(sflp, name), types.ModuleType), name
     # GNU poker-eval's enumeration of AdAc vs KhKs
     assert sflp.equity("AdAc", "KhKs").counts.wins == 1388072
-    assert sflp.equity.BOARDS_PER_PAIR == BOARDS
+    assert sflp.core.equity.BOARDS_PER_PAIR == BOARDS
     spec = sflp.load_strategy("random", "sb")
     report = sflp.verify(sflp.GameConfig(stack=10), spec, None)
     assert report.sb_exploitability > 0
-    assert sflp.verify.load_strategy is sflp.load_strategy
+    assert sflp.study.verify.load_strategy is sflp.load_strategy
 
 
 def test_version_and_python_dash_m():
@@ -112,13 +121,13 @@ def test_user_data_folder_is_searched_and_used_for_builds(monkeypatch, tmp_path)
 
 
 def test_build_target_is_checked_before_the_work(monkeypatch, tmp_path, capsys):
-    import sflp.equity_build
+    import sflp.core.equity_build
     from sflp.cli import main
 
     def boom(**kw):
         raise AssertionError("the enumeration must not start")
 
-    monkeypatch.setattr(sflp.equity_build, "build_win_table", boom)
+    monkeypatch.setattr(sflp.core.equity_build, "build_win_table", boom)
     afile = tmp_path / "afile"
     afile.write_text("keep me")
     for target in (afile, afile / "sub"):
@@ -206,7 +215,7 @@ def test_trailing_data_and_a_device_are_refused(tmp_path):
 
 
 def test_a_build_that_does_not_reproduce_the_table_writes_nothing(tmp_path, monkeypatch):
-    from sflp import equity_build
+    from sflp.core import equity_build
 
     wins = eq.load_table().wins.astype(np.int64)
     a, b = int(eq._PAIR_A[0]), int(eq._PAIR_B[0])  # a card-disjoint pair, a < b
@@ -268,8 +277,9 @@ def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
         assert out.returncode == 0, out.stderr
         return out.stdout
 
-    where = subprocess.run([str(py), "-c", "import sflp.equity as e; print(e.__file__); print(e.default_data_dir())"],
-                           capture_output=True, text=True, cwd=elsewhere, env=env, check=True).stdout.split()
+    code = "import sflp.core.equity as e; print(e.__file__); print(e.default_data_dir())"
+    where = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=elsewhere, env=env,
+                           check=True).stdout.split()
     assert where[0].startswith(str(venv)) and where[1].startswith(str(venv)), where
     solved = json.loads(sflp("solve", "--stack", "10", "--json"))
     # 10 bb without ante: SB pushes 58.3%, BB calls 37.4% (the README's figures; HRC's chart agrees)
@@ -289,7 +299,7 @@ def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
     assert int(chars) == sum(len((ROOT / "sflp" / "report" / "static" / n).read_text(encoding="utf-8"))
                              for n in ("chart.html", "chart.css", "chart.js"))
     assert not (tmp_path / "xdg").exists()
-    site = Path(where[0]).parent.parent
+    site = Path(where[0]).parents[2]  # site-packages (the module is site-packages/sflp/core/equity.py)
     assert not (site / "data").exists()
 
 

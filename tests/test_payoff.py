@@ -1,4 +1,4 @@
-"""The one payoff home (sflp.payoff): exact and float forms agree, every user takes it from there,
+"""The one payoff home (sflp.core.payoff): exact and float forms agree, every user takes it from there,
 the payoffs match a hand settled chip by chip from the rules, and the game stays zero-sum."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sflp.game import GameConfig, PushFoldGame, build_payoffs
-from sflp.payoff import NODES, at_stack, showdown, stack_split, terminal_payoffs
-from sflp.simulate import settle_hand
+from sflp.core.game import GameConfig, PushFoldGame, build_payoffs
+from sflp.core.payoff import NODES, at_stack, showdown, stack_split, terminal_payoffs
+from sflp.study.simulate import settle_hand
 
 SFLP = pathlib.Path(__file__).resolve().parents[1] / "sflp"
 
@@ -44,9 +44,9 @@ def test_float_form_is_the_exact_form_rounded_once(config):
 @settings(max_examples=25, deadline=None)
 @given(configs())
 def test_float_matrix_agrees_with_the_exact_certificate_matrix(config):
-    """The LP's float K (sflp.game) and the certificate's integer K (sflp.certify) come from
+    """The LP's float K (sflp.core.game) and the certificate's integer K (sflp.solving.certify) come from
     the same home; they agree to float precision on random blinds and antes."""
-    from sflp.certify import exact_payoffs
+    from sflp.solving.certify import exact_payoffs
 
     game = PushFoldGame(config)
     ex = exact_payoffs(game)
@@ -67,7 +67,7 @@ DEALS = {"win": ("AhAd", "KcKs", "2c7d9hJs3c"), "lose": ("KcKs", "AhAd", "2c7d9h
 @settings(max_examples=40, deadline=None)
 @given(configs())
 def test_every_terminal_node_matches_a_hand_settled_chip_by_chip(config):
-    """sflp.simulate settles a dealt hand from the posts, the pot and the uncalled chips, without
+    """sflp.study.simulate settles a dealt hand from the posts, the pot and the uncalled chips, without
     any payoff formula: each node of the home must be that settlement, and the chips put in must
     all come out again (what SB wins BB loses: the game is zero-sum)."""
     values = at_stack(terminal_payoffs(config), config.exact()["stack"])
@@ -112,26 +112,26 @@ def test_game_matrices_are_the_home_in_floats():
 
 FIELDS = {"small_blind", "big_blind", "ante", "bb_ante"}
 # where a configuration's blinds and antes may be read: the home itself; the chip-by-chip referee
-# (sflp.simulate, independent on purpose); the configuration's own class; presentation (the CLI's
+# (sflp.study.simulate, independent on purpose); the configuration's own class; presentation (the CLI's
 # argument plumbing, text and report labels); the legality rule (the smallest stack); and the SC
 # numbers' unit (the big blind, by which every chip amount is divided)
-ALLOWED_FILES = {"payoff.py", "simulate.py", "cli.py", "format.py"}
+ALLOWED_FILES = {"payoff.py", "simulate.py", "format.py"}
 ALLOWED_SCOPES = {"GameConfig", "summary", "_min_stack", "structure_text", "about_items", "sc_numbers"}
 
 
 def test_no_module_but_the_home_reads_blinds_and_antes_into_a_payoff():
     """Every module that computes (the LP, best responses, certificate, exploit, SC, thresholds,
-    the approximate solvers) takes its payoffs from sflp.payoff: none reads a blind or an ante
+    the approximate solvers) takes its payoffs from sflp.core.payoff: none reads a blind or an ante
     of a configuration itself, outside f-string labels and the scopes listed above."""
     offenders = []
     for path in SFLP.rglob("*.py"):
-        if path.name in ALLOWED_FILES or "report" in path.parts:
+        if path.name in ALLOWED_FILES or "report" in path.parts or "cli" in path.parts:
             continue
         tree = ast.parse(path.read_text())
         for node, scopes in _field_reads(tree):
             if not scopes & ALLOWED_SCOPES:
                 offenders.append(f"{path.relative_to(SFLP.parent)}:{node.lineno}")
-    assert not offenders, f"blinds/antes read outside sflp/payoff.py: {sorted(set(offenders))}"
+    assert not offenders, f"blinds/antes read outside sflp/core/payoff.py: {sorted(set(offenders))}"
 
 
 def test_the_read_scanner_finds_a_payoff_stated_elsewhere():
@@ -166,8 +166,8 @@ def test_certificate_matrix_split_by_stack_is_the_matrix_at_the_stack():
     scaled by 2*den, for stacks whose denominators differ from the blinds' (7.77, 1/3, 12)."""
     import math
 
-    from sflp.certify import _counts, exact_payoffs
-    from sflp.equity import BOARDS_PER_PAIR, load_table
+    from sflp.core.equity import BOARDS_PER_PAIR, load_table
+    from sflp.solving.certify import _counts, exact_payoffs
 
     counts = _counts(load_table(), "class")
     arrays = tuple(a.astype(object) for a in (counts.wins, counts.ties, counts.losses, counts.pairs))

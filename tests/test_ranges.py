@@ -1,4 +1,4 @@
-"""Tests of sflp.ranges: range notation, the Range object and the canonical text form."""
+"""Tests of sflp.core.ranges: range notation, the Range object and the canonical text form."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sflp.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_CLASS, N_COMBOS, class_id, combo_name, parse_combo
+from sflp.core.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_CLASS, N_COMBOS, class_id, combo_name, parse_combo
+from sflp.core.ranges import Range, format_range, parse_range
 from sflp.errors import NotationError
-from sflp.ranges import Range, format_range, parse_range
 
 
 def names(text: str) -> set[str]:
@@ -354,8 +354,8 @@ def _equity_vs_random_from_combos():
     aggregates the library uses): sum of 2*wins + ties over disjoint pairs / (2 * pairs * boards)."""
     from fractions import Fraction
 
-    from sflp.cards import COMBO_DISJOINT
-    from sflp.equity import BOARDS_PER_PAIR, load_table
+    from sflp.core.cards import COMBO_DISJOINT
+    from sflp.core.equity import BOARDS_PER_PAIR, load_table
 
     table = load_table()
     wins = table.wins.astype(np.int64).sum(axis=1)
@@ -371,7 +371,7 @@ def _equity_vs_random_from_combos():
 
 
 def test_hand_ranking_constant_matches_the_table():
-    from sflp.ranges import HAND_RANKING
+    from sflp.core.ranges import HAND_RANKING
 
     eq = _equity_vs_random_from_combos()
     assert len(set(eq)) == 169  # no ties: the order needs no tie-break
@@ -381,7 +381,7 @@ def test_hand_ranking_constant_matches_the_table():
 
 def test_equity_vs_random_against_a_published_exact_table():
     # jazbo.com/poker/huholdem.html: exact W/L/T enumeration, ties counted as half.
-    from sflp.equity import equity_vs_random
+    from sflp.core.equity import equity_vs_random
 
     eq = equity_vs_random()
     published = {"AA": 0.8520371, "KK": 0.8239568, "JJ": 0.7746947, "AKs": 0.6704463, "A4s": 0.5903364,
@@ -392,7 +392,7 @@ def test_equity_vs_random_against_a_published_exact_table():
 
 
 def test_hand_ranking_rows():
-    from sflp.equity import hand_ranking
+    from sflp.core.equity import hand_ranking
 
     rows = hand_ranking()
     assert len(rows) == 169 and rows[-1].cumulative_pct == 100.0
@@ -403,7 +403,7 @@ def test_hand_ranking_rows():
 
 @pytest.mark.parametrize("percent", [0, 0.4, 0.45, 1, 5, 10, 20, 33.3, 50, 75, 99.9, 100])
 def test_percentage_is_the_shortest_prefix_reaching_the_share(percent):
-    from sflp.ranges import HAND_RANKING
+    from sflp.core.ranges import HAND_RANKING
 
     r = parse_range(f"{percent}%")
     classes = set(r.classes())

@@ -20,11 +20,11 @@ import openpyxl
 import pytest
 
 import sflp
-import sflp.thresholds as thresholds_mod
-from sflp.cards import CLASS_NAMES
-from sflp.equity import read_checksum
+import sflp.solving.thresholds as thresholds_mod
+from sflp.core.cards import CLASS_NAMES
+from sflp.core.equity import read_checksum
+from sflp.core.game import GameConfig
 from sflp.errors import ConfigError, OutputError
-from sflp.game import GameConfig
 from sflp.report import (
     check_out_dir,
     default_out_dir,
@@ -36,7 +36,7 @@ from sflp.report import (
 )
 from sflp.report.atomic import write_text, write_with
 from sflp.report.excel import EV_FORMAT, GRID_LEFT, GRID_TOP, RANGE_BB_LEFT
-from sflp.solver import solve, solve_many
+from sflp.solving.solver import solve, solve_many
 
 STACKS = [2, 5, 7.7, 10]
 LOW, HIGH = 1.0, 10.0
@@ -552,7 +552,7 @@ def test_only_report_imports_pandas_openpyxl_matplotlib():
     pattern = re.compile(r"^\s*(import|from)\s+(pandas|openpyxl|matplotlib|PIL)\b", re.M)
     users = sorted(str(p.relative_to(root)) for p in root.rglob("*.py") if pattern.search(p.read_text())
                    and not str(p.relative_to(root)).startswith("report/"))
-    assert users == ["game.py", "thresholds.py"], users  # the notebook helpers, lazily (below)
+    assert users == ["core/game.py", "solving/thresholds.py"], users  # the to_frame helpers, lazily (below)
     pattern = re.compile(r"^(import|from)\s+(pandas|openpyxl|matplotlib)\b", re.M)
     users = sorted(str(p.relative_to(root)) for p in root.rglob("*.py") if pattern.search(p.read_text()))
     assert users and all(u.startswith("report/") for u in users), users
@@ -561,7 +561,7 @@ def test_only_report_imports_pandas_openpyxl_matplotlib():
     lazy = re.compile(r"^\s+(import|from)\s+(pandas|openpyxl|matplotlib)\b", re.M)
     outside = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
                      if not str(p.relative_to(root)).startswith("report/") and lazy.search(p.read_text()))
-    assert outside == ["game.py", "thresholds.py"], outside
+    assert outside == ["core/game.py", "solving/thresholds.py"], outside
 
 
 def test_chart_set_does_not_import_matplotlib(tmp_path):
@@ -569,9 +569,9 @@ def test_chart_set_does_not_import_matplotlib(tmp_path):
     dependency) nor fontTools is loaded."""
     code = (
         "import sys\n"
-        "from sflp.game import GameConfig\n"
-        "from sflp.solver import solve_many\n"
-        "from sflp.thresholds import compute_thresholds\n"
+        "from sflp.core.game import GameConfig\n"
+        "from sflp.solving.solver import solve_many\n"
+        "from sflp.solving.thresholds import compute_thresholds\n"
         "from sflp.report import write_chart_set\n"
         "config = GameConfig(stack=4)\n"
         f"write_chart_set(solve_many([4, 5], config), compute_thresholds(config, low=4, high=5), {str(tmp_path)!r},"
@@ -598,8 +598,8 @@ def test_a_chart_set_from_blocks_is_the_chart_set_from_solutions(tmp_path):
     byte for byte, as when fed iter_solve's Solution objects, value_exact included; the grid
     starts at 1 bb, where SB's value is exactly 0 on a whole segment."""
     from sflp.report import write_chart_set
-    from sflp.solver import iter_blocks, iter_solve
-    from sflp.thresholds import compute_thresholds
+    from sflp.solving.solver import iter_blocks, iter_solve
+    from sflp.solving.thresholds import compute_thresholds
 
     config = GameConfig(stack=10)
     stacks = [round(1.0 + 0.07 * k, 2) for k in range(101)]

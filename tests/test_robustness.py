@@ -10,14 +10,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sflp.cards import CLASS_NAMES
 from sflp.cli import main
+from sflp.core.cards import CLASS_NAMES
+from sflp.core.game import GameConfig, check_stacks, default_stacks, min_stack
+from sflp.core.ranges import parse_range
 from sflp.errors import ConfigError, NotationError
-from sflp.game import GameConfig, check_stacks, default_stacks, min_stack
-from sflp.ranges import parse_range
-from sflp.solver import solve, solve_many
-from sflp.thresholds import compute_thresholds
-from sflp.verify import load_strategy, verify
+from sflp.solving.solver import solve, solve_many
+from sflp.solving.thresholds import compute_thresholds
+from sflp.study.verify import load_strategy, verify
 
 AA = CLASS_NAMES.index("AA")
 
@@ -247,12 +247,12 @@ def test_file_named_like_a_range(tmp_path, monkeypatch):
 
 
 def test_cli_verify_validates_arguments_first(capsys, tmp_path, monkeypatch):
-    import sflp.verify
+    import sflp.study.verify
 
     def boom(*a, **kw):
         raise AssertionError("no work before the arguments are checked")
 
-    monkeypatch.setattr(sflp.verify, "verify", boom)
+    monkeypatch.setattr(sflp.study.verify, "verify", boom)
     for bad in ("nan", "inf", "-1"):
         code, out, err = run(capsys, "verify", "--stack", "10", "--sb", "22+", "--max-exploitability", bad)
         one_line_error(code, out, err, "--max-exploitability")

@@ -8,11 +8,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sflp.cards import CLASS_COMBOS, COMBO_DISJOINT, class_id
 from sflp.cli import main
-from sflp.equity import BOARDS_PER_PAIR, load_table
-from sflp.game import GameConfig
-from sflp.sc import sc_numbers
+from sflp.core.cards import CLASS_COMBOS, COMBO_DISJOINT, class_id
+from sflp.core.equity import BOARDS_PER_PAIR, load_table
+from sflp.core.game import GameConfig
+from sflp.study.sc import sc_numbers
 
 
 def face_up_ev(combo: int, stack: Fraction, sb, bb, ante, bb_ante) -> Fraction:
@@ -187,7 +187,7 @@ def test_sc_numbers_match_a_direct_exact_computation(game, hands):
 
 @pytest.mark.parametrize("game", [REFERENCE_CASES[2][0], REFERENCE_CASES[5][0]])
 def test_fast_path_matches_the_all_integer_path_on_every_hand(game):
-    from sflp.sc import _hand_sc_exact
+    from sflp.study.sc import _hand_sc_exact
 
     config = _config(*game)
     ex = config.exact()
@@ -198,7 +198,7 @@ def test_fast_path_matches_the_all_integer_path_on_every_hand(game):
 
 
 def test_unproven_hands_fall_back_to_the_all_integer_path(monkeypatch):
-    import sflp.sc as sc_module
+    import sflp.study.sc as sc_module
 
     config = _config(F(1, 2), F(1), F(1, 8), F(1, 7))
     expected = sc_numbers(config)
@@ -211,7 +211,7 @@ def test_unproven_hands_fall_back_to_the_all_integer_path(monkeypatch):
 
 
 def test_exact_signs_at_a_breakpoint_and_newton_correction():
-    from sflp.sc import _Game
+    from sflp.study.sc import _Game
 
     config = _config(F(1, 2), F(1), F(0), F(1, 7))
     game = _Game(config.exact(), load_table())

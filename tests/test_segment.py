@@ -1,5 +1,5 @@
-"""Certificates from a segment's polynomials (sflp.segment) are the per-stack certificates
-(sflp.certify.certify), bit for bit, and degenerate stacks are left to certify()."""
+"""Certificates from a segment's polynomials (sflp.solving.segment) are the per-stack certificates
+(sflp.solving.certify.certify), bit for bit, and degenerate stacks are left to certify()."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sflp.certify import certify
+from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
-from sflp.game import GameConfig
-from sflp.segment import SegmentCertificate, _det
-from sflp.solver import make_game
-from sflp.support import Support
-from sflp.thresholds import compute_thresholds
+from sflp.solving.certify import certify
+from sflp.solving.segment import SegmentCertificate, _det
+from sflp.solving.solver import make_game
+from sflp.solving.support import Support
+from sflp.solving.thresholds import compute_thresholds
 
 
 def _same(a, b) -> bool:
@@ -137,7 +137,7 @@ def test_a_block_of_stacks_is_the_stacks_one_at_a_time(compiled):
 
 def test_a_block_whose_proofs_fail_is_certified_stack_by_stack(monkeypatch):
     """When the double-double filter proves nothing, every stack goes the exact way: same answers."""
-    import sflp.segment as segment_module
+    import sflp.solving.segment as segment_module
 
     def nothing_proven(hi, lo, qc, x, num, den, wh, wl, scale, *, compiled=None, cabs=None):
         shape = (len(num), len(x))
@@ -157,7 +157,7 @@ def test_a_block_whose_proofs_fail_is_certified_stack_by_stack(monkeypatch):
 def test_iter_blocks_gives_the_numbers_of_iter_solve_with_every_stack_certified():
     """The block stream (arrays per path segment) against certify() stack by stack (the float
     path's strategies certified in exact arithmetic, no polynomials, no double-doubles)."""
-    from sflp.solver import iter_blocks
+    from sflp.solving.solver import iter_blocks
 
     config = GameConfig(stack=10, bb_ante=1.0)
     path = compute_thresholds(config, 2.0, 14.0)

@@ -1,4 +1,4 @@
-"""Tests of sflp.simulate: hands played out with real cards agree with the exact game values."""
+"""Tests of sflp.study.simulate: hands played out with real cards agree with the exact game values."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import math
 import numpy as np
 import pytest
 
-from sflp.cards import COMBO_CLASS, COMBO_INDEX, N_CLASSES, N_COMBOS
+from sflp.core.cards import COMBO_CLASS, COMBO_INDEX, N_CLASSES, N_COMBOS
+from sflp.core.evaluator import evaluate7
+from sflp.core.game import GameConfig, PushFoldGame
 from sflp.errors import ConfigError, NotationError
-from sflp.evaluator import evaluate7
-from sflp.game import GameConfig, PushFoldGame
-from sflp.simulate import Settlement, format_text, record_hands, settle_hand, simulate
-from sflp.solver import solve
-from sflp.verify import StrategySpec, load_strategy
+from sflp.solving.solver import solve
+from sflp.study.simulate import Settlement, format_text, record_hands, settle_hand, simulate
+from sflp.study.verify import StrategySpec, load_strategy
 
 TEN = GameConfig(stack=10)
 ANTES = GameConfig(stack=10, ante=0.1, bb_ante=1)
@@ -91,7 +91,7 @@ def test_hand_ranking_decides():
      GameConfig(stack=3, small_blind=0.4, big_blind=0.8)],
 )
 def test_settlement_matches_the_closed_form_terminal_payoffs(config):
-    """The chip-by-chip settlement agrees with the terminal table of sflp.game's docstring."""
+    """The chip-by-chip settlement agrees with the terminal table of sflp.core.game's docstring."""
     s, a, big_ante = config.stack, config.ante, config.bb_ante
     board = "2c7d9hJs3c"
     cases = [

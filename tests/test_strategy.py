@@ -1,13 +1,13 @@
-"""sflp.strategy: the one home of strategies and of the 13x13 grid CSV (written and read there)."""
+"""sflp.study.strategy: the one home of strategies and of the 13x13 grid CSV (written and read there)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from sflp.cards import CLASS_NAMES, class_id
+from sflp.core.cards import CLASS_NAMES, class_id
 from sflp.report.csv_out import grid_csv_bytes
 from sflp.report.frames import grid_from_tidy
-from sflp.strategy import StrategyFileError, grid_csv_text, load_strategy, read_grid_csv
+from sflp.study.strategy import StrategyFileError, grid_csv_text, load_strategy, read_grid_csv
 
 
 def _values() -> np.ndarray:
@@ -57,8 +57,8 @@ def test_grid_csv_text_needs_169_values():
 
 
 def test_verify_keeps_the_old_names():
-    import sflp.strategy
-    import sflp.verify
+    import sflp.study.strategy
+    import sflp.study.verify
 
     for name in ("StrategySpec", "StrategyFileError", "load_strategy", "PLAYERS", "GRID_RANKS", "MBB"):
-        assert getattr(sflp.verify, name) is getattr(sflp.strategy, name)
+        assert getattr(sflp.study.verify, name) is getattr(sflp.study.strategy, name)

@@ -1,4 +1,4 @@
-"""The support algebra (sflp/support.py) on games small enough to solve by hand."""
+"""The support algebra (sflp/solving/support.py) on games small enough to solve by hand."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sflp.game import GameConfig, PushFoldGame
-from sflp.support import (
+from sflp.core.game import GameConfig, PushFoldGame
+from sflp.solving.support import (
     DEFAULT_TOLERANCE,
     PATH_TOLERANCES,
     POLISH_TOLERANCES,
@@ -161,9 +161,9 @@ def test_tolerance_ladder():
 def test_certificate_builds_its_system_in_python_ints():
     """A stack with a 10-digit decimal makes ``scale * K`` overflow int64: the certificate's
     system is then built from an object array of Python ints and still solves exactly."""
-    from sflp.cards import class_id
-    from sflp.certify import exact_bb_margins, exact_payoffs, exact_sb_margins
-    from sflp.solver import solve
+    from sflp.core.cards import class_id
+    from sflp.solving.certify import exact_bb_margins, exact_payoffs, exact_sb_margins
+    from sflp.solving.solver import solve
 
     config = GameConfig(stack=13.3333333333)
     assert exact_payoffs(PushFoldGame(config)).K_scaled.dtype == object
@@ -187,7 +187,7 @@ def test_support_module_needs_only_numpy():
     import sys
 
     code = (
-        "import sys, sflp.support; "
+        "import sys, sflp.solving.support; "
         "heavy = [m for m in ('cvxpy', 'pandas', 'openpyxl', 'matplotlib', 'scipy') if m in sys.modules]; "
         "print(','.join(heavy))"
     )

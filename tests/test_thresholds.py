@@ -1,4 +1,4 @@
-"""Tests of sflp.thresholds: exact stack thresholds by path following, checked against direct solves."""
+"""Tests of sflp.solving.thresholds: exact stack thresholds by path following, checked against direct solves."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from sflp.cards import CLASS_NAMES, N_CLASSES
+from sflp.core.cards import CLASS_NAMES, N_CLASSES
+from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
-from sflp.game import GameConfig
-from sflp.solver import solve
-from sflp.thresholds import HandThresholds, Thresholds, compute_thresholds, format_intervals
+from sflp.solving.solver import solve
+from sflp.solving.thresholds import HandThresholds, Thresholds, compute_thresholds, format_intervals
 
 NO_ANTE = GameConfig(stack=10)
 WITH_ANTE = GameConfig(stack=10, ante=0.1)

@@ -1,4 +1,4 @@
-"""Tests of sflp.verify: strategy files, exploitability against the exact equilibrium, per-hand EV lost."""
+"""Tests of sflp.study.verify: strategy files, exploitability against the exact equilibrium, per-hand EV lost."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sflp.cards import (
+from sflp.core.cards import (
     CLASS_COMBOS,
     CLASS_NAMES,
     COMBO_CLASS,
@@ -18,11 +18,11 @@ from sflp.cards import (
     combo_name,
     parse_combo,
 )
-from sflp.equity import BOARDS_PER_PAIR
+from sflp.core.equity import BOARDS_PER_PAIR
+from sflp.core.game import DEALS, GameConfig, PushFoldGame
 from sflp.errors import ConfigError, NotationError
-from sflp.game import DEALS, GameConfig, PushFoldGame
-from sflp.solver import solve
-from sflp.verify import StrategyFileError, StrategySpec, exceeds, format_text, load_strategy, verify
+from sflp.solving.solver import solve
+from sflp.study.verify import StrategyFileError, StrategySpec, exceeds, format_text, load_strategy, verify
 
 TEN = GameConfig(stack=10)
 ANTES = GameConfig(stack=10, ante=0.1, bb_ante=1)

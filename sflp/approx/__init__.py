@@ -11,7 +11,7 @@
 Every solver is ``solver(config, iterations=None, seconds=None, seed=0, *, trace_every=None,
 target=None, **method_options) -> ApproxResult`` (see :mod:`.common` for budgets and traces).
 
->>> from sflp.game import GameConfig
+>>> from sflp.core.game import GameConfig
 >>> result = run("cfr+", GameConfig(stack=10), iterations=300)
 >>> result.method, result.iterations, result.exploitability < 1e-3
 ('cfr+', 300, True)
@@ -32,8 +32,8 @@ from sflp.approx.direct_opt import direct
 from sflp.approx.fictitious_play import fictitious_play
 from sflp.approx.rl_linear_q import rl_linear_q
 from sflp.approx.rl_tabular import rl_tabular
+from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
-from sflp.game import GameConfig
 
 METHODS: dict[str, Callable[..., ApproxResult]] = {
     "fictitious-play": fictitious_play,

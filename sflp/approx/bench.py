@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from sflp.approx.common import ApproxResult, as_config
-from sflp.game import GameConfig
+from sflp.core.game import GameConfig
 
 ROW_FIELDS = (
     "method",

@@ -2,7 +2,7 @@ r"""CFR+ on the push/fold game at class level.
 
 Each player has one information set per hand class and two actions there.  Write the current
 strategies ``x`` (push) and ``y`` (call).  The counterfactual gain of the aggressive action over
-folding is the margin of :mod:`sflp.game` (it already carries the chance weight of the hand):
+folding is the margin of :mod:`sflp.core.game` (it already carries the chance weight of the hand):
 
     SB, class i:   m_i = r_i (g - f) + (K y)_i          (push minus fold)
     BB, class j:   b_j = -(K' x)_j                       (call minus fold)
@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from sflp.approx.common import ApproxResult, Run
-from sflp.game import GameConfig
+from sflp.core.game import GameConfig
 
 METHOD = "cfr+"
 DEFAULT_ITERATIONS = 10_000

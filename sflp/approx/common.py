@@ -3,14 +3,14 @@ r"""What every approximate solver shares: the result record, its trace, the budg
 Exploitability against the exact equilibrium
 --------------------------------------------
 Let ``v*`` be the game value (SB's expected net chips per hand at equilibrium, from
-:func:`sflp.solver.solve`).  For a pair of strategies ``(x, y)``
+:func:`sflp.solving.solver.solve`).  For a pair of strategies ``(x, y)``
 
 * ``sb_exploitability = v* - min_y' V(x, y')``: what SB's push range ``x`` loses against BB's
-  best response (:meth:`~sflp.game.PushFoldGame.best_response_bb`); ``>= 0``.
+  best response (:meth:`~sflp.core.game.PushFoldGame.best_response_bb`); ``>= 0``.
 * ``bb_exploitability = max_x' V(x', y) - v*``: what BB's call range ``y`` loses against SB's
-  best response (:meth:`~sflp.game.PushFoldGame.best_response_sb`); ``>= 0``.
+  best response (:meth:`~sflp.core.game.PushFoldGame.best_response_sb`); ``>= 0``.
 * ``total = sb + bb = max_x' V(x', y) - min_y' V(x, y')``, which is exactly
-  :meth:`~sflp.game.PushFoldGame.exploitability`; ``0`` only at an equilibrium.
+  :meth:`~sflp.core.game.PushFoldGame.exploitability`; ``0`` only at an equilibrium.
 
 All figures are in big blinds per hand.
 
@@ -35,9 +35,9 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from sflp.cards import CLASS_SIZES, N_CLASSES
+from sflp.core.cards import CLASS_SIZES, N_CLASSES
+from sflp.core.game import GameConfig, PushFoldGame
 from sflp.errors import ConfigError
-from sflp.game import GameConfig, PushFoldGame
 
 LOG_TRACE_RATIO = 10 ** 0.1
 """Growth factor between log-spaced trace points (ten per decade)."""
@@ -130,7 +130,7 @@ class ApproxResult:
             "sb_strategy": [float(v) for v in self.sb_strategy],
             "bb_strategy": [float(v) for v in self.bb_strategy],
             "trace": [p.to_dict() for p in self.trace],
-            "extra": dict(self.extra),  # plain numbers and strings; JSON output sanitises in sflp.format
+            "extra": dict(self.extra),  # plain numbers and strings; JSON output sanitises in sflp.report.format
         }
 
 
@@ -180,7 +180,7 @@ _REFERENCES: dict[GameConfig, Reference] = {}
 def reference_for(config: GameConfig) -> Reference:
     """:class:`Reference` of ``config`` (the exact LP solve is cached per configuration)."""
     if config not in _REFERENCES:
-        from sflp.solver import solve
+        from sflp.solving.solver import solve
 
         if len(_REFERENCES) > 64:
             _REFERENCES.clear()
@@ -241,7 +241,7 @@ def observe_progress(callback):
     """While active, every solver run reports its budget share (0..1) to ``callback`` about every
     0.1 s of wall time (e.g. a progress bar); the solvers' results do not change.
 
-    >>> from sflp.game import GameConfig
+    >>> from sflp.core.game import GameConfig
     >>> from sflp.approx import run
     >>> shares = []
     >>> with observe_progress(shares.append):

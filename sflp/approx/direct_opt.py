@@ -41,8 +41,8 @@ from __future__ import annotations
 import numpy as np
 
 from sflp.approx.common import ApproxResult, Run
-from sflp.cards import CLASS_SIZES, N_COMBOS
-from sflp.game import GameConfig
+from sflp.core.cards import CLASS_SIZES, N_COMBOS
+from sflp.core.game import GameConfig
 
 METHOD = "direct"
 DEFAULT_ITERATIONS = 20_000

@@ -10,7 +10,7 @@ With ``xbar_t``, ``ybar_t`` the averages of the first ``t`` best responses (alte
 ``ybar_0`` is "call half of every hand" (it is only used for the first SB response, and then
 forgotten: ``xbar_1 = b_1``).  BB answers SB's *updated* average (alternating fictitious play),
 which at 10 bb halves the exploitability of the simultaneous version at equal effort.  Best
-responses are :meth:`~sflp.game.PushFoldGame.best_response_sb` / ``best_response_bb``; one iteration
+responses are :meth:`~sflp.core.game.PushFoldGame.best_response_sb` / ``best_response_bb``; one iteration
 costs two 169x169 matrix-vector products.  The averages converge to an equilibrium (Robinson,
 1951); on this game the total exploitability falls like ``~0.16 / t`` bb at 10 bb.
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from sflp.approx.common import ApproxResult, Run
-from sflp.game import GameConfig
+from sflp.core.game import GameConfig
 
 METHOD = "fictitious-play"
 DEFAULT_ITERATIONS = 100_000

@@ -48,7 +48,7 @@ import numpy as np
 
 from sflp.approx.common import ApproxResult, Run
 from sflp.approx.selfplay import HandStream, class_of, class_ranks, half_epsilons, next_batch, outcome_values
-from sflp.game import GameConfig
+from sflp.core.game import GameConfig
 
 METHOD = "rl-linear-q"
 DEFAULT_ITERATIONS = 10_000_000

@@ -28,8 +28,8 @@ import numpy as np
 
 from sflp.approx.common import ApproxResult, Run
 from sflp.approx.selfplay import HandStream, class_of, half_epsilons, next_batch, outcome_values
-from sflp.cards import N_CLASSES
-from sflp.game import GameConfig
+from sflp.core.cards import N_CLASSES
+from sflp.core.game import GameConfig
 
 METHOD = "rl-tabular"
 DEFAULT_ITERATIONS = 10_000_000

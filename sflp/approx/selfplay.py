@@ -6,7 +6,7 @@ combos is then equally likely, which is the distribution of the seed's ``dealCar
 combo numbers, redraw while they conflict).
 
 Rewards are the players' **stacks at the end of the hand** (the seed's choice), i.e. ``S`` plus the
-net chip change of :mod:`sflp.game`:
+net chip change of :mod:`sflp.core.game`:
 
 =============================  ===========================  ==============
 event                          SB's net ``v``                final stacks
@@ -38,9 +38,9 @@ from functools import lru_cache
 import numpy as np
 
 from sflp.approx.common import Run
-from sflp.cards import COMBO_CLASS, COMBO_INDEX, N_CARDS, N_CLASSES
-from sflp.equity import BOARDS_PER_PAIR, load_table
-from sflp.game import GameConfig
+from sflp.core.cards import COMBO_CLASS, COMBO_INDEX, N_CARDS, N_CLASSES
+from sflp.core.equity import BOARDS_PER_PAIR, load_table
+from sflp.core.game import GameConfig
 
 BLOCK = 1 << 14
 """Hands dealt per batch of random numbers."""
@@ -55,7 +55,7 @@ def deal(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
     past the dealt cards in increasing order).
 
     >>> sb, bb = deal(np.random.default_rng(0), 1000)
-    >>> from sflp.cards import COMBO_DISJOINT
+    >>> from sflp.core.cards import COMBO_DISJOINT
     >>> bool(COMBO_DISJOINT[sb, bb].all())
     True
     """
@@ -102,7 +102,7 @@ def outcome_values(config: GameConfig) -> tuple[float, float, float, float]:
     """
     from fractions import Fraction
 
-    from sflp.payoff import terminal_payoffs
+    from sflp.core.payoff import terminal_payoffs
 
     t = terminal_payoffs(config)  # the one payoff home, exact; each figure rounded once
     stack = Fraction(config.exact()["stack"])

@@ -1,7 +1,7 @@
 """Reports: solver results as tidy frames, then CSV, Excel and pictures, written atomically.
 
 Results are values and files are an edge.  The solvers return dataclasses
-(:class:`sflp.game.Solution`, :class:`sflp.thresholds.Thresholds`); this package first turns them
+(:class:`sflp.core.game.Solution`, :class:`sflp.solving.thresholds.Thresholds`); this package first turns them
 into tidy pandas frames -- one row per stack x player x hand (:mod:`.frames`) -- and only then
 into files: CSV (:mod:`.csv_out`), an Excel workbook (:mod:`.excel`) and PNG + SVG pictures
 and a PDF page (:mod:`.plots`, drawn by :mod:`.draw`).  Wide 13x13 grids are derived from the

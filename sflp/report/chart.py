@@ -6,8 +6,8 @@ This is the job ``sflp chart`` runs, and a notebook calls it the same way::
     result.files["chart.pdf"]
 
 The path of one job: the exact equilibrium path over the stack range
-(:func:`sflp.thresholds.compute_thresholds`, which gives the thresholds), every stack read off
-that path a block at a time (:func:`sflp.solver.iter_blocks`, certified exactly), each block
+(:func:`sflp.solving.thresholds.compute_thresholds`, which gives the thresholds), every stack read off
+that path a block at a time (:func:`sflp.solving.solver.iter_blocks`, certified exactly), each block
 handed to the format writers (:mod:`sflp.report.writers`) inside a staging folder that is swapped
 in at the end (:func:`sflp.report.chartset.write_set`).  Progress is reported through
 ``progress(phase, done, total)``: ``"thresholds"`` (bb of the range covered), ``"solving"``
@@ -36,10 +36,10 @@ class ChartResult:
     files: dict[str, str] = field(repr=False)
     """File name -> path, every file of the set (``manifest.json`` included)."""
     config: object
-    """The blinds and antes (:class:`sflp.game.GameConfig`, at the first stack)."""
+    """The blinds and antes (:class:`sflp.core.game.GameConfig`, at the first stack)."""
     stacks: tuple[float, ...] = field(repr=False)
     thresholds: object = field(repr=False)
-    """The exact path (:class:`sflp.thresholds.Thresholds`), None for a single stack."""
+    """The exact path (:class:`sflp.solving.thresholds.Thresholds`), None for a single stack."""
     lp_solves: int
     certified: int
     """Stacks whose answer is certified by exact rationals (every stack, on the path)."""
@@ -54,13 +54,13 @@ class ChartResult:
 
     def to_dict(self) -> dict:
         """The JSON object of ``sflp chart --json``."""
-        from sflp.format import chart_summary_dict
+        from sflp.report.format import chart_summary_dict
 
         return chart_summary_dict(self)
 
 
 def _stacks(stacks, config) -> tuple[list[float], str | None]:
-    from sflp.game import check_stacks, default_stacks
+    from sflp.core.game import check_stacks, default_stacks
 
     note = None
     if stacks is None:  # the default starts at the first stack covering the blinds and antes
@@ -71,7 +71,7 @@ def _stacks(stacks, config) -> tuple[list[float], str | None]:
     elif isinstance(stacks, str):
         stacks = parse_stacks(stacks)
     else:
-        from sflp.solver import _check_stacks
+        from sflp.solving.solver import _check_stacks
 
         stacks = sorted(set(_check_stacks(stacks)))
         if not stacks:
@@ -97,7 +97,7 @@ def chart(
 ) -> ChartResult:
     """Solve ``stacks`` exactly under ``config``'s blinds and antes and write their chart set.
 
-    ``config`` is a :class:`sflp.game.GameConfig` (its ``stack`` is ignored; default: SB 0.5,
+    ``config`` is a :class:`sflp.core.game.GameConfig` (its ``stack`` is ignored; default: SB 0.5,
     BB 1, no ante).  ``stacks`` is a list of stacks in bb or a range ``"1:25:0.05"``
     (default: 1 to 25 bb by 0.05, from the first stack that covers the blinds and antes).
     ``out`` is the folder (default ``reports/<config name>``, :func:`.chartset.default_out_dir`);
@@ -109,12 +109,12 @@ def chart(
     passed to ``on_keep``; ``wait=False`` fails at once when another job holds the folder
     (``on_wait`` is called when this one starts waiting).
     """
-    from sflp.game import GameConfig, min_stack
+    from sflp.core.game import GameConfig, min_stack
     from sflp.report.chartset import default_out_dir, write_set
     from sflp.report.staging import check_target
     from sflp.report.writers import check_formats, resolve_ranges
-    from sflp.solver import iter_blocks, iter_solve
-    from sflp.thresholds import compute_thresholds
+    from sflp.solving.solver import iter_blocks, iter_solve
+    from sflp.solving.thresholds import compute_thresholds
 
     if config is None:
         config = GameConfig(stack=25.0)

@@ -49,7 +49,7 @@ REPORTS_DIR = Path("reports")
 def config_name(config, low: float, high: float) -> str:
     """``hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25``: blinds, antes and the stack range.
 
-    >>> from sflp.game import GameConfig
+    >>> from sflp.core.game import GameConfig
     >>> config_name(GameConfig(stack=10, ante=0.125), 1, 25)
     'hu-pushfold_sb0.5_bb1_ante0.125_bbante0_1-25'
     """
@@ -77,7 +77,7 @@ def structure_text(config) -> str:
 
 def _checksum() -> str:
     try:
-        from sflp.equity import read_checksum
+        from sflp.core.equity import read_checksum
 
         return read_checksum()
     except DataError as exc:  # the report still gets written; say why the checksum is missing
@@ -198,7 +198,7 @@ def about_items(
 def _check_thresholds(config, thresholds) -> None:
     if thresholds is None:
         return
-    from sflp.thresholds import Thresholds
+    from sflp.solving.thresholds import Thresholds
 
     if not isinstance(thresholds, Thresholds):
         raise ConfigError(
@@ -219,7 +219,7 @@ grid stacks with them; ``values.csv`` and the ranges file have them all)."""
 
 def _stack_list(solutions, stacks) -> tuple[Iterable, list[float]]:
     """The solutions as an iterable in increasing stack order, and the list of their stacks."""
-    from sflp.game import Solution
+    from sflp.core.game import Solution
 
     if isinstance(solutions, (str, bytes)) or not isinstance(solutions, Iterable):
         raise ConfigError(
@@ -268,8 +268,8 @@ def write_chart_set(
     """Write the chart set (see the module doc) into ``out_dir`` as one unit; returns name -> path.
 
     ``solutions`` may be a list (any order) or -- with ``stacks`` naming the stacks it will
-    produce, in increasing order -- a stream such as :func:`sflp.solver.iter_solve`, or the
-    blocks of :func:`sflp.solver.iter_blocks` (arrays, no Solution object per stack): each
+    produce, in increasing order -- a stream such as :func:`sflp.solving.solver.iter_solve`, or the
+    blocks of :func:`sflp.solving.solver.iter_blocks` (arrays, no Solution object per stack): each
     block goes to the writers at once and is dropped, so memory does not grow with the number
     of stacks beyond one small row of ``values.csv`` per stack.
 
@@ -454,12 +454,12 @@ def _step_value(stacks: Sequence[float]) -> float | None:
 
 def _blocks(items, exact: bool, summary: SweepSummary):
     """``(stacks, config, rows, values, exact values)`` per item of a stream of Solutions and
-    blocks (:class:`sflp.segment.SegmentBlock`, from :func:`sflp.solver.iter_blocks`), every stack
+    blocks (:class:`sflp.solving.segment.SegmentBlock`, from :func:`sflp.solving.solver.iter_blocks`), every stack
     also added to ``summary``.  A block's rows and values come from its arrays, with no Solution
     made; ``values`` is a ``(stacks, 5)`` array of ``values.csv``'s numbers, the exact values
     ``"p/q"`` texts (None without ``exact``)."""
-    from sflp.game import Solution
-    from sflp.segment import SegmentBlock
+    from sflp.core.game import Solution
+    from sflp.solving.segment import SegmentBlock
 
     for item in items:
         if isinstance(item, Solution):
@@ -503,7 +503,7 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
     The workbook has both grids with their EV margins, the values row and the About sheet.  Written
     as one unit with a manifest, like :func:`write_chart_set` (``on_keep`` as there).
     """
-    from sflp.game import Solution
+    from sflp.core.game import Solution
     from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_values_csv
     from sflp.report.excel import save_workbook, solution_workbook
     from sflp.report.frames import grid_from_tidy, ranges_frame, values_frame

@@ -2,7 +2,7 @@
 
 :func:`load_chart` reads a folder written by ``sflp chart`` / ``sflp exploit --stacks``
 (``thresholds.csv`` for the intervals, ``values.csv`` for the stack range) into a
-:class:`sflp.compare.Chart`.  :func:`write_compare` writes into one folder:
+:class:`sflp.study.compare.Chart`.  :func:`write_compare` writes into one folder:
 
 =======================  ==============================================================
 ``compare.csv``          player, hand, threshold_a, threshold_b, capped_a, capped_b,
@@ -24,14 +24,14 @@ import numpy as np
 import pandas as pd
 
 from sflp.atomic import write_bytes
-from sflp.cards import CLASS_NAMES
-from sflp.compare import PLAYERS, Chart, HandDiff
-from sflp.errors import DataError
+from sflp.core.cards import CLASS_NAMES
+from sflp.errors import ConfigError, DataError
 from sflp.report.colors import blend
 from sflp.report.csv_out import csv_bytes
 from sflp.report.draw import Drawing, wrap
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
 from sflp.report.text import fmt_num
+from sflp.study.compare import PLAYERS, Chart, HandDiff
 
 COMPARE_COLUMNS = (
     "player", "hand", "threshold_a", "threshold_b", "capped_a", "capped_b", "difference", "differs",
@@ -85,7 +85,7 @@ def load_chart(folder: Path | str, name: str | None = None) -> Chart:
 
 
 def compare_frame(diffs: dict[tuple[str, str], HandDiff]) -> pd.DataFrame:
-    """One row per player x hand (SB then BB, class-id order) of :func:`sflp.compare.compare_charts`."""
+    """One row per player x hand (SB then BB, class-id order) of :func:`sflp.study.compare.compare_charts`."""
     rows = []
     for player in PLAYERS:
         for hand in CLASS_NAMES:
@@ -171,3 +171,54 @@ def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str, *, on_keep=Non
     if folder.kept and on_keep is not None:
         on_keep(folder.kept)
     return {name: str(out / name) for name in names}
+
+
+_COMPARE_KEYS = {"sb": "small_blind", "small_blind": "small_blind", "bb": "big_blind", "big_blind": "big_blind",
+                 "ante": "ante", "bb_ante": "bb_ante", "bb-ante": "bb_ante"}
+
+
+def resolve_chart(text: str, stacks: str):
+    """A chart for ``sflp compare``: a chart-set folder, or a configuration such as ``ante=0.125``.
+
+    ``nash`` (or ``default``) is the default game; ``key=value`` pairs (``sb``, ``bb``, ``ante``,
+    ``bb_ante``) separated by commas change it.  A configuration is solved exactly (its
+    thresholds) over the ``--stacks`` range, raised to the smallest legal stack (``bb + antes``).
+    """
+    from sflp.core.game import GameConfig
+    from sflp.study.compare import Chart
+
+    path = Path(text)
+    if path.is_dir():
+        return load_chart(path, name=str(path))
+    values = {}
+    if text.strip().lower() not in ("nash", "default"):
+        for part in text.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip().lower().lstrip("-")
+            if eq and key in _COMPARE_KEYS and _COMPARE_KEYS[key] in values:
+                raise ConfigError(f"compare: {text!r} sets {key} twice; give each of sb, bb, ante, bb_ante once")
+            if not eq or key not in _COMPARE_KEYS:
+                raise ConfigError(
+                    f"compare: {text!r} is neither a chart-set folder nor a configuration such as "
+                    "'ante=0.125' or 'sb=0.5,bb=1,ante=0.1,bb_ante=0' (or 'nash' for the default game)"
+                )
+            try:
+                values[_COMPARE_KEYS[key]] = float(value)
+            except ValueError:
+                raise ConfigError(f"compare: {key}={value!r} in {text!r} is not a number") from None
+            if not math.isfinite(values[_COMPARE_KEYS[key]]):
+                raise ConfigError(f"compare: {key}={value!r} in {text!r} is not a finite number")
+    try:
+        low, high = (float(v) for v in stacks.split(":")[:2])
+    except ValueError:
+        raise ConfigError(f"--stacks {stacks!r}: compare needs LOW:HIGH, such as 1:25") from None
+    if not 0 < low < high or not math.isfinite(high):
+        raise ConfigError(f"--stacks {stacks!r}: compare needs a stack range LOW:HIGH with 0 < LOW < HIGH")
+    config = GameConfig(stack=max(low, high), **values)
+    low = max(low, config.min_stack)  # the smallest legal stack
+    if not low < high:
+        raise ConfigError(f"--stacks {stacks!r}: no legal stack range for {text!r}")
+    from sflp.solving.thresholds import compute_thresholds
+
+    name = "nash " + ", ".join(f"{k}={v:g}" for k, v in config.as_dict().items() if k != "stack")
+    return Chart.from_thresholds(name, compute_thresholds(config, low=low, high=high))

@@ -17,7 +17,7 @@ from sflp.atomic import write_bytes
 from sflp.errors import ConfigError
 from sflp.report.frames import THRESHOLDS_COLUMNS
 from sflp.report.text import RANGES_COLUMNS, VALUES_COLUMNS, quote
-from sflp.strategy import GRID_RANKS, grid_csv_text
+from sflp.study.strategy import GRID_RANKS, grid_csv_text
 
 
 def _column_text(col: pd.Series) -> list[str]:
@@ -63,8 +63,8 @@ def write_thresholds_csv(frame: pd.DataFrame, path: Path | str) -> Path:
 def grid_csv_bytes(grid: pd.DataFrame) -> bytes:
     """A 13x13 frequency grid (:func:`sflp.report.frames.grid_from_tidy`) as CSV bytes.
 
-    The text format is :func:`sflp.strategy.grid_csv_text`, the one place that writes it and
-    (:func:`sflp.strategy.read_grid_csv`, ``sflp verify``) reads it back.
+    The text format is :func:`sflp.study.strategy.grid_csv_text`, the one place that writes it and
+    (:func:`sflp.study.strategy.read_grid_csv`, ``sflp verify``) reads it back.
     """
     if list(grid.index) != list(GRID_RANKS) or list(grid.columns) != list(GRID_RANKS):
         raise ConfigError("grid_csv_bytes needs a 13x13 grid with rows and columns A..2 (see grid_from_tidy)")

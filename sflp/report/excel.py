@@ -57,7 +57,7 @@ from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
 from sflp.atomic import write_with
-from sflp.cards import CLASS_NAMES, GRID_RANKS, PLAYERS
+from sflp.core.cards import CLASS_NAMES, GRID_RANKS, PLAYERS
 from sflp.errors import ConfigError
 from sflp.report.colors import ev_colour, frequency_colour, text_colour, threshold_colour
 from sflp.report.frames import PLAYER_TITLES, grid_from_tidy, select, wide_by_stack

@@ -7,7 +7,7 @@
   hand held) or ``"bb"`` (frequency = call, ev_margin = EV(call) - EV(fold) facing a shove; NaN
   where SB never shoves).
   Rows are ordered by stack, then ``sb`` before ``bb``, then hand in class-id order.
-* :func:`thresholds_frame` -- one row per player x hand of a :class:`sflp.thresholds.Thresholds`:
+* :func:`thresholds_frame` -- one row per player x hand of a :class:`sflp.solving.thresholds.Thresholds`:
   ``player, hand, max_stack, capped, intervals, any_intervals`` plus the derived ``label`` and
   ``multi`` used by the charts.
 
@@ -28,12 +28,12 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from sflp.cards import CLASS_INDEX as _CLASS_INDEX
-from sflp.cards import CLASS_NAMES, GRID_RANKS, N_CLASSES, PLAYERS
+from sflp.core.cards import CLASS_INDEX as _CLASS_INDEX
+from sflp.core.cards import CLASS_NAMES, GRID_RANKS, N_CLASSES, PLAYERS
 from sflp.errors import ConfigError
 from sflp.report.stacks import sorted_solutions
 from sflp.report.text import fraction_text, solution_rows
-from sflp.thresholds import format_intervals
+from sflp.solving.thresholds import format_intervals
 
 PLAYER_TITLES = {"sb": "SB push", "bb": "BB call"}
 """Titles of the two players' charts; also the workbook's sheet titles."""
@@ -123,7 +123,7 @@ def thresholds_frame(thresholds) -> pd.DataFrame:
 
 
 def sc_frame(numbers: dict) -> pd.DataFrame:
-    """One row per class (class-id order) of :func:`sflp.sc.sc_numbers`: ``hand``, ``sc_number``
+    """One row per class (class-id order) of :func:`sflp.study.sc.sc_numbers`: ``hand``, ``sc_number``
     (bb before posting; ``inf`` when unbounded, NaN when never profitable), ``sc_exact`` ("p/q"),
     ``label`` (6 decimals, ``inf`` or ``-``)."""
     rows = []

@@ -50,8 +50,8 @@ import numpy as np
 import pandas as pd
 
 from sflp.atomic import write_text
-from sflp.cards import CLASS_INDEX as _CLASS_INDEX
-from sflp.cards import CLASS_NAMES
+from sflp.core.cards import CLASS_INDEX as _CLASS_INDEX
+from sflp.core.cards import CLASS_NAMES
 from sflp.errors import ConfigError
 from sflp.report.colors import FREQUENCY_FULL, NEVER, THRESHOLD_ANCHORS
 from sflp.report.frames import PLAYERS
@@ -175,7 +175,7 @@ def static_text(name: str) -> str:
 def chart_html(data: dict) -> str:
     """The page for ``data`` (from :func:`chart_data`)."""
     # plain numbers built above (NaN already None): json.dumps directly, strict, not through
-    # sflp.format.json_ready, whose copy would double the cost of this large blob
+    # sflp.report.format.json_ready, whose copy would double the cost of this large blob
     blob = json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
     blob = blob.replace("</", "<\\/")  # the JSON cannot end its <script> element
     title = f"sflp push/fold chart, {data['structure']}"

@@ -10,7 +10,7 @@ module nor anything heavy is imported before an object is first shown:
   stack intervals);
 * :func:`range_html` -- one grid shaded by class weight.
 
-The grids are the headed 13x13 HTML tables of :mod:`sflp.display`, in the colours of the PNG
+The grids are the headed 13x13 HTML tables of :mod:`sflp.report.display`, in the colours of the PNG
 charts.  The HTML views need only the standard library (no pandas).
 
 :func:`solution_picture` draws the SB push and BB call grids as a :class:`Picture`: the range
@@ -24,11 +24,11 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from sflp.cards import CLASS_NAMES
-from sflp.display import frequency_grid, html_grid, side_by_side
+from sflp.core.cards import CLASS_NAMES
+from sflp.core.ranges import format_range
 from sflp.errors import ConfigError
-from sflp.palette import threshold_colour
-from sflp.ranges import format_range
+from sflp.report.colors import threshold_colour
+from sflp.report.display import frequency_grid, html_grid, side_by_side
 from sflp.report.draw import Drawing, pdf_bytes, png_bytes, svg_bytes
 
 DPI = 120
@@ -52,7 +52,7 @@ def solution_html(solution) -> str:
 
 def thresholds_html(thresholds) -> str:
     """The SB push / BB call threshold charts as headed 13x13 grids (colours as in the PNGs)."""
-    from sflp.thresholds import format_intervals
+    from sflp.solving.thresholds import format_intervals
 
     grids = []
     for player, title in (("sb", "SB push"), ("bb", "BB call")):

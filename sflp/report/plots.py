@@ -8,7 +8,7 @@ byte-reproducible (no clock times; fonts from the DejaVu Sans files bundled in `
 Grids use the HoldemResources orientation: aces top-left, suited hands above the diagonal,
 offsuit below.  Each cell holds the hand's name and, below it, its number (threshold label or
 mixed frequency); the text colour is black or white, whichever reads better on the cell.
-The threshold colour bar is logarithmic, like the cell colours (:mod:`sflp.palette`).
+The threshold colour bar is logarithmic, like the cell colours (:mod:`sflp.report.colors`).
 
 The notebook picture of a solution (:func:`sflp.report.notebook.solution_picture`) is
 :func:`range_picture`; the approximate-solver benchmark draws its log-log panels with
@@ -168,7 +168,7 @@ def _short_intervals(text: str) -> str:
 
 
 def _combo_pct(rows: pd.DataFrame) -> float:
-    from sflp.cards import CLASS_NAMES, CLASS_SIZES
+    from sflp.core.cards import CLASS_NAMES, CLASS_SIZES
 
     sizes = dict(zip(CLASS_NAMES, CLASS_SIZES.tolist()))
     w = np.array([sizes[h] for h in rows["hand"]], dtype=np.float64)

@@ -14,7 +14,7 @@ from sflp.report.text import fmt_num
 
 def sorted_solutions(solutions: Iterable) -> list:
     """The solutions ordered by stack; one blind structure, each stack once."""
-    from sflp.game import Solution
+    from sflp.core.game import Solution
 
     if isinstance(solutions, (str, bytes, Solution)) or not isinstance(solutions, Iterable):
         raise ConfigError(

@@ -49,7 +49,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sflp.errors import OutputError
-from sflp.format import json_text
+from sflp.report.format import json_text
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "sflp-report"

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sflp.cards import CLASS_NAMES, PLAYERS
+from sflp.core.cards import CLASS_NAMES, PLAYERS
 from sflp.errors import OutputError
-from sflp.format import class_arrays
+from sflp.report.format import class_arrays
 
 RANGES_COLUMNS = ("stack", "player", "hand", "frequency", "ev_margin")
 VALUES_COLUMNS = ("stack", "value", "push_pct", "call_pct", "exploitability")

@@ -48,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sflp.cards import CLASS_NAMES, N_CLASSES, PLAYERS
+from sflp.core.cards import CLASS_NAMES, N_CLASSES, PLAYERS
 from sflp.errors import ConfigError, OutputError
 
 FORMATS = ("csv", "xlsx", "html", "pdf", "png", "svg")
@@ -80,11 +80,11 @@ class Head:
     uses them (a worker), so the solving process never loads pandas."""
 
     config: object
-    """The blinds and antes (:class:`sflp.game.GameConfig`; None until the first stack when the
+    """The blinds and antes (:class:`sflp.core.game.GameConfig`; None until the first stack when the
     set has no thresholds)."""
     title: str | None
     thresholds: object
-    """The exact path (:class:`sflp.thresholds.Thresholds`) or None."""
+    """The exact path (:class:`sflp.solving.thresholds.Thresholds`) or None."""
     low: float
     high: float
     solved: list[float]
@@ -179,7 +179,7 @@ class Writer:
 def _thresholds_csv(path: Path, head: Head) -> None:
     from sflp.report.csv_out import write_thresholds_csv
     from sflp.report.frames import add_sc_column
-    from sflp.sc import sc_numbers
+    from sflp.study.sc import sc_numbers
 
     write_thresholds_csv(add_sc_column(head.tdf, sc_numbers(head.config)), path)
 
@@ -370,7 +370,7 @@ def _pyarrow():
 def _workbook(path: Path, sweep: Sweep) -> None:
     from sflp.report.excel import add_sc_sheet, chart_workbook, save_workbook
     from sflp.report.frames import add_sc_column, sc_frame
-    from sflp.sc import TIE_RULE, sc_numbers
+    from sflp.study.sc import TIE_RULE, sc_numbers
 
     sc = sc_numbers(sweep.config)
     tdf = add_sc_column(sweep.tdf, sc) if sweep.tdf is not None else None
@@ -487,7 +487,7 @@ def warm(config, formats: Sequence[str]) -> None:
         for weight in ("normal", "bold"):
             _font(weight)  # the fonts read once per process: every picture measures its texts
     if config is not None and {"csv", "xlsx"} & set(formats):
-        from sflp.sc import sc_numbers
+        from sflp.study.sc import sc_numbers
 
         sc_numbers(config)
 

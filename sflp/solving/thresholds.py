@@ -1,14 +1,14 @@
 r"""Exact stack thresholds of every hand, by following the equilibrium path in the stack.
 
 For one blind structure the payoff matrix is affine in the stack, ``K(S) = K0 + S*K1`` (see
-:mod:`sflp.game`).  On a stretch of stacks where the equilibrium *support* is fixed (which hands
+:mod:`sflp.core.game`).  On a stretch of stacks where the equilibrium *support* is fixed (which hands
 each player plays always, never, or at a mixed frequency), the mixed frequencies solve two square
 indifference systems with entries affine in ``S``:
 
 * SB's mixed hands ``i`` are indifferent:  ``K[Ms, Mb] y_M = -r_Ms (g-f) - K[Ms, Pb] 1``,
 * BB's mixed hands ``j`` are indifferent:  ``K[Ms, Mb]' x_M = -K[Ps, Mb]' 1``.
 
-(:mod:`sflp.support` builds these systems, for this module, the float polish and the exact
+(:mod:`sflp.solving.support` builds these systems, for this module, the float polish and the exact
 certificate alike; being linear in ``(K, r (g-f))``, the system at ``S`` is the system of
 ``(K0, r (g-f))`` plus ``S`` times the system of ``(K1, 0)``.)
 
@@ -31,8 +31,8 @@ event polynomials (degree ``k + 1``, exactly, at Chebyshev nodes over a window a
 stack, see ``_WINDOW``), takes their real roots nearest the current stack on either side, and
 refines each by a bracketing root finder on the *exact* event function (the determinants
 evaluated at that stack), to ~1e-13 relative: that is the segment on which the support holds.
-The first support comes from an LP solve (:func:`sflp.lp.solve_lp`), read with the tolerances
-:data:`sflp.support.PATH_TOLERANCES`.  At a segment's end the event says what changes; the next
+The first support comes from an LP solve (:func:`sflp.solving.lp.solve_lp`), read with the tolerances
+:data:`sflp.solving.support.PATH_TOLERANCES`.  At a segment's end the event says what changes; the next
 support is found by *pivoting*: the few generic successor supports (the hand goes pure or mixed,
 with one hand of either player following it in or out of the mixed set) are tested just past the
 breakpoint, and only if none is an equilibrium support there is the LP solved again.  Every
@@ -61,11 +61,11 @@ import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
 from sflp import checks
-from sflp.cards import CLASS_INDEX as _CLASS_INDEX
-from sflp.cards import CLASS_NAMES, N_CLASSES, PLAYERS
+from sflp.core.cards import CLASS_INDEX as _CLASS_INDEX
+from sflp.core.cards import CLASS_NAMES, N_CLASSES, PLAYERS
+from sflp.core.game import GameConfig, Payoffs, PushFoldGame, payoffs_for
 from sflp.errors import ConfigError, SolveError
-from sflp.game import GameConfig, Payoffs, PushFoldGame, payoffs_for
-from sflp.support import (
+from sflp.solving.support import (
     PATH_TOLERANCES,
     Support,
     candidate_systems,
@@ -214,10 +214,10 @@ class Thresholds:
     def solve(self, stacks, *, exact: bool = False, progress=None, workers: int | None = None) -> list:
         """Checked solutions at ``stacks`` (inside ``[low, high]``) read off this path, in the order given.
 
-        ``compute_thresholds(config, lo, hi).solve(stacks)`` is :func:`sflp.solver.solve_many`
+        ``compute_thresholds(config, lo, hi).solve(stacks)`` is :func:`sflp.solving.solver.solve_many`
         with ``path=`` this result: no LP per stack, every stack still checked by best responses.
         """
-        from sflp.solver import solve_many
+        from sflp.solving.solver import solve_many
 
         return solve_many(stacks, self.config, exact=exact, progress=progress, workers=workers, path=self)
 
@@ -705,8 +705,8 @@ class _PathFollower:
 
     def piece_at(self, p: float) -> _Piece | None:
         """A valid piece at ``p`` from an LP solve, reading its support with the ladder
-        :data:`sflp.support.PATH_TOLERANCES` (the first valid one wins)."""
-        from sflp.lp import DEFAULT_SOLVER, solve_lp
+        :data:`sflp.solving.support.PATH_TOLERANCES` (the first valid one wins)."""
+        from sflp.solving.lp import DEFAULT_SOLVER, solve_lp
 
         x, y, _ = solve_lp(self.game0.at_stack(p), DEFAULT_SOLVER)
         self.lp_solves += 1
@@ -724,7 +724,7 @@ class _PathFollower:
     def accept(self, piece: _Piece, p: float, lo: float, hi: float) -> tuple[float, float, int] | None:
         """The segment ``(a, b, end_row)`` of ``piece`` around ``p`` if it checks out inside
         (event rows at three interior stacks, exploitability at its midpoint), else None."""
-        from sflp.solver import MAX_EXPLOITABILITY
+        from sflp.solving.solver import MAX_EXPLOITABILITY
 
         self.segments_checked += 1
         if self.segments_checked > _MAX_SEGMENTS:

@@ -1,21 +1,21 @@
 """Solve push/fold games: one stack, or many stacks with support reuse.  Every answer is checked.
 
-``solve(config)`` runs the cvxpy LP (:mod:`sflp.lp`), then *polishes* the answer: it reads the
+``solve(config)`` runs the cvxpy LP (:mod:`sflp.solving.lp`), then *polishes* the answer: it reads the
 support (pure and mixed hands of each player) off the LP solution and solves the indifference
 equations of the mixed hands directly, which removes the solver's ~1e-9 noise (the support
-algebra lives in :mod:`sflp.support`; the polish reads supports with the tolerances
-:data:`sflp.support.POLISH_TOLERANCES` and keeps the best candidate by exploitability).  The result is
-checked by best responses (:meth:`sflp.game.PushFoldGame.exploitability`); above
+algebra lives in :mod:`sflp.solving.support`; the polish reads supports with the tolerances
+:data:`sflp.solving.support.POLISH_TOLERANCES` and keeps the best candidate by exploitability).  The result is
+checked by best responses (:meth:`sflp.core.game.PushFoldGame.exploitability`); above
 ``MAX_EXPLOITABILITY`` the solve fails loudly with :class:`~sflp.errors.SolveError`.
 
 ``solve_many(stacks, config)`` walks the stacks in order and first tries the previous stack's
 support (a few matrix-vector products); only where that candidate fails the best-response check
 is the LP solved again.  Given the exact equilibrium path (``path=compute_thresholds(...)``, or
-:meth:`sflp.thresholds.Thresholds.solve`) every stack reads its strategies off the path instead.
+:meth:`sflp.solving.thresholds.Thresholds.solve`) every stack reads its strategies off the path instead.
 :func:`iter_solve` is the streaming form: it yields the solutions one at a time in increasing
 stack order, so a sweep over 100,000 stacks never holds them all.
 
-This module does not import :mod:`sflp.thresholds` (which sits above it); the path is passed in.
+This module does not import :mod:`sflp.solving.thresholds` (which sits above it); the path is passed in.
 It is not computed behind the caller's back because it does not pay: reading a stack off the
 path costs about 0.2 ms, as much as a stack whose support carries over, and computing the path
 costs 0.8-1.4 s.  Measured on 2 cores: 1,000 stacks over 1-100 bb take 0.54 s by support reuse
@@ -31,9 +31,9 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 
 from sflp import checks
+from sflp.core.game import GameConfig, PushFoldGame, Solution, make_solution
 from sflp.errors import ConfigError, SolveError
-from sflp.game import GameConfig, PushFoldGame, Solution, make_solution
-from sflp.support import POLISH_TOLERANCES, Support, solve_on_support
+from sflp.solving.support import POLISH_TOLERANCES, Support, solve_on_support
 
 MAX_EXPLOITABILITY = 1e-9
 """Largest exploitability (bb per hand) a returned solution may have."""
@@ -49,7 +49,7 @@ equations at the stack asked for, and is checked by best responses like every an
 
 def _solve_lp(game: PushFoldGame, solver: str | None) -> tuple[np.ndarray, np.ndarray, str]:
     """The polished LP answer, and its method name (large stacks: see ``LP_STACK_LIMIT``)."""
-    from sflp.lp import DEFAULT_SOLVER, solve_lp
+    from sflp.solving.lp import DEFAULT_SOLVER, solve_lp
 
     stack = float(game.config.stack)
     if stack <= LP_STACK_LIMIT:
@@ -151,7 +151,7 @@ def _finish(game: PushFoldGame, solution: Solution, exact: bool) -> Solution:
             f"> {MAX_EXPLOITABILITY:g}: refusing to return it"
         )
     if exact:
-        from sflp.certify import certify
+        from sflp.solving.certify import certify
 
         solution = certify(game, solution)
     return solution
@@ -195,7 +195,7 @@ def make_game(config: GameConfig, level: str = "class", table=None) -> PushFoldG
     The default table is resolved here, once: the game and every ``at_stack`` of it carry it, so
     a sweep's certificates do not look up the data folder again at every stack."""
     if table is None:
-        from sflp.equity import load_table
+        from sflp.core.equity import load_table
 
         table = load_table()
     return PushFoldGame(config, table, level)
@@ -232,12 +232,12 @@ def solve_many(
     """Checked equilibria for many stacks of one blind structure, in the order given.
 
     ``path`` is an exact equilibrium path over the sweep's range (the result of
-    :func:`sflp.thresholds.compute_thresholds`): each stack then reads its strategies off the
+    :func:`sflp.solving.thresholds.compute_thresholds`): each stack then reads its strategies off the
     path (no LP) and is still checked by best responses.  Without a path, stacks are visited in
     increasing order; each first tries the support of the previous stack (a candidate costs
     microseconds to check), then the all-pure support its EV margins' signs suggest
     (``_repair``, see :data:`REPAIR_SIZES`), and only then the LP.  With ``exact`` along a path,
-    each stack is certified from its segment's polynomials (:mod:`sflp.segment`).
+    each stack is certified from its segment's polynomials (:mod:`sflp.solving.segment`).
     ``Solution.method`` says which: ``"path"``, ``"support"``, ``"repair"`` or ``"lp"``.
     ``progress`` is an optional callable invoked once per stack.  This keeps every solution in
     memory; :func:`iter_solve` yields them one at a time.
@@ -309,17 +309,17 @@ def iter_blocks(
 ):
     """The certified equilibria of ``stacks`` along an exact ``path``, a block at a time.
 
-    ``path`` is :func:`sflp.thresholds.compute_thresholds` over the stacks' range.  Each block
-    (:class:`sflp.segment.SegmentBlock`) holds stacks of one path segment (at most
+    ``path`` is :func:`sflp.solving.thresholds.compute_thresholds` over the stacks' range.  Each block
+    (:class:`sflp.solving.segment.SegmentBlock`) holds stacks of one path segment (at most
     :data:`BLOCK_STACKS` of them), in increasing order, as arrays: ``stacks``, ``sb`` / ``bb``
     (frequencies, one row per stack), ``sb_ev`` / ``bb_ev``, ``value``, ``push_pct``,
-    ``call_pct``; ``block.solutions()`` gives the :class:`~sflp.game.Solution` objects.  The numbers are those of
+    ``call_pct``; ``block.solutions()`` gives the :class:`~sflp.core.game.Solution` objects.  The numbers are those of
     ``iter_solve(stacks, config, exact=True, path=path)``, bit for bit (every float is the exact
     value rounded once), made without a Python object per stack: this is the form for large
     chart jobs.  ``compiled`` forces the numba kernels on or off (default: on from
-    :data:`sflp.segment.COMPILED_MIN_STACKS` stacks).  ``progress`` is called once per stack.
+    :data:`sflp.solving.segment.COMPILED_MIN_STACKS` stacks).  ``progress`` is called once per stack.
     """
-    from sflp.segment import compiled_default
+    from sflp.solving.segment import compiled_default
 
     stacks = sorted(_check_stacks(stacks))
     if not stacks:
@@ -359,10 +359,10 @@ def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool,
     """Solutions of increasing ``stacks`` in one process (path, support reuse, repair, LP).
 
     Along a path with ``exact``, the stacks of each segment are certified together from the
-    segment's polynomials (:meth:`sflp.segment.SegmentCertificate.block`); a stack that does not
+    segment's polynomials (:meth:`sflp.solving.segment.SegmentCertificate.block`); a stack that does not
     certify that way (a breakpoint, a degenerate support) takes the general route below."""
     if path is not None and exact:
-        from sflp.segment import compiled_default
+        from sflp.solving.segment import compiled_default
 
         for block in _path_blocks(stacks, game0, path, solver, compiled_default(len(stacks))):
             yield from block.solutions()
@@ -376,10 +376,10 @@ BLOCK_STACKS = 2048
 
 def _path_blocks(stacks: list[float], game0: PushFoldGame, path, solver=None, compiled: bool | None = None):
     """The certified solutions of ``stacks`` (increasing) along ``path``, one
-    :class:`~sflp.segment.SegmentBlock` per run of stacks in one segment (a long run in pieces of
+    :class:`~sflp.solving.segment.SegmentBlock` per run of stacks in one segment (a long run in pieces of
     :data:`BLOCK_STACKS`), in order.  A stack the segment's support does not certify (a
     breakpoint) is solved the general way into its block."""
-    from sflp.segment import SegmentCertificate
+    from sflp.solving.segment import SegmentCertificate
 
     config0 = game0.config
     path.segment_of(stacks[0]), path.segment_of(stacks[-1])  # inside the path's range (or its error)
@@ -472,7 +472,7 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # numba's thread pool does not survive a fork: forked workers evaluate blocks with numpy
-    from sflp import segment
+    from sflp.solving import segment
 
     segment.COMPILED_ALLOWED = False
 
@@ -492,7 +492,7 @@ def _solve_parallel(stacks, config, level, solver, exact, table, progress, worke
     from collections import deque
     from concurrent.futures import ProcessPoolExecutor
 
-    from sflp.lp import DEFAULT_SOLVER, lp_for
+    from sflp.solving.lp import DEFAULT_SOLVER, lp_for
 
     game0 = make_game(config, level, table)
     if path is None:

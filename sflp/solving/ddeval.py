@@ -1,7 +1,7 @@
 r"""Correctly rounded ratios of integer polynomials over a block of stacks, by double-double
 arithmetic with a proven error bound (numpy only).
 
-A segment of the exact path (:mod:`sflp.segment`) gives every published number of a stack
+A segment of the exact path (:mod:`sflp.solving.segment`) gives every published number of a stack
 ``S = p/q`` as a ratio of two integer polynomials evaluated at ``S`` (homogenised:
 ``H(p, q) = sum_t c_t p^t q^(d-t)``, an integer), times a rational constant.  The exact route
 evaluates those integers in Python and divides; here the same ratios are computed for a whole
@@ -163,7 +163,7 @@ def comp_horner(ch: np.ndarray, cl: np.ndarray, x: np.ndarray, cabs: np.ndarray 
     times the same sum.  The bound used is ``(8 (d+1)^2 + 8) u^2`` times the float estimate of
     that sum, inflated by 1 %.  ``cabs`` (default ``|ch|``) stands for ``|c_t|`` in it: a caller
     whose coefficients carry larger errors of their own passes a larger magnitude
-    (:meth:`sflp.segment.SegmentCertificate._dd_rows`)."""
+    (:meth:`sflp.solving.segment.SegmentCertificate._dd_rows`)."""
     d = ch.shape[1] - 1
     x = np.asarray(x, dtype=np.float64)[None, :]
     xh, xl = _split(x)

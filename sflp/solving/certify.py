@@ -2,7 +2,7 @@ r"""Exact rational equilibrium certificates: a float solution turned into a proo
 
 The mathematics
 ---------------
-With the notation of :mod:`sflp.game`, SB's value of push frequencies ``x`` against call
+With the notation of :mod:`sflp.core.game`, SB's value of push frequencies ``x`` against call
 frequencies ``y`` is ``V(x, y) = f + (g - f) r.x + x' K y`` with ``f = -(sb + a)``,
 ``g = bb + a + A`` and, from the integer board counts of the equity table,
 
@@ -14,12 +14,12 @@ win / tie counts of hand ``i`` against hand ``j`` and ``L = pairs*B - W - T``.  
 ``pairs, W, T`` are ``class_pairs, class_wins, class_ties``; at combo level ``COMBO_DISJOINT``
 and the 1,326 x 1,326 ``wins, ties``.  Every number is rational.  With ``den`` the lcm of the
 denominators of the five configuration numbers (floats read by their shortest decimal, see
-:meth:`sflp.game.GameConfig.exact`) and ``scale = 2*D*B*den``, the matrix
+:meth:`sflp.core.game.GameConfig.exact`) and ``scale = 2*D*B*den``, the matrix
 
     K_scaled = scale * K = 2*Sn*W - 2*(Sn - An)*L + An*T - 2*B*gn*pairs      (Sn = S*den, ...)
 
 and ``scale * r[i] * (g - f) = 2*B*(gn - fn)*sum_j pairs[i,j]`` (the node values taken from the
-one payoff home, :mod:`sflp.payoff`, scaled by ``2*den``) are **integers**, so every
+one payoff home, :mod:`sflp.core.payoff`, scaled by ``2*den``) are **integers**, so every
 product below is integer arithmetic (numpy int64 where provably no overflow, else Python ints in
 object arrays); a Fraction is formed only at the end.
 
@@ -39,12 +39,12 @@ The procedure (:func:`certify`)
 -------------------------------
 1. Read the support off the float solution: ``x >= 1 - tol`` is pure 1, ``x <= tol`` is 0, the
    rest is mixed (same for ``y``); ``tol = 1e-7`` first, then the other rungs of the tolerance
-   ladder :data:`sflp.support.SUPPORT_TOLERANCES` in its order, and finally a support that also
+   ladder :data:`sflp.solving.support.SUPPORT_TOLERANCES` in its order, and finally a support that also
    counts as mixed every pure hand whose float margin is within ``1e-9`` bb of zero.
-2. *Build* the support's indifference equations with :func:`sflp.support.indifference_system`
+2. *Build* the support's indifference equations with :func:`sflp.solving.support.indifference_system`
    (the builder the float polish and the path follower use too), here in the integers
    ``scale * K`` and ``scale * r (g-f)``, and *solve* them exactly (Fraction Gauss-Jordan
-   elimination, :func:`sflp.support.solve_exact`): for SB's mixed hands ``i``,
+   elimination, :func:`sflp.solving.support.solve_exact`): for SB's mixed hands ``i``,
    ``r_i (g-f) + sum_j K_ij y_j = 0`` in BB's mixed frequencies; for BB's mixed hands ``j``,
    ``sum_i K_ij x_i = 0`` in SB's mixed frequencies.  Inconsistent equations reject the
    support.  Under-determined systems (a stack exactly at a breakpoint, symmetric combos at
@@ -62,7 +62,7 @@ for any rational strategies (ints, Fractions, or floats taken at their exact bin
 At a stack of 1 bb with the default blinds BB is all in from posting and both players play
 every hand; the deal is symmetric, so the value is exactly zero:
 
->>> from sflp.game import GameConfig, PushFoldGame, make_solution
+>>> from sflp.core.game import GameConfig, PushFoldGame, make_solution
 >>> game = PushFoldGame(GameConfig(stack=1))
 >>> ones = [1] * 169
 >>> exact_value(game, ones, ones), exact_exploitability(game, ones, ones)
@@ -87,13 +87,13 @@ from numbers import Integral, Rational
 
 import numpy as np
 
-from sflp.cards import CLASS_NAMES, N_COMBOS, combo_name
-from sflp.equity import BOARDS_PER_PAIR, EquityTable, load_table
+from sflp.core.cards import CLASS_NAMES, N_COMBOS, combo_name
+from sflp.core.equity import BOARDS_PER_PAIR, EquityTable, load_table
+from sflp.core.game import DEALS, PushFoldGame, Solution, to_fraction
+from sflp.core.payoff import showdown, stack_split, terminal_payoffs
 from sflp.errors import CertificateError, ConfigError
-from sflp.game import DEALS, PushFoldGame, Solution, to_fraction
-from sflp.payoff import showdown, stack_split, terminal_payoffs
-from sflp.support import SUPPORT_TOLERANCES, IndifferenceSystem, Support, indifference_system
-from sflp.support import solve_exact as _solve_system  # the name the tests and older callers use
+from sflp.solving.support import SUPPORT_TOLERANCES, IndifferenceSystem, Support, indifference_system
+from sflp.solving.support import solve_exact as _solve_system  # the name the tests and older callers use
 
 TIGHT_MARGIN = 1e-9
 """Float margin (bb per hand) below which a pure hand may be re-read as mixed (last attempt)."""
@@ -183,7 +183,7 @@ class _Structure:
     """The stack-independent integers of one blind structure (cached): with ``den0`` the lcm of
     the blinds' and antes' denominators, every node's payoff times ``2*den0`` is an integer
     constant plus an integer multiple of the stack (the per-stack coefficients of
-    :mod:`sflp.payoff` are integers), so ``2*den0*D*B*K(S) = KC + 2*den0*S*KS`` with integer
+    :mod:`sflp.core.payoff` are integers), so ``2*den0*D*B*K(S) = KC + 2*den0*S*KS`` with integer
     matrices ``KC = showdown(2*den0*constants)`` and ``KS = showdown(per-stack coefficients)``."""
 
     den0: int
@@ -205,7 +205,7 @@ def _structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction])
     if hit is not None:
         return hit
     counts = _counts(table, game.level)
-    # the payoffs of every terminal node, from the one payoff home (sflp.payoff)
+    # the payoffs of every terminal node, from the one payoff home (sflp.core.payoff)
     constant, per_stack = stack_split(terminal_payoffs(cfg))
     if any(v != 0 for v in (per_stack["fold"], per_stack["steal"])):  # pragma: no cover - rules
         raise CertificateError("the fold and the steal must not depend on the stack")
@@ -249,7 +249,7 @@ def _check_float_payoffs(game: PushFoldGame, st: _Structure) -> None:
 def exact_payoffs(game: PushFoldGame) -> ExactPayoffs:
     """The exact payoff numbers of ``game`` (see the module docstring), cached per game setup.
 
-    >>> from sflp.game import GameConfig, PushFoldGame
+    >>> from sflp.core.game import GameConfig, PushFoldGame
     >>> ex = exact_payoffs(PushFoldGame(GameConfig(stack=10)))
     >>> ex.f, ex.g, ex.r[0], ex.scale == 2 * 1326 * 1225 * 1712304 * 2
     (Fraction(-1, 2), Fraction(1, 1), Fraction(1, 221), True)
@@ -453,7 +453,7 @@ def _fmt(q: Fraction) -> str:
 
 def _candidate_supports(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> Iterator[tuple[str, Support]]:
     """The supports to try, with a label each, in order (a generator: later ones are built only
-    when needed): the ladder :data:`sflp.support.SUPPORT_TOLERANCES`, then the tight-margin support."""
+    when needed): the ladder :data:`sflp.solving.support.SUPPORT_TOLERANCES`, then the tight-margin support."""
     seen: set[Support] = set()
     for tol in SUPPORT_TOLERANCES:
         s = Support.of(x, y, tol)
@@ -513,7 +513,7 @@ def _try_support(ex: ExactPayoffs, x_float: np.ndarray, y_float: np.ndarray, lab
 
 def _build(ex: ExactPayoffs, sup: Support) -> tuple[IndifferenceSystem, list, list, list, list]:
     """The indifference system of ``sup`` in the integers ``scale * K``, ``scale * r (g-f)``
-    (:func:`sflp.support.indifference_system`), and its two systems as lists of Python ints:
+    (:func:`sflp.solving.support.indifference_system`), and its two systems as lists of Python ints:
     ``(system, A_sb, b_sb, A_bb, b_bb)`` with SB's rows ``A_sb y_M = b_sb`` and BB's rows
     ``A_bb x_M = b_bb``."""
     system = indifference_system(ex.K_scaled, np.array(ex.base_scaled, dtype=object), sup)
@@ -669,7 +669,7 @@ def _check(ex: ExactPayoffs, att: _Attempt, solved_x, solved_y) -> None:
 def certify(game: PushFoldGame, solution: Solution) -> Solution:
     """An exact rational equilibrium near ``solution``, proven in exact arithmetic.
 
-    Returns a new :class:`~sflp.game.Solution` with ``certified=True``, the exact strategies
+    Returns a new :class:`~sflp.core.game.Solution` with ``certified=True``, the exact strategies
     (``sb_exact`` / ``bb_exact``), the exact value ``value_exact`` and a summary in
     ``extra["certificate"]``; raises :class:`~sflp.errors.CertificateError` when no support read
     off the float solution yields a certified equilibrium.
@@ -769,7 +769,7 @@ def exact_evs(ex: ExactPayoffs, x: Sequence[Fraction], fig: _Exact) -> tuple[np.
     """SB's and BB's EV margins per hand, each the nearest float of its exact value.
 
     SB: ``m[i] / r[i]``; BB: ``-c[j] / (P'x)[j]``, NaN where SB never shoves into hand ``j``
-    (as :meth:`sflp.game.PushFoldGame.bb_ev`).  Python's ``int / int`` is correctly rounded, so
+    (as :meth:`sflp.core.game.PushFoldGame.bb_ev`).  Python's ``int / int`` is correctly rounded, so
     each float is the exact rational rounded once.
     """
     # object arrays of Python ints: each "/" is int.__truediv__, the correctly rounded quotient

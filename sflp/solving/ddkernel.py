@@ -1,15 +1,15 @@
-"""The block evaluation of :mod:`sflp.ddeval` compiled with numba.
+"""The block evaluation of :mod:`sflp.solving.ddeval` compiled with numba.
 
-The same arithmetic as the numpy functions :func:`~sflp.ddeval.comp_horner` and
-:func:`~sflp.ddeval.ratios`, operation for operation (the double-double primitives are those
+The same arithmetic as the numpy functions :func:`~sflp.solving.ddeval.comp_horner` and
+:func:`~sflp.solving.ddeval.ratios`, operation for operation (the double-double primitives are those
 very functions, compiled), written as loops over stacks and rows so that no temporary arrays are
 made: on every core for large blocks (``prange``; a parallel launch costs about 2 us on an idle
 machine), on one thread for small ones (:data:`PARALLEL_MIN_STACKS`).  numba's thread pool does
 not survive a fork, so forked worker processes use the numpy route
-(:data:`sflp.segment.COMPILED_ALLOWED`).  IEEE arithmetic without contraction (numba's default,
+(:data:`sflp.solving.segment.COMPILED_ALLOWED`).  IEEE arithmetic without contraction (numba's default,
 no ``fastmath``) gives the same bits as numpy; ``tests/test_ddeval.py`` checks that both routes
 agree bit for bit and with the exact values.  :func:`dd_rows` sums a segment's rows in order
-(numpy sums them pairwise): both are within the bound :mod:`sflp.segment` states.
+(numpy sums them pairwise): both are within the bound :mod:`sflp.solving.segment` states.
 
 Importing this module imports numba and compiles the kernels on first use (a few seconds),
 cached on disk by numba (``cache=True``: in ``__pycache__`` beside this file, or numba's own
@@ -23,7 +23,7 @@ import types
 import numba
 import numpy as np
 
-from sflp import ddeval
+from sflp.solving import ddeval
 
 _NS: dict = {"_SPLIT": ddeval._SPLIT}
 for _name in ("_two_sum", "_fast_two_sum", "_split", "_two_prod", "dd_add", "dd_mul_f", "dd_mul", "dd_div"):
@@ -130,7 +130,7 @@ segment, 23 us a stack on one thread against 24-42 us on two)."""
 
 
 def horner_block(ch: np.ndarray, cl: np.ndarray, ca: np.ndarray, x: np.ndarray):
-    """:func:`sflp.ddeval.comp_horner` and :func:`sflp.ddeval.proven_sign`, compiled."""
+    """:func:`sflp.solving.ddeval.comp_horner` and :func:`sflp.solving.ddeval.proven_sign`, compiled."""
     shape = (ch.shape[0], x.shape[0])
     H, L, B = np.empty(shape), np.empty(shape), np.empty(shape)
     S = np.empty(shape, dtype=np.int8)
@@ -141,7 +141,7 @@ def horner_block(ch: np.ndarray, cl: np.ndarray, ca: np.ndarray, x: np.ndarray):
 
 
 def ratio_block(H, L, B, num, den, wh, wl, scale):
-    """:func:`sflp.ddeval.ratios` (rows ``num`` over rows ``den``), compiled."""
+    """:func:`sflp.solving.ddeval.ratios` (rows ``num`` over rows ``den``), compiled."""
     m = len(num)
     out = np.empty((m, H.shape[1]))
     ok = np.empty((m, H.shape[1]), dtype=np.bool_)

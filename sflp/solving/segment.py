@@ -1,7 +1,7 @@
 r"""Exact certificates for the stacks of one segment of the equilibrium path, from polynomials.
 
-On a segment of the exact path (:mod:`sflp.thresholds`) the support is fixed.  In the integers
-of the certificate (:mod:`sflp.certify`: ``sigma0 * K(S) = KC + S * KS2`` with
+On a segment of the exact path (:mod:`sflp.solving.thresholds`) the support is fixed.  In the integers
+of the certificate (:mod:`sflp.solving.certify`: ``sigma0 * K(S) = KC + S * KS2`` with
 ``sigma0 = 2*den0*D*B``, and ``sigma0 * r_i (g - f)`` an integer) every exact figure of the
 equilibrium is then a polynomial in the stack ``S`` with integer coefficients, divided by another:
 
@@ -19,20 +19,20 @@ equilibrium is then a polynomial in the stack ``S`` with integer coefficients, d
 
 :class:`SegmentCertificate` forms these polynomials once per segment (exact Python integers);
 a stack ``S = p/q`` is then a few integer evaluations, homogenised so that no fraction is formed
-until the end.  The certificate at the stack is the one of :func:`sflp.certify.certify`: every
+until the end.  The certificate at the stack is the one of :func:`sflp.solving.certify.certify`: every
 mixed frequency strictly inside (0, 1), every pure SB hand's margin of the right strict sign,
 every mixed hand's exactly 0, the same for BB, and the two best-response values equal (so the
 exploitability is exactly 0).  Any degenerate case -- ``Q = 0``, a frequency at 0 or 1, a pure
 hand's margin exactly 0 (a stack on a breakpoint), a support that is not square -- returns None,
 and the caller certifies that stack the general way.  Every published float is the exact value
-rounded once, so the numbers are those :func:`~sflp.certify.certify` publishes, bit for bit;
+rounded once, so the numbers are those :func:`~sflp.solving.certify.certify` publishes, bit for bit;
 ``tests/test_segment.py`` checks that on whole grids.
 
 :meth:`SegmentCertificate.block` does the same for many stacks of the segment at once
 (:class:`SegmentBlock`, arrays with a row per stack).  The identities that hold at every stack
 (the mixed hands' margins are the zero polynomial; the two best-response values agree) are
 checked once on the polynomials; the polynomials are evaluated in double-double arithmetic with a
-proven error bound (:mod:`sflp.ddeval`, compiled in :mod:`sflp.ddkernel` for large sweeps), every
+proven error bound (:mod:`sflp.solving.ddeval`, compiled in :mod:`sflp.solving.ddkernel` for large sweeps), every
 sign the certificate needs and every published float's rounding is proven from those bounds, and
 a stack where a proof fails is certified by :meth:`SegmentCertificate.solution`.
 """
@@ -47,12 +47,21 @@ from itertools import permutations
 
 import numpy as np
 
-from sflp.cards import N_CLASSES, N_COMBOS
-from sflp.certify import _check_float_payoffs, _counts, _names, _r_parts, _structure
-from sflp.ddeval import at_denominator, comp_horner, dd_add, dd_mul, proven_sign, ratios, scaled_coefficients, to_dd
-from sflp.equity import BOARDS_PER_PAIR, load_table
-from sflp.game import DEALS, GameConfig, PushFoldGame, Solution, to_fraction
-from sflp.support import Support
+from sflp.core.cards import N_CLASSES, N_COMBOS
+from sflp.core.equity import BOARDS_PER_PAIR, load_table
+from sflp.core.game import DEALS, GameConfig, PushFoldGame, Solution, to_fraction
+from sflp.solving.certify import _check_float_payoffs, _counts, _names, _r_parts, _structure
+from sflp.solving.ddeval import (
+    at_denominator,
+    comp_horner,
+    dd_add,
+    dd_mul,
+    proven_sign,
+    ratios,
+    scaled_coefficients,
+    to_dd,
+)
+from sflp.solving.support import Support
 
 MAX_MIXED = 5
 """Segments with more mixed hands per player than this are certified stack by stack
@@ -62,7 +71,7 @@ _ZERO, _ONE = Fraction(0), Fraction(1)
 
 COMPILED_MIN_STACKS = 5_000
 """Sweeps of at least this many stacks evaluate their blocks with the compiled kernels
-(:mod:`sflp.ddkernel`, numba): importing numba and loading the compiled kernels costs
+(:mod:`sflp.solving.ddkernel`, numba): importing numba and loading the compiled kernels costs
 about 0.7 s once per process, and saves about 90 us a stack."""
 
 
@@ -76,16 +85,16 @@ def compiled_default(n_stacks: int) -> bool:
 
 
 def evaluate(hi, lo, qc: int, x, num, den, wh, wl, scale, *, compiled: bool | None = None, cabs=None):
-    """Every ratio of a block (:func:`sflp.ddeval.ratios`) of the polynomials ``hi + lo`` (scaled,
-    from :func:`~sflp.ddeval.scaled_coefficients`) at the stacks ``x / qc``, and the proven
+    """Every ratio of a block (:func:`sflp.solving.ddeval.ratios`) of the polynomials ``hi + lo`` (scaled,
+    from :func:`~sflp.solving.ddeval.scaled_coefficients`) at the stacks ``x / qc``, and the proven
     signs of the polynomials: ``(values, ok, signs)``.  ``compiled`` picks the numba kernels
-    (:mod:`sflp.ddkernel`) over numpy; the results are the same bits either way.  ``cabs``: the
+    (:mod:`sflp.solving.ddkernel`) over numpy; the results are the same bits either way.  ``cabs``: the
     coefficients' magnitudes for the error bound (default ``|hi|``, see
-    :func:`sflp.ddeval.comp_horner`)."""
+    :func:`sflp.solving.ddeval.comp_horner`)."""
     ch, cl, ca = at_denominator(hi, lo, qc, np.abs(hi) if cabs is None else cabs)
     x = np.asarray(x, dtype=np.float64)
     if compiled and COMPILED_ALLOWED:
-        from sflp import ddkernel
+        from sflp.solving import ddkernel
 
         H, L, B, sign = ddkernel.horner_block(ch, cl, ca, x)
         values, ok = ddkernel.ratio_block(H, L, B, num, den, wh, wl, scale)
@@ -149,7 +158,7 @@ _GAMES: dict[int, tuple] = {}
 
 
 def _game_structure(game: PushFoldGame, table):
-    """:func:`sflp.certify._structure` of ``game`` with its float payoffs checked, once per game
+    """:func:`sflp.solving.certify._structure` of ``game`` with its float payoffs checked, once per game
     object (a sweep makes every segment from one game)."""
     hit = _GAMES.get(id(game))
     if hit is None or hit[0] is not game or hit[1] is not table:
@@ -204,7 +213,7 @@ def _object_parts(st) -> tuple[np.ndarray, np.ndarray]:
 
 def _sum(K: np.ndarray, hands: list[int], axis: int) -> np.ndarray:
     """Row (``axis=1``: over columns ``hands``) or column sums of ``K`` as Python ints; in int64
-    when ``K`` is int64 (its entries are bounded so that any row sum fits, see sflp.certify)."""
+    when ``K`` is int64 (its entries are bounded so that any row sum fits, see sflp.solving.certify)."""
     n = K.shape[0]
     if not hands:
         return np.zeros(n, dtype=object)
@@ -343,7 +352,7 @@ class SegmentCertificate:
     def solution(self, config: GameConfig, method: str = "path") -> Solution | None:
         """The certified solution at ``config`` (a stack of this segment's blinds and antes), or
         None when this support does not certify it non-degenerately (the caller then uses
-        :func:`~sflp.certify.certify`)."""
+        :func:`~sflp.solving.certify.certify`)."""
         if not self.ok:
             return None
         t0 = time.perf_counter()
@@ -507,9 +516,9 @@ class SegmentCertificate:
 
         Each product errs by at most ``8u^2`` of its size and each addition by ``3u^2`` of the
         magnitudes summed, so a coefficient errs by at most ``(8 + 3m) u^2`` times its terms'
-        magnitude ``T`` (numpy sums pairwise, the compiled kernel :func:`sflp.ddkernel.dd_rows`
+        magnitude ``T`` (numpy sums pairwise, the compiled kernel :func:`sflp.solving.ddkernel.dd_rows`
         in order), with ``m <= 2 + 2k`` terms;
-        :func:`sflp.ddeval.comp_horner` bounds its error by ``(8 (d+1)^2 + 8) u^2`` times
+        :func:`sflp.solving.ddeval.comp_horner` bounds its error by ``(8 (d+1)^2 + 8) u^2`` times
         ``sum (|c_t| + T_t) x^t``, which covers both (``d = k + 1``)."""
         if not self._fits64:
             return None
@@ -529,7 +538,7 @@ class SegmentCertificate:
         p_hi = np.array([h for h, _ in pairs]).reshape(3, m, 1, size)
         p_lo = np.array([lo for _, lo in pairs]).reshape(3, m, 1, size)
         if compiled and COMPILED_ALLOWED:
-            from sflp import ddkernel
+            from sflp.solving import ddkernel
 
             hi, lo, mag = np.empty((3, n, size)), np.empty((3, n, size)), np.empty((3, n, size))
             ddkernel.dd_rows(a_hi, a_lo, p_hi[:, :, 0, :].copy(), p_lo[:, :, 0, :].copy(), hi, lo, mag)
@@ -548,11 +557,11 @@ class SegmentCertificate:
     def block(self, stacks: list[float], config: GameConfig, *, compiled: bool | None = None) -> SegmentBlock:
         """The certified solutions of a block of stacks of this segment as arrays
         (:class:`SegmentBlock`), evaluated at once: every published float is a double-double
-        ratio whose rounding is proven (:mod:`sflp.ddeval`) and every sign the certificate needs
+        ratio whose rounding is proven (:mod:`sflp.solving.ddeval`) and every sign the certificate needs
         is proven from the same numbers.  A stack where a proof fails, and every stack of a
         segment whose identities do not hold, is certified by :meth:`solution` (exact integers),
         and one that this support does not certify is marked (``missing``).  ``compiled``: the
-        numba kernels (:mod:`sflp.ddkernel`) rather than numpy, as in :func:`evaluate`."""
+        numba kernels (:mod:`sflp.solving.ddkernel`) rather than numpy, as in :func:`evaluate`."""
         blk = SegmentBlock(self, stacks, config)
         if not self.ok:
             blk.missing[:] = True
@@ -691,7 +700,7 @@ class SegmentBlock:
         return np.stack([self.sb, self.bb, self.sb_ev, self.bb_ev], axis=1) + 0.0
 
     def solutions(self, method: str = "path") -> list:
-        """A :class:`~sflp.game.Solution` per stack (None where ``missing``), as
+        """A :class:`~sflp.core.game.Solution` per stack (None where ``missing``), as
         :meth:`SegmentCertificate.solution` makes them."""
         out: list = []
         seg = self.segment
@@ -714,7 +723,7 @@ class SegmentBlock:
 
 
 def _decimal(stack) -> tuple[int, int]:
-    """``(p, q)`` with ``p / q`` the exact stack (:func:`sflp.game.to_fraction`: a float's shortest
+    """``(p, q)`` with ``p / q`` the exact stack (:func:`sflp.core.game.to_fraction`: a float's shortest
     decimal), not reduced, made without a regex or a Fraction for plain decimals."""
     if isinstance(stack, float) and stack > 0:
         text = repr(stack)
@@ -734,7 +743,7 @@ def _constants(value_den: int, total: int, sigma0: int) -> tuple:
 def _weights(level: str, n: int) -> np.ndarray:
     """The weight of each hand in the shove and call shares: combos per class, or 1 per combo."""
     if level == "class":
-        from sflp.cards import CLASS_SIZES
+        from sflp.core.cards import CLASS_SIZES
 
         return CLASS_SIZES
     return np.ones(n, dtype=np.int64)

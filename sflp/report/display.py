@@ -3,12 +3,12 @@
 One builder, :func:`html_grid`, makes every grid: rank headers on top and on the left (aces
 first; pairs on the diagonal, suited hands above it, offsuit below), each cell's background
 *and* text colour set explicitly (black or white, whichever reads on the background), so the
-grid looks the same in light and dark notebook themes.  Colours come from :mod:`sflp.palette`,
+grid looks the same in light and dark notebook themes.  Colours come from :mod:`sflp.report.colors`,
 the ones the PNG charts use: white to green for SB push, white to blue for BB call, the
 yellow-to-green threshold scale.  A cell shows the hand and, below it, a second text (a mixed
 frequency such as ``71%``, or a threshold label); hovering shows a longer ``title``.
 
-Standard library only (plus :mod:`sflp.cards` for the class names).
+Standard library only (plus :mod:`sflp.core.cards` for the class names).
 
 >>> html = html_grid(["AA"] * 169, ["FFFFFF"] * 169)
 >>> html.count("<td"), html.count("<th")
@@ -20,8 +20,8 @@ from __future__ import annotations
 import html as _html
 from collections.abc import Sequence
 
-from sflp.cards import CLASS_NAMES, GRID_RANKS
-from sflp.palette import frequency_colour, text_colour
+from sflp.core.cards import CLASS_NAMES, GRID_RANKS
+from sflp.report.colors import frequency_colour, text_colour
 
 _TABLE = "border-collapse:collapse;font-family:monospace;font-size:11px;line-height:1.15;margin:2px"
 _HEAD = "background:#F6F8FA;color:#24292F;padding:1px 3px;font-weight:bold;text-align:center;border:1px solid #FFFFFF"

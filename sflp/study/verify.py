@@ -2,12 +2,12 @@ r"""Score any strategy pair against the exact equilibrium.
 
 :func:`load_strategy` reads one player's strategy (push frequencies for SB, call frequencies for
 BB) from a file or a range string; :func:`verify` measures how much each given strategy can be
-exploited in the game of a :class:`~sflp.game.GameConfig` and how much each hand's choice costs
+exploited in the game of a :class:`~sflp.core.game.GameConfig` and how much each hand's choice costs
 against the opponent's exact equilibrium; :func:`format_text` prints the report and
 :func:`exceeds` tells whether it breaks a bound (the CLI maps that to exit code 1).
 
 Strategies (:class:`StrategySpec`, :func:`load_strategy`, the file formats) live in
-:mod:`sflp.strategy`; their names are re-exported here for compatibility.
+:mod:`sflp.study.strategy`; their names are re-exported here for compatibility.
 
 Level
 -----
@@ -18,7 +18,7 @@ equilibrium of the combo game (all combos of a class are equivalent under suit p
 the two levels agree on every figure of a class strategy, and a combo file equal to a class file
 gives exactly the class file's figures.
 
-Figures (SB's value ``V(x, y)`` in bb per hand dealt, notation of :mod:`sflp.game`)
+Figures (SB's value ``V(x, y)`` in bb per hand dealt, notation of :mod:`sflp.core.game`)
 ---------------------------------------------------------------------------------------
 With ``(x*, y*)`` the exact equilibrium and ``v* = V(x*, y*)`` its value (``nash_value``):
 
@@ -45,7 +45,7 @@ Each row is ``>= 0`` and zero for a hand played as a best reply to the exact opp
 ``(x*, y*)`` is an equilibrium).  These are *not* the exploitabilities, which let the opponent
 adapt; they say which hands are misplayed.  At combo level the combo rows are summed per class.
 
->>> from sflp.game import GameConfig
+>>> from sflp.core.game import GameConfig
 >>> report = verify(GameConfig(stack=10), load_strategy("random", "sb"), None)
 >>> round(report.sb_exploitability, 4), report.bb_exploitability, report.level
 (0.3323, None, 'class')
@@ -55,15 +55,14 @@ adapt; they say which hands are misplayed.  At combo level the combo rows are su
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from sflp.cards import CLASS_NAMES, COMBO_CLASS, N_CLASSES
+from sflp.core.cards import CLASS_NAMES, COMBO_CLASS, N_CLASSES
+from sflp.core.game import GameConfig, PushFoldGame
 from sflp.errors import ConfigError
-from sflp.game import GameConfig, PushFoldGame
-from sflp.strategy import (  # noqa: F401  (re-exported: these lived here before sflp.strategy)
+from sflp.study.strategy import (  # noqa: F401  (re-exported: these lived here before sflp.study.strategy)
     GRID_RANKS,
     MBB,
     PATH_SUFFIXES,
@@ -174,7 +173,7 @@ class VerifyReport:
 def _exact_strategies(config: GameConfig, solution, table) -> tuple[np.ndarray, np.ndarray]:
     """The exact equilibrium's class strategies (solved unless ``solution`` is given)."""
     if solution is None:
-        from sflp.solver import solve
+        from sflp.solving.solver import solve
 
         solution = solve(config, table=table)
     elif solution.config != config:
@@ -192,7 +191,7 @@ def verify(
 ) -> VerifyReport:
     """Exploitability of the given SB and/or BB strategy in ``config``'s game, and per-hand costs.
 
-    ``solution`` may pass a precomputed equilibrium of ``config`` (else :func:`sflp.solver.solve`
+    ``solution`` may pass a precomputed equilibrium of ``config`` (else :func:`sflp.solving.solver.solve`
     is called); ``table`` an equity table other than the shipped one.
     """
     if sb is None and bb is None:
@@ -322,13 +321,4 @@ def format_text(report: VerifyReport, top: int = 15) -> str:
     return "\n".join(lines) + "\n"
 
 
-# `sflp.verify` is both this module and, in the public API (``sflp/__init__.py``), the function
-# verify(): Python binds a package's submodule to the package attribute of the same name, so the
-# module itself is made callable and forwards to the function.  ``sflp.verify(...)`` and
-# ``sflp.verify.<anything>`` then both work whatever was imported first.
-class _CallableModule(sys.modules[__name__].__class__):
-    def __call__(self, *args, **kwargs):
-        return verify(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+# `sflp.study.verify` is both this module and, in the public API (``sflp/__init__.py``), the function

@@ -21,7 +21,7 @@ both all-in, tie               ``+A/2``  (half the pot minus SB's ``M + a``)
 =============================  ==========================================
 
 With no antes the showdown is simply ``+S`` / ``-S`` / ``0``.  These payoffs are stated in one
-place, :mod:`sflp.payoff`; the matrices below are built from it (:func:`build_payoffs`).
+place, :mod:`sflp.core.payoff`; the matrices below are built from it (:func:`build_payoffs`).
 
 Strategies and the value
 ------------------------
@@ -63,8 +63,8 @@ from numbers import Rational, Real
 import numpy as np
 
 from sflp import checks
-from sflp.cards import CLASS_NAMES, N_CLASSES, N_COMBOS, combo_name
-from sflp.equity import BOARDS_PER_PAIR, EquityTable, table_arg
+from sflp.core.cards import CLASS_NAMES, N_CLASSES, N_COMBOS, combo_name
+from sflp.core.equity import BOARDS_PER_PAIR, EquityTable, table_arg
 from sflp.errors import ConfigError
 
 DEALS = N_COMBOS * 1225
@@ -241,8 +241,8 @@ class Payoffs:
 
 def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
     """The payoff matrices of ``config``'s blind structure (the stack enters only through ``K1``),
-    from the one payoff home :mod:`sflp.payoff`, in floats."""
-    from sflp.payoff import showdown, stack_split, terminal_payoffs
+    from the one payoff home :mod:`sflp.core.payoff`, in floats."""
+    from sflp.core.payoff import showdown, stack_split, terminal_payoffs
 
     table = table_arg(table)
     pairs, wins, ties, losses = (a.astype(np.float64) for a in table.level_counts(level))
@@ -363,7 +363,7 @@ class PushFoldGame:
 
     def expand_to_combos(self, strategy: np.ndarray) -> np.ndarray:
         """A class strategy as 1,326 combo frequencies."""
-        from sflp.cards import COMBO_CLASS
+        from sflp.core.cards import COMBO_CLASS
 
         return np.asarray(strategy, dtype=np.float64)[COMBO_CLASS]
 
@@ -403,7 +403,7 @@ class Solution:
 
     def _weights(self) -> np.ndarray:
         if self.level == "class":
-            from sflp.cards import CLASS_SIZES
+            from sflp.core.cards import CLASS_SIZES
 
             return CLASS_SIZES.astype(np.float64)
         return np.ones(N_COMBOS)
@@ -431,7 +431,7 @@ class Solution:
         """SB and BB strategies per class (combo mode: the combo-weighted mean per class)."""
         if self.level == "class":
             return self.sb_strategy, self.bb_strategy
-        from sflp.cards import CLASS_SIZES, COMBO_CLASS
+        from sflp.core.cards import CLASS_SIZES, COMBO_CLASS
 
         def collapse(s: np.ndarray) -> np.ndarray:
             return np.bincount(COMBO_CLASS, weights=s, minlength=N_CLASSES) / CLASS_SIZES

@@ -21,10 +21,10 @@ category, most significant first.  Categories:
  0    high card
 ====  ================
 
-Cards are the card ids of :mod:`sflp.cards` (``4*rank + suit``).
+Cards are the card ids of :mod:`sflp.core.cards` (``4*rank + suit``).
 
 >>> import numpy as np
->>> from sflp.cards import parse_cards
+>>> from sflp.core.cards import parse_cards
 >>> hand_category(int(evaluate7(np.array(parse_cards("AhKhQhJhTh2c3d")))))
 'straight flush'
 >>> hand_category(int(evaluate7(np.array(parse_cards("Ah2d3c4s5h9cTd")))))

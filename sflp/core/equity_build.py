@@ -27,8 +27,8 @@ from itertools import permutations
 import numpy as np
 from numba import njit, prange
 
-from sflp.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS
-from sflp.evaluator import STRAIGHT_TOP, value_from_masks
+from sflp.core.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS
+from sflp.core.evaluator import STRAIGHT_TOP, value_from_masks
 
 SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int64)
 DEAD = 2**31 - 1
@@ -172,7 +172,7 @@ def build_win_table(progress: bool = False, chunk: int = 8192, row_block: int = 
     if np.any(total % 24):
         raise AssertionError("orbit sums not divisible by 24: the board orbits are wrong")
     wins = (total // 24).astype(np.uint32)
-    from sflp.cards import COMBO_DISJOINT
+    from sflp.core.cards import COMBO_DISJOINT
 
     wins[~COMBO_DISJOINT] = 0
     return wins

@@ -1,6 +1,6 @@
 r"""The push/fold rules played out: real cards, real boards, chips settled hand by hand.
 
-:func:`simulate` is an end-to-end check of the payoff model of :mod:`sflp.game` that shares
+:func:`simulate` is an end-to-end check of the payoff model of :mod:`sflp.core.game` that shares
 nothing with it but the rules: it never reads the equity table or the closed-form payoffs.
 Each hand is played as at a table:
 
@@ -10,7 +10,7 @@ Each hand is played as at a table:
    and 3, SB cards 2 and 4; then burn, flop (3), burn, turn, burn, river.
 2. **Post.**  Both players start with ``stack`` chips (before posting).  Each posts the ``ante``
    and BB the ``bb_ante`` (dead money); SB posts the small blind, BB the big blind (live).  A
-   player who cannot cover a post puts in what it has (a valid :class:`~sflp.game.GameConfig`
+   player who cannot cover a post puts in what it has (a valid :class:`~sflp.core.game.GameConfig`
    never needs that).
 3. **Act.**  SB shoves with probability ``push[SB's combo]``, else folds; facing a shove BB calls
    with probability ``call[BB's combo]`` (a uniform draw below the frequency), putting in at most
@@ -22,15 +22,15 @@ Each hand is played as at a table:
      SB takes the rest of the pot.
    * BB calls: whatever one player bet beyond what the other could match is returned (with a BB
      ante, BB's live stack is ``bb_ante`` smaller than SB's); the pot -- matched bets and all dead
-     money -- goes to the better seven-card hand (:mod:`sflp.evaluator`) and is split evenly on a
+     money -- goes to the better seven-card hand (:mod:`sflp.core.evaluator`) and is split evenly on a
      tie (chips are continuous here, so there is no odd chip).
 
 SB's net chips per hand (chips back minus chips put in) are averaged; the report gives the mean
 with a 95% confidence interval ``mean +- 1.96 * stderr`` (normal approximation, ``stderr`` from
-the sample variance) next to the exact value ``V(push, call)`` of :mod:`sflp.game`, and counts
+the sample variance) next to the exact value ``V(push, call)`` of :mod:`sflp.core.game`, and counts
 of each node.
 
->>> from sflp.game import GameConfig
+>>> from sflp.core.game import GameConfig
 >>> s = settle_hand(GameConfig(stack=10, ante=0.1, bb_ante=1), "AhAd", "KcKs", "2c7d9hJs3c", True, True)
 >>> s.node, s.winner, round(s.sb_net, 12), round(s.pot, 12), round(s.returned_sb, 12)
 ('showdown', 'sb', 10.0, 19.0, 1.0)
@@ -39,17 +39,16 @@ of each node.
 from __future__ import annotations
 
 import math
-import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-from sflp.cards import COMBO_INDEX, N_CLASSES, N_COMBOS, parse_cards
+from sflp.core.cards import COMBO_INDEX, N_CLASSES, N_COMBOS, parse_cards
+from sflp.core.evaluator import STRAIGHT_TOP, value_from_masks
+from sflp.core.game import GameConfig, PushFoldGame
 from sflp.errors import ConfigError, NotationError
-from sflp.evaluator import STRAIGHT_TOP, value_from_masks
-from sflp.game import GameConfig, PushFoldGame
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal."""
@@ -301,7 +300,7 @@ def _play(uniforms, push, call, combo_index, amounts, straight_top, deck, totals
 
 def _strategies(config: GameConfig, sb, bb, solution, table):
     """``(push, call, level, push_at_level, call_at_level, sources)`` for the given or exact strategies."""
-    from sflp.strategy import StrategySpec
+    from sflp.study.strategy import StrategySpec
 
     specs = []
     for who, given in (("sb", sb), ("bb", bb)):
@@ -322,7 +321,7 @@ def _strategies(config: GameConfig, sb, bb, solution, table):
             specs.append(StrategySpec.from_frequencies(arr, who))
     if specs[0] is None or specs[1] is None:
         if solution is None:
-            from sflp.solver import solve
+            from sflp.solving.solver import solve
 
             solution = solve(config, table=table)
         exact_sb, exact_bb = solution.class_strategies()
@@ -448,9 +447,9 @@ def simulate(
 ) -> SimulationReport:
     """Play ``hands`` hands of ``config`` with real cards and report SB's mean net chips.
 
-    ``sb`` / ``bb``: a :class:`~sflp.strategy.StrategySpec`, a :class:`~sflp.ranges.Range`, or 169
+    ``sb`` / ``bb``: a :class:`~sflp.study.strategy.StrategySpec`, a :class:`~sflp.core.ranges.Range`, or 169
     class / 1,326 combo frequencies; ``None`` plays the exact equilibrium (``solution`` if
-    given, else :func:`sflp.solver.solve`).  The same ``seed`` and ``hands`` give the same result.
+    given, else :func:`sflp.solving.solver.solve`).  The same ``seed`` and ``hands`` give the same result.
     ``progress``, if given, is called with the number of hands just played after each chunk.
     """
     hands, seed = _check_run(hands, seed)
@@ -544,13 +543,4 @@ def format_text(report: SimulationReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-# `sflp.simulate` is both this module and, in the public API (``sflp/__init__.py``), the function
-# simulate(): Python binds a package's submodule to the package attribute of the same name, so the
-# module itself is made callable and forwards to the function.  ``sflp.simulate(...)`` and
-# ``sflp.simulate.<anything>`` then both work whatever was imported first.
-class _CallableModule(sys.modules[__name__].__class__):
-    def __call__(self, *args, **kwargs):
-        return simulate(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+# `sflp.study.simulate` is both this module and, in the public API (``sflp/__init__.py``), the function

@@ -1,10 +1,10 @@
 r"""The one home of the push/fold payoffs: every terminal node, and the showdown matrix.
 
 Everything in sflp that needs a payoff -- the float matrices of the LP and the best responses
-(:mod:`sflp.game`), the exact certificate (:mod:`sflp.certify`), the exploitative best response
-(:mod:`sflp.exploit`), the Sklansky-Chubukov numbers (:mod:`sflp.sc`) and the sampling solvers
+(:mod:`sflp.core.game`), the exact certificate (:mod:`sflp.solving.certify`), the exploitative best response
+(:mod:`sflp.study.exploit`), the Sklansky-Chubukov numbers (:mod:`sflp.study.sc`) and the sampling solvers
 (:mod:`sflp.approx`) -- takes it from here, in the number type it computes in.  A new rule (a
-rake, a straddle) is one edit in this file.  (:mod:`sflp.simulate` alone settles each dealt hand
+rake, a straddle) is one edit in this file.  (:mod:`sflp.study.simulate` alone settles each dealt hand
 from the rules, chip by chip, on purpose: it is the independent referee of this table.)
 
 The terminal nodes
@@ -38,12 +38,12 @@ steal* (BB calling instead of folding), are
     showdown[i, j] = win * W + lose * L + tie * T - B * steal * pairs
 
 (each node's value at the stack).  Divided by ``D * B`` (``D = 1326 * 1225`` ordered deals) this
-is the matrix ``K`` of :mod:`sflp.game`; the function :func:`showdown` computes it for any
+is the matrix ``K`` of :mod:`sflp.core.game`; the function :func:`showdown` computes it for any
 arrays of counts (a matrix, or a count vector already multiplied by a strategy) with the node
 values in any number type, and :func:`stack_split` writes ``K = K0 + S * K1``.
 
 >>> from fractions import Fraction
->>> from sflp.game import GameConfig
+>>> from sflp.core.game import GameConfig
 >>> t = terminal_payoffs(GameConfig(stack=10, ante=0.1, bb_ante=1))
 >>> t["fold"], t["steal"], t["lose"].at(Fraction(10)), t["tie"]   # steal: 1 + 0.1 + 1
 (Payoff(-3/5, 0), Payoff(21/10, 0), Fraction(-9, 1), Payoff(1/2, 0))
@@ -78,9 +78,9 @@ class Payoff(NamedTuple):
 def terminal_payoffs(config, number: Callable[[Fraction], object] = Fraction) -> dict[str, Payoff]:
     """SB's net chips at every terminal node of ``config``'s game, as affine functions of the stack.
 
-    ``config`` is a :class:`~sflp.game.GameConfig` or the mapping of its :meth:`exact` numbers.
+    ``config`` is a :class:`~sflp.core.game.GameConfig` or the mapping of its :meth:`exact` numbers.
 
-    The blinds and antes are read exactly (:meth:`sflp.game.GameConfig.exact`), the payoffs are
+    The blinds and antes are read exactly (:meth:`sflp.core.game.GameConfig.exact`), the payoffs are
     formed in fractions, and each term is then converted once by ``number``: ``Fraction`` (the
     default) keeps them exact, ``float`` rounds each correctly, and any other exact type works
     through a converter, e.g. ``lambda q: flint.fmpq(q.numerator, q.denominator)``.

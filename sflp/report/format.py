@@ -4,15 +4,15 @@ The rule
 --------
 Each result type has exactly one ``to_dict`` and one text formatter:
 
-* **next to the type** when its module can hold the text: :class:`~sflp.verify.VerifyReport`
-  (``to_dict()``, :func:`sflp.verify.format_text`), :class:`~sflp.simulate.SimulationReport`
-  (:func:`sflp.simulate.format_text`), :class:`~sflp.approx.common.ApproxResult`
-  (:func:`sflp.approx.format_text`), :class:`~sflp.exploit.ExploitReport`
-  (:func:`sflp.exploit.format_text`), the SC numbers (:func:`sflp.sc.format_text`), and the
-  ``to_dict()`` of :class:`~sflp.equity.EquityResult`, the rank rows and the compare rows;
+* **next to the type** when its module can hold the text: :class:`~sflp.study.verify.VerifyReport`
+  (``to_dict()``, :func:`sflp.study.verify.format_text`), :class:`~sflp.study.simulate.SimulationReport`
+  (:func:`sflp.study.simulate.format_text`), :class:`~sflp.approx.common.ApproxResult`
+  (:func:`sflp.approx.format_text`), :class:`~sflp.study.exploit.ExploitReport`
+  (:func:`sflp.study.exploit.format_text`), the SC numbers (:func:`sflp.study.sc.format_text`), and the
+  ``to_dict()`` of :class:`~sflp.core.equity.EquityResult`, the rank rows and the compare rows;
 * **here** for the rest: the results of the numpy-only core, whose modules know nothing about
-  terminals (:class:`~sflp.game.Solution`: :func:`solution_dict`, :func:`format_solution`;
-  :class:`~sflp.thresholds.Thresholds`: :func:`thresholds_dict`, :func:`format_thresholds`),
+  terminals (:class:`~sflp.core.game.Solution`: :func:`solution_dict`, :func:`format_solution`;
+  :class:`~sflp.solving.thresholds.Thresholds`: :func:`thresholds_dict`, :func:`format_thresholds`),
   the text of an equity query (:func:`format_equity`) and of the hand ranking
   (:func:`format_rank`), the JSON envelopes that wrap several results (:func:`sc_dict`,
   :func:`rank_dict`, :func:`compare_dict`, :func:`approx_bench_rows`), and the summaries of the
@@ -72,7 +72,7 @@ def json_text(obj, **dumps_options) -> str:
 
 def frequency_grid(values, color: bool) -> str:
     """13x13 grid of frequencies (class-id order) with class names; coloured when asked."""
-    from sflp.cards import CLASS_NAMES
+    from sflp.core.cards import CLASS_NAMES
 
     lines = []
     for row in range(13):
@@ -99,7 +99,7 @@ def frequency_grid(values, color: bool) -> str:
 
 def ansi(background: str, text: str) -> str:
     """``text`` on a 24-bit colour background (hex ``RRGGBB``) with black or white ink."""
-    from sflp.palette import text_colour
+    from sflp.report.colors import text_colour
 
     bg = tuple(int(background[i:i + 2], 16) for i in (0, 2, 4))
     fg = (0, 0, 0) if text_colour(background) == "000000" else (255, 255, 255)
@@ -109,8 +109,8 @@ def ansi(background: str, text: str) -> str:
 def threshold_grid(thresholds, player: str, color: bool) -> str:
     """The threshold chart as text: rank headers, each cell the hand above its label (``7.7*``),
     coloured like the PNG on a terminal."""
-    from sflp.cards import CLASS_NAMES
-    from sflp.palette import threshold_colour
+    from sflp.core.cards import CLASS_NAMES
+    from sflp.report.colors import threshold_colour
 
     ranks = "AKQJT98765432"
     lines = ["   " + " ".join(f"{r:^5}" for r in ranks)]
@@ -130,7 +130,7 @@ def threshold_grid(thresholds, player: str, color: bool) -> str:
 
 
 def thresholds_dict(thresholds) -> dict:
-    """The JSON object of :class:`~sflp.thresholds.Thresholds`: ``Thresholds.to_dict()``."""
+    """The JSON object of :class:`~sflp.solving.thresholds.Thresholds`: ``Thresholds.to_dict()``."""
     return thresholds.to_dict()
 
 
@@ -148,7 +148,7 @@ def format_thresholds(thresholds, color: bool = False) -> str:
 
 
 def format_equity(result) -> str:
-    """The text of :func:`sflp.equity.equity`: pairs, outcomes, wins/ties/losses, equity."""
+    """The text of :func:`sflp.core.equity.equity`: pairs, outcomes, wins/ties/losses, equity."""
     c = result.counts
     fmt = (lambda v: f"{v:,}") if isinstance(c.wins, int) else (lambda v: f"{v:,.2f}")
     lines = [f"{result.hand1} vs {result.hand2}: {fmt(c.pairs)} disjoint combo pair(s), {fmt(c.boards)} outcomes"]
@@ -167,7 +167,7 @@ def format_table_build(path, sha256: str, seconds: float) -> str:
 
 
 def rank_dict(rows) -> dict:
-    """The JSON object of :func:`sflp.equity.hand_ranking`."""
+    """The JSON object of :func:`sflp.core.equity.hand_ranking`."""
     return {"rows": [r.to_dict() for r in rows]}
 
 
@@ -189,7 +189,7 @@ def class_arrays(solution):
     """``(sb_freq, bb_freq, sb_ev, bb_ev)`` per class (169 each), whatever the solution's level."""
     import numpy as np
 
-    from sflp.cards import COMBO_CLASS, N_CLASSES
+    from sflp.core.cards import COMBO_CLASS, N_CLASSES
 
     if solution.level == "class":
         return solution.sb_strategy, solution.bb_strategy, solution.sb_ev, solution.bb_ev
@@ -213,7 +213,7 @@ def solution_dict(solution) -> dict:
 
 def format_solution(solution, color: bool = False) -> str:
     """One solution as text: value, ranges, 13x13 grids, mixed hands, EV margins."""
-    from sflp.ranges import Range
+    from sflp.core.ranges import Range
 
     c = solution.config
     sb, bb = solution.class_strategies()
@@ -243,7 +243,7 @@ def format_solution(solution, color: bool = False) -> str:
             parts.append(f"{who.upper()}: {hands}")
     lines += ["", "Mixed hands: " + ("; ".join(parts) if parts else "none")]
     if solution.sb_exact is not None and solution.level == "class":
-        from sflp.cards import CLASS_NAMES
+        from sflp.core.cards import CLASS_NAMES
 
         for who, exact in (("SB", solution.sb_exact), ("BB", solution.bb_exact)):
             for name, v in zip(CLASS_NAMES, exact):
@@ -255,7 +255,7 @@ def format_solution(solution, color: bool = False) -> str:
 
 def ev_margin_grids(solution) -> list[str]:
     """Both players' per-hand EV margins as 13x13 ``+0.00`` grids (bb; ``.`` where BB never faces a shove)."""
-    from sflp.cards import grid_text
+    from sflp.core.cards import grid_text
 
     if solution.level == "class":
         sb_ev, bb_ev = solution.sb_ev, solution.bb_ev
@@ -344,7 +344,7 @@ def exploit_sweep_title(locked) -> str:
 
 def format_exploit_sweep(sweep, locked, out_dir, files, stacks) -> str:
     """The text of ``sflp exploit --stacks``: the hero's thresholds as a 13x13 grid."""
-    from sflp.cards import CLASS_NAMES, grid_text
+    from sflp.core.cards import CLASS_NAMES, grid_text
 
     hero = "sb" if locked.player == "bb" else "bb"
     low, high = stacks[0], stacks[-1]
@@ -363,8 +363,8 @@ def format_exploit_sweep(sweep, locked, out_dir, files, stacks) -> str:
 
 
 def sc_dict(config, numbers) -> dict:
-    """The JSON object of :func:`sflp.sc.sc_numbers`: the structure, the conventions, one row per hand."""
-    from sflp.sc import TIE_RULE
+    """The JSON object of :func:`sflp.study.sc.sc_numbers`: the structure, the conventions, one row per hand."""
+    from sflp.study.sc import TIE_RULE
 
     cfg = {k: v for k, v in config.as_dict().items() if k != "stack"}
     return {**cfg, "tie_rule": TIE_RULE, "stack_convention": "bb, before posting",

@@ -1,6 +1,6 @@
 r"""The push/fold equilibrium as a linear program, built with cvxpy (the LP of record).
 
-With the notation of :mod:`sflp.game` (``V(x, y) = f + (g - f) r.x + x' K y``), SB's maximin
+With the notation of :mod:`sflp.core.game` (``V(x, y) = f + (g - f) r.x + x' K y``), SB's maximin
 problem ``max_x min_y V(x, y)`` is, since BB's best reply separates by hand,
 
     maximise    f + (g - f) * r.x + sum_j z_j                        (SB's guaranteed value)
@@ -27,16 +27,16 @@ How it is solved.  cvxpy states the LP and compiles it once per blind structure
 (:meth:`PushFoldLP.compiled`: its reduction chain to the conic form, evaluated for the stack's
 constant and linear parts).  With HiGHS (the default) those compiled numbers are handed to one
 persistent HiGHS instance that re-solves at each new stack warm from the previous basis
-(:mod:`sflp.highs`): the cost of a re-solve is then HiGHS's own, not cvxpy's per-solve
+(:mod:`sflp.solving.highs`): the cost of a re-solve is then HiGHS's own, not cvxpy's per-solve
 canonicalisation and a cold start (``benchmarks/bench_core.py`` prints both).  The compiled
-numbers are also kept on disk (:func:`sflp.highs.load_cached`), so a new process does not import
+numbers are also kept on disk (:func:`sflp.solving.highs.load_cached`), so a new process does not import
 cvxpy at all; cvxpy rebuilds the entry when it is missing or stale.  Any other solver name
 (``solver="CLARABEL"``, ...) and :meth:`PushFoldLP.solve_cvxpy` solve through cvxpy's own
 ``problem.solve``; ``tests/test_lp.py`` checks that both routes give the same answer.
 Solves run inside :func:`sflp.quiet.native_output`, so nothing HiGHS prints from C++ reaches
 standard output (``--verbose`` shows it on standard error).
 Only the status ``optimal`` is accepted: anything else, ``optimal_inaccurate`` included, raises
-:class:`~sflp.errors.SolveError`.  The solver's word is not the last one: :mod:`sflp.solver`
+:class:`~sflp.errors.SolveError`.  The solver's word is not the last one: :mod:`sflp.solving.solver`
 checks every answer with best responses.
 
 A small matrix game can be solved with the same builders, e.g. rock-paper-scissors:
@@ -53,10 +53,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sflp.core.game import DEALS, Payoffs, PushFoldGame
 from sflp.errors import SolveError
-from sflp.game import DEALS, Payoffs, PushFoldGame
-from sflp.highs import CompiledLP, WarmLP, cache_key, from_conic, load_cached, store_cached
 from sflp.quiet import native_output, verbose
+from sflp.solving.highs import CompiledLP, WarmLP, cache_key, from_conic, load_cached, store_cached
 
 DEFAULT_SOLVER = "HIGHS"
 

@@ -1,7 +1,7 @@
 """Hand ranges: PokerStove / Equilab / HoldemResources range notation and the :class:`Range` object.
 
 A :class:`Range` holds one weight in ``[0, 1]`` for each of the 1,326 combos (combo ids as in
-:mod:`sflp.cards`), so that single combos and partial classes can be represented exactly.
+:mod:`sflp.core.cards`), so that single combos and partial classes can be represented exactly.
 
 Grammar
 -------
@@ -121,7 +121,7 @@ from typing import Any
 
 import numpy as np
 
-from sflp.cards import (
+from sflp.core.cards import (
     CLASS_COMBOS,
     CLASS_NAMES,
     CLASS_SIZES,
@@ -176,7 +176,7 @@ hero combo) of ``(wins + ties/2) / 1,712,304``, averaged over the class's combos
 fraction from the equity table.  The 169 values are all different, so no tie-break is ever
 needed (were two equal, the lower class id, i.e. the grid order, would come first).  The tuple
 is a constant so that this module need not load the table; ``tests/test_ranges.py`` recomputes
-it from the table and :func:`sflp.equity.hand_ranking` exposes the equities.
+it from the table and :func:`sflp.core.equity.hand_ranking` exposes the equities.
 """
 _RANK_CLASS_IDS = np.array([class_id(n) for n in HAND_RANKING], dtype=np.intp)
 _RANK_CUM_COMBOS = np.cumsum(CLASS_SIZES[_RANK_CLASS_IDS]).astype(np.int64)

@@ -1,16 +1,16 @@
 r"""Support algebra: which hands are mixed, and the indifference equations that fix their frequencies.
 
 This module is the one home of the support algebra.  The float polish of an LP answer
-(:func:`solve_on_support`, used by :mod:`sflp.solver`), the exact path follower
-(:mod:`sflp.thresholds`) and the exact rational certificate (:mod:`sflp.certify`) all build their
+(:func:`solve_on_support`, used by :mod:`sflp.solving.solver`), the exact path follower
+(:mod:`sflp.solving.thresholds`) and the exact rational certificate (:mod:`sflp.solving.certify`) all build their
 equations with :func:`indifference_system`; they differ only in the arithmetic of the solve step
 (float least squares, float LU / Cramer's rule, exact Gauss-Jordan elimination with
-:func:`solve_exact`).  It sits above :mod:`sflp.game` and below ``lp`` / ``certify`` / ``solver``
+:func:`solve_exact`).  It sits above :mod:`sflp.core.game` and below ``lp`` / ``certify`` / ``solver``
 / ``thresholds``, and uses only numpy (and :mod:`fractions` for the exact solve).
 
 Supports
 --------
-With the notation of :mod:`sflp.game` (``V(x, y) = f + (g-f) r.x + x' K y``), a *support* says for
+With the notation of :mod:`sflp.core.game` (``V(x, y) = f + (g-f) r.x + x' K y``), a *support* says for
 each player which hands are played always (``Ps`` for SB, ``Pb`` for BB), never, or at a mixed
 frequency (``Ms``, ``Mb``).  :meth:`Support.of` reads it off float strategies: ``s >= 1 - tol`` is
 pure, ``s <= tol`` is never, the rest is mixed.
@@ -35,7 +35,7 @@ With ``C = K[Ms, Mb]`` the two systems are ``C y_M = d`` and ``C' x_M = b``: the
 transposed, so a support is regular (one solution) exactly when ``C`` is square and
 ``det C != 0``.  :func:`indifference_system` builds ``C``, ``d`` and ``b`` from ``K``, the vector
 ``base = r (g-f)`` and a support, for any number type: float matrices, or the integer matrices
-``scale * K`` and ``scale * r (g-f)`` of :mod:`sflp.certify` (the equations are homogeneous in
+``scale * K`` and ``scale * r (g-f)`` of :mod:`sflp.solving.certify` (the equations are homogeneous in
 ``(K, base)``, so scaling both leaves the solution unchanged).  Because ``(C, d, b)`` is linear in
 ``(K, base)``, the system at ``K0 + S*K1`` is the system of ``(K0, base)`` plus ``S`` times the
 system of ``(K1, 0)``: the path follower's event polynomials in the stack ``S`` come from that.
@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from sflp.game import PushFoldGame
+    from sflp.core.game import PushFoldGame
 
 # ------------------------------------------------------------------ the tolerance ladder
 
@@ -77,7 +77,7 @@ DEFAULT_TOLERANCE = 1e-7
 SUPPORT_TOLERANCES = (1e-7, 1e-9, 1e-5, 1e-11, 1e-4, 1e-3)
 """The tolerance ladder: ``tol`` with which :meth:`Support.of` reads a support off float
 strategies (``s >= 1 - tol`` pure, ``s <= tol`` never, the rest mixed), in the order the exact
-certificate (:mod:`sflp.certify`) tries them.  Each rung is there for a reason:
+certificate (:mod:`sflp.solving.certify`) tries them.  Each rung is there for a reason:
 
 * ``1e-7`` -- the default (:data:`DEFAULT_TOLERANCE`): two orders above the LP's noise, far
   below any genuinely mixed frequency at class level;
@@ -109,7 +109,7 @@ def outward(tolerances) -> tuple[float, ...]:
 
 POLISH_TOLERANCES = outward(SUPPORT_TOLERANCES[:3])
 """``(1e-7, 1e-5, 1e-9)``: the first three rungs, tried by the float polish of an LP answer
-(:mod:`sflp.solver`; above ``LP_STACK_LIMIT`` also the support carried to a larger stack).  The
+(:mod:`sflp.solving.solver`; above ``LP_STACK_LIMIT`` also the support carried to a larger stack).  The
 polish solves all three and keeps the best by exploitability, so the default and one rung two
 decades either side are enough there; the certificate, which must not miss a support, walks the
 whole ladder itself."""
@@ -118,7 +118,7 @@ PATH_TOLERANCES = outward(
     tuple(t for t in SUPPORT_TOLERANCES if 1e-9 <= t <= 1e-4) + (1e-6, 1e-8)
 )
 """``(1e-7, 1e-6, 1e-8, 1e-5, 1e-9, 1e-4)``: the ladder's rungs from ``1e-9`` to ``1e-4``, plus one
-rung one decade either side of the default.  The path follower (:mod:`sflp.thresholds`) takes the
+rung one decade either side of the default.  The path follower (:mod:`sflp.solving.thresholds`) takes the
 *first* support whose event rows hold at its probe stack, and probes land near breakpoints, where
 a frequency is just leaving 0 or 1: stepping one decade at a time picks the support nearest the
 default reading before a two-decade step can skip over it."""

@@ -2,7 +2,7 @@ r"""Compare two charts: per hand and player, the threshold difference and where 
 
 A *chart* here is, for each player and class, the set of stacks at which the hand is played with
 frequency > 0.5 (a union of intervals, exactly what ``thresholds.csv`` and
-:class:`sflp.thresholds.Thresholds` hold) over a stack range ``[low, high]``.  Two charts are
+:class:`sflp.solving.thresholds.Thresholds` hold) over a stack range ``[low, high]``.  Two charts are
 compared on the stacks both cover, ``[max(low_a, low_b), min(high_a, high_b)]``:
 
 * ``threshold_a`` / ``threshold_b``: the largest stack with frequency > 0.5 (the chart number;
@@ -13,7 +13,7 @@ compared on the stacks both cover, ``[max(low_a, low_b), min(high_a, high_b)]``:
   length in bb.  ``differ_length == 0`` means the two charts agree on that hand at every common
   stack, not just at the chart number.
 
-Charts come from :class:`~sflp.thresholds.Thresholds` (a configuration, solved exactly) or from a
+Charts come from :class:`~sflp.solving.thresholds.Thresholds` (a configuration, solved exactly) or from a
 chart-set folder (:func:`sflp.report.compare.load_chart`).
 
 >>> a = Chart("A", 1.0, 25.0, {("sb", "72o"): ((1.0, 5.0),)})
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sflp.cards import CLASS_NAMES, PLAYERS
+from sflp.core.cards import CLASS_NAMES, PLAYERS
 from sflp.errors import ConfigError
 
 Intervals = tuple[tuple[float, float], ...]
@@ -45,7 +45,7 @@ class Chart:
 
     @classmethod
     def from_thresholds(cls, name: str, thresholds) -> Chart:
-        """A chart from :class:`sflp.thresholds.Thresholds` (or anything with ``get``, ``low``, ``high``)."""
+        """A chart from :class:`sflp.solving.thresholds.Thresholds` (or anything with ``get``, ``low``, ``high``)."""
         return cls(
             name,
             float(thresholds.low),

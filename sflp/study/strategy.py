@@ -6,9 +6,9 @@ a range string; :func:`grid_csv_text` / :func:`read_grid_csv` write and read the
 (``sb_push_<S>bb.csv`` of a chart set, written by :mod:`sflp.report.csv_out` through this
 module), so the grid's text format lives in one place.
 
-This module sits above :mod:`sflp.ranges` and below the modules that *use* strategies
-(:mod:`sflp.verify`, :mod:`sflp.simulate`, :mod:`sflp.exploit`); it needs only numpy and the
-standard library.  :mod:`sflp.verify` re-exports its names for compatibility.
+This module sits above :mod:`sflp.core.ranges` and below the modules that *use* strategies
+(:mod:`sflp.study.verify`, :mod:`sflp.study.simulate`, :mod:`sflp.study.exploit`); it needs only numpy and the
+standard library.  :mod:`sflp.study.verify` re-exports its names for compatibility.
 
 Inputs
 ------
@@ -19,12 +19,12 @@ Inputs
   ``hand,frequency``).  Hands are the 169 class names (``AA``, ``AKs``, ``t9o``) **or** the 1,326
   combos (``AhKh``), never both in one file.  Commas, tabs or blanks separate the two cells.
 * **13x13 grid**: 13 rows of 13 numbers, aces top-left, suited above the diagonal, offsuit
-  below (the orientation of :mod:`sflp.cards` and of ``sflp chart``), optionally with a header
+  below (the orientation of :mod:`sflp.core.cards` and of ``sflp chart``), optionally with a header
   row of rank labels ``A K Q ... 2`` (with or without a leading corner cell) and/or a first
   column of rank labels.
 * **JSON**: ``{"AA": 1, "AKs": 0.5, ...}`` with class names or combos; or
   ``{"sb": {...}, "bb": {...}}``, of which the entry of ``player`` is read.
-* anything else is **range notation** (:func:`sflp.ranges.parse_range`): ``"22+,A2s+,K9o+"``.
+* anything else is **range notation** (:func:`sflp.core.ranges.parse_range`): ``"22+,A2s+,K9o+"``.
 
 Blank lines and lines starting with ``#`` are skipped.  Hands a file does not list count as
 frequency 0 and are recorded in :attr:`StrategySpec.missing` (a range string lists by design
@@ -62,7 +62,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sflp.cards import (
+from sflp.checks import STRATEGY_FILE_MAX_BYTES
+from sflp.core.cards import (
     CLASS_COMBOS,
     CLASS_NAMES,
     CLASS_SIZES,
@@ -76,7 +77,6 @@ from sflp.cards import (
     combo_name,
     parse_combo,
 )
-from sflp.checks import STRATEGY_FILE_MAX_BYTES
 from sflp.errors import ConfigError, NotationError
 
 MBB = 1000.0
@@ -136,7 +136,7 @@ class StrategySpec:
 
     @classmethod
     def from_frequencies(cls, freq, player: str, source: str = "array") -> StrategySpec:
-        """A spec from 169 class or 1,326 combo frequencies (an array or a :class:`~sflp.ranges.Range`)."""
+        """A spec from 169 class or 1,326 combo frequencies (an array or a :class:`~sflp.core.ranges.Range`)."""
         if hasattr(freq, "combo_weights"):
             freq = freq.combo_weights()
         arr = np.asarray(freq, dtype=np.float64)
@@ -253,7 +253,7 @@ SPEC_PREFIXES = ("file", "range")
 
 
 def _parses_as_range(text: str) -> bool:
-    from sflp.ranges import parse_range
+    from sflp.core.ranges import parse_range
 
     try:
         parse_range(text)
@@ -263,7 +263,7 @@ def _parses_as_range(text: str) -> bool:
 
 
 def _load_range(text: str, player: str, spec: str) -> StrategySpec:
-    from sflp.ranges import parse_range  # written alongside; imported when needed
+    from sflp.core.ranges import parse_range  # written alongside; imported when needed
 
     if not text.strip():
         raise ConfigError(f"{player.upper()} strategy {spec!r} is an empty range")

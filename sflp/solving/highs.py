@@ -1,6 +1,6 @@
 r"""cvxpy's compiled push/fold LP, re-solved warm in one persistent HiGHS instance.
 
-The LP of record is the cvxpy model of :mod:`sflp.lp`.  cvxpy compiles it (DPP: the stack is a
+The LP of record is the cvxpy model of :mod:`sflp.solving.lp`.  cvxpy compiles it (DPP: the stack is a
 parameter) into the conic form
 
     minimise  c'v + d   subject to  A v + b  in  K   (K: zero cone, then non-negative cone),
@@ -19,7 +19,7 @@ passes the model, hands HiGHS the basis of the previous solve and runs the simpl
 near the previous stack that is a few pivots instead of a solve from scratch.  Only the status
 ``optimal`` is accepted; a warm solve that ends otherwise is repeated cold once, and then
 :class:`~sflp.errors.SolveError` is raised.  The answer is then checked by best responses and
-certified exactly, as every answer is (:mod:`sflp.solver`, :mod:`sflp.certify`).
+certified exactly, as every answer is (:mod:`sflp.solving.solver`, :mod:`sflp.solving.certify`).
 
 :func:`store_cached` stores a compiled LP on disk (a ``.npz`` of plain arrays, keyed by the LP's input
 numbers, sflp's and cvxpy's versions), so that a new process solves without importing cvxpy;

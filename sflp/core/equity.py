@@ -19,10 +19,10 @@ File format (``data/equity_table.bin``, format version 1)::
 The SHA-256 and size of the whole file are pinned in the code (:data:`TABLE_SHA256`,
 :data:`TABLE_BYTES`) and checked on every load; ``data/equity_table.sha256`` repeats the digest in
 ``sha256sum`` format.  Only the standard library and numpy are used here; building the table
-(numba) lives in :mod:`sflp.equity_build` and is imported only when a build is asked for.
+(numba) lives in :mod:`sflp.core.equity_build` and is imported only when a build is asked for.
 
 >>> table = load_table()
->>> from sflp.cards import parse_combo
+>>> from sflp.core.cards import parse_combo
 >>> table.combo_counts(parse_combo("AdAc"), parse_combo("KhKs"))  # GNU poker-eval
 (1388072, 6538, 317694)
 """
@@ -33,7 +33,6 @@ import hashlib
 import json
 import os
 import re
-import sys
 import zlib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from sflp.atomic import write_bytes
-from sflp.cards import (
+from sflp.core.cards import (
     BOARDS_PER_PAIR,
     COMBO_CLASS,
     COMBO_DISJOINT,
@@ -72,7 +71,7 @@ _UPPER = np.triu(COMBO_DISJOINT, k=1)
 _PAIR_A, _PAIR_B = np.nonzero(_UPPER)  # the 812,175 disjoint pairs a < b, in combo-id order
 
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]  # sflp/ (this module is sflp/core/equity.py)
 _REPO_DATA_DIR = _PACKAGE_DIR.parent / "data"
 
 
@@ -511,7 +510,7 @@ def build_table(data_dir: Path | str | None = None, progress: bool = False) -> P
 
     Without ``data_dir`` it goes to :func:`build_target_dir`.  The target is checked first, so a
     bad folder fails before the ~15 s of enumeration."""
-    from sflp.equity_build import build_win_table
+    from sflp.core.equity_build import build_win_table
 
     folder = data_dir_arg("data_dir", data_dir)
     target = check_target_dir(folder if folder is not None else build_target_dir())
@@ -565,8 +564,8 @@ def equity(hand1: str, hand2: str, table: EquityTable | None = None) -> EquityRe
     ...
     sflp.errors.NotationError: 'AhAd' and 'AhKs' have no card-disjoint pair of combos (they share cards)
     """
+    from sflp.core.ranges import parse_range
     from sflp.errors import NotationError
-    from sflp.ranges import parse_range
 
     r1, r2 = parse_range(hand1), parse_range(hand2)
     for text, r in ((hand1, r1), (hand2, r2)):
@@ -610,7 +609,7 @@ def equity_vs_random(table: EquityTable | None = None) -> list[Fraction]:
     equity is ``sum(2*wins + ties) / (2 * pairs * 1,712,304)`` over all such pairs.  Jazbo's exact
     table (jazbo.com/poker/huholdem.html, ties counted half) gives AA 0.8520371 and AKs 0.6704463.
 
-    >>> from sflp.cards import class_id
+    >>> from sflp.core.cards import class_id
     >>> eq = equity_vs_random()
     >>> round(float(eq[class_id("AA")]), 7), round(float(eq[class_id("AKs")]), 7)
     (0.8520371, 0.6704463)
@@ -623,7 +622,7 @@ def equity_vs_random(table: EquityTable | None = None) -> list[Fraction]:
 
 
 def hand_ranking(table: EquityTable | None = None) -> list[RankedHand]:
-    """The 169 classes in :data:`sflp.ranges.HAND_RANKING` order with their exact equities.
+    """The 169 classes in :data:`sflp.core.ranges.HAND_RANKING` order with their exact equities.
 
     Raises :class:`~sflp.errors.DataError` if the table orders the classes differently from the
     shipped constant (which would mean a different table).
@@ -634,13 +633,13 @@ def hand_ranking(table: EquityTable | None = None) -> list[RankedHand]:
     >>> rows[-1].hand, rows[-1].cumulative_pct
     ('32o', 100.0)
     """
-    from sflp.cards import CLASS_NAMES, CLASS_SIZES
-    from sflp.ranges import HAND_RANKING
+    from sflp.core.cards import CLASS_NAMES, CLASS_SIZES
+    from sflp.core.ranges import HAND_RANKING
 
     eq = equity_vs_random(table)
     order = sorted(range(N_CLASSES), key=lambda k: (-eq[k], k))
     if tuple(CLASS_NAMES[k] for k in order) != HAND_RANKING:
-        raise DataError("the equity table orders the hands differently from sflp.ranges.HAND_RANKING")
+        raise DataError("the equity table orders the hands differently from sflp.core.ranges.HAND_RANKING")
     rows, total = [], 0
     for rank, k in enumerate(order, start=1):
         total += int(CLASS_SIZES[k])
@@ -648,13 +647,4 @@ def hand_ranking(table: EquityTable | None = None) -> list[RankedHand]:
     return rows
 
 
-# `sflp.equity` is both this module and, in the public API (``sflp/__init__.py``), the function
-# equity(): Python binds a package's submodule to the package attribute of the same name, so the
-# module itself is made callable and forwards to the function.  ``sflp.equity(...)`` and
-# ``sflp.equity.<anything>`` then both work whatever was imported first.
-class _CallableModule(sys.modules[__name__].__class__):
-    def __call__(self, *args, **kwargs):
-        return equity(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+# `sflp.core.equity` is both this module and, in the public API (``sflp/__init__.py``), the function

@@ -7,7 +7,7 @@ beats folding.  Up to which stack is the shove still at least as good as folding
 The computation
 ---------------
 Fix one combo ``c`` of the class (every combo of a class gives the same answer, by suit symmetry)
-and the game of :mod:`sflp.game` (stack ``S`` before posting, blinds ``sb``/``bb``, ante ``a``,
+and the game of :mod:`sflp.core.game` (stack ``S`` before posting, blinds ``sb``/``bb``, ante ``a``,
 big-blind ante ``A``).  For each of the 1,225 BB combos ``d`` disjoint from ``c``, with
 ``w, t, l`` SB's exact win/tie/loss probabilities (board counts / 1,712,304), SB's net chips are
 
@@ -58,7 +58,7 @@ alike), which keeps the floats well scaled however large or small the blinds.
 Stacks are in big blinds **before posting**, as everywhere in sflp.  Tables that count the stack
 after posting the small blind differ by ``sb`` (0.5 bb); tables in small-blind units by a factor 2.
 
->>> from sflp.game import GameConfig
+>>> from sflp.core.game import GameConfig
 >>> sc = sc_numbers(GameConfig(stack=10))
 >>> sc["AA"].unbounded, round(float(sc["72o"].stack), 6) < round(float(sc["AKo"].stack), 6)
 (True, True)
@@ -74,11 +74,11 @@ from math import lcm
 import numpy as np
 
 from sflp import checks
-from sflp.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_DISJOINT
-from sflp.equity import BOARDS_PER_PAIR, EquityTable, table_arg
+from sflp.core.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_DISJOINT
+from sflp.core.equity import BOARDS_PER_PAIR, EquityTable, table_arg
+from sflp.core.game import GameConfig
+from sflp.core.payoff import terminal_payoffs
 from sflp.errors import SolveError
-from sflp.game import GameConfig
-from sflp.payoff import terminal_payoffs
 
 TIE_RULE = (
     "BB calls only when calling strictly beats folding (indifferent: folds; SB's EV is the same "
@@ -119,7 +119,7 @@ class SCNumber:
 
 
 def _payoff_terms(ex: dict[str, Fraction]) -> tuple[Fraction, Fraction, Fraction]:
-    """``(F, G, A)`` of the module docstring, read from the one payoff home (:mod:`sflp.payoff`):
+    """``(F, G, A)`` of the module docstring, read from the one payoff home (:mod:`sflp.core.payoff`):
     SB's fold, the steal, and the dead money the showdown's constant part pays back.
 
     The proofs of this module use the showdown's shape ``C_d(S) = S*w - (S - A)*l + (A/2)*t``; the
@@ -360,7 +360,7 @@ def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> dict[str
 
 def format_text(config: GameConfig, numbers: dict[str, SCNumber]) -> str:
     """A 13x13 grid of SC numbers (bb, 1 decimal) and the sorted list with 6 decimals."""
-    from sflp.cards import grid_text
+    from sflp.core.cards import grid_text
 
     cells = []
     for name in CLASS_NAMES:

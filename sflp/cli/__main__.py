@@ -1,0 +1,5 @@
+"""``python -m sflp.cli``: the ``sflp`` command."""
+
+from sflp.cli.main import run
+
+run()

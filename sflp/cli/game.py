@@ -1,0 +1,144 @@
+"""``sflp equity``, ``solve``, ``rank`` and ``sc``: one game, one answer."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from sflp.cli.options import (
+    add_lock,
+    add_output,
+    add_parser,
+    add_structure,
+    check_target,
+    config_from,
+    lock_options,
+    print_json,
+    show_progress,
+    solver_name,
+    use_color,
+)
+from sflp.errors import ConfigError
+from sflp.report.format import format_solution, format_written, solution_dict
+
+
+def cmd_equity(args) -> int:
+    from sflp.core import equity as eq
+
+    if args.hands and args.hands[0] == "build":
+        if len(args.hands) != 1:
+            raise ConfigError("usage: sflp equity build [--data-dir DIR]")
+        eq.check_target_dir(args.data_dir if args.data_dir is not None else eq.build_target_dir())
+        start = time.perf_counter()
+        path = eq.build_table(args.data_dir, progress=show_progress(args))  # a bar only on a terminal
+        seconds = time.perf_counter() - start
+        sha = eq.read_checksum(Path(path).parent)
+        if args.json:
+            print_json({"path": str(path), "sha256": sha, "seconds": seconds})
+        else:
+            from sflp.report.format import format_table_build
+
+            print(format_table_build(path, sha, seconds))
+        return 0
+    if len(args.hands) != 2:
+        raise ConfigError(
+            f"sflp equity takes two hands, classes or ranges (got {len(args.hands)}): "
+            "e.g. `sflp equity AhAd KcKs`, `sflp equity AA KK`, `sflp equity \"QQ+,AKs\" 22+`, or `sflp equity build`"
+        )
+    table = eq.load_table(args.data_dir)
+    result = eq.equity(args.hands[0], args.hands[1], table)
+    if args.json:
+        print_json(result.to_dict())
+        return 0
+    from sflp.report.format import format_equity
+
+    print(format_equity(result))
+    return 0
+
+
+def cmd_solve(args) -> int:
+    from sflp.solving.solver import solve
+
+    config = config_from(args)
+    out_dir = Path(args.out) if args.out else None
+    if out_dir is not None:
+        check_target(out_dir)
+    # always certified: every number printed is the exact solution rounded once, so no solver
+    # build or BLAS can change a digit (--exact is kept for scripts that pass it)
+    solution = solve(config, level="combo" if args.combos else "class", solver=args.solver, exact=True)
+    files = None
+    if out_dir is not None:
+        from sflp.report import write_solution
+
+        files = write_solution(solution, out_dir, **lock_options(args, out_dir))
+    if args.json:
+        obj = solution_dict(solution)
+        if files is not None:
+            obj["files"] = files
+        print_json(obj)
+    else:
+        print(format_solution(solution, use_color(args)))
+        if files:
+            print("\n" + format_written(files))
+    return 0
+
+
+def cmd_rank(args) -> int:
+    from sflp.core.equity import hand_ranking
+    from sflp.report.format import format_rank, rank_dict
+
+    rows = hand_ranking()
+    if args.json:
+        print_json(rank_dict(rows))
+        return 0
+    print(format_rank(rows))
+    return 0
+
+
+def cmd_sc(args) -> int:
+    from sflp.core.game import GameConfig, min_stack
+    from sflp.report.format import sc_dict
+    from sflp.study.sc import format_text, sc_numbers
+
+    config = GameConfig(
+        stack=min_stack(args.big_blind, args.ante, args.bb_ante), small_blind=args.small_blind,
+        big_blind=args.big_blind, ante=args.ante, bb_ante=args.bb_ante,
+    )
+    numbers = sc_numbers(config)
+    if args.json:
+        print_json(sc_dict(config, numbers))
+    else:
+        print(format_text(config, numbers))
+    return 0
+
+
+def add_commands(sub) -> None:
+    """equity, solve, rank, sc."""
+    p = add_parser(sub, "equity", help="exact all-in equity of two hands/classes/ranges, or `equity build`")
+    p.add_argument("hands", nargs="+", metavar="HAND",
+                   help="two combos (AhAd KcKs), classes (AA KK) or ranges; or `build`")
+    p.add_argument("--data-dir", default=None,
+                   help="folder of the equity table (default: $SFLP_DATA_DIR, else the table shipped with "
+                        "sflp; `build` writes there, or to the user data folder when that is read-only)")
+    add_output(p)
+    p.set_defaults(func=cmd_equity)
+
+    p = add_parser(sub, "solve", help="exact equilibrium of one stack")
+    add_structure(p)
+    p.add_argument("--exact", action="store_true",
+                   help="kept for old scripts: every answer is certified in exact rational arithmetic")
+    p.add_argument("--combos", action="store_true", help="solve with 1,326 combo strategies per player")
+    p.add_argument("--solver", type=solver_name, default=None, help="cvxpy solver name (default: HIGHS)")
+    p.add_argument("--out", default=None, help="also write CSV/xlsx/PNG for this stack into DIR")
+    add_lock(p)
+    add_output(p)
+    p.set_defaults(func=cmd_solve)
+
+    p = add_parser(sub, "rank", help="the 169 hands by exact equity against a random hand (percentage ranges)")
+    add_output(p)
+    p.set_defaults(func=cmd_rank)
+
+    p = add_parser(sub, "sc", help="Sklansky-Chubukov numbers: how deep each hand can shove face up")
+    add_structure(p, stack=False)
+    add_output(p)
+    p.set_defaults(func=cmd_sc)

@@ -1,0 +1,172 @@
+"""The parser, the one error boundary and the signal handling of the ``sflp`` command."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from sflp import __version__
+from sflp.errors import SflpError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``sflp: error: <what> (see `sflp solve --help`)``, exit 2."""
+
+    def error(self, message: str):
+        text = " ".join(message.split())
+        self.exit(2, f"sflp: error: {text} (see `{self.prog} --help`)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``sflp`` parser: every command group adds its commands (:mod:`.game`, :mod:`.charts`,
+    :mod:`.study`)."""
+    from sflp.cli import charts, game, study
+
+    parser = _Parser(
+        prog="sflp",
+        description="Exact heads-up no-limit hold'em push/fold equilibria, charts and checks.",
+    )
+    parser.add_argument("--version", action="version", version=f"sflp {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for group in (game, charts, study):
+        group.add_commands(sub)
+    return parser
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like SIGINT's KeyboardInterrupt so every cleanup path runs for both."""
+
+
+_RECEIVED: list[int] = []
+"""The interrupt signals this run received (see :func:`main`)."""
+
+
+def _on_signal(signum, frame):
+    _RECEIVED.append(signum)
+    import signal
+
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _interrupted(signum: int | None) -> int:
+    import signal
+
+    if signum == signal.SIGTERM:
+        print("sflp: terminated", file=sys.stderr)
+        return 143
+    print("sflp: interrupted", file=sys.stderr)
+    return 130
+
+
+class _StdoutError(SflpError):
+    """Standard output could not be written (a full disk, a closed pipe's cousins)."""
+
+
+class _GuardedStdout:
+    """``sys.stdout`` whose write errors (``> /dev/full``) become one :class:`SflpError`."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def _guard(self, method, *args):
+        try:
+            return method(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _StdoutError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+    def write(self, text: str) -> int:
+        return self._guard(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._guard(self._stream.flush)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's last flush of unwritable output is silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``sflp`` console script.
+
+    SIGTERM is handled like SIGINT: the work stops, staged and temporary files are removed, and
+    the exit code is 143 (SIGINT: 130), with one line on stderr.
+    """
+    import signal
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    import threading
+
+    from sflp.quiet import set_verbose
+
+    set_verbose(getattr(args, "verbose", False))
+
+    _RECEIVED.clear()
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    stdout = sys.stdout
+    sys.stdout = _GuardedStdout(stdout)
+    try:
+        code = args.func(args)
+        sys.stdout.flush()
+        return code
+    except _StdoutError as exc:
+        sys.stdout = stdout
+        _silence_stdout()
+        print(f"sflp: error: {exc}", file=sys.stderr)
+        return 2
+    except SflpError as exc:
+        if _RECEIVED:  # an interrupt that a library turned into an error (e.g. inside an import)
+            return _interrupted(_RECEIVED[0])
+        print(f"sflp: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as exc:
+        return _interrupted(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
+    except BrokenPipeError:
+        sys.stdout = stdout
+        _silence_stdout()
+        return 0
+    except Exception:
+        if _RECEIVED:  # an interrupt that a library turned into another exception
+            return _interrupted(_RECEIVED[0])
+        raise
+    finally:
+        set_verbose(False)
+        sys.stdout = stdout
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def run() -> None:
+    """The console script (and ``python -m sflp.cli``): :func:`main`, then exit with its code.
+
+    After an interrupt the process ends with :func:`os._exit` once output is flushed and the
+    ``atexit`` hooks have run: CPython marks a ``KeyboardInterrupt`` that surfaced inside an
+    import as unhandled even when :func:`main` caught it, and would then kill the process with
+    SIGINT at exit (status -2) instead of returning 130/143.
+    """
+    code = main()
+    if code in (130, 143):
+        import atexit
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        atexit._run_exitfuncs()
+        os._exit(code)
+    sys.exit(code)

@@ -1,0 +1,169 @@
+"""The options every command shares, the JSON printer and the progress bars (stderr only)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from pathlib import Path
+
+from sflp.report.format import json_text
+
+
+def number(name: str):
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} {text!r} is not a number") from None
+        if math.isinf(value) and "inf" not in text.lower():  # 1e400: name the input, not "inf"
+            raise argparse.ArgumentTypeError(f"{name} {text!r} is too large for a float (at most ~1.8e308)")
+        return value  # nan / inf themselves are refused by the check of the option's value
+
+    return parse
+
+
+def whole(name: str, low: int = 0):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} {text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{name} {text!r} must be at least {low}")
+        return value
+
+    return parse
+
+
+def solver_name(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("--solver '' is empty: give a cvxpy solver name such as HIGHS")
+    return text
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Adds ``(default: X)`` to every option whose help does not already state its default."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if ("default" in text or not action.option_strings or action.default is None or action.default is False
+                or action.default is argparse.SUPPRESS):
+            return text
+        return text + " (default: %(default)s)"
+
+
+def add_parser(sub, name: str, **kw) -> argparse.ArgumentParser:
+    return sub.add_parser(name, formatter_class=HelpFormatter, description=kw.get("help"), **kw)
+
+
+def add_structure(p: argparse.ArgumentParser, stack: bool = True) -> None:
+    g = p.add_argument_group("game")
+    if stack:
+        g.add_argument("--stack", type=number("--stack"), required=True, help="effective stack in bb, before posting")
+    g.add_argument("--small-blind", type=number("--small-blind"), default=0.5, help="small blind in bb (live)")
+    g.add_argument("--big-blind", type=number("--big-blind"), default=1.0, help="big blind in bb (live)")
+    g.add_argument("--ante", type=number("--ante"), default=0.0, help="ante per player in bb (dead)")
+    g.add_argument("--bb-ante", type=number("--bb-ante"), default=0.0,
+                   help="big-blind ante in bb, paid by BB only (dead)")
+
+
+def add_lock(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-wait", action="store_true",
+                   help="fail at once if another sflp run is writing the same --out folder (default: wait for it)")
+
+
+def keep_printer(out_dir: Path | str):
+    """``on_keep``: say on stderr which of the user's files a run kept in ``out_dir``."""
+    return lambda names: print(
+        f"sflp: kept {len(names)} file(s) in {out_dir} that sflp did not write: "
+        + ", ".join(names[:8]) + (", ..." if len(names) > 8 else ""), file=sys.stderr)
+
+
+def lock_options(args, out_dir: Path | None) -> dict:
+    """``wait`` / ``on_wait`` / ``on_keep`` for a staged output folder: wait and say so once (or fail at
+    once), and say which of the user's files were kept (``out_dir`` None: the default folder)."""
+    out_dir = "the output folder" if out_dir is None else out_dir
+    return {
+        "wait": not args.no_wait,
+        "on_wait": lambda: print(f"sflp: waiting for another sflp run writing {out_dir} ...", file=sys.stderr),
+        "on_keep": keep_printer(out_dir),
+    }
+
+
+def add_output(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--no-color", action="store_true", help="no ANSI colours in text output")
+    p.add_argument("--verbose", action="store_true",
+                   help="show the LP solver's own log (on stderr; stdout stays the command's output)")
+
+
+def config_from(args, stack: float | None = None):
+    from sflp.core.game import GameConfig
+
+    return GameConfig(
+        stack=args.stack if stack is None else stack,
+        small_blind=args.small_blind,
+        big_blind=args.big_blind,
+        ante=args.ante,
+        bb_ante=args.bb_ante,
+    )
+
+
+def print_json(obj) -> None:
+    print(json_text(obj))
+
+
+def use_color(args) -> bool:
+    return not getattr(args, "no_color", False) and sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
+
+
+PROGRESS_DELAY = 2.0
+"""Seconds before a progress bar appears: quick runs stay quiet."""
+
+
+def show_progress(args) -> bool:
+    """Progress bars only on a terminal (stderr) and never with --json."""
+    return not getattr(args, "json", False) and sys.stderr.isatty()
+
+
+class Bar:
+    """A tqdm bar on stderr that appears after PROGRESS_DELAY seconds (or does nothing)."""
+
+    def __init__(self, total: float, desc: str, unit: str, enabled: bool, **kw) -> None:
+        self.done = 0
+        self.bar = None
+        if enabled:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, delay=PROGRESS_DELAY,
+                            dynamic_ncols=True, **kw)
+
+    def add(self, n=1) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def share(self, share: float) -> None:
+        """Set a 0..100 bar to ``share`` (0..1) of its budget."""
+        target = round(100 * min(1.0, max(0.0, share)))
+        if target > self.done:
+            self.add(target - self.done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def check_target(out_dir: Path) -> None:
+    """Fail before any work when ``--out`` cannot take a report (a file, or a folder of other files)."""
+    from sflp.report.staging import check_target as check
+
+    check(out_dir)

@@ -1,0 +1,140 @@
+"""``sflp verify``, ``approx``, ``approx-bench`` and ``simulate``: other strategies and solvers,
+scored against the exact game."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+from sflp.checks import parse_stacks
+from sflp.cli.options import (
+    Bar,
+    add_output,
+    add_parser,
+    add_structure,
+    check_target,
+    config_from,
+    keep_printer,
+    number,
+    print_json,
+    show_progress,
+    whole,
+)
+from sflp.errors import ConfigError
+
+
+def cmd_verify(args) -> int:
+    from sflp.study.strategy import load_strategy
+    from sflp.study.verify import exceeds, format_text, verify
+
+    if args.sb is None and args.bb is None:
+        raise ConfigError("sflp verify needs --sb SPEC, --bb SPEC or both (a file or a range string)")
+    bound = args.max_exploitability
+    if bound is not None and not (math.isfinite(bound) and bound >= 0):
+        raise ConfigError(f"--max-exploitability {bound!r} must be a finite number >= 0 (bb per hand)")
+    config = config_from(args)
+    sb = load_strategy(args.sb, "sb") if args.sb is not None else None
+    bb = load_strategy(args.bb, "bb") if args.bb is not None else None
+    report = verify(config, sb, bb)
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        print(format_text(report))
+    if args.max_exploitability is not None and exceeds(report, args.max_exploitability):
+        if not args.json:
+            print(f"\nFAIL: exploitability above --max-exploitability {args.max_exploitability:g} bb", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_approx(args) -> int:
+    from sflp.approx import format_text, run
+    from sflp.approx.common import observe_progress
+
+    with Bar(100, args.method, "%", show_progress(args), bar_format="{desc}: {percentage:3.0f}%|{bar}| "
+              "[{elapsed}<{remaining}]") as bar, observe_progress(bar.share):
+        result = run(args.method, config_from(args), iterations=args.iterations, seconds=args.seconds, seed=args.seed)
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        print(format_text(result))
+    return 0
+
+
+def cmd_approx_bench(args) -> int:
+    from sflp.approx.bench import approx_bench
+    from sflp.report.approx_bench import write_approx_bench
+
+    stacks = parse_stacks(args.stacks)
+    out_dir = Path(args.out)
+    check_target(out_dir)  # checked now (a folder of other files is refused), written at the end
+    base = config_from(args, stack=stacks[0])
+    from sflp.approx import METHODS
+
+    with Bar(len(stacks) * len(METHODS), "approx-bench", "run", show_progress(args)) as bar:
+        results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base,
+                               progress=lambda _: bar.add())
+    files = write_approx_bench(results, out_dir, on_keep=keep_printer(out_dir))
+    from sflp.report.format import approx_bench_rows, format_approx_bench
+
+    rows = approx_bench_rows(results)
+    if args.json:
+        print_json({"files": files, "results": rows})
+    else:
+        print(format_approx_bench(rows, files))
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    from sflp.study.simulate import format_text, simulate
+
+    if args.hands <= 0:
+        raise ConfigError(f"--hands {args.hands} must be a positive whole number")
+    with Bar(args.hands, "simulate", "hand", show_progress(args), unit_scale=True) as bar:
+        report = simulate(config_from(args), hands=args.hands, seed=args.seed, progress=bar.add)
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        print(format_text(report))
+    return 0
+
+
+def add_commands(sub) -> None:
+    """verify, approx, approx-bench, simulate."""
+    p = add_parser(sub, "verify", help="score strategies against the exact equilibrium")
+    add_structure(p)
+    p.add_argument("--sb", default=None, metavar="SPEC", help="SB push strategy: CSV/JSON file or range string")
+    p.add_argument("--bb", default=None, metavar="SPEC", help="BB call strategy: CSV/JSON file or range string")
+    p.add_argument("--max-exploitability", type=number("--max-exploitability"), default=None, metavar="X",
+                   help="exit 1 when either side is more exploitable than X bb/hand")
+    add_output(p)
+    p.set_defaults(func=cmd_verify)
+
+    p = add_parser(sub, "approx", help="run one approximate solver and trace its exploitability")
+    p.add_argument("method", help="fictitious-play, cfr+, rl-linear-q, rl-tabular or direct")
+    add_structure(p)
+    p.add_argument("--iterations", type=whole("--iterations", 1), default=None,
+                   help="stop after N iterations (default: the method's own count when --seconds is not given)")
+    p.add_argument("--seconds", type=number("--seconds"), default=None,
+                   help="stop after T seconds of solver time (default: no time limit)")
+    p.add_argument("--seed", type=whole("--seed"), default=0, help="random seed (the sampling methods)")
+    add_output(p)
+    p.set_defaults(func=cmd_approx)
+
+    p = add_parser(sub, "approx-bench", help="all approximate solvers at several stacks: CSV + log-log PNG")
+    p.add_argument("--stacks", default="5,10,20", help="START:STOP:STEP or a comma list of stacks in bb")
+    add_structure(p, stack=False)
+    p.add_argument("--seconds", type=number("--seconds"), default=2.0,
+                   help="time budget per method and stack, seconds")
+    p.add_argument("--seed", type=whole("--seed"), default=0, help="random seed (the sampling methods)")
+    p.add_argument("--out", default="reports/approx-bench", help="output folder for approx_bench.csv and the PNG")
+    add_output(p)
+    p.set_defaults(func=cmd_approx_bench)
+
+    p = add_parser(sub, "simulate", help="play the equilibrium out with real cards and compare with the exact value")
+    add_structure(p)
+    p.add_argument("--hands", type=whole("--hands", 1), default=1_000_000, help="hands to deal and play out")
+    p.add_argument("--seed", type=whole("--seed"), default=0, help="random seed (same seed and hands, same result)")
+    add_output(p)
+    p.set_defaults(func=cmd_simulate)
