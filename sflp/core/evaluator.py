@@ -89,6 +89,8 @@ def _top_bits(mask: int, count: int) -> int:
     return out << (4 * (5 - taken))
 
 
+# Long on purpose: one numba kernel, the categories in rank order (split, it would pay a call per
+# category on each of 133,784,560 hands).
 @njit(cache=True)
 def value_from_masks(suit_masks: np.ndarray, counts: np.ndarray, straight_top: np.ndarray) -> int:
     """Hand value of a 5-7 card hand given its per-suit rank masks and per-rank counts."""

@@ -109,59 +109,78 @@ def chart(
     passed to ``on_keep``; ``wait=False`` fails at once when another job holds the folder
     (``on_wait`` is called when this one starts waiting).
     """
-    from sflp.core.game import GameConfig, min_stack
     from sflp.report.chartset import default_out_dir, write_set
     from sflp.report.staging import check_target
     from sflp.report.writers import check_formats, resolve_ranges
     from sflp.solving.solver import iter_blocks, iter_solve
     from sflp.solving.thresholds import compute_thresholds
 
-    if config is None:
-        config = GameConfig(stack=25.0)
-    elif not isinstance(config, GameConfig):
-        raise ConfigError(f"config must be a GameConfig, got {type(config).__name__} {config!r:.40}")
-    config = config.with_stack(max(config.stack, min_stack(config.big_blind, config.ante, config.bb_ante)))
-    stacks, note = _stacks(stacks, config)
-    config = config.with_stack(stacks[0])
+    stacks, note = _stacks(stacks, _structure(config))
+    config = _structure(config).with_stack(stacks[0])
     low, high = stacks[0], stacks[-1]
     formats = check_formats(formats)
     resolve_ranges(ranges, len(stacks))  # before any work
-    grid_stacks = parse_grid_stacks(grid_stacks, low, high, "grid_stacks") if isinstance(grid_stacks, str) \
-        else grid_stacks
+    if isinstance(grid_stacks, str):
+        grid_stacks = parse_grid_stacks(grid_stacks, low, high, "grid_stacks")
     out_dir = Path(out) if out is not None else default_out_dir(config, low, high)
     check_target(out_dir)
     tick = progress or (lambda phase, done, total: None)
-    start = time.perf_counter()
-
-    solving = 0.0
-
-    def timed(items):
-        """``items`` as they come, the time spent making them added to ``solving``."""
-        nonlocal solving
-        items = iter(items)
-        while True:
-            t = time.perf_counter()
-            item = next(items, None)
-            solving += time.perf_counter() - t
-            if item is None:
-                return
-            yield item
-
-    def reached(stack: float) -> None:
-        tick("thresholds", stack - low, high - low)
-
+    clock = _SolveClock()
     pause_point("solving")  # tests: interrupted before anything is staged
     # the exact equilibrium path, computed once: it gives the thresholds and every stack's answer
-    thresholds = compute_thresholds(config, low=low, high=high, progress=reached) if high > low else None
-    solving = time.perf_counter() - start
+    with clock:
+        thresholds = compute_thresholds(config, low=low, high=high, progress=lambda reached: tick(
+            "thresholds", reached - low, high - low)) if high > low else None
     # every stack certified: published numbers are exact values rounded once (machine-independent);
     # along the path they come a segment at a time, as arrays
     stream = iter_blocks(stacks, config, path=thresholds) if thresholds is not None else \
         iter_solve(stacks, config, exact=True)
-    files, summary = write_set(timed(stream), thresholds, out_dir, exact=exact, stacks=stacks, formats=formats,
-                               ranges=ranges, range_stacks=grid_stacks, progress=progress, wait=wait,
-                               on_wait=on_wait, on_keep=on_keep, workers=workers)
+    files, summary = write_set(clock.timed(stream), thresholds, out_dir, exact=exact, stacks=stacks,
+                               formats=formats, ranges=ranges, range_stacks=grid_stacks, progress=progress,
+                               wait=wait, on_wait=on_wait, on_keep=on_keep, workers=workers)
     lp = summary.methods.get("lp", 0) + (thresholds.lp_solves if thresholds is not None else 0)
     return ChartResult(out_dir=out_dir, files=files, config=config, stacks=tuple(stacks), thresholds=thresholds,
                        lp_solves=lp, certified=summary.certified, max_exploitability=summary.max_exploitability,
-                       exact=exact, seconds=time.perf_counter() - start, solve_seconds=solving, note=note)
+                       exact=exact, seconds=clock.elapsed(), solve_seconds=clock.solving, note=note)
+
+
+def _structure(config):
+    """The blinds and antes of ``config`` (default SB 0.5, BB 1, no ante), at a valid stack."""
+    from sflp.core.game import GameConfig, min_stack
+
+    if config is None:
+        return GameConfig(stack=25.0)
+    if not isinstance(config, GameConfig):
+        raise ConfigError(f"config must be a GameConfig, got {type(config).__name__} {config!r:.40}")
+    return config.with_stack(max(config.stack, min_stack(config.big_blind, config.ante, config.bb_ante)))
+
+
+class _SolveClock:
+    """The job's wall time, and the part of it spent solving: inside ``with clock:`` and inside
+    each ``next()`` of a :meth:`timed` stream (the rest is the writers')."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.solving = 0.0
+
+    def __enter__(self) -> None:
+        self.entered = time.perf_counter()
+
+    def __exit__(self, *exc) -> None:
+        self.solving += time.perf_counter() - self.entered
+
+    def timed(self, items):
+        """``items`` as they come; the time spent making each is solving."""
+        return _each(iter(items), self)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def _each(items, clock: _SolveClock):
+    while True:
+        with clock:
+            item = next(items, None)
+        if item is None:
+            return
+        yield item

@@ -328,6 +328,7 @@ def _stream(solutions, solved: list[float], thresholds, exact: bool, summary: Sw
         raise ConfigError(f"{len(solved)} stacks were announced but {position} solutions came")
 
 
+# Long on purpose: the job's steps in order (stage, stream, finish, manifest), one call each.
 def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False, range_stacks=None,
               extra_about: dict | None = None, stacks=None, title: str | None = None, formats=None,
               ranges: str = "auto", progress=None, wait: bool = True, on_wait=None, on_keep=None,
@@ -341,7 +342,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
     """
     from sflp.report.jobs import Jobs
     from sflp.report.staging import StagedFolder, write_manifest
-    from sflp.report.writers import FORMATS, Head, check_formats, make_writers, resolve_ranges, warm
+    from sflp.report.writers import Head, check_formats, make_writers, resolve_ranges, warm
 
     _check_thresholds(None, thresholds)  # its type, before any work
     formats = check_formats(formats)
@@ -384,23 +385,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
             pause_point("jobs")
             tick("writing", done, len(writers))
         jobs.wait()
-        info = {
-            "kind": "chart-set",
-            "title": title or "Nash equilibrium",
-            "sflp_version": sflp.__version__,
-            "equity_table_sha256": _checksum(),
-            "config": {k: v for k, v in sweep.config.as_dict().items() if k != "stack"},
-            "stacks": {"count": len(solved), "low": solved[0], "high": solved[-1],
-                       "step": _step_value(solved)},
-            "thresholds": None if thresholds is None else {
-                "low": low, "high": high, "breakpoints": len(thresholds.breakpoints)},
-            "range_stacks": list(chosen),
-            "exact": bool(exact),
-            "max_exploitability": summary.max_exploitability,
-            "made_with": made_with(),
-            **({"formats": list(formats), "ranges": ranges} if formats != FORMATS or ranges != "csv" else {}),
-            **(manifest_extra or {}),
-        }
+        info = _manifest_info(sweep, summary, thresholds, title, exact, formats, ranges, manifest_extra)
         pause_point("manifest")
         write_manifest(stage, info, known)
         names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
@@ -408,6 +393,30 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
     if folder.kept and on_keep is not None:
         on_keep(folder.kept)
     return {name: str(out / name) for name in names}, summary
+
+
+def _manifest_info(sweep, summary: SweepSummary, thresholds, title: str | None, exact: bool, formats, ranges: str,
+                   extra: dict | None) -> dict:
+    """What ``manifest.json`` says of the set, besides its files."""
+    from sflp.report.writers import FORMATS
+
+    solved = sweep.solved
+    return {
+        "kind": "chart-set",
+        "title": title or "Nash equilibrium",
+        "sflp_version": sflp.__version__,
+        "equity_table_sha256": _checksum(),
+        "config": {k: v for k, v in sweep.config.as_dict().items() if k != "stack"},
+        "stacks": {"count": len(solved), "low": solved[0], "high": solved[-1], "step": _step_value(solved)},
+        "thresholds": None if thresholds is None else {
+            "low": sweep.low, "high": sweep.high, "breakpoints": len(thresholds.breakpoints)},
+        "range_stacks": list(sweep.chosen),
+        "exact": bool(exact),
+        "max_exploitability": summary.max_exploitability,
+        "made_with": made_with(),
+        **({"formats": list(formats), "ranges": ranges} if tuple(formats) != FORMATS or ranges != "csv" else {}),
+        **(extra or {}),
+    }
 
 
 def _consume(blocks, writers, head, kept_index: list[int], exact: bool):

@@ -93,6 +93,7 @@ def _scaled(values: np.ndarray, scale: int) -> list:
     return [None if math.isnan(v) else int(v) for v in out.tolist()]
 
 
+# Long on purpose: the page's JSON object field by field, in the order the module doc gives the encoding.
 def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | None, structure: str,
                about: Sequence[tuple[str, object]], *, max_stacks: int = MAX_STACKS,
                max_curve_points: int = MAX_CURVE_POINTS) -> dict:

@@ -422,6 +422,7 @@ _PAGE_ABOUT_KEYS = ("Stacks", "Hand level", "Max exploitability (bb/hand)", "Thr
                     "sflp version", "Solver", "Equity table SHA-256")
 
 
+# Long on purpose: one page laid out top to bottom; each block is a few lines of coordinates.
 def chart_page(tdf: pd.DataFrame | None, low: float, high: float, structure: str,
                about: Sequence[tuple[str, object]] = (), *, ranges: pd.DataFrame | None = None,
                stack: float | None = None) -> Drawing:

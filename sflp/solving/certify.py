@@ -586,6 +586,7 @@ def _play_masks(n: int, split: tuple[list[int], list[int]]) -> tuple[np.ndarray,
     return positive, below_one
 
 
+# Long on purpose: the certificate's checks in order (bounds, margins, exploitability), each recorded in ``att``.
 def _check(ex: ExactPayoffs, att: _Attempt, solved_x, solved_y) -> None:
     """Check the exact solution of ``att.support``: frequencies in [0, 1], every hand's margin
     condition, exploitability exactly 0.  Records the strategies, figures and problems in ``att``."""
@@ -666,6 +667,7 @@ def _check(ex: ExactPayoffs, att: _Attempt, solved_x, solved_y) -> None:
     att.ok = not att.problems
 
 
+# Long on purpose: the attempts in order of cost, each commented where it starts.
 def certify(game: PushFoldGame, solution: Solution) -> Solution:
     """An exact rational equilibrium near ``solution``, proven in exact arithmetic.
 

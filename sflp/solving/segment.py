@@ -224,6 +224,7 @@ def _sum(K: np.ndarray, hands: list[int], axis: int) -> np.ndarray:
 class SegmentCertificate:
     """The exact equilibrium of one support at any stack of its segment (see the module doc)."""
 
+    # Long on purpose: the segment's exact polynomials, built once, each block commented with its term.
     def __init__(self, game: PushFoldGame, support: Support):
         self.support, self.level = support, game.level
         self.n = N_CLASSES if game.level == "class" else N_COMBOS
@@ -435,6 +436,7 @@ class SegmentCertificate:
 
     # ------------------------------------------------------------ whole blocks of stacks
 
+    # Long on purpose: the identities and the ratio plan in the order of the module doc.
     def _block_setup(self, compiled: bool = False) -> bool:
         """Once per segment: the polynomials a block evaluates (double-doubles) and the
         ratios it publishes, after checking the identities that then hold at every stack of the

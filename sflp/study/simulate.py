@@ -229,6 +229,7 @@ def _hand_value(board_suits, board_counts, a, b, suits, counts, straight_top):
     return value_from_masks(suits, counts, straight_top)
 
 
+# Long on purpose: one hand dealt and played out, the rules in order.
 @njit(cache=True)
 def _play(uniforms, push, call, combo_index, amounts, straight_top, deck, totals, nodes, record, log_cards, log_net):
     """Play ``len(uniforms)`` hands; add SB's net and net^2 to ``totals`` and node counts to ``nodes``.
