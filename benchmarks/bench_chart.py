@@ -8,17 +8,9 @@ the whole process tree** (the CLI and any worker it forks: the sum of their prop
 so copy-on-write pages shared after a fork count once; sampled from ``/proc`` every 50 ms;
 ``ru_maxrss`` of the children is printed beside it).  Then, for the ``--writers`` sizes, the
 **solver and the writers side by side**, each format alone (``--formats csv`` ...) and all
-together: the solver part is what the job itself measured (the exact thresholds and every stack
-read off the path), the writers' part the rest of its wall time.
-
-=========  ==============  ========  ==========================
-size       --stacks        stacks    targets (2 cores, medians)
-=========  ==============  ========  ==========================
-small      1:25:0.05          481    <= 4 s
-medium     1:200:0.01      19,901    <= 20 s, <= 800 MB
-large      1:1000:0.01     99,901    <= 60 s, <= 1 GB
-=========  ==============  ========  ==========================
-"""
+together: the solver is timed alone in fresh processes (the exact thresholds and every stack read
+off the path, imports included: ``--solver-alone``), and a job's writers are its wall time beyond
+the solver's -- what the files cost, competition for the cores included."""
 
 from __future__ import annotations
 
@@ -78,10 +70,11 @@ def _tree_rss_mb(pid: int) -> float:
     return total / 2**20
 
 
-def one_run(stacks: str, out: Path, formats: str | None = None) -> dict:
+def one_run(stacks: str, out: Path, formats: str | None = None, memory: bool = True) -> dict:
     """One chart job in a fresh process: wall ``seconds``, the job's own ``solve_seconds`` and
     ``write_seconds`` (from its JSON: thresholds plus reading every stack off the path, and the
-    rest), ``tree_mb`` (peak PSS of the process tree) and ``self_mb`` (ru_maxrss of the CLI)."""
+    rest), ``tree_mb`` (peak PSS of the process tree; sampling ``/proc`` costs CPU, so
+    ``memory=False`` skips it for timing runs) and ``self_mb`` (ru_maxrss of the CLI)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     shutil.rmtree(out, ignore_errors=True)
     command = [sys.executable, "-m", "sflp.cli", "chart", "--stacks", stacks, "--out", str(out), "--json"]
@@ -93,7 +86,7 @@ def one_run(stacks: str, out: Path, formats: str | None = None) -> dict:
     done = threading.Event()
 
     def sample() -> None:
-        while not done.is_set():
+        while memory and not done.is_set():
             peak[0] = max(peak[0], _tree_rss_mb(proc.pid))
             time.sleep(0.05)
 
@@ -115,18 +108,51 @@ def one_run(stacks: str, out: Path, formats: str | None = None) -> dict:
 WRITER_FORMATS = ("csv", "xlsx", "html", "pdf", "png", "svg")
 
 
+def solver_alone(stacks: str) -> None:
+    """What a chart job solves, and nothing else: the exact thresholds over the range and every
+    stack read off the path (``iter_blocks``, the rows the writers would get).  Run in a fresh
+    process by :func:`solver_run`, so that its wall time compares with a whole chart job's."""
+    from sflp.checks import parse_stacks
+    from sflp.core.game import GameConfig
+    from sflp.solving.solver import iter_blocks
+    from sflp.solving.thresholds import compute_thresholds
+
+    values = parse_stacks(stacks)
+    config = GameConfig(stack=values[0])
+    path = compute_thresholds(config, low=values[0], high=values[-1])
+    for block in iter_blocks(values, config, path=path):
+        block.rows()
+
+
+def solver_run(stacks: str) -> float:
+    """Wall seconds of :func:`solver_alone` in a fresh process (interpreter start and imports
+    included, as in a chart job)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    subprocess.run([sys.executable, __file__, "--solver-alone", stacks], check=True, env=env)
+    return time.perf_counter() - start
+
+
 def writer_table(size: str, runs: int, tmp: Path) -> None:
-    """Solver and writer time side by side, each format alone and all together (medians)."""
+    """Solver and writer time side by side, each format alone and all together (medians).
+
+    The solver is timed alone, in its own fresh processes (:func:`solver_run`); a job's writers
+    are its wall time beyond that: every cost the files add, the workers' competition for the
+    cores included.  ``in-job`` is the job's own split (its JSON's ``seconds - solve_seconds``)."""
     stacks, count, _, _ = SIZES[size]
-    print(f"\n{size} ({stacks}, {count:,} stacks): solver vs writers, median of {runs} fresh processes")
-    print(f"  {'formats':<12} {'solver s':>9} {'writers s':>10} {'writers/solver':>15} {'peak MB':>8}")
+    solver = statistics.median(solver_run(stacks) for _ in range(runs))
+    print(f"\n{size} ({stacks}, {count:,} stacks): solver alone {solver:.2f} s (median of {runs} fresh processes); "
+          "each job the same way")
+    print(f"  {'formats':<12} {'job s':>7} {'writers s':>10} {'writers/solver':>15} {'in-job s':>9} "
+          f"{'peak MB':>8}  (peak: one more run, sampled)")
     for formats in (*WRITER_FORMATS, "all"):
-        got = [one_run(stacks, tmp / size, None if formats == "all" else formats) for _ in range(runs)]
-        solve = statistics.median(g["solve_seconds"] for g in got)
-        write = statistics.median(g["write_seconds"] for g in got)
-        ratio = statistics.median(g["write_seconds"] / g["solve_seconds"] for g in got)
-        peak = statistics.median(g["tree_mb"] for g in got)
-        print(f"  {formats:<12} {solve:9.2f} {write:10.2f} {ratio:15.2f} {peak:8.0f}")
+        chosen = None if formats == "all" else formats
+        got = [one_run(stacks, tmp / size, chosen, memory=False) for _ in range(runs)]
+        job = statistics.median(g["seconds"] for g in got)
+        inner = statistics.median(g["write_seconds"] for g in got)
+        peak = one_run(stacks, tmp / size, chosen)["tree_mb"]  # one more run, sampling memory
+        print(f"  {formats:<12} {job:7.2f} {job - solver:10.2f} {(job - solver) / solver:15.2f} {inner:9.2f} "
+              f"{peak:8.0f}")
         sys.stdout.flush()
     files = sorted((p.stat().st_size, p.name) for p in (tmp / size).iterdir())
     print("  largest files: " + ", ".join(f"{n} {b / 1e6:.1f} MB" for b, n in files[::-1][:4]))
@@ -138,7 +164,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="small,medium,large")
     parser.add_argument("--writers", default="medium,large",
                         help="sizes whose solver-vs-writer table to print, per format ('' for none)")
+    parser.add_argument("--solver-alone", metavar="STACKS", help=argparse.SUPPRESS)  # the child of solver_run
     args = parser.parse_args(argv)
+    if args.solver_alone:
+        solver_alone(args.solver_alone)
+        return 0
     print(f"machine: {platform.platform()}, python {platform.python_version()}, os.cpu_count()={os.cpu_count()}")
     with tempfile.TemporaryDirectory() as tmp:
         for size in [s for s in args.sizes.split(",") if s]:
@@ -159,8 +189,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"(target <= {target_s:g} s{mem_target}): {verdict}")
         for size in [s for s in args.writers.split(",") if s]:
             writer_table(size, args.runs, Path(tmp))
-        print("\nwriters = the job's wall time after the solver (the JSON's seconds - solve_seconds); "
-              "target: writers <= 0.5 x solver for medium and large, all formats")
+        print("\nwriters = a job's wall time minus the solver's alone; target: writers <= 0.5 x solver for "
+              "medium and large, all formats")
     return 0
 
 

@@ -110,8 +110,9 @@ def chart(
     (``on_wait`` is called when this one starts waiting).
     """
     from sflp.report.chartset import default_out_dir, write_set
+    from sflp.report.jobs import Jobs
     from sflp.report.staging import check_target
-    from sflp.report.writers import check_formats, resolve_ranges
+    from sflp.report.writers import check_formats, resolve_ranges, warm
     from sflp.solving.solver import iter_blocks, iter_solve
     from sflp.solving.thresholds import compute_thresholds
 
@@ -127,17 +128,22 @@ def chart(
     tick = progress or (lambda phase, done, total: None)
     clock = _SolveClock()
     pause_point("solving")  # tests: interrupted before anything is staged
-    # the exact equilibrium path, computed once: it gives the thresholds and every stack's answer
-    with clock:
-        thresholds = compute_thresholds(config, low=low, high=high, progress=lambda reached: tick(
-            "thresholds", reached - low, high - low)) if high > low else None
-    # every stack certified: published numbers are exact values rounded once (machine-independent);
-    # along the path they come a segment at a time, as arrays
-    stream = iter_blocks(stacks, config, path=thresholds) if thresholds is not None else \
-        iter_solve(stacks, config, exact=True)
-    files, summary = write_set(clock.timed(stream), thresholds, out_dir, exact=exact, stacks=stacks,
-                               formats=formats, ranges=ranges, range_stacks=grid_stacks, progress=progress,
-                               wait=wait, on_wait=on_wait, on_keep=on_keep, workers=workers)
+    # the writers' worker processes start now: they load their libraries while this one solves
+    jobs = Jobs(workers, warm=warm, warm_args=(config, formats)).start()
+    try:
+        # the exact equilibrium path, computed once: it gives the thresholds and every stack's answer
+        with clock:
+            thresholds = compute_thresholds(config, low=low, high=high, progress=lambda reached: tick(
+                "thresholds", reached - low, high - low)) if high > low else None
+        # every stack certified: published numbers are exact values rounded once (machine-independent);
+        # along the path they come a segment at a time, as arrays
+        stream = iter_blocks(stacks, config, path=thresholds) if thresholds is not None else \
+            iter_solve(stacks, config, exact=True)
+        files, summary = write_set(clock.timed(stream), thresholds, out_dir, exact=exact, stacks=stacks,
+                                   formats=formats, ranges=ranges, range_stacks=grid_stacks, progress=progress,
+                                   wait=wait, on_wait=on_wait, on_keep=on_keep, jobs=jobs)
+    finally:
+        jobs.close()
     lp = summary.methods.get("lp", 0) + (thresholds.lp_solves if thresholds is not None else 0)
     return ChartResult(out_dir=out_dir, files=files, config=config, stacks=tuple(stacks), thresholds=thresholds,
                        lp_solves=lp, certified=summary.certified, max_exploitability=summary.max_exploitability,

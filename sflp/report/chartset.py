@@ -332,8 +332,13 @@ def _stream(solutions, solved: list[float], thresholds, exact: bool, summary: Sw
 def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False, range_stacks=None,
               extra_about: dict | None = None, stacks=None, title: str | None = None, formats=None,
               ranges: str = "auto", progress=None, wait: bool = True, on_wait=None, on_keep=None,
-              manifest_extra: dict | None = None, workers: int | None = None) -> tuple[dict[str, str], SweepSummary]:
+              manifest_extra: dict | None = None, workers: int | None = None,
+              jobs=None) -> tuple[dict[str, str], SweepSummary]:
     """:func:`write_chart_set`, also returning the :class:`SweepSummary` of what was solved.
+
+    ``jobs`` is a :class:`~sflp.report.jobs.Jobs` the caller started earlier (:func:`sflp.chart`
+    does, before the thresholds, so that the workers warm up meanwhile); they are shut down here,
+    before the staging folder is removed or swapped.
 
     One function from the stream to the swapped-in folder: the worker processes start first (they
     load the report libraries while this process solves), then the writers open (the threshold
@@ -342,7 +347,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
     """
     from sflp.report.jobs import Jobs
     from sflp.report.staging import StagedFolder, write_manifest
-    from sflp.report.writers import Head, check_formats, make_writers, resolve_ranges, warm
+    from sflp.report.writers import Head, check_formats, make_writers, resolve_ranges, sc_job, warm
 
     _check_thresholds(None, thresholds)  # its type, before any work
     formats = check_formats(formats)
@@ -358,8 +363,10 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
     writers = make_writers(formats, ranges)
 
     folder = StagedFolder(out, wait=wait, on_wait=on_wait)
-    with folder as stage, Jobs(workers, warm=warm, warm_args=(head.config, formats)) as jobs:
-        jobs.start()  # the workers load pandas and the format libraries while this process solves
+    if jobs is None:  # the workers load pandas and the format libraries while this process solves
+        jobs = Jobs(workers, warm=warm, warm_args=(head.config, formats))
+    with folder as stage, jobs:
+        sc = jobs.submit(sc_job, head.config, formats)  # a worker computes them while this process solves
         summary = SweepSummary()
         pause_point("staged")
         opened = []
@@ -376,11 +383,12 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
             raise
         del solutions
         sweep.config = summary.config  # the solutions' (the same structure as the thresholds')
+        sweep.sc = sc.result()
         sweep.about = about_items(summary, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about)
         known: dict[str, str] = {}
         # the slow files are jobs for the worker processes; this process writes the every-stack
         # files meanwhile and then waits
-        for done, writer in enumerate(writers, 1):
+        for done, writer in enumerate(sorted(writers, key=lambda w: -w.weight), 1):
             known.update(writer.finish(sweep, jobs.submit))
             pause_point("jobs")
             tick("writing", done, len(writers))

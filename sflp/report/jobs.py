@@ -19,6 +19,11 @@ import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 
+WORKER_NICENESS = 10
+"""How much lower the workers' scheduling priority is than the main process's: while it solves,
+the writers' jobs use the spare core and what the solver leaves (at 10, about a tenth of a core
+it wants); once it waits, they have the machine."""
+
 
 def _exit_with(parent: int) -> None:
     """Leave when the main process is gone (killed with SIGKILL, no handler ran): an orphaned
@@ -31,6 +36,8 @@ def _exit_with(parent: int) -> None:
 def _init_worker(parent: int, warm=None, *args) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)  # the solver in the main process keeps its core; writers take what is left
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     if warm is not None:
         warm(*args)
@@ -68,16 +75,27 @@ class Jobs:
         self.warm = (warm, *warm_args)
 
     def __enter__(self) -> Jobs:
-        if self.workers:
+        self.start()
+        return self
+
+    def start(self) -> Jobs:
+        """Fork the workers now, if not yet (they warm up in the background); returns ``self``.
+
+        A caller may start them before it enters the ``with`` block, to let them warm up while
+        it works (the chart job starts them before it computes the thresholds); leaving the
+        block shuts them down either way, and :meth:`close` does outside one."""
+        if self.workers and self.pool is None:
             ctx = multiprocessing.get_context("fork")
             self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_init_worker,
                                             initargs=(os.getpid(), *self.warm))
+            self.pool.submit(int)  # a no-op job: a fork pool starts every worker at once
         return self
 
-    def start(self) -> None:
-        """Fork the workers now (they warm up in the background)."""
+    def close(self, cancel: bool = True) -> None:
+        """Shut the workers down (idempotent): drop jobs not started, let running ones finish."""
         if self.pool is not None:
-            self.futures.append(self.pool.submit(int))  # a no-op job: a fork pool starts every worker at once
+            self.pool.shutdown(wait=True, cancel_futures=cancel)
+            self.pool = None
 
     def submit(self, fn, *args, **kwargs):
         """Run ``fn(*args, **kwargs)`` in a worker (or now, inline); returns a future."""
@@ -94,7 +112,5 @@ class Jobs:
             fut.result()
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if self.pool is not None:
-            # on an error or interrupt: drop what has not started, let running jobs finish
-            self.pool.shutdown(wait=True, cancel_futures=exc_type is not None)
-            self.pool = None
+        # on an error or interrupt: drop what has not started, let running jobs finish
+        self.close(cancel=exc_type is not None)

@@ -260,10 +260,10 @@ class _Axes:
     def curve(self, xs, ys, colour: str, width: float, markers: bool) -> None:
         xs, ys = np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
         ok = np.isfinite(ys)
-        pts = list(zip(self.x(xs[ok]).tolist(), self.y(ys[ok]).tolist()))
+        pts = np.column_stack([self.x(xs[ok]), self.y(ys[ok])])
         self.d.line(thin_curve(pts), colour, width)
         if markers:
-            for a, b in pts:
+            for a, b in pts.tolist():
                 self.d.dot(a, b, 1.5, colour)
 
 
@@ -335,23 +335,20 @@ def thin_curve(points: Sequence[tuple[float, float]], column: float = 0.25) -> l
     >>> len(thin_curve([(k / 1000, float(k % 7)) for k in range(100_000)])) <= 4 * 400  # 400 strips
     True
     """
-    if len(points) <= 4:
-        return list(points)
-    xy = np.asarray(points, dtype=np.float64)
+    xy = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if len(xy) <= 4:
+        return [tuple(p) for p in xy.tolist()]
     strip = np.floor((xy[:, 0] - xy[0, 0]) / column).astype(np.int64)
     starts = np.flatnonzero(np.r_[True, strip[1:] != strip[:-1]])
-    ends = np.r_[starts[1:], len(xy)] - 1
     if len(starts) * 4 >= len(xy):
         return [tuple(p) for p in xy.tolist()]
-    lows = np.minimum.reduceat(xy[:, 1], starts)
-    highs = np.maximum.reduceat(xy[:, 1], starts)
-    keep = set(starts.tolist()) | set(ends.tolist())
-    for k, (a, b) in enumerate(zip(starts.tolist(), (ends + 1).tolist())):
-        seg = xy[a:b, 1]
-        keep.add(a + int(np.argmax(seg == lows[k])))
-        keep.add(a + int(np.argmax(seg == highs[k])))
-    rows = xy.tolist()
-    return [tuple(rows[k]) for k in sorted(keep)]
+    ends = np.r_[starts[1:], len(xy)] - 1
+    index = np.arange(len(xy))
+    # each strip's first lowest and first highest point: sorted by strip, then y, then position
+    low = np.lexsort((index, xy[:, 1], strip))
+    high = np.lexsort((index, -xy[:, 1], strip))
+    keep = np.unique(np.concatenate([starts, ends, low[starts], high[starts]]))
+    return [tuple(p) for p in xy[keep].tolist()]
 
 
 def _limits(lo: float, hi: float) -> tuple[float, float]:

@@ -41,6 +41,7 @@ new class here with its ``format`` name, registered in :data:`WRITERS`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -126,6 +127,14 @@ class Sweep(Head):
     spread evenly, with the grid stacks; the workbook, page and pictures are made from them."""
     about: list = field(default_factory=list)
     max_exploitability: float = 0.0
+    sc: dict | None = None
+    """The Sklansky-Chubukov numbers (:func:`sflp.study.sc.sc_numbers`), computed once by a worker
+    while the main process solved (None: each job that needs them computes them)."""
+
+    def sc_numbers(self) -> dict:
+        from sflp.study.sc import sc_numbers
+
+        return self.sc if self.sc is not None else sc_numbers(self.config)
 
     @functools.cached_property
     def values(self):
@@ -158,10 +167,25 @@ class Writer:
     """One output format: ``open``, ``add`` a block at a time, ``finish`` (see the module doc)."""
 
     format = ""
+    weight = 1
+    """How long its jobs at ``finish`` take, roughly: writers finish heaviest first, so that the
+    longest job starts first and the workers end together."""
 
     def open(self, stage: Path, head: Head, submit: Callable) -> None:
         """Before the first stack; a writer may ``submit`` jobs that need only ``head``."""
-        self.stage = stage
+        self.stage, self.head, self.submit = stage, head, submit
+        self.waiting = set(head.chosen)  # grid stacks not yet seen (see :meth:`grid_rows`)
+
+    def grid_rows(self, block: Block):
+        """``(stack, rows)`` of each grid stack in ``block`` (once each), so that a writer can
+        start that stack's files while the sweep goes on; none while the blinds are unknown (no
+        thresholds: :meth:`finish` then makes them)."""
+        if self.head.config is None or not self.waiting:
+            return
+        for k, stack in enumerate(block.stacks):
+            if stack in self.waiting:
+                self.waiting.discard(stack)
+                yield stack, np.array(block.rows[k])
 
     def add(self, block: Block) -> None:
         """Most formats are made from the :class:`Sweep` alone; streaming ones override this."""
@@ -176,24 +200,30 @@ class Writer:
 # ---------------------------------------------------------------- csv
 
 
-def _thresholds_csv(path: Path, head: Head) -> None:
+def _thresholds_csv(path: Path, sweep: Sweep) -> None:
     from sflp.report.csv_out import write_thresholds_csv
     from sflp.report.frames import add_sc_column
-    from sflp.study.sc import sc_numbers
 
-    write_thresholds_csv(add_sc_column(head.tdf, sc_numbers(head.config)), path)
+    write_thresholds_csv(add_sc_column(sweep.tdf, sweep.sc_numbers()), path)
 
 
-def _grid_csvs(stage: Path, sweep: Sweep) -> None:
+def _grid_csvs(stage: Path, stack: float, rows: np.ndarray) -> None:
+    """``sb_push_<S>bb.csv`` and ``bb_call_<S>bb.csv`` of one grid stack (``rows``: its Block rows)."""
     from sflp.report.csv_out import write_grid_csv
-    from sflp.report.frames import grid_from_tidy
+    from sflp.report.frames import grid_from_tidy, ranges_frame_from_arrays
     from sflp.report.text import fmt_num
 
-    for stack in sweep.chosen:
-        ranges = sweep.ranges_at(stack)
-        for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-            grid = grid_from_tidy(ranges, "frequency", player=player)
-            write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
+    ranges = ranges_frame_from_arrays([stack], rows[None])
+    for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
+        grid = grid_from_tidy(ranges, "frequency", player=player)
+        write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
+
+
+def _values_csv(path: Path, rows: np.ndarray, exact: list[str] | None) -> None:
+    from sflp.atomic import write_text
+    from sflp.report.text import values_csv_text
+
+    write_text(path, values_csv_text(rows, exact))
 
 
 class CsvWriter(Writer):
@@ -201,27 +231,27 @@ class CsvWriter(Writer):
     the ranges of every stack, by ``ranges`` (:data:`RANGE_FORMS`, already resolved from ``auto``)."""
 
     format = "csv"
+    weight = 3
 
     def __init__(self, ranges: str):
         self.ranges = {"csv": RangesCsv, "segments": RangesSegments, "parquet": RangesParquet}[ranges]()
 
     def open(self, stage: Path, head: Head, submit: Callable) -> None:
         super().open(stage, head, submit)
-        if head.thresholds is not None:
-            submit(_thresholds_csv, stage / "thresholds.csv", head)
         self.ranges.open(stage, head, submit)
 
     def add(self, block: Block) -> None:
         self.ranges.add(block)
+        for stack, rows in self.grid_rows(block):
+            self.submit(_grid_csvs, self.stage, stack, rows)
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        from sflp.atomic import write_text
-        from sflp.report.text import values_csv_text
-
-        submit(_grid_csvs, self.stage, sweep)
-        known = self.ranges.finish(sweep, submit)
-        write_text(self.stage / "values.csv", values_csv_text(sweep.value_rows, sweep.value_exact))
-        return known
+        submit(_values_csv, self.stage / "values.csv", sweep.value_rows, sweep.value_exact)
+        if sweep.thresholds is not None:
+            submit(_thresholds_csv, self.stage / "thresholds.csv", sweep)
+        for stack in sorted(self.waiting):
+            submit(_grid_csvs, self.stage, stack, sweep.kept_rows[sweep.kept_stacks.index(stack)])
+        return self.ranges.finish(sweep, submit)
 
     def discard(self) -> None:
         self.ranges.discard()
@@ -283,22 +313,26 @@ class RangesSegments(Writer):
         self.last = float(stacks[-1])
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        from sflp.atomic import write_bytes
-        from sflp.report.text import float_texts, frequency_texts, quote
-
         if self.start is None:
             raise ConfigError("no stacks to write")
         columns = np.arange(2 * N_CLASSES)
         parts = self.runs + [(columns, self.start, np.full(2 * N_CLASSES, self.last), self.value)]
         col, run_from, run_to, value = (np.concatenate(p) for p in zip(*parts))
         order = np.lexsort((run_from, col))
-        col, run_from, run_to, value = col[order], run_from[order], run_to[order], value[order]
-        names = np.array([f"{p},{quote(h)}" for p in PLAYERS for h in CLASS_NAMES], dtype=object)[col]
-        lines = [",".join(SEGMENTS_COLUMNS)]
-        lines += [f"{a},{b},{c},{d}" for a, b, c, d in
-                  zip(names.tolist(), float_texts(run_from), float_texts(run_to), frequency_texts(value))]
-        write_bytes(self.path, ("\n".join(lines) + "\n").encode("utf-8"))
+        submit(_segments_csv, self.path, col[order], run_from[order], run_to[order], value[order])  # text: a worker
         return {}
+
+
+def _segments_csv(path: Path, col: np.ndarray, run_from: np.ndarray, run_to: np.ndarray, value: np.ndarray) -> None:
+    """The text of ``ranges_segments.csv`` from its sorted runs (``col``: player x hand, 0..337)."""
+    from sflp.atomic import write_bytes
+    from sflp.report.text import float_texts, frequency_texts, quote
+
+    names = np.array([f"{p},{quote(h)}" for p in PLAYERS for h in CLASS_NAMES], dtype=object)[col]
+    lines = [",".join(SEGMENTS_COLUMNS)]
+    lines += [f"{a},{b},{c},{d}" for a, b, c, d in
+              zip(names.tolist(), float_texts(run_from), float_texts(run_to), frequency_texts(value))]
+    write_bytes(path, ("\n".join(lines) + "\n").encode("utf-8"))
 
 
 class RangesParquet(Writer):
@@ -370,9 +404,9 @@ def _pyarrow():
 def _workbook(path: Path, sweep: Sweep) -> None:
     from sflp.report.excel import add_sc_sheet, chart_workbook, save_workbook
     from sflp.report.frames import add_sc_column, sc_frame
-    from sflp.study.sc import TIE_RULE, sc_numbers
+    from sflp.study.sc import TIE_RULE
 
-    sc = sc_numbers(sweep.config)
+    sc = sweep.sc_numbers()
     tdf = add_sc_column(sweep.tdf, sc) if sweep.tdf is not None else None
     wb = chart_workbook(sweep.values, sweep.kept, tdf, sweep.low, sweep.high, sweep.chosen, sweep.about,
                         sweep.structure)
@@ -382,6 +416,7 @@ def _workbook(path: Path, sweep: Sweep) -> None:
 
 class WorkbookWriter(Writer):
     format = "xlsx"
+    weight = 4
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
         submit(_workbook, self.stage / "chart.xlsx", sweep)
@@ -397,6 +432,7 @@ def _page(path: Path, sweep: Sweep) -> None:
 
 class PageWriter(Writer):
     format = "html"
+    weight = 2
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
         submit(_page, self.stage / "chart.html", sweep)
@@ -419,11 +455,13 @@ class PdfWriter(Writer):
         return {}
 
 
-def _pictures(suffix: str, stage: Path, head: Head, which: str) -> None:
+def _pictures(suffix: str, stage: Path, head: Head, which: str, stack: float = 0.0, rows=None) -> None:
     """One kind of picture in one format: ``which`` is ``"thresholds"`` (the SB and BB threshold
-    charts, from ``head`` alone), ``"value"`` (the value curve) or a grid stack's index."""
+    charts, from ``head`` alone), ``"value"`` (the value curve; ``head`` is the Sweep) or
+    ``"range"`` (the grids of ``stack``, from its Block ``rows``)."""
     from sflp.atomic import write_bytes
     from sflp.report.draw import png_bytes, svg_bytes
+    from sflp.report.frames import ranges_frame_from_arrays
     from sflp.report.plots import DPI, range_picture, threshold_picture, value_picture
     from sflp.report.text import fmt_num
 
@@ -433,16 +471,16 @@ def _pictures(suffix: str, stage: Path, head: Head, which: str) -> None:
     elif which == "value":
         drawings = [("value_by_stack", value_picture(head.values, head.structure))]
     else:
-        stack = head.chosen[int(which)]
-        drawings = [(f"range_{fmt_num(stack)}bb", range_picture(head.ranges_at(stack), stack, head.structure,
-                                                                kind=head.kind))]
+        frame = ranges_frame_from_arrays([stack], rows[None])
+        drawings = [(f"range_{fmt_num(stack)}bb", range_picture(frame, stack, head.structure, kind=head.kind))]
     for stem, drawing in drawings:
         write_bytes(stage / f"{stem}.{suffix}", png_bytes(drawing, DPI) if suffix == "png" else svg_bytes(drawing))
 
 
 class PictureWriter(Writer):
     """The pictures in one format (``png`` or ``svg``): the two threshold charts (started at
-    ``open``), the value curve and the range grids at the chosen stacks."""
+    ``open``), the range grids of each grid stack (started as its block passes) and the value
+    curve (at ``finish``)."""
 
     def __init__(self, suffix: str):
         self.format = suffix
@@ -451,10 +489,17 @@ class PictureWriter(Writer):
         super().open(stage, head, submit)
         if head.thresholds is not None:
             submit(_pictures, self.format, stage, head, "thresholds")
+        # what a range picture needs of the head: its titles (not the path, not every stack)
+        self.titles = dataclasses.replace(head, thresholds=None, solved=[], chosen=[])
+
+    def add(self, block: Block) -> None:
+        for stack, rows in self.grid_rows(block):
+            self.submit(_pictures, self.format, self.stage, self.titles, "range", stack, rows)
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        for k in range(len(sweep.chosen)):
-            submit(_pictures, self.format, self.stage, sweep, str(k))
+        for stack in sorted(self.waiting):
+            submit(_pictures, self.format, self.stage, sweep, "range", stack,
+                   sweep.kept_rows[sweep.kept_stacks.index(stack)])
         submit(_pictures, self.format, self.stage, sweep, "value")
         return {}
 
@@ -471,8 +516,8 @@ WRITERS: dict[str, Callable[..., Writer]] = {
 
 
 def warm(config, formats: Sequence[str]) -> None:
-    """A worker's start (:class:`.jobs.Jobs`): load what the formats' jobs use, and the SC numbers
-    of ``config`` (cached per process), while the main process is still solving."""
+    """A worker's start (:class:`.jobs.Jobs`): load what the formats' jobs use while the main
+    process is still solving."""
     import pandas  # noqa: F401
 
     import sflp.report.frames  # noqa: F401
@@ -486,10 +531,15 @@ def warm(config, formats: Sequence[str]) -> None:
 
         for weight in ("normal", "bold"):
             _font(weight)  # the fonts read once per process: every picture measures its texts
-    if config is not None and {"csv", "xlsx"} & set(formats):
-        from sflp.study.sc import sc_numbers
 
-        sc_numbers(config)
+
+def sc_job(config, formats: Sequence[str]):
+    """The SC numbers as a job, once for the set, when a format shows them (else None)."""
+    if config is None or not {"csv", "xlsx"} & set(formats):
+        return None
+    from sflp.study.sc import sc_numbers
+
+    return sc_numbers(config)
 
 
 def check_formats(formats: Sequence[str] | str | None) -> tuple[str, ...]:
