@@ -140,3 +140,15 @@ def test_the_solving_process_never_loads_pandas_or_a_format_library(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == ""
     assert (tmp_path / "w" / "chart.xlsx").is_file() and (tmp_path / "w" / "chart.pdf").is_file()
+
+
+def test_values_csv_made_in_pieces_is_the_same_file(tmp_path, monkeypatch):
+    """values.csv is made by workers a piece at a time while the sweep goes on: any piece size
+    gives the bytes of the one-piece file, with the exact values too."""
+    whole = sflp.chart(stacks=STACKS, out=tmp_path / "whole", formats="csv", exact=True, workers=0)
+    monkeypatch.setattr(writers, "VALUES_CHUNK", 2)
+    pieces = sflp.chart(stacks=STACKS, out=tmp_path / "pieces", formats="csv", exact=True, workers=2)
+    one = (tmp_path / "whole" / "values.csv").read_bytes()
+    assert (tmp_path / "pieces" / "values.csv").read_bytes() == one
+    assert one.count(b"\n") == 1 + len(whole.stacks) and b",value_exact\n" in one.splitlines(keepends=True)[0]
+    assert pieces.files.keys() == whole.files.keys()

@@ -393,6 +393,8 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
             pause_point("jobs")
             tick("writing", done, len(writers))
         jobs.wait()
+        for writer in writers:
+            writer.close()
         info = _manifest_info(sweep, summary, thresholds, title, exact, formats, ranges, manifest_extra)
         pause_point("manifest")
         write_manifest(stage, info, known)

@@ -60,8 +60,15 @@ def quote(text: str) -> str:
 
 
 def float_texts(values: np.ndarray) -> list[str]:
-    """Shortest round-trip text of each float (Python's ``repr``, done in one C call); NaN -> ``""``."""
-    texts = repr(np.asarray(values, dtype=np.float64).tolist())[1:-1].split(", ")
+    """Shortest round-trip text of each float (Python's ``repr``, done in one C call); NaN -> ``""``.
+
+    >>> float_texts(np.array([0.1, 2.0, np.nan])), float_texts(np.array([]))
+    (['0.1', '2.0', ''], [])
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0:
+        return []
+    texts = repr(values.tolist())[1:-1].split(", ")
     if "nan" in texts:
         texts = ["" if t == "nan" else t for t in texts]
     return texts
@@ -84,18 +91,19 @@ _ROW_TEMPLATE = "".join(f"%s,{player},{hand},%s,%s\n" for player in PLAYERS for 
 _N_ROWS = len(PLAYERS) * len(CLASS_NAMES)
 
 
-def values_csv_text(rows: np.ndarray, exact: list[str] | None = None) -> str:
+def values_csv_text(rows: np.ndarray, exact: list[str] | None = None, header: bool = True) -> str:
     """``values.csv`` from a ``(stacks, 5)`` array of :data:`VALUES_COLUMNS` (and the
-    ``value_exact`` texts): the bytes :func:`sflp.report.csv_out.write_values_csv` writes."""
+    ``value_exact`` texts): the bytes :func:`sflp.report.csv_out.write_values_csv` writes.  With
+    ``header=False`` just the rows, so that a long file can be made in pieces."""
     rows = np.asarray(rows, dtype=np.float64).reshape(-1, len(VALUES_COLUMNS))
     columns = [float_texts(rows[:, k] + 0.0) for k in range(len(VALUES_COLUMNS))]
-    header = list(VALUES_COLUMNS)
+    names = list(VALUES_COLUMNS)
     if exact is not None:
         columns.append([quote(t) for t in exact])
-        header.append("value_exact")
-    lines = [",".join(header)]
+        names.append("value_exact")
+    lines = [",".join(names)] if header else []
     lines.extend(",".join(row) for row in zip(*columns))
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 class RangesCsvStream:

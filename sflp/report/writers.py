@@ -10,6 +10,7 @@ A chart set is written in three steps, and a format takes part in each through i
    *args)``, which runs it in a worker process (:mod:`sflp.report.jobs`), a quick one is written
    at once.  It returns the SHA-256 of files it hashed on the way (the manifest hashes the rest).
 
+``close()`` runs once every job has run (``csv`` joins the pieces of ``values.csv`` there), and
 ``discard()`` drops what an interrupted writer holds.  The formats (:data:`FORMATS`) are
 
 =========  =================================================================================
@@ -193,6 +194,9 @@ class Writer:
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
         raise NotImplementedError
 
+    def close(self) -> None:
+        """After every job has run: a last step in this process (joining pieces a worker made)."""
+
     def discard(self) -> None:
         """Drop what this writer holds after an error (its files go with the staging folder)."""
 
@@ -219,11 +223,14 @@ def _grid_csvs(stage: Path, stack: float, rows: np.ndarray) -> None:
         write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
 
 
-def _values_csv(path: Path, rows: np.ndarray, exact: list[str] | None) -> None:
-    from sflp.atomic import write_text
+def _values_rows_text(rows: np.ndarray, exact: list[str] | None) -> str:
     from sflp.report.text import values_csv_text
 
-    write_text(path, values_csv_text(rows, exact))
+    return values_csv_text(rows, exact, header=False)
+
+
+VALUES_CHUNK = 8192
+"""Stacks per piece of ``values.csv`` text that a worker makes while the sweep goes on."""
 
 
 class CsvWriter(Writer):
@@ -239,19 +246,43 @@ class CsvWriter(Writer):
     def open(self, stage: Path, head: Head, submit: Callable) -> None:
         super().open(stage, head, submit)
         self.ranges.open(stage, head, submit)
+        self.head_exact = False  # set by the first block that carries exact values
+        self.values: list[np.ndarray] = []  # rows of values.csv not yet handed to a worker
+        self.exact: list[str] = []
+        self.pieces: list = []  # futures of the pieces' texts, in stack order
 
     def add(self, block: Block) -> None:
         self.ranges.add(block)
         for stack, rows in self.grid_rows(block):
             self.submit(_grid_csvs, self.stage, stack, rows)
+        self.values.append(block.values)
+        self.head_exact = block.exact is not None
+        self.exact.extend(block.exact or ())
+        if sum(len(v) for v in self.values) >= VALUES_CHUNK:
+            self._piece()
+
+    def _piece(self) -> None:
+        rows = np.concatenate(self.values) if self.values else np.empty((0, 5))
+        self.pieces.append(self.submit(_values_rows_text, rows, self.exact if self.head_exact else None))
+        self.values, self.exact = [], []
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        submit(_values_csv, self.stage / "values.csv", sweep.value_rows, sweep.value_exact)
+        known = self.ranges.finish(sweep, submit)  # the segments' text is the longest csv job: first
+        self._piece()  # the last piece; values.csv is joined at close, when every piece is made
         if sweep.thresholds is not None:
             submit(_thresholds_csv, self.stage / "thresholds.csv", sweep)
         for stack in sorted(self.waiting):
             submit(_grid_csvs, self.stage, stack, sweep.kept_rows[sweep.kept_stacks.index(stack)])
-        return self.ranges.finish(sweep, submit)
+        self.exact_header = sweep.value_exact is not None
+        return known
+
+    def close(self) -> None:
+        from sflp.atomic import write_text
+        from sflp.report.text import values_csv_text
+
+        self.ranges.close()
+        header = values_csv_text(np.empty((0, 5)), [] if self.exact_header else None)
+        write_text(self.stage / "values.csv", header + "".join(piece.result() for piece in self.pieces))
 
     def discard(self) -> None:
         self.ranges.discard()
@@ -319,20 +350,24 @@ class RangesSegments(Writer):
         parts = self.runs + [(columns, self.start, np.full(2 * N_CLASSES, self.last), self.value)]
         col, run_from, run_to, value = (np.concatenate(p) for p in zip(*parts))
         order = np.lexsort((run_from, col))
-        submit(_segments_csv, self.path, col[order], run_from[order], run_to[order], value[order])  # text: a worker
+        parts = np.array_split(order, 2)  # the text in two halves, one job each; joined at close
+        self.pieces = [submit(_segments_text, col[k], run_from[k], run_to[k], value[k]) for k in parts]
         return {}
 
+    def close(self) -> None:
+        from sflp.atomic import write_bytes
 
-def _segments_csv(path: Path, col: np.ndarray, run_from: np.ndarray, run_to: np.ndarray, value: np.ndarray) -> None:
-    """The text of ``ranges_segments.csv`` from its sorted runs (``col``: player x hand, 0..337)."""
-    from sflp.atomic import write_bytes
+        text = ",".join(SEGMENTS_COLUMNS) + "\n" + "".join(piece.result() for piece in self.pieces)
+        write_bytes(self.path, text.encode("utf-8"))
+
+
+def _segments_text(col: np.ndarray, run_from: np.ndarray, run_to: np.ndarray, value: np.ndarray) -> str:
+    """Rows of ``ranges_segments.csv`` for sorted runs (``col``: player x hand, 0..337)."""
     from sflp.report.text import float_texts, frequency_texts, quote
 
     names = np.array([f"{p},{quote(h)}" for p in PLAYERS for h in CLASS_NAMES], dtype=object)[col]
-    lines = [",".join(SEGMENTS_COLUMNS)]
-    lines += [f"{a},{b},{c},{d}" for a, b, c, d in
-              zip(names.tolist(), float_texts(run_from), float_texts(run_to), frequency_texts(value))]
-    write_bytes(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    return "".join(f"{a},{b},{c},{d}\n" for a, b, c, d in
+                   zip(names.tolist(), float_texts(run_from), float_texts(run_to), frequency_texts(value)))
 
 
 class RangesParquet(Writer):
