@@ -459,11 +459,11 @@ def _consume(blocks, writers, head, kept_index: list[int], exact: bool):
 def made_with() -> dict[str, str]:
     """The libraries whose version decides some bytes of a chart set: Pillow rasterises the PNG
     pictures (anti-aliasing and zlib differ between releases), openpyxl writes the workbook's
-    container (the cell values do not depend on it).  Every number, the CSV, HTML, SVG and PDF
-    files are the same with any version."""
+    container (the cell values do not depend on it), reportlab writes the PDF's objects (its text
+    and drawing do not).  Every number, the CSV, HTML and SVG files are the same with any version."""
     from importlib.metadata import version
 
-    return {name: version(name) for name in ("pillow", "openpyxl")}
+    return {name: version(name) for name in ("pillow", "openpyxl", "reportlab")}
 
 
 def _step_value(stacks: Sequence[float]) -> float | None:
