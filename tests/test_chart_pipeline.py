@@ -152,3 +152,32 @@ def test_values_csv_made_in_pieces_is_the_same_file(tmp_path, monkeypatch):
     assert (tmp_path / "pieces" / "values.csv").read_bytes() == one
     assert one.count(b"\n") == 1 + len(whole.stacks) and b",value_exact\n" in one.splitlines(keepends=True)[0]
     assert pieces.files.keys() == whole.files.keys()
+
+
+def test_non_ascii_text_reaches_every_format_that_shows_titles(tmp_path):
+    """A title in any script comes out as written: in the page, the workbook, the SVG pictures and
+    (read back by pdftotext when poppler is installed) the PDF; the PNGs are drawn from the same
+    drawing with the bundled DejaVu fonts."""
+    import shutil
+
+    import openpyxl
+
+    from sflp.core.game import GameConfig
+    from sflp.report import write_chart_set
+    from sflp.solving.solver import solve_many
+    from sflp.solving.thresholds import compute_thresholds
+
+    title = "Exploité ≤ 30% − Ω"
+    config = GameConfig(stack=4)
+    files = write_chart_set(solve_many([4, 5], config), compute_thresholds(config, low=4, high=5), tmp_path / "set",
+                            title=title, workers=0)
+    assert title in (tmp_path / "set" / "chart.html").read_text(encoding="utf-8")
+    assert title in (tmp_path / "set" / "sb_push.svg").read_text(encoding="utf-8")
+    book = openpyxl.load_workbook(files["chart.xlsx"], read_only=True)
+    cells = [c for ws in book.worksheets for row in ws.iter_rows(values_only=True) for c in row if isinstance(c, str)]
+    assert any(title in c for c in cells)
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not on PATH: the PDF's text was not read back")
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", files["chart.pdf"], "-"], capture_output=True,
+                          check=True).stdout.decode("utf-8")
+    assert title in " ".join(text.split())
