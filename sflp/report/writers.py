@@ -2,9 +2,13 @@
 
 A chart set is written in three steps, and a format takes part in each through its writer:
 
-1. ``open(stage)`` -- the staging folder the set is written into (:mod:`sflp.report.staging`);
+1. ``open(stage, head, submit)`` -- before the first stack: the staging folder the set is
+   written into (:mod:`sflp.report.staging`), the :class:`Head` (what is known before the sweep:
+   the blinds, the exact thresholds, the grid stacks) and ``submit`` (below); the threshold
+   pictures start here;
 2. ``add(block)`` -- a :class:`Block` of solved stacks as they come off the sweep, in increasing
-   stack order (``ranges.csv`` grows here, so memory does not grow with the number of stacks);
+   stack order (``ranges.csv`` grows here, so memory does not grow with the number of stacks;
+   a grid stack's pictures and CSVs start as its block passes);
 3. ``finish(sweep, submit)`` -- the whole :class:`Sweep` (the values of every stack, the ranges of
    a few hundred chosen stacks, the exact thresholds); a slow file is handed to ``submit(fn,
    *args)``, which runs it in a worker process (:mod:`sflp.report.jobs`), a quick one is written
