@@ -208,5 +208,7 @@ def test_chart_shows_every_phase_on_a_terminal_and_nothing_with_json(tmp_path):
         assert phase in err, (phase, err[-800:])
     assert err.index("thresholds:") < err.index("solving:") < err.index("writing files:")
     assert re.search(r"solving: 100%\|.*101/101", err), err[-800:]
+    # units people read: stacks/s and formats/s; a share of the stack range has no rate (not "%/s")
+    assert "stacks/s" in err and "formats/s" in err and "%/s" not in err, err[-800:]
     code, err = _run_on_a_terminal("chart", "--stacks", "1:6:0.05", "--out", str(tmp_path / "b"), "--json")
     assert code == 0 and "%|" not in err

@@ -32,14 +32,17 @@ class _Progress:
         self.bar = None
         self.phase = None
 
-    def _bar(self, phase: str, total, unit: str):
+    def _bar(self, phase: str, total, unit: str, rate: bool = True):
+        """The bar of ``phase`` (a new one when the phase changes); ``unit`` is plural
+        (``stacks/s``); without ``rate`` the bar shows no rate (a share of the range has none)."""
         if self.phase != phase:
             self.close()
             from tqdm import tqdm
 
             self.phase = phase
+            plain = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]"
             self.bar = tqdm(total=total, desc=phase, unit=unit, file=sys.stderr, leave=True,
-                            dynamic_ncols=True, bar_format=None)
+                            dynamic_ncols=True, bar_format=None if rate else plain)
         return self.bar
 
     def __call__(self, phase: str, done: float, total: float) -> None:
@@ -47,13 +50,13 @@ class _Progress:
         if not self.enabled:
             return
         if phase == "thresholds":
-            bar = self._bar("thresholds", 100, "%")
+            bar = self._bar("thresholds", 100, "%", rate=False)
             n = round(100 * min(1.0, done / total)) if total > 0 else 100
         elif phase == "solving":
-            bar = self._bar("solving", total, "stack")
+            bar = self._bar("solving", total, "stacks")
             n = done
         else:
-            bar = self._bar("writing files", total, "format")
+            bar = self._bar("writing files", total, "formats")
             n = done
         if n != bar.n:
             bar.n = n

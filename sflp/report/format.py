@@ -385,6 +385,31 @@ def compare_dict(a, b, diffs, out_dir, files) -> dict:
             "hands": [d.to_dict() for d in diffs.values()]}
 
 
+def _threshold_text(threshold: float | None, capped: bool) -> str:
+    """A hand's threshold as the compare text shows it: ``never``, ``7.70``, or ``25+`` when the
+    hand is played up to the top of its chart (``capped``).
+
+    >>> _threshold_text(None, False), _threshold_text(7.7, False), _threshold_text(25.0, True)
+    ('never', '7.70', '25+')
+    """
+    if threshold is None:
+        return "never"
+    return f"{threshold:g}+" if capped else f"{threshold:.2f}"
+
+
+def _where_text(intervals, most: int = 3) -> str:
+    """Where two charts differ, at two decimals: intervals that would print as zero length
+    (``7.70-7.70``) are left out, unless nothing else is left (then the point itself).
+
+    >>> _where_text([(2.0, 2.004), (5.0, 6.5)]), _where_text([(2.0, 2.001)])
+    ('5.00-6.50', '2.00')
+    """
+    shown = [(x, y) for x, y in intervals if f"{x:.2f}" != f"{y:.2f}"]
+    if not shown:
+        return f"{intervals[0][0]:.2f}" if intervals else ""
+    return ", ".join(f"{x:.2f}-{y:.2f}" for x, y in shown[:most]) + (" ..." if len(shown) > most else "")
+
+
 def format_compare(a, b, diffs, out_dir, files, top: int = 10) -> str:
     """The text of ``sflp compare``: per player, the ``top`` hands whose decisions differ most."""
     low, high = _common_stacks(a, b)
@@ -394,10 +419,9 @@ def format_compare(a, b, diffs, out_dir, files, top: int = 10) -> str:
         rows = sorted(changed[player], key=lambda d: -d.differ_length)
         lines.append(f"\n{player.upper()} {verb}: {len(rows)} of 169 hands differ somewhere")
         for d in rows[:top]:
-            ta = "never" if d.threshold_a is None else f"{d.threshold_a:.2f}"
-            tb = "never" if d.threshold_b is None else f"{d.threshold_b:.2f}"
-            where = ", ".join(f"{x:.2f}-{y:.2f}" for x, y in d.differs[:3]) + (" ..." if len(d.differs) > 3 else "")
-            lines.append(f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at {where} bb")
+            ta = _threshold_text(d.threshold_a, d.capped_a)
+            tb = _threshold_text(d.threshold_b, d.capped_b)
+            lines.append(f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at {_where_text(d.differs)} bb")
     lines.append(f"\nWrote {len(files)} files to {out_dir}/")
     return "\n".join(lines)
 
