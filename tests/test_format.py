@@ -91,3 +91,20 @@ def test_thresholds_dict_matches_the_thresholds_and_is_strict_json():
     # SB shoves AA at every stack (it beats every hand; folding loses the blind)
     aa = next(r for r in d["hands"] if (r["player"], r["hand"]) == ("sb", "AA"))
     assert aa["intervals"] == [[1.0, 3.0]] and aa["capped"] is True
+
+
+@pytest.mark.parametrize("stack", [3.0, 10.0, 17.5])
+def test_range_text_reads_back_to_the_strategy_within_its_rounding(stack):
+    """The ranges `sflp solve` prints are range notation with bracketed percentages for mixed
+    hands, which the range parser reads back: each weight within 0.0005 (0.1 % rounded)."""
+    import numpy as np
+
+    import sflp
+    from sflp.report.format import range_text
+
+    solution = sflp.solve(sflp.GameConfig(stack=stack))
+    for weights in solution.class_strategies():
+        text = range_text(weights)
+        assert ":0." not in text  # no raw float weights
+        back = sflp.parse_range(text).class_weights()
+        assert np.abs(back - np.asarray(weights)).max() <= 0.0005 + 1e-12, text

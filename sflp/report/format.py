@@ -211,10 +211,31 @@ def solution_dict(solution) -> dict:
     return solution.to_dict()
 
 
-def format_solution(solution, color: bool = False) -> str:
-    """One solution as text: value, ranges, 13x13 grids, mixed hands, EV margins."""
+def range_text(weights) -> str:
+    """A class strategy as people write it: the hands always played in range notation, each
+    mixed hand in the bracket notation of its percentage, rounded to 0.1 (``[71.1]43s[/71.1]``);
+    :func:`sflp.parse_range` reads it back.  The exact weights are printed beside it.
+
+    >>> import numpy as np
+    >>> from sflp.core.cards import CLASS_INDEX
+    >>> w = np.zeros(169); w[CLASS_INDEX["AA"]] = w[CLASS_INDEX["KK"]] = 1; w[CLASS_INDEX["43s"]] = 0.7107477
+    >>> range_text(w)
+    'KK+,[71.1]43s[/71.1]'
+    """
+    import numpy as np
+
+    from sflp.core.cards import CLASS_NAMES
     from sflp.core.ranges import Range
 
+    weights = np.asarray(weights, dtype=np.float64)
+    pure = str(Range.from_class_weights(np.where(weights >= 1.0, 1.0, 0.0))) if (weights >= 1.0).any() else ""
+    mixed = [f"[{pct}]{CLASS_NAMES[k]}[/{pct}]" for k in np.flatnonzero((weights > 0) & (weights < 1))
+             for pct in [f"{100 * weights[k]:.1f}".removesuffix(".0")]]
+    return ",".join([pure] * bool(pure) + mixed) or "none"
+
+
+def format_solution(solution, color: bool = False) -> str:
+    """One solution as text: value, ranges, 13x13 grids, mixed hands, EV margins."""
     c = solution.config
     sb, bb = solution.class_strategies()
     lines = [
@@ -229,10 +250,10 @@ def format_solution(solution, color: bool = False) -> str:
         f"SB pushes {solution.push_pct:.2f}% of hands, BB calls {solution.call_pct:.2f}%",
         f"Exploitability (best responses, no solver): {solution.exploitability:.3g} bb",
         "",
-        f"SB push range: {Range.from_class_weights(sb)}",
+        f"SB push range: {range_text(sb)}",
         frequency_grid(sb, color),
         "",
-        f"BB call range: {Range.from_class_weights(bb)}",
+        f"BB call range: {range_text(bb)}",
         frequency_grid(bb, color),
     ]
     mixed = solution.mixed_hands()
