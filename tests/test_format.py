@@ -108,3 +108,26 @@ def test_range_text_reads_back_to_the_strategy_within_its_rounding(stack):
         assert ":0." not in text  # no raw float weights
         back = sflp.parse_range(text).class_weights()
         assert np.abs(back - np.asarray(weights)).max() <= 0.0005 + 1e-12, text
+
+
+def test_grids_stand_side_by_side_on_a_wide_terminal_and_stack_otherwise():
+    """Issue 22: on a terminal wide enough for both, the SB and BB grids share their rows (each
+    titled, each with its legend); piped output (no width) or a narrow terminal stacks them."""
+    import sflp
+    from sflp.report.format import format_solution, format_thresholds, visible_width
+
+    solution = sflp.solve(sflp.GameConfig(stack=10))
+    wide = format_solution(solution, color=True, width=140).splitlines()
+    assert any(line.split() == ["SB", "push", "BB", "call"] for line in wide)  # the grids' titles, one row
+    assert max(visible_width(line) for line in wide if "AKs" in line) <= 140
+    assert sum("(green: always" in line for line in wide) == 1 and any(line.count("(green: always") == 2
+                                                                          for line in wide)
+    for width in (None, 100):  # stacked: one grid under the other, as before
+        text = format_solution(solution, width=width)
+        assert "SB push range:" in text and not any(ln.split() == ["SB", "push", "BB", "call"]
+                                                    for ln in text.splitlines())
+    path = sflp.compute_thresholds(sflp.GameConfig(stack=2), low=2, high=8)
+    def together(text):
+        return any("SB push up to" in ln and "BB call up to" in ln for ln in text.splitlines())
+
+    assert together(format_thresholds(path, width=170)) and not together(format_thresholds(path))

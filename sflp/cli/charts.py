@@ -17,6 +17,7 @@ from sflp.cli.options import (
     lock_options,
     number,
     print_json,
+    terminal_width,
     use_color,
     whole,
 )
@@ -90,7 +91,7 @@ def cmd_chart(args) -> int:
     if args.json:
         print_json(result.to_dict())
         return 0
-    print(format_chart_summary(result.to_dict(), result.thresholds, use_color(args)))
+    print(format_chart_summary(result.to_dict(), result.thresholds, use_color(args), terminal_width()))
     return 0
 
 

@@ -16,6 +16,7 @@ from sflp.cli.options import (
     print_json,
     show_progress,
     solver_name,
+    terminal_width,
     use_color,
 )
 from sflp.errors import ConfigError
@@ -77,7 +78,7 @@ def cmd_solve(args) -> int:
             obj["files"] = files
         print_json(obj)
     else:
-        print(format_solution(solution, use_color(args)))
+        print(format_solution(solution, use_color(args), terminal_width()))
         if files:
             print("\n" + format_written(files))
     return 0

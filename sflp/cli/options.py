@@ -115,6 +115,14 @@ def print_json(obj) -> None:
     print(json_text(obj))
 
 
+def terminal_width() -> int | None:
+    """The terminal's columns when stdout is one (grids then stand side by side where they fit),
+    else None: piped output keeps one grid under another."""
+    import shutil
+
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+
 def use_color(args) -> bool:
     return not getattr(args, "no_color", False) and sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
 

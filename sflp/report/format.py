@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -97,6 +98,38 @@ def frequency_grid(values, color: bool) -> str:
     return "\n".join(lines) + "\n" + legend
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_width(line: str) -> int:
+    """The columns a line takes on a terminal (ANSI colour codes take none)."""
+    return len(_ANSI.sub("", line))
+
+
+def beside(blocks: list[str], width: int | None, gap: int = 4) -> str | None:
+    """Text blocks next to each other, line by line, when they fit in ``width`` columns (None:
+    not on a terminal, or too narrow: the caller stacks them).
+
+    >>> print(beside(["a" + chr(10) + "bb", "ccc"], 80, gap=2))
+    a   ccc
+    bb
+    >>> beside(["a" * 50, "b" * 50], 99) is None
+    True
+    """
+    if not width:
+        return None
+    rows = [block.split("\n") for block in blocks]
+    widths = [max(visible_width(line) for line in lines) for lines in rows]
+    if sum(widths) + gap * (len(blocks) - 1) > width:
+        return None
+    out = []
+    for k in range(max(len(lines) for lines in rows)):
+        parts = [(lines[k] if k < len(lines) else "") for lines in rows]
+        padded = [part + " " * (w - visible_width(part)) for part, w in zip(parts[:-1], widths)]
+        out.append((" " * gap).join(padded + parts[-1:]).rstrip())
+    return "\n".join(out)
+
+
 def ansi(background: str, text: str) -> str:
     """``text`` on a 24-bit colour background (hex ``RRGGBB``) with black or white ink."""
     from sflp.report.colors import text_colour
@@ -134,12 +167,17 @@ def thresholds_dict(thresholds) -> dict:
     return thresholds.to_dict()
 
 
-def format_thresholds(thresholds, color: bool = False) -> str:
+def format_thresholds(thresholds, color: bool = False, width: int | None = None) -> str:
     """Both players' threshold charts as text (see :func:`threshold_grid`), with their titles."""
     high = thresholds.high
     lines = [f"{len(thresholds.breakpoints)} exact breakpoints"]
+    legend = f"({high:g}+ = up to the top, - = never, * = more than one stack interval)"
+    side = beside([f"SB push up to (bb)\n{threshold_grid(thresholds, 'sb', color)}",
+                   f"BB call up to (bb)\n{threshold_grid(thresholds, 'bb', color)}"], width)
+    if side is not None:
+        return "\n".join(lines + [legend, "", side])
     for player, title in (("sb", "SB push up to (bb)"), ("bb", "BB call up to (bb)")):
-        lines.append(f"\n{title}  ({high:g}+ = up to the top, - = never, * = more than one stack interval)")
+        lines.append(f"\n{title}  {legend}")
         lines.append(threshold_grid(thresholds, player, color))
     return "\n".join(lines)
 
@@ -234,8 +272,9 @@ def range_text(weights) -> str:
     return ",".join([pure] * bool(pure) + mixed) or "none"
 
 
-def format_solution(solution, color: bool = False) -> str:
-    """One solution as text: value, ranges, 13x13 grids, mixed hands, EV margins."""
+def format_solution(solution, color: bool = False, width: int | None = None) -> str:
+    """One solution as text: value, ranges, 13x13 grids, mixed hands, EV margins; on a terminal
+    ``width`` columns wide the SB and BB grids stand side by side where they fit."""
     c = solution.config
     sb, bb = solution.class_strategies()
     lines = [
@@ -250,12 +289,13 @@ def format_solution(solution, color: bool = False) -> str:
         f"SB pushes {solution.push_pct:.2f}% of hands, BB calls {solution.call_pct:.2f}%",
         f"Exploitability (best responses, no solver): {solution.exploitability:.3g} bb",
         "",
-        f"SB push range: {range_text(sb)}",
-        frequency_grid(sb, color),
-        "",
-        f"BB call range: {range_text(bb)}",
-        frequency_grid(bb, color),
     ]
+    grids = beside([f"SB push\n{frequency_grid(sb, color)}", f"BB call\n{frequency_grid(bb, color)}"], width)
+    if grids is not None:  # a wide terminal: both ranges, then the two grids side by side
+        lines += [f"SB push range: {range_text(sb)}", f"BB call range: {range_text(bb)}", "", grids]
+    else:
+        lines += [f"SB push range: {range_text(sb)}", frequency_grid(sb, color), "",
+                  f"BB call range: {range_text(bb)}", frequency_grid(bb, color)]
     mixed = solution.mixed_hands()
     parts = []
     for who in ("sb", "bb"):
@@ -270,11 +310,11 @@ def format_solution(solution, color: bool = False) -> str:
             for name, v in zip(CLASS_NAMES, exact):
                 if 0 < v < 1:
                     lines.append(f"  {who} {name} exactly {v.numerator}/{v.denominator}")
-    lines += ["", *ev_margin_grids(solution)]
+    lines += ["", *ev_margin_grids(solution, width)]
     return "\n".join(lines)
 
 
-def ev_margin_grids(solution) -> list[str]:
+def ev_margin_grids(solution, width: int | None = None) -> list[str]:
     """Both players' per-hand EV margins as 13x13 ``+0.00`` grids (bb; ``.`` where BB never faces a shove)."""
     from sflp.core.cards import grid_text
 
@@ -286,6 +326,11 @@ def ev_margin_grids(solution) -> list[str]:
     def cells(values):
         return ["." if not math.isfinite(float(v)) else f"{float(v):+.2f}" for v in values]
 
+    side = beside(["SB EV margin: EV(shove) - EV(fold), bb\n" + grid_text(cells(sb_ev), width=6),
+                   "BB EV margin: EV(call) - EV(fold), bb ('.': never faces a shove)\n"
+                   + grid_text(cells(bb_ev), width=6)], width)
+    if side is not None:
+        return [side]
     return [
         "SB EV margin, EV(shove) - EV(fold), bb per hand held:",
         grid_text(cells(sb_ev), width=6),
@@ -326,7 +371,7 @@ def chart_summary_dict(result) -> dict:
     }
 
 
-def format_chart_summary(summary: dict, thresholds, color: bool = False) -> str:
+def format_chart_summary(summary: dict, thresholds, color: bool = False, width: int | None = None) -> str:
     """The text of ``sflp chart``: the note, what was solved, the threshold grids, what was written.
 
     ``summary`` is the JSON object of the run (``stacks``, ``low``, ``high``, ``lp_solves``,
@@ -339,7 +384,7 @@ def format_chart_summary(summary: dict, thresholds, color: bool = False) -> str:
     lines.append(f"Solved {summary['stacks']} stacks from {low:g} to {high:g} bb in {summary['seconds']:.1f} s "
                  f"({summary['lp_solves']} LP solves, max exploitability {summary['max_exploitability']:.2g} bb)")
     if thresholds is not None:
-        lines.append(format_thresholds(thresholds, color))
+        lines.append(format_thresholds(thresholds, color, width))
     lines.append(f"\nWrote {len(summary['files'])} files to {summary['out_dir']}/")
     return "\n".join(lines)
 
