@@ -229,10 +229,16 @@ def _normalise_class_name(name: str) -> str:
     return r1 + r2 + tail
 
 
-def grid_text(values: dict[int, str] | list[str], width: int = 4) -> str:
-    """Render 169 strings (indexed by class id) as a 13x13 text grid, aces top-left."""
+def grid_text(values: dict[int, str] | list[str], width: int = 4, ranks: bool = False) -> str:
+    """Render 169 strings (indexed by class id) as a 13x13 text grid, aces top-left; with
+    ``ranks`` the rank letters head the columns and start the rows (suited above the diagonal).
+
+    >>> print(grid_text([str(k % 10) for k in range(169)], width=1, ranks=True).splitlines()[1])
+    A 0 1 2 3 4 5 6 7 8 9 0 1 2
+    """
     cells = [values[k] for k in range(N_CLASSES)]
-    lines = []
+    lines = ["  " + " ".join(f"{r:>{width}}" for r in GRID_RANKS)] if ranks else []
     for row in range(13):
-        lines.append(" ".join(f"{cells[row * 13 + col]:>{width}}" for col in range(13)))
+        lines.append((f"{GRID_RANKS[row]} " if ranks else "")
+                     + " ".join(f"{cells[row * 13 + col]:>{width}}" for col in range(13)))
     return "\n".join(lines)

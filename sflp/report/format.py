@@ -326,17 +326,17 @@ def ev_margin_grids(solution, width: int | None = None) -> list[str]:
     def cells(values):
         return ["." if not math.isfinite(float(v)) else f"{float(v):+.2f}" for v in values]
 
-    side = beside(["SB EV margin: EV(shove) - EV(fold), bb\n" + grid_text(cells(sb_ev), width=6),
+    side = beside(["SB EV margin: EV(shove) - EV(fold), bb\n" + grid_text(cells(sb_ev), width=6, ranks=True),
                    "BB EV margin: EV(call) - EV(fold), bb ('.': never faces a shove)\n"
-                   + grid_text(cells(bb_ev), width=6)], width)
+                   + grid_text(cells(bb_ev), width=6, ranks=True)], width)
     if side is not None:
         return [side]
     return [
         "SB EV margin, EV(shove) - EV(fold), bb per hand held:",
-        grid_text(cells(sb_ev), width=6),
+        grid_text(cells(sb_ev), width=6, ranks=True),
         "",
         "BB EV margin, EV(call) - EV(fold), bb per hand facing a shove ('.': SB never shoves into it):",
-        grid_text(cells(bb_ev), width=6),
+        grid_text(cells(bb_ev), width=6, ranks=True),
     ]
 
 

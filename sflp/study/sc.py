@@ -370,7 +370,8 @@ def format_text(config: GameConfig, numbers: dict[str, SCNumber]) -> str:
         f"Sklansky-Chubukov numbers (bb, stack before posting): SB {config.small_blind:g}, BB "
         f"{config.big_blind:g}, ante {config.ante:g}, BB ante {config.bb_ante:g}",
         "Largest stack at which shoving face up is at least break-even when BB calls exactly the hands that profit.",
-        grid_text(cells, width=6),
+        grid_text(cells, width=6, ranks=True),
+        "  (pairs on the diagonal, suited above it, offsuit below; inf: at any stack; -: never)",
         "",
         f"Ties: {TIE_RULE}.",
     ]
