@@ -116,8 +116,9 @@ def chart(
     from sflp.solving.solver import iter_blocks, iter_solve
     from sflp.solving.thresholds import compute_thresholds
 
-    stacks, note = _stacks(stacks, _structure(config))
-    config = _structure(config).with_stack(stacks[0])
+    config = _structure(config)
+    stacks, note = _stacks(stacks, config)
+    config = config.with_stack(stacks[0])
     low, high = stacks[0], stacks[-1]
     formats = check_formats(formats)
     resolve_ranges(ranges, len(stacks))  # before any work

@@ -131,7 +131,6 @@ class Sweep(Head):
     """The rows (:class:`Block`) of the kept stacks: at most about :data:`.chartset.MAX_SHEET_STACKS`,
     spread evenly, with the grid stacks; the workbook, page and pictures are made from them."""
     about: list = field(default_factory=list)
-    max_exploitability: float = 0.0
     sc: dict | None = None
     """The Sklansky-Chubukov numbers (:func:`sflp.study.sc.sc_numbers`), computed once by a worker
     while the main process solved (None: each job that needs them computes them)."""
@@ -160,12 +159,15 @@ class Sweep(Head):
 
         return ranges_frame_from_arrays(self.kept_stacks, self.kept_rows)
 
+    def rows_at(self, stack: float) -> np.ndarray:
+        """The Block rows (``(4, 169)``) of one kept stack."""
+        return self.kept_rows[self.kept_stacks.index(stack)]
+
     def ranges_at(self, stack: float):
         """The ranges frame of one kept stack (cheaper than :attr:`kept` when one is enough)."""
         from sflp.report.frames import ranges_frame_from_arrays
 
-        k = self.kept_stacks.index(stack)
-        return ranges_frame_from_arrays([stack], self.kept_rows[k:k + 1])
+        return ranges_frame_from_arrays([stack], self.rows_at(stack)[None])
 
 
 class Writer:
@@ -250,7 +252,7 @@ class CsvWriter(Writer):
     def open(self, stage: Path, head: Head, submit: Callable) -> None:
         super().open(stage, head, submit)
         self.ranges.open(stage, head, submit)
-        self.head_exact = False  # set by the first block that carries exact values
+        self.with_exact = False  # whether the blocks carry exact values (values.csv's last column)
         self.values: list[np.ndarray] = []  # rows of values.csv not yet handed to a worker
         self.exact: list[str] = []
         self.pieces: list = []  # futures of the pieces' texts, in stack order
@@ -260,14 +262,14 @@ class CsvWriter(Writer):
         for stack, rows in self.grid_rows(block):
             self.submit(_grid_csvs, self.stage, stack, rows)
         self.values.append(block.values)
-        self.head_exact = block.exact is not None
+        self.with_exact = block.exact is not None
         self.exact.extend(block.exact or ())
         if sum(len(v) for v in self.values) >= VALUES_CHUNK:
             self._piece()
 
     def _piece(self) -> None:
         rows = np.concatenate(self.values) if self.values else np.empty((0, 5))
-        self.pieces.append(self.submit(_values_rows_text, rows, self.exact if self.head_exact else None))
+        self.pieces.append(self.submit(_values_rows_text, rows, self.exact if self.with_exact else None))
         self.values, self.exact = [], []
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
@@ -276,8 +278,7 @@ class CsvWriter(Writer):
         if sweep.thresholds is not None:
             submit(_thresholds_csv, self.stage / "thresholds.csv", sweep)
         for stack in sorted(self.waiting):
-            submit(_grid_csvs, self.stage, stack, sweep.kept_rows[sweep.kept_stacks.index(stack)])
-        self.exact_header = sweep.value_exact is not None
+            submit(_grid_csvs, self.stage, stack, sweep.rows_at(stack))
         return known
 
     def close(self) -> None:
@@ -285,7 +286,7 @@ class CsvWriter(Writer):
         from sflp.report.text import values_csv_text
 
         self.ranges.close()
-        header = values_csv_text(np.empty((0, 5)), [] if self.exact_header else None)
+        header = values_csv_text(np.empty((0, 5)), [] if self.with_exact else None)
         write_text(self.stage / "values.csv", header + "".join(piece.result() for piece in self.pieces))
 
     def discard(self) -> None:
@@ -537,8 +538,7 @@ class PictureWriter(Writer):
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
         for stack in sorted(self.waiting):
-            submit(_pictures, self.format, self.stage, sweep, "range", stack,
-                   sweep.kept_rows[sweep.kept_stacks.index(stack)])
+            submit(_pictures, self.format, self.stage, sweep, "range", stack, sweep.rows_at(stack))
         submit(_pictures, self.format, self.stage, sweep, "value")
         return {}
 
