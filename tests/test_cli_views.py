@@ -78,8 +78,11 @@ def test_chart_threshold_grids_have_headers_hands_and_labels(chart_text, capsys)
 def test_threshold_grid_colours_on_a_terminal():
     t = compute_thresholds(GameConfig(stack=1), low=1, high=10)
     text = _threshold_grid(t, "sb", color=True)
-    # AA is pushed up to the top of the range: the darkest green of the scale, white ink
-    assert "\x1b[48;2;0;104;55;38;2;255;255;255m AA  \x1b[0m" in text
+    # AA is pushed up to the top of the range (10 bb): the 8-10 bb band, teal 25868D, black ink
+    # (WCAG contrast 4.9 against 4.3 for white)
+    assert "\x1b[48;2;37;134;141;38;2;0;0;0m AA  \x1b[0m" in text
+    # 72o is pushed at 1 bb only: the lightest band (2 bb or less), yellow FDE725
+    assert "\x1b[48;2;253;231;37;38;2;0;0;0m 72o \x1b[0m" in text
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
     assert plain == _threshold_grid(t, "sb", color=False)
 

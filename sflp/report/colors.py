@@ -1,29 +1,69 @@
-"""The colour scales of every view: workbook, pictures, HTML page, notebook and terminal.
+"""The colour scales of every view: PDF, PNG/SVG, HTML page, workbook, notebook and terminal.
 
-Hex ``RRGGBB`` strings without ``#``.  Standard library only, so the pure core (``Range`` and
-``Solution`` notebook views) and ``report/`` share one palette; it sits just above ``cards`` in
-the import order.
+Hex ``RRGGBB`` strings without ``#``.  Standard library only.  Every medium takes its colours
+from here, so a hand has the same colour on paper, on a phone, in Excel and in the terminal.
 
-* Thresholds: light yellow (played only at the shortest stacks) to dark green (played up to the
-  top of the range), on a logarithmic stack scale between the range's ``low`` and ``high``
-  (most thresholds sit at short stacks); grey for never.
-* Frequencies: white (0) to green (SB push) or blue (BB call) at 1.
-* EV margins: red (negative) - white (0) - green (positive), saturating at ``scale``.
+* **Thresholds** (how deep a hand is played) use nine *stepped* bands at the stacks players
+  memorise: ``<=2``, ``2-4``, ``4-6``, ``6-8``, ``8-10``, ``10-12``, ``12-15``, ``15-20`` and
+  ``20+`` bb, light yellow (played only at the shortest stacks) to dark violet (played deeper
+  than 20 bb), plus light grey for never.  The same bands serve every chart whatever its range:
+  above 20 bb the cell's printed number carries the detail.  The colours are points on the
+  viridis path (Smith & van der Walt's perceptually uniform, colour-blind-safe map for
+  matplotlib, 2015), spaced so that neighbouring bands stay apart for every viewer:
+  ``tests/test_colors.py`` simulates deuteranomaly, protanomaly and tritanomaly at full severity
+  (Machado, Oliveira & Fernandes 2009, through ``colorspacious``) and requires a CAM02-UCS
+  distance of at least 8 between neighbouring bands and 10 between any band and *never*.
+* **Frequencies**: white (0) to green (SB push) or blue (BB call) at 1; one hue each, so the
+  lightness carries the number for every viewer.
+* **EV margins** diverge around 0: red below, white at 0, blue above (ColorBrewer's RdBu ends,
+  marked colour-blind safe by ColorBrewer), saturating at ``scale``.
+* **Text** on a cell is black or white, whichever has the higher WCAG contrast.
 
->>> threshold_colour(None, 1, 25), threshold_colour(25, 1, 25), threshold_colour(1, 1, 25)
-('E6E6E6', '006837', 'FFFFCC')
->>> frequency_colour(0.0, "sb"), frequency_colour(1.0, "sb"), text_colour("006837")
-('FFFFFF', '2EA043', 'FFFFFF')
+>>> [band.label for band in THRESHOLD_BANDS][:3], THRESHOLD_BANDS[-1].label
+(['≤2', '2–4', '4–6'], '20+')
+>>> threshold_colour(None), threshold_colour(1.5), threshold_colour(25), threshold_colour(20)
+('F0F0F0', 'FDE725', '440154', '472676')
+>>> band_index(2.0), band_index(2.0001), band_index(None)
+(0, 1, None)
+>>> frequency_colour(0.0, "sb"), frequency_colour(1.0, "sb"), text_colour("440154"), text_colour("FDE725")
+('FFFFFF', '2EA043', 'FFFFFF', '000000')
+>>> ev_colour(-1.0, 1.0), ev_colour(0.0, 1.0), ev_colour(1.0, 1.0)
+('B2182B', 'FFFFFF', '2166AC')
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
-NEVER = "E6E6E6"
-THRESHOLD_ANCHORS = ("FFFFCC", "D9F0A3", "ADDD8E", "78C679", "41AB5D", "238443", "006837")
+NEVER = "F0F0F0"
 FREQUENCY_FULL = {"sb": "2EA043", "bb": "3182BD"}
-EV_NEGATIVE, EV_POSITIVE = "D73027", "1A9850"
+EV_NEGATIVE, EV_POSITIVE = "B2182B", "2166AC"
+EV_ZERO = "FFFFFF"
+
+
+class Band(NamedTuple):
+    """One step of the threshold scale: stacks in ``(low, high]`` (the first band from 0, the
+    last to infinity), its legend label and its colour."""
+
+    low: float
+    high: float
+    label: str
+    colour: str
+
+
+_EDGES = (2, 4, 6, 8, 10, 12, 15, 20)
+_BAND_COLOURS = ("FDE725", "9BD83C", "49C16D", "22A585", "25868D", "31698D", "3E4A88", "472676", "440154")
+
+
+def _bands() -> tuple[Band, ...]:
+    lows = (0.0, *map(float, _EDGES))
+    highs = (*map(float, _EDGES), math.inf)
+    labels = [f"≤{_EDGES[0]}", *(f"{a}–{b}" for a, b in zip(_EDGES, _EDGES[1:])), f"{_EDGES[-1]}+"]
+    return tuple(Band(lo, hi, lab, col) for lo, hi, lab, col in zip(lows, highs, labels, _BAND_COLOURS))
+
+
+THRESHOLD_BANDS = _bands()
 
 
 def _rgb(hex_: str) -> tuple[int, int, int]:
@@ -40,47 +80,57 @@ def blend(a: str, b: str, t: float) -> str:
     return _hex(x + (y - x) * t for x, y in zip(_rgb(a), _rgb(b)))
 
 
-def ramp(anchors: tuple[str, ...], t: float) -> str:
-    """Piecewise-linear colour scale through ``anchors`` at ``t`` in 0..1."""
-    t = min(1.0, max(0.0, float(t)))
-    pos = t * (len(anchors) - 1)
-    k = min(int(pos), len(anchors) - 2)
-    return blend(anchors[k], anchors[k + 1], pos - k)
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
 
 
-def threshold_position(max_stack: float | None, low: float, high: float) -> float | None:
-    """Where ``max_stack`` sits on the (logarithmic) threshold scale, 0..1; None for never."""
-    if max_stack is None or (isinstance(max_stack, float) and math.isnan(max_stack)):
+def band_index(max_stack: float | None) -> int | None:
+    """The index in :data:`THRESHOLD_BANDS` of a hand played up to ``max_stack`` bb; None for
+    never (``None`` or NaN)."""
+    if _missing(max_stack):
         return None
-    lo, hi = max(float(low), 1e-9), max(float(high), 1e-9)
-    if hi <= lo:
-        return 1.0
-    x = min(max(float(max_stack), lo), hi)
-    return math.log(x / lo) / math.log(hi / lo)
+    for k, band in enumerate(THRESHOLD_BANDS):
+        if float(max_stack) <= band.high:
+            return k
+    return len(THRESHOLD_BANDS) - 1  # pragma: no cover - the last band is unbounded
 
 
-def threshold_colour(max_stack: float | None, low: float, high: float) -> str:
-    """Cell colour of a threshold (see the module doc)."""
-    t = threshold_position(max_stack, low, high)
-    return NEVER if t is None else ramp(THRESHOLD_ANCHORS, t)
+def threshold_colour(max_stack: float | None) -> str:
+    """Cell colour of a hand played up to ``max_stack`` bb (see the module doc)."""
+    k = band_index(max_stack)
+    return NEVER if k is None else THRESHOLD_BANDS[k].colour
 
 
 def frequency_colour(freq: float, player: str) -> str:
     """White at 0 to the player's colour at 1."""
-    if isinstance(freq, float) and math.isnan(freq):
+    if _missing(freq):
         return "FFFFFF"
     return blend("FFFFFF", FREQUENCY_FULL[player], freq)
 
 
 def ev_colour(ev: float, scale: float) -> str:
-    """Red below zero, green above, white at zero (and for NaN)."""
-    if isinstance(ev, float) and math.isnan(ev) or scale <= 0:
-        return "FFFFFF"
+    """Red below zero, blue above, white at zero (and for NaN); full colour at ``|ev| >= scale``."""
+    if _missing(ev) or scale <= 0:
+        return EV_ZERO
     t = min(1.0, abs(float(ev)) / scale)
-    return blend("FFFFFF", EV_POSITIVE if ev > 0 else EV_NEGATIVE, t * 0.85)
+    return blend(EV_ZERO, EV_POSITIVE if ev > 0 else EV_NEGATIVE, t)
+
+
+def _luminance(colour: str) -> float:
+    def channel(c: int) -> float:
+        c = c / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in _rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 to 21."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
 
 
 def text_colour(background: str) -> str:
-    """Black or white text, whichever reads better on ``background``."""
-    r, g, b = _rgb(background)
-    return "000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "FFFFFF"
+    """Black or white text, whichever has the higher contrast on ``background``."""
+    return "000000" if contrast(background, "000000") >= contrast(background, "FFFFFF") else "FFFFFF"

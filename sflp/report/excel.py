@@ -59,7 +59,7 @@ from openpyxl.worksheet.properties import PageSetupProperties
 from sflp.atomic import write_with
 from sflp.core.cards import CLASS_NAMES, GRID_RANKS, PLAYERS
 from sflp.errors import ConfigError
-from sflp.report.colors import ev_colour, frequency_colour, text_colour, threshold_colour
+from sflp.report.colors import NEVER, THRESHOLD_BANDS, ev_colour, frequency_colour, text_colour, threshold_colour
 from sflp.report.frames import PLAYER_TITLES, grid_from_tidy, select, wide_by_stack
 from sflp.report.stacks import thin_indices
 from sflp.report.text import fmt_num
@@ -242,7 +242,7 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
         for c in range(13):
             label = labels.iat[r, c]
             ms = max_stack.iat[r, c]
-            colour = threshold_colour(None if math.isnan(ms) else ms, low, high)
+            colour = threshold_colour(ms)
             cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, label_value(label))
             _styled(cell, _label_format(label, bool(multi.iat[r, c])), _fill(colour),
                     _font(text_colour(colour), bool(multi.iat[r, c])), _CENTER, _BORDER)
@@ -263,18 +263,17 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
         f"{fmt_num(high)}+: {verb} at every stack up to {fmt_num(high)} bb (the top of the range); "
         f"-: never {verb} with frequency > 0.5 in {fmt_num(low)}-{fmt_num(high)} bb.",
         "*: more than one stack interval; the cell's note lists them all. Colour: the largest stack "
-        "(log scale); grey = never.",
+        "(bb bands, below); grey = never.",
     ]
     for k, line in enumerate(lines):
         ws.cell(legend + k, 1, line).font = _NOTE
     scale_row = legend + len(lines) + 1
     ws.cell(scale_row, 1, "Scale").font = _NOTE
-    stops = [low] + [s for s in (2, 3, 5, 8, 12, 18, 25, 40, 60, 100, 150) if low < s < high] + [high]
-    stops = stops if len(stops) <= 13 else stops[:12] + [high]
-    for k, s in enumerate(stops):
-        colour = threshold_colour(s, low, high)
-        cell = ws.cell(scale_row, GRID_LEFT + k, f"{fmt_num(s)}+" if k == len(stops) - 1 else fmt_num(s))
-        _styled(cell, fill=_fill(colour), font=_font(text_colour(colour), False, 9), alignment=_CENTER)
+    for k, band in enumerate(THRESHOLD_BANDS):
+        cell = ws.cell(scale_row, GRID_LEFT + k, band.label)
+        _styled(cell, fill=_fill(band.colour), font=_font(text_colour(band.colour), False, 9), alignment=_CENTER)
+    cell = ws.cell(scale_row, GRID_LEFT + len(THRESHOLD_BANDS), "never")
+    _styled(cell, fill=_fill(NEVER), font=_font(text_colour(NEVER), False, 9), alignment=_CENTER)
     ws.sheet_view.showGridLines = False
     _fit_one_page(ws, f"A1:N{scale_row}")
     ws.flush()
@@ -511,14 +510,11 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
     ws = _sheet(wb, "SC numbers")
     ws.cell(1, 1, f"Sklansky-Chubukov numbers (bb before posting), {structure}").font = _TITLE
     _rank_labels(ws, GRID_TOP, GRID_LEFT)
-    finite = sc["sc_number"][np.isfinite(sc["sc_number"])]
-    high = float(finite.max()) if len(finite) else 2.0
-    low = max(1e-9, float(finite.min())) if len(finite) else 1.0
     by_hand = dict(zip(sc["hand"], sc["sc_number"]))
     for k, hand in enumerate(CLASS_NAMES):
         r, c = divmod(k, 13)
         v = float(by_hand[hand])
-        colour = threshold_colour(None if math.isnan(v) else min(v, high), low, high)
+        colour = threshold_colour(v)
         cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, "inf" if math.isinf(v) else "-" if math.isnan(v) else v)
         _styled(cell, "0.0", _fill(colour), _font(text_colour(colour)), _CENTER, _BORDER)
         comment = Comment(f"{hand}: {v:.6f} bb" if math.isfinite(v) else f"{hand}: {by_hand[hand]}", "sflp")

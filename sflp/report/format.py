@@ -153,7 +153,7 @@ def threshold_grid(thresholds, player: str, color: bool) -> str:
             h = thresholds.get(player, CLASS_NAMES[row * 13 + col])
             name, label = f"{h.hand:^5}", f"{h.label() + ('*' if h.multi else ''):^5}"
             if color:
-                bg = threshold_colour(h.max_stack, thresholds.low, thresholds.high)
+                bg = threshold_colour(h.max_stack)
                 name, label = ansi(bg, name), ansi(bg, label)
             names.append(name)
             labels.append(label)

@@ -53,7 +53,7 @@ from sflp.atomic import write_text
 from sflp.core.cards import CLASS_INDEX as _CLASS_INDEX
 from sflp.core.cards import CLASS_NAMES
 from sflp.errors import ConfigError
-from sflp.report.colors import FREQUENCY_FULL, NEVER, THRESHOLD_ANCHORS
+from sflp.report.colors import FREQUENCY_FULL, NEVER, THRESHOLD_BANDS
 from sflp.report.frames import PLAYERS
 
 MAX_STACKS = 1000
@@ -155,7 +155,8 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
         "low": float(tdf.attrs.get("low", curve["stack"][0])) if tdf is not None else curve["stack"][0],
         "high": float(tdf.attrs.get("high", curve["stack"][-1])) if tdf is not None else curve["stack"][-1],
         "colours": {"sb": FREQUENCY_FULL["sb"], "bb": FREQUENCY_FULL["bb"], "never": NEVER,
-                    "anchors": list(THRESHOLD_ANCHORS)},
+                    # the threshold bands, [upper edge (None = no edge), label, colour]
+                    "bands": [[None if math.isinf(b.high) else b.high, b.label, b.colour] for b in THRESHOLD_BANDS]},
     }
 
 

@@ -59,7 +59,7 @@ def thresholds_html(thresholds) -> str:
         hands = [thresholds.get(player, name) for name in CLASS_NAMES]
         grids.append(html_grid(
             CLASS_NAMES,
-            [threshold_colour(h.max_stack, thresholds.low, thresholds.high) for h in hands],
+            [threshold_colour(h.max_stack) for h in hands],
             [h.label() + ("*" if h.multi else "") for h in hands],
             [f"{h.hand}: frequency > 0.5 on " + (format_intervals(h.intervals).replace(";", "; ") or "no stack")
              for h in hands],

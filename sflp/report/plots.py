@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from sflp.atomic import write_bytes
-from sflp.report.colors import frequency_colour, text_colour, threshold_colour
+from sflp.report.colors import NEVER, THRESHOLD_BANDS, frequency_colour, text_colour, threshold_colour
 from sflp.report.draw import CAP_HEIGHT, Drawing, pdf_bytes, png_bytes, svg_bytes, text_width, wrap
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
 from sflp.report.text import fmt_num
@@ -90,7 +90,7 @@ def _threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float):
     max_stack = grid_from_tidy(rows, "max_stack").to_numpy(dtype=np.float64)
     multi = grid_from_tidy(rows, "multi").to_numpy(dtype=bool)
     hands = grid_from_tidy(rows, "hand").to_numpy()
-    colours = [[threshold_colour(None if math.isnan(max_stack[r, c]) else max_stack[r, c], low, high)
+    colours = [[threshold_colour(max_stack[r, c])
                 for c in range(13)] for r in range(13)]
     second = [[labels[r, c] + ("*" if multi[r, c] else "") for c in range(13)] for r in range(13)]
     starred = [hands[r, c] for r in range(13) for c in range(13) if multi[r, c]]
@@ -107,27 +107,15 @@ def _frequency_cells(ranges: pd.DataFrame, player: str):
     return colours, hands, second
 
 
-def colour_bar(d: Drawing, left: float, top: float, width: float, height: float, low: float, high: float,
-               label_size: float = 7.0) -> None:
-    """The threshold colour scale, ``low`` at the bottom to ``high`` at the top, logarithmic,
-    ticked at round stacks."""
-    steps = 96
-    log = high > low > 0
-    for k in range(steps):
-        t = (k + 0.5) / steps
-        stack = low * (high / low) ** t if log else low + (high - low) * t
-        y = top + height * (1 - (k + 1) / steps)
-        d.rect(left, y, width, height / steps + 0.3, fill=threshold_colour(stack, low, high))
-    d.rect(left, top, width, height, stroke=INK, width=0.6)
-    ticks = sorted({low, high, *(t for t in (1, 2, 3, 5, 8, 12, 18, 25, 40, 60, 100, 150, 200) if low <= t <= high)})
-    for t in ticks:
-        if log:
-            pos = math.log(t / low) / math.log(high / low)
-        else:
-            pos = (t - low) / (high - low) if high > low else 1.0
-        y = top + height * (1 - pos)
-        d.line([(left + width, y), (left + width + 3.5, y)], INK, 0.6)
-        d.text(left + width + 5.5, y + CAP_HEIGHT * label_size / 2, fmt_num(t), label_size, INK)
+def colour_bar(d: Drawing, left: float, top: float, width: float, height: float, label_size: float = 7.0) -> None:
+    """The threshold legend: one box per band of :data:`~sflp.report.colors.THRESHOLD_BANDS`
+    (``<=2`` at the bottom to ``20+`` at the top) and a box for never, each labelled in bb."""
+    boxes = [(b.colour, b.label) for b in THRESHOLD_BANDS][::-1] + [(NEVER, "never")]
+    step = height / len(boxes)
+    for k, (colour, label) in enumerate(boxes):
+        y = top + k * step
+        d.rect(left, y, width, step * 0.86, fill=colour, stroke=INK, width=0.4)
+        d.text(left + width + 4, y + step * 0.43 + CAP_HEIGHT * label_size / 2, label, label_size, INK)
 
 
 # ---------------------------------------------------------------- the pictures
@@ -141,7 +129,7 @@ def threshold_picture(tdf: pd.DataFrame, player: str, low: float, high: float, s
     _title(d, d.width / 2, 20, [f"{PLAYER_TITLES[player]} thresholds (bb), stacks {fmt_num(low)}-{fmt_num(high)} bb",
                                 structure], 11)
     draw_grid(d, left, top, size, colours, hands, second, big_second=True)
-    colour_bar(d, 7.3 * PT, top, 0.15 * PT, size, low, high)
+    colour_bar(d, 7.3 * PT, top, 0.15 * PT, size)
     verb = _VERB[player]
     notes = [
         f"Number: largest stack (bb, truncated to 0.1) at which the hand is {verb} with frequency > 0.5; "
@@ -445,7 +433,7 @@ def chart_page(tdf: pd.DataFrame | None, low: float, high: float, structure: str
                              rank_size=7)
     if tdf is not None:
         title = f"Heads-up push/fold thresholds, stacks {fmt_num(low)}-{fmt_num(high)} bb, {structure}"
-        colour_bar(d, left + 2 * size + 0.75 * PT, top, 0.13 * PT, size, low, high, label_size=6.5)
+        colour_bar(d, left + 2 * size + 0.75 * PT, top, 0.13 * PT, size, label_size=6.5)
     else:
         title = f"Heads-up push/fold equilibrium at {fmt_num(stack)} bb, {structure}"
     d.text(left, 0.3 * PT + 13 * 0.928, title, 13, INK, "bold")
@@ -457,7 +445,7 @@ def chart_page(tdf: pd.DataFrame | None, low: float, high: float, structure: str
         info += [
             "How to read: the number is the largest stack (bb, truncated to 0.1) at which the hand is",
             f"played with frequency > 0.5; {fmt_num(high)}+ = up to the top of the range; - = never (grey).",
-            "Colour: light yellow (short stacks only) to dark green (up to the top), log scale.",
+            "Colour: the band of that stack, light yellow (2 bb or less) to dark violet (over 20 bb).",
             "* = played on more than one stack interval (listed on the right). Grid: aces top-left,",
             "pairs on the diagonal, suited above it, offsuit below. Stacks are effective, before posting.",
         ]

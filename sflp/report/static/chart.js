@@ -10,18 +10,12 @@ function fmt(x) { return String(+(+x).toPrecision(12)); }
 function rgb(h) { return [parseInt(h.slice(0, 2), 16), parseInt(h.slice(2, 4), 16), parseInt(h.slice(4, 6), 16)]; }
 function hex(c) { return "#" + c.map(v => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, "0")).join("").toUpperCase(); }
 function blend(a, b, t) { t = Math.min(1, Math.max(0, t)); const x = rgb(a), y = rgb(b); return hex(x.map((v, i) => v + (y[i] - v) * t)); }
-function ramp(anchors, t) {
-  t = Math.min(1, Math.max(0, t)); const pos = t * (anchors.length - 1); const k = Math.min(Math.floor(pos), anchors.length - 2);
-  return blend(anchors[k], anchors[k + 1], pos - k);
-}
 function ink(bg) { const c = rgb(bg.slice(1)); return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] > 140 ? "#000000" : "#FFFFFF"; }
 function freqColour(f, player) { return blend("FFFFFF", D.colours[player], f); }
 function thrColour(ms) {
   if (ms === null) return "#" + D.colours.never;
-  const lo = Math.max(D.low, 1e-9), hi = Math.max(D.high, 1e-9);
-  if (hi <= lo) return ramp(D.colours.anchors, 1);
-  const x = Math.min(Math.max(ms, lo), hi);
-  return ramp(D.colours.anchors, Math.log(x / lo) / Math.log(hi / lo));
+  for (const band of D.colours.bands) if (band[0] === null || ms <= band[0]) return "#" + band[2];
+  return "#" + D.colours.never;
 }
 function pct(f) { return (f / 10).toFixed(1) + "%"; }
 function ivText(list) { return list.length ? list.map(p => fmt(p[0].toFixed(6)) + "\u2013" + fmt(p[1].toFixed(6))).join("; ") : "never"; }
@@ -177,11 +171,8 @@ function drawCurves() {
 function legend() {
   const box = document.getElementById("legend");
   if (mode === "thr" && D.thresholds) {
-    let s = "threshold (bb, log scale): ";
-    for (const t of [0, 0.25, 0.5, 0.75, 1]) {
-      const ms = D.low * Math.pow(D.high / D.low, t);
-      s += "<span class='sw' style='background:" + thrColour(ms) + "'></span>" + fmt(ms.toPrecision(3)) + " ";
-    }
+    let s = "played up to (bb): ";
+    for (const band of D.colours.bands) s += "<span class='sw' style='background:#" + band[2] + "'></span>" + band[1] + " ";
     box.innerHTML = s + "<span class='sw' style='background:#" + D.colours.never + "'></span>never";
   } else {
     let s = "frequency: ";
