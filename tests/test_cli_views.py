@@ -23,7 +23,7 @@ from sflp.cli import build_parser, main
 from sflp.core.game import GameConfig
 from sflp.report.format import threshold_grid as _threshold_grid
 from sflp.solving.thresholds import compute_thresholds
-from tests.test_chart_html_pdf import expected_label  # the one oracle of a chart label
+from tests.chart_files import expected_label  # the one oracle of a chart label
 
 RANKS = "AKQJT98765432"
 ROOT = Path(__file__).resolve().parent.parent

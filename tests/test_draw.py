@@ -34,7 +34,7 @@ from sflp.report.draw import (
     text_width,
     wrap,
 )
-from tests.test_chart_html_pdf import _find
+from tests.chart_files import find_tool as _find
 
 DPI = 144  # 2 pixels per point: positions below are easy to read in pixels
 UNICODE = "Ante ≤ 0.125 bb − é ü × …"  # a minus sign, not a hyphen; an ellipsis, not three dots

@@ -26,7 +26,7 @@ same way.  The page says how many stacks it holds out of how many were solved.
 
 Every cell carries ``data-hand``, ``data-freq`` (0..1000) and ``data-ev`` attributes, and the
 page's state is in ``#stack-value`` / ``data-stack`` attributes, so a test can read the DOM a
-real browser produced (``tests/test_chart_html_pdf.py`` does, with headless Chromium).
+real browser produced (``tests/test_chart_html.py`` does, with headless Chromium).
 
 The page's code lives in package data, not in Python strings: ``sflp/report/static/`` holds
 ``chart.html`` (the page skeleton), ``chart.css`` and ``chart.js``, read with

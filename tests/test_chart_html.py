@@ -1,21 +1,17 @@
-"""chart.html in a real browser (headless Chromium), chart.pdf read back as text, searchable SVG.
+"""chart.html in a real browser (headless Chromium).
 
-The chart set is written from real solutions (2, 5, 7.7, 10 bb) and real thresholds over 1-10 bb;
-then the checks read only the files: the DOM that Chromium built from chart.html is compared
-cell by cell with ranges.csv / thresholds.csv / values.csv of the same set, and the PDF's text
-(``pdftotext`` from poppler-utils) must hold the hand names, the configuration and the ``*``
-hands.  Chromium and poppler-utils are found on PATH (``chromium``/``chromium-browser``/
-``google-chrome``, ``pdftotext``); when one is missing its tests are skipped with the reason.  The
-tests never install anything: ``.ci/run`` installs both as an explicit, separate step.
+The chart set is written from real solutions (2, 5, 7.7, 10 bb) and real thresholds over 1-10 bb
+(tests/chart_files.py); then the checks read only the files: the DOM that Chromium built from
+chart.html is compared cell by cell with ranges.csv / thresholds.csv / values.csv of the same set.
+Chromium is found on PATH (``chromium``/``chromium-browser``/``google-chrome``); when it is missing
+the tests are skipped saying so.  The tests never install anything: ``.ci/run`` installs it as an
+explicit, separate step.
 """
 
 from __future__ import annotations
 
-import csv
 import json
-import math
 import re
-import shutil
 import subprocess
 from html.parser import HTMLParser
 from importlib.resources import as_file, files
@@ -26,19 +22,11 @@ import pandas as pd
 import pytest
 
 from sflp.core.cards import CLASS_NAMES
-from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
-from sflp.report import write_chart_set
 from sflp.report.colors import FREQUENCY_FULL
 from sflp.report.html import MAX_STACKS, STATIC_FILES, static_text, write_chart_html
-from sflp.report.plots import write_chart_pdf
-from sflp.solving import thresholds as thresholds_mod
-from sflp.solving.solver import solve_many
+from tests.chart_files import HIGH, RANKS, STACKS, expected_label, find_tool, grid_hand, make_chart, read_csv
 
-STACKS = [2, 5, 7.7, 10]
-LOW, HIGH = 1.0, 10.0
-RANKS = "AKQJT98765432"
-A4_POINTS = (297 / 25.4 * 72, 210 / 25.4 * 72)  # ISO 216 A4, landscape, in PDF points
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage", "--hide-scrollbars"]
@@ -49,31 +37,12 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 
 @pytest.fixture(scope="module")
 def chart(tmp_path_factory):
-    config = GameConfig(stack=2)
-    solutions = solve_many(STACKS, config)
-    thresholds = thresholds_mod.compute_thresholds(config, low=LOW, high=HIGH)
-    out = tmp_path_factory.mktemp("chart")
-    write_chart_set(solutions, thresholds, out, extra_about={"command": "pytest"})
-    return out
-
-
-def _find(names: tuple[str, ...], package: str) -> str:
-    """The first of ``names`` on PATH, else skip the test saying what to install."""
-    for name in names:
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.skip(f"none of {', '.join(names)} is on PATH (install e.g. the Debian package {package!r})")
+    return make_chart(tmp_path_factory.mktemp("chart"))
 
 
 @pytest.fixture(scope="session")
 def chromium():
-    return _find(("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"), "chromium")
-
-
-@pytest.fixture(scope="session")
-def pdftotext():
-    return _find(("pdftotext",), "poppler-utils")
+    return find_tool(("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"), "chromium")
 
 
 def run_chromium(binary: str, url: str, tmp: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -144,18 +113,6 @@ def parse_dom(html: str) -> Cells:
     return parser
 
 
-def read_csv(path: Path) -> list[dict[str, str]]:
-    with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def grid_hand(r: int, c: int) -> str:
-    """The README's grid rule, written out independently: pairs on the diagonal, suited above."""
-    if r == c:
-        return RANKS[r] * 2
-    return RANKS[min(r, c)] + RANKS[max(r, c)] + ("s" if c > r else "o")
-
-
 def background(style: str) -> tuple[int, int, int]:
     m = re.search(r"background(?:-color)?:\s*rgb\((\d+),\s*(\d+),\s*(\d+)\)", style)
     assert m, style
@@ -164,17 +121,6 @@ def background(style: str) -> tuple[int, int, int]:
 
 def rgb(hex_: str) -> np.ndarray:
     return np.array([int(hex_[i:i + 2], 16) for i in (0, 2, 4)], dtype=np.float64)
-
-
-def expected_label(row: dict[str, str], high: float) -> str:
-    """The chart label implied by a thresholds.csv row (HoldemResources convention)."""
-    if row["max_stack"] == "":
-        label = "-"
-    elif row["capped"] == "true":
-        label = f"{high:g}+"
-    else:
-        label = f"{math.floor(float(row['max_stack']) * 10 + 1e-9) / 10:.1f}"
-    return label + ("*" if row["intervals"].count(";") >= 1 else "")
 
 
 def embedded_data(page: Path) -> dict:
@@ -360,7 +306,7 @@ def test_page_code_ships_as_package_data_and_is_inlined(chart):
 
 
 def test_chart_js_parses_in_node():
-    node = _find(("node", "nodejs"), "nodejs")
+    node = find_tool(("node", "nodejs"), "nodejs")
     with as_file(files("sflp.report") / "static" / "chart.js") as path:
         result = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
@@ -435,72 +381,3 @@ def test_page_rejects_incomplete_ranges(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
-# ---------------------------------------------------------------- the printable page
-
-
-def pdf_pages_and_size(data: bytes) -> tuple[int, tuple[float, float]]:
-    """Page count and the MediaBox of a PDF, read from its bytes."""
-    pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", data))
-    box = re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)
-    return pages, (float(box[1]), float(box[2]))
-
-
-def test_pdf_is_one_a4_landscape_page_with_embedded_truetype(chart):
-    data = (chart / "chart.pdf").read_bytes()
-    assert data.startswith(b"%PDF-")
-    pages, (w, h) = pdf_pages_and_size(data)
-    assert pages == 1
-    assert abs(w - A4_POINTS[0]) < 1.0 and abs(h - A4_POINTS[1]) < 1.0  # 1 pt tolerance (0.35 mm)
-    assert b"/FontFile2" in data  # TrueType programs embedded
-    assert b"/Type3" not in data  # ... not glyphs drawn as Type 3 procedures
-
-
-def test_pdf_text_is_extractable(chart, pdftotext):
-    text = subprocess.run([pdftotext, "-layout", str(chart / "chart.pdf"), "-"], capture_output=True, text=True,
-                          check=True).stdout
-    tokens = re.findall(r"[^\s:,]+", text)
-    for hand in CLASS_NAMES:  # each hand name once per grid
-        assert tokens.count(hand) >= 2, hand
-    assert "SB 0.5 / BB 1, no ante" in text
-    assert "SB push" in text and "BB call" in text
-    rows = read_csv(chart / "thresholds.csv")
-    labels = [expected_label(r, HIGH) for r in rows]
-    for label in set(labels):
-        assert tokens.count(label) >= labels.count(label), label
-    multi = [r for r in rows if ";" in r["intervals"]]
-    assert multi
-    for row in multi:  # every * hand is listed with its first interval
-        lo, hi = row["intervals"].split(";")[0].split("-")
-        who = "SB" if row["player"] == "sb" else "BB"
-        first = f"{float(lo):.4f}".rstrip("0").rstrip(".") + "-" + f"{float(hi):.4f}".rstrip("0").rstrip(".")
-        assert re.search(rf"{who} {re.escape(row['hand'])}: {re.escape(first)}", text), row["hand"]
-
-
-def test_pdf_is_reproducible(chart, tmp_path):
-    from sflp.report.frames import thresholds_frame  # noqa: F401  (the same frame the chart set used)
-
-    rows = pd.read_csv(chart / "thresholds.csv", keep_default_na=False)
-    tdf = pd.DataFrame({
-        "player": rows["player"], "hand": rows["hand"],
-        "max_stack": pd.to_numeric(rows["max_stack"].replace("", np.nan)),
-        "capped": rows["capped"] == "true", "intervals": rows["intervals"], "any_intervals": rows["any_intervals"],
-    })
-    tdf["multi"] = tdf["intervals"].str.count(";") >= 1
-    tdf["label"] = [expected_label(r, HIGH).rstrip("*") for r in read_csv(chart / "thresholds.csv")]
-    a = write_chart_pdf(tmp_path / "a.pdf", tdf, LOW, HIGH, "SB 0.5 / BB 1, no ante", [("Stacks", "4")])
-    b = write_chart_pdf(tmp_path / "b.pdf", tdf, LOW, HIGH, "SB 0.5 / BB 1, no ante", [("Stacks", "4")])
-    assert a.read_bytes() == b.read_bytes()
-
-
-def test_single_stack_chart_set_pdf_shows_the_frequency_grids(tmp_path, pdftotext):
-    write_chart_set(solve_many([10], GameConfig(stack=10)), None, tmp_path)
-    text = subprocess.run([pdftotext, "-layout", str(tmp_path / "chart.pdf"), "-"], capture_output=True,
-                          text=True, check=True).stdout
-    assert "at 10 bb" in text and "71%" in text  # 43s is pushed 71.07...% at 10 bb (README)
-    assert pdf_pages_and_size((tmp_path / "chart.pdf").read_bytes())[0] == 1
-
-
-def test_svg_text_is_searchable(chart):
-    svg = (chart / "sb_push.svg").read_text(encoding="utf-8")
-    for hand in ("AKs", "T3s", "72o"):
-        assert re.search(rf"<text[^>]*>\s*{hand}\s*</text>", svg), hand

@@ -1,0 +1,61 @@
+"""The chart set the HTML and PDF tests read, and the rules they check it against, written out
+independently of sflp's own code (test_chart_html.py, test_chart_pdf.py)."""
+
+from __future__ import annotations
+
+import csv
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sflp.core.game import GameConfig
+from sflp.report import write_chart_set
+from sflp.solving import thresholds as thresholds_mod
+from sflp.solving.solver import solve_many
+
+STACKS = [2, 5, 7.7, 10]
+LOW, HIGH = 1.0, 10.0
+RANKS = "AKQJT98765432"
+
+
+def make_chart(out: Path) -> Path:
+    """A chart set from real solutions (2, 5, 7.7, 10 bb) and real thresholds over 1-10 bb."""
+    config = GameConfig(stack=2)
+    solutions = solve_many(STACKS, config)
+    thresholds = thresholds_mod.compute_thresholds(config, low=LOW, high=HIGH)
+    write_chart_set(solutions, thresholds, out, extra_about={"command": "pytest"})
+    return out
+
+
+def find_tool(names: tuple[str, ...], package: str) -> str:
+    """The first of ``names`` on PATH, else skip the test saying what to install."""
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip(f"none of {', '.join(names)} is on PATH (install e.g. the Debian package {package!r})")
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def grid_hand(r: int, c: int) -> str:
+    """The README's grid rule, written out independently: pairs on the diagonal, suited above."""
+    if r == c:
+        return RANKS[r] * 2
+    return RANKS[min(r, c)] + RANKS[max(r, c)] + ("s" if c > r else "o")
+
+
+def expected_label(row: dict[str, str], high: float) -> str:
+    """The chart label implied by a thresholds.csv row (HoldemResources convention)."""
+    if row["max_stack"] == "":
+        label = "-"
+    elif row["capped"] == "true":
+        label = f"{high:g}+"
+    else:
+        label = f"{math.floor(float(row['max_stack']) * 10 + 1e-9) / 10:.1f}"
+    return label + ("*" if row["intervals"].count(";") >= 1 else "")
