@@ -58,6 +58,11 @@ _EXPORTS: dict[str, str] = {
     "Range": "sflp.core.ranges",
     # study tools
     "sc_numbers": "sflp.study.sc",
+    "SCNumbers": "sflp.study.sc",
+    "exploit": "sflp.study.exploit",
+    "exploit_sweep": "sflp.study.exploit",
+    "ExploitReport": "sflp.study.exploit",
+    "ExploitSweep": "sflp.study.exploit",
     "hand_ranking": "sflp.core.equity",
     # scoring other strategies, simulation
     "verify": "sflp.study.verify",
@@ -111,6 +116,10 @@ _NOTEBOOK_VIEWS: tuple[tuple[str, str, str], ...] = (
     ("sflp.core.game", "Solution", "solution_html"),
     ("sflp.solving.thresholds", "Thresholds", "thresholds_html"),
     ("sflp.core.ranges", "Range", "range_html"),
+    ("sflp.study.exploit", "ExploitReport", "exploit_html"),
+    ("sflp.study.exploit", "ExploitSweep", "exploit_sweep_html"),
+    ("sflp.study.verify", "VerifyReport", "verify_html"),
+    ("sflp.study.sc", "SCNumbers", "sc_html"),
 )
 """How a notebook shows sflp's result types.  The core types carry no ``_repr_html_``; inside a
 running IPython shell, ``import sflp`` registers these views with its HTML formatter by module

@@ -194,6 +194,81 @@ def test_thresholds_html(thresholds):
     assert "7.245115" in sb_cells["T3s"]["title"]
 
 
+def test_threshold_views_carry_the_band_legend(thresholds):
+    page = thresholds_html(thresholds)
+    legend = page[page.rindex("played up to (bb)"):]
+    labels = re.findall(r">([^<>]+)</span>", legend)
+    assert labels == ["≤2", "2–4", "4–6", "6–8", "8–10", "10–12", "12–15", "15–20", "20+", "never"]
+    sb = tables(page)[0]
+    cells = {grid_hand(*divmod(k, 13)): c for k, c in enumerate(sb["td"])}
+    # a cell's colour is its band's: T3s pushed up to 7.245 bb (6-8), AA to the top (10, band 8-10)
+    swatch = dict(zip(labels, re.findall(r"background:#([0-9A-F]{6})", legend)))
+    assert "{:02X}{:02X}{:02X}".format(*colour(cells["T3s"]["style"], "background")) == swatch["6–8"]
+    assert "{:02X}{:02X}{:02X}".format(*colour(cells["AA"]["style"], "background")) == swatch["8–10"]
+
+
+def test_grid_text_is_readable():
+    page = range_html(parse_range("AA,K2o:0.5"))
+    sizes = [int(x) for x in re.findall(r"font-size:(\d+)px", page)]
+    assert min(sizes) >= 11 and "font-size:13px" in page  # Jupyter's own output text is 13 px
+
+
+@pytest.fixture(scope="module")
+def exploit_report(solution):
+    return sflp.exploit(GameConfig(stack=10), sflp.load_strategy("QQ+,AKs", "bb"), solution=solution)
+
+
+def test_exploit_view_shows_figures_best_response_margins_and_the_locked_range(exploit_report):
+    r = exploit_report
+    page = notebook.exploit_html(r)
+    figures, hero, locked = tables(page)
+    assert f"{r.gain_mbb:.4f} mbb/hand" in page and f"{r.hero_pct:.2f}% of hands" in page
+    check_headed_grid(hero)
+    check_headed_grid(locked)
+    for k, cell in enumerate(hero["td"]):
+        name = grid_hand(*divmod(k, 13))
+        m = r.margins_exact[k]
+        # the best response pushes exactly the hands with a positive exact margin (ties fold)
+        assert colour(cell["style"], "background") == (SB_GREEN if m > 0 else (255, 255, 255)), name
+        assert cell["text"] == name + ("=" if m == 0 else f"{float(m):+.2f}")
+    locked_cells = {grid_hand(*divmod(k, 13)): c for k, c in enumerate(locked["td"])}
+    called = {"AA", "KK", "QQ", "AKs"}
+    for name, cell in locked_cells.items():
+        assert colour(cell["style"], "background") == (BB_BLUE if name in called else (255, 255, 255)), name
+
+
+def test_verify_view_of_a_leaky_strategy(solution):
+    config = GameConfig(stack=10)
+    report = sflp.verify(config, sflp.load_strategy("QQ+", "sb"), None, solution=solution)
+    exact = notebook.verify_html(report)
+    rows = [t for t in tables(exact) if len(t["td"]) != 169]
+    lost = [float(rows[1]["td"][k + 3]["text"]) for k in range(0, len(rows[1]["td"]), 4)]
+    assert lost == sorted(lost, reverse=True) and len(lost) == 15  # the costliest first
+    assert f"{report.sb_exploitability_mbb:.3f} mbb/hand" in exact
+    grid = [t for t in tables(exact) if len(t["td"]) == 169][0]
+    check_headed_grid(grid)
+    by_hand = {grid_hand(*divmod(k, 13)): c for k, c in enumerate(grid["td"])}
+    assert colour(by_hand["QQ"]["style"], "background") == (255, 255, 255)  # played as at equilibrium: nothing lost
+    assert colour(by_hand["A5s"]["style"], "background")[0] > colour(by_hand["A5s"]["style"], "background")[2]  # red
+    rows_by_hand = {row.hand: row for row in report.hands if row.player == "sb"}
+    for name, cell in by_hand.items():  # each cell writes the mbb its hand loses against the exact BB
+        lost_mbb = rows_by_hand[name].ev_lost * 1000
+        assert cell["text"] == name + (f"{lost_mbb:.1f}" if lost_mbb >= 0.05 else ""), name
+
+
+def test_sc_view_in_the_threshold_bands():
+    numbers = sflp.sc_numbers(GameConfig(stack=10))
+    assert isinstance(numbers, dict) and numbers.config == GameConfig(stack=10)
+    page = notebook.sc_html(numbers)
+    (grid,) = tables(page)
+    check_headed_grid(grid)
+    cells = {grid_hand(*divmod(k, 13)): c for k, c in enumerate(grid["td"])}
+    assert cells["AA"]["text"] == "AA∞"  # AA is break-even face up at every stack (Sklansky & Miller 2006)
+    assert "inf" not in page
+    assert cells["72o"]["text"] == f"72o{float(numbers['72o'].stack):.1f}"
+    assert "SC number (bb)" in page
+
+
 def test_the_core_types_carry_no_presentation():
     from sflp.core.game import Solution
     from sflp.core.ranges import Range
@@ -278,7 +353,7 @@ def test_import_sflp_stays_light_in_a_shell():
         "print('sflp.report.notebook' in sys.modules, 'pandas' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split("\n")[:2] == ["3 []", "True False"]
+    assert out.split("\n")[:2] == [f"{len(sflp._NOTEBOOK_VIEWS)} []", "True False"]
 
 
 def test_registration_with_ipythons_html_formatter(monkeypatch, solution):

@@ -4,8 +4,9 @@ One builder, :func:`html_grid`, makes every grid: rank headers on top and on the
 first; pairs on the diagonal, suited hands above it, offsuit below), each cell's background
 *and* text colour set explicitly (black or white, whichever reads on the background), so the
 grid looks the same in light and dark notebook themes.  Colours come from :mod:`sflp.report.colors`,
-the ones the PNG charts use: white to green for SB push, white to blue for BB call, the
-yellow-to-green threshold scale.  A cell shows the hand and, below it, a second text (a mixed
+the ones every chart uses: white to green for SB push, white to blue for BB call, the stepped
+threshold bands (with :func:`band_legend`), red-white-blue for EV margins.  Text is 13 px (the
+second line 11 px), the size of a notebook's own output.  A cell shows the hand and, below it, a second text (a mixed
 frequency such as ``71%``, or a threshold label); hovering shows a longer ``title``.
 
 Standard library only (plus :mod:`sflp.core.cards` for the class names).
@@ -21,9 +22,9 @@ import html as _html
 from collections.abc import Sequence
 
 from sflp.core.cards import CLASS_NAMES, GRID_RANKS
-from sflp.report.colors import frequency_colour, text_colour
+from sflp.report.colors import NEVER, THRESHOLD_BANDS, ev_colour, frequency_colour, text_colour
 
-_TABLE = "border-collapse:collapse;font-family:monospace;font-size:11px;line-height:1.15;margin:2px"
+_TABLE = "border-collapse:collapse;font-family:monospace;font-size:13px;line-height:1.2;margin:2px"
 _HEAD = "background:#F6F8FA;color:#24292F;padding:1px 3px;font-weight:bold;text-align:center;border:1px solid #FFFFFF"
 
 
@@ -41,11 +42,11 @@ def html_grid(texts: Sequence[str], colours: Sequence[str], seconds: Sequence[st
             k = r * 13 + c
             bg = colours[k]
             second = seconds[k] if seconds else ""
-            body = _html.escape(texts[k]) + (f'<br><span style="font-size:9px">{_html.escape(second)}</span>'
+            body = _html.escape(texts[k]) + (f'<br><span style="font-size:11px">{_html.escape(second)}</span>'
                                              if second else "")
             title = f' title="{_html.escape(titles[k])}"' if titles else ""
             cells.append(f'<td{title} style="background:#{bg};color:#{text_colour(bg)};text-align:center;'
-                         f'padding:1px 2px;min-width:30px;height:26px;border:1px solid #FFFFFF">{body}</td>')
+                         f'padding:1px 3px;min-width:38px;height:34px;border:1px solid #FFFFFF">{body}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
     cap = (f'<caption style="caption-side:top;text-align:left;font-weight:bold">{_html.escape(caption)}</caption>'
            if caption else "")
@@ -72,3 +73,21 @@ def side_by_side(*parts: str, header: str = "") -> str:
     cells = "".join(f'<div style="display:inline-block;vertical-align:top;margin-right:12px">{p}</div>'
                     for p in parts)
     return f"<div>{header}<div>{cells}</div></div>"
+
+
+def _swatch(colour: str, label: str) -> str:
+    return (f'<span style="display:inline-block;margin:1px 6px 1px 0;padding:1px 6px;background:#{colour};'
+            f'color:#{text_colour(colour)};border:1px solid #D0D7DE">{_html.escape(label)}</span>')
+
+
+def band_legend(title: str = "played up to (bb)") -> str:
+    """The threshold legend: one swatch per band (``≤2`` ... ``20+``) and one for never."""
+    swatches = "".join(_swatch(b.colour, b.label) for b in THRESHOLD_BANDS) + _swatch(NEVER, "never")
+    return f'<div style="font-size:12px;margin:4px 2px">{_html.escape(title)}: {swatches}</div>'
+
+
+def ev_legend(scale: float, title: str = "EV margin (bb)") -> str:
+    """The diverging EV legend: full red at ``-scale``, white at 0, full blue at ``+scale``."""
+    stops = (-scale, -scale / 2, 0.0, scale / 2, scale)
+    swatches = "".join(_swatch(ev_colour(v, scale), f"{v:+.2g}" if v else "0") for v in stops)
+    return f'<div style="font-size:12px;margin:4px 2px">{_html.escape(title)}: {swatches}</div>'

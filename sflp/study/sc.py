@@ -328,7 +328,16 @@ class _Game:
         return out
 
 
-def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> dict[str, SCNumber]:
+class SCNumbers(dict):
+    """The :class:`SCNumber` of every class by name (a plain ``dict``), and the ``config`` whose
+    blinds and antes they belong to (its stack plays no part)."""
+
+    def __init__(self, config: GameConfig, numbers: dict[str, SCNumber]) -> None:
+        super().__init__(numbers)
+        self.config = config
+
+
+def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> SCNumbers:
     """The Sklansky–Chubukov number of every class under ``config``'s blinds and antes (its stack is ignored)."""
     checks.instance("config", config, GameConfig, "GameConfig(stack=10)")
     table = table_arg(table)
@@ -355,7 +364,7 @@ def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> dict[str
             slow = _hand_sc_exact(name, CLASS_COMBOS[k][0], ex, table)
             result[name] = SCNumber(name, None if slow.stack is None else slow.stack * unit, slow.unbounded,
                                     slow.never, None if slow.from_stack is None else slow.from_stack * unit)
-    return result
+    return SCNumbers(config, result)
 
 
 def format_text(config: GameConfig, numbers: dict[str, SCNumber]) -> str:
