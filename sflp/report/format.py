@@ -422,8 +422,11 @@ def format_exploit_sweep(sweep, locked, out_dir, files, stacks) -> str:
     return "\n".join([
         f"{exploit_sweep_title(locked)}: {len(stacks)} stacks from {low:g} to {high:g} bb, "
         f"{len(t.breakpoints)} exact thresholds",
-        f"\n{hero.upper()} {verb}{'es' if verb == 'push' else 's'} up to (bb); '>x' = from x bb up",
-        grid_text(labels, width=6),
+        f"\n{hero.upper()} {verb}{'es' if verb == 'push' else 's'} up to (bb), best response to the locked "
+        f"{locked.player.upper()}",
+        grid_text(labels, width=6, ranks=True),
+        f"  ({high:g}+ = up to the top of the range, '>x' = from x bb up, - = never; pairs on the diagonal, "
+        "suited above it)",
         f"\nWrote {len(files)} files to {out_dir}/",
     ])
 
