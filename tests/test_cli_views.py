@@ -87,6 +87,19 @@ def test_threshold_grid_colours_on_a_terminal():
     assert plain == _threshold_grid(t, "sb", color=False)
 
 
+def test_coloured_threshold_text_carries_the_band_legend():
+    from sflp.report.format import format_thresholds
+
+    t = compute_thresholds(GameConfig(stack=1), low=1, high=10)
+    text = format_thresholds(t, color=True)
+    legend = next(line for line in text.splitlines() if line.startswith("colour: played up to (bb)"))
+    swatches = re.findall(r"\x1b\[48;2;(\d+);(\d+);(\d+);[0-9;]*m ([^\x1b]+) \x1b\[0m", legend)
+    assert [label for *_, label in swatches] == ["≤2", "2–4", "4–6", "6–8", "8–10", "10–12", "12–15", "15–20",
+                                                 "20+", "never"]
+    assert tuple(map(int, swatches[0][:3])) == (253, 231, 37)  # the lightest band, as on the AA..72o cells
+    assert "colour:" not in format_thresholds(t, color=False)  # no colours, no colour legend
+
+
 def test_grid_stacks_choose_the_range_grids(chart_text):
     names = {p.name for p in chart_text.iterdir()}
     assert {n for n in names if n.startswith("range_")} == {"range_5bb.png", "range_5bb.svg", "range_10bb.png",

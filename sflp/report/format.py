@@ -139,6 +139,14 @@ def ansi(background: str, text: str) -> str:
     return f"\x1b[48;2;{bg[0]};{bg[1]};{bg[2]};38;2;{fg[0]};{fg[1]};{fg[2]}m{text}\x1b[0m"
 
 
+def band_legend_text() -> str:
+    """The threshold colour bands as coloured swatches (``≤2`` ... ``20+``, never) for a terminal."""
+    from sflp.report.colors import NEVER, THRESHOLD_BANDS
+
+    swatches = [ansi(b.colour, f" {b.label} ") for b in THRESHOLD_BANDS] + [ansi(NEVER, " never ")]
+    return "colour: played up to (bb) " + " ".join(swatches)
+
+
 def threshold_grid(thresholds, player: str, color: bool) -> str:
     """The threshold chart as text: rank headers, each cell the hand above its label (``7.7*``),
     coloured like the PNG on a terminal."""
@@ -172,6 +180,8 @@ def format_thresholds(thresholds, color: bool = False, width: int | None = None)
     high = thresholds.high
     lines = [f"{len(thresholds.breakpoints)} exact breakpoints"]
     legend = f"({high:g}+ = up to the top, - = never, * = more than one stack interval)"
+    if color:
+        lines.append(band_legend_text())
     side = beside([f"SB push up to (bb)\n{threshold_grid(thresholds, 'sb', color)}",
                    f"BB call up to (bb)\n{threshold_grid(thresholds, 'bb', color)}"], width)
     if side is not None:
