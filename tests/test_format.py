@@ -120,7 +120,7 @@ def test_grids_stand_side_by_side_on_a_wide_terminal_and_stack_otherwise():
     wide = format_solution(solution, color=True, width=140).splitlines()
     assert any(line.split() == ["SB", "push", "BB", "call"] for line in wide)  # the grids' titles, one row
     assert max(visible_width(line) for line in wide if "AKs" in line) <= 140
-    assert sum("(green: always" in line for line in wide) == 1 and any(line.count("(green: always") == 2
+    assert sum("(white: never, green: always" in line for line in wide) == 1 and any(line.count("always") == 2
                                                                           for line in wide)
     for width in (None, 100):  # stacked: one grid under the other, as before
         text = format_solution(solution, width=width)
@@ -131,3 +131,31 @@ def test_grids_stand_side_by_side_on_a_wide_terminal_and_stack_otherwise():
         return any("SB push up to" in ln and "BB call up to" in ln for ln in text.splitlines())
 
     assert together(format_thresholds(path, width=170)) and not together(format_thresholds(path))
+
+
+def test_coloured_terminal_grids_use_the_charts_colours():
+    """Issue 22, point 1: the terminal's range grids shade white -> player colour like every other
+    medium (README: SB pushes 43s 71.07 % at 10 bb, BB calls Q6s 40.28 %), and its EV-margin grids
+    use the diverging red-white-blue scale."""
+    import re
+
+    import sflp
+    from sflp.report.format import format_solution
+
+    text = format_solution(sflp.solve(sflp.GameConfig(stack=10)), color=True)
+    cell = re.compile(r"\x1b\[48;2;(\d+);(\d+);(\d+);38;2;\d+;\d+;\d+m([^\x1b]*)\x1b\[0m")
+    cells = [(tuple(map(int, m[:3])), m[3]) for m in cell.findall(text)]
+    named = {}
+    for rgb, label in cells:
+        named.setdefault(label.strip(), []).append(rgb)
+    assert named["AA"][:2] == [(0x2E, 0xA0, 0x43), (0x31, 0x82, 0xBD)]  # SB green, BB blue: always
+    assert named["72o"][0] == (255, 255, 255)  # never pushed: white
+    sb43 = named["43s*"][0]  # mixed at 0.7107: 71 % of the way from white to green
+    assert all(abs(c - (255 + (g - 255) * 0.7107)) <= 1 for c, g in zip(sb43, (0x2E, 0xA0, 0x43)))
+    margins = [(rgb, float(label)) for rgb, label in cells if re.fullmatch(r"\s*[+-]\d+\.\d\d", label)]
+    assert len(margins) == 2 * 169  # both grids (at 10 bb every BB hand faces some shove)
+    for rgb, v in margins:  # red below zero, blue above
+        if v <= -0.05:
+            assert rgb[0] > rgb[2]
+        elif v >= 0.05:
+            assert rgb[2] > rgb[0]

@@ -71,9 +71,12 @@ def json_text(obj, **dumps_options) -> str:
 # ------------------------------------------------------------------ 13x13 grids in a terminal
 
 
-def frequency_grid(values, color: bool) -> str:
-    """13x13 grid of frequencies (class-id order) with class names; coloured when asked."""
+def frequency_grid(values, color: bool, player: str = "sb") -> str:
+    """13x13 grid of frequencies (class-id order) with class names.  In colour each cell is shaded
+    like every other medium's range grid, white (never) to the player's colour (always), mixed
+    hands marked ``*``; in plain text a never-played hand is ``.``."""
     from sflp.core.cards import CLASS_NAMES
+    from sflp.report.colors import frequency_colour
 
     lines = []
     for row in range(13):
@@ -82,19 +85,17 @@ def frequency_grid(values, color: bool) -> str:
             k = row * 13 + col
             v = float(values[k])
             name = CLASS_NAMES[k]
-            if v >= 1 - 1e-9:
-                text, bg = f"{name:<4}", "42"
-            elif v <= 1e-9:
-                text, bg = f"{'.':<4}" if not color else f"{name:<4}", "100"
-            else:
-                text, bg = f"{name[:3]:<3}{'*'}", "43"
+            mixed = 1e-9 < v < 1 - 1e-9
             if color:
-                fg = "30" if bg != "100" else "37"
-                cells.append(f"\x1b[{bg};{fg}m{text}\x1b[0m")
+                cells.append(ansi(frequency_colour(v, player), f"{name[:3]:<3}{'*' if mixed else ' '}"))
+            elif mixed:
+                cells.append(f"{name[:3]:<3}*")
             else:
-                cells.append(text)
+                cells.append(f"{name:<4}" if v >= 1 - 1e-9 else f"{'.':<4}")
         lines.append(" ".join(cells))
-    legend = "  (green: always, yellow*: mixed, grey: never)" if color else "  (name: always, *: mixed, .: never)"
+    colour = {"sb": "green", "bb": "blue"}[player]
+    legend = (f"  (white: never, {colour}: always, shaded*: mixed)" if color
+              else "  (name: always, *: mixed, .: never)")
     return "\n".join(lines) + "\n" + legend
 
 
@@ -300,12 +301,13 @@ def format_solution(solution, color: bool = False, width: int | None = None) -> 
         f"Exploitability (best responses, no solver): {solution.exploitability:.3g} bb",
         "",
     ]
-    grids = beside([f"SB push\n{frequency_grid(sb, color)}", f"BB call\n{frequency_grid(bb, color)}"], width)
+    grids = beside([f"SB push\n{frequency_grid(sb, color, 'sb')}", f"BB call\n{frequency_grid(bb, color, 'bb')}"],
+                   width)
     if grids is not None:  # a wide terminal: both ranges, then the two grids side by side
         lines += [f"SB push range: {range_text(sb)}", f"BB call range: {range_text(bb)}", "", grids]
     else:
-        lines += [f"SB push range: {range_text(sb)}", frequency_grid(sb, color), "",
-                  f"BB call range: {range_text(bb)}", frequency_grid(bb, color)]
+        lines += [f"SB push range: {range_text(sb)}", frequency_grid(sb, color, "sb"), "",
+                  f"BB call range: {range_text(bb)}", frequency_grid(bb, color, "bb")]
     mixed = solution.mixed_hands()
     parts = []
     for who in ("sb", "bb"):
@@ -320,13 +322,19 @@ def format_solution(solution, color: bool = False, width: int | None = None) -> 
             for name, v in zip(CLASS_NAMES, exact):
                 if 0 < v < 1:
                     lines.append(f"  {who} {name} exactly {v.numerator}/{v.denominator}")
-    lines += ["", *ev_margin_grids(solution, width)]
+    lines += ["", *ev_margin_grids(solution, width, color)]
     return "\n".join(lines)
 
 
-def ev_margin_grids(solution, width: int | None = None) -> list[str]:
-    """Both players' per-hand EV margins as 13x13 ``+0.00`` grids (bb; ``.`` where BB never faces a shove)."""
+EV_TEXT_SCALE = 1.0
+"""bb at which a terminal's EV-margin cell reaches its full colour (red below 0, blue above)."""
+
+
+def ev_margin_grids(solution, width: int | None = None, color: bool = False) -> list[str]:
+    """Both players' per-hand EV margins as 13x13 ``+0.00`` grids (bb; ``.`` where BB never faces a
+    shove); in colour shaded on the diverging EV scale, full at +-:data:`EV_TEXT_SCALE` bb."""
     from sflp.core.cards import grid_text
+    from sflp.report.colors import ev_colour
 
     if solution.level == "class":
         sb_ev, bb_ev = solution.sb_ev, solution.bb_ev
@@ -334,14 +342,21 @@ def ev_margin_grids(solution, width: int | None = None) -> list[str]:
         _, _, sb_ev, bb_ev = class_arrays(solution)
 
     def cells(values):
-        return ["." if not math.isfinite(float(v)) else f"{float(v):+.2f}" for v in values]
+        texts = ["." if not math.isfinite(float(v)) else f"{float(v):+.2f}" for v in values]
+        if not color:
+            return texts
+        return [ansi(ev_colour(float(v), EV_TEXT_SCALE), f"{t:>6}") for v, t in zip(values, texts)]
 
+    legend = ([f"colour: red below 0, white at 0, blue above, full at {EV_TEXT_SCALE:g} bb "
+               + " ".join(ansi(ev_colour(v, EV_TEXT_SCALE), f" {v:+g} ") for v in (-1, -0.5, 0, 0.5, 1))]
+              if color else [])
     side = beside(["SB EV margin: EV(shove) - EV(fold), bb\n" + grid_text(cells(sb_ev), width=6, ranks=True),
                    "BB EV margin: EV(call) - EV(fold), bb ('.': never faces a shove)\n"
                    + grid_text(cells(bb_ev), width=6, ranks=True)], width)
     if side is not None:
-        return [side]
+        return [*legend, side]
     return [
+        *legend,
         "SB EV margin, EV(shove) - EV(fold), bb per hand held:",
         grid_text(cells(sb_ev), width=6, ranks=True),
         "",
