@@ -494,10 +494,12 @@ def test_sc_sheet_stores_a_stated_cap_for_unbounded_and_reads_without_hashes(ful
     for dim in ws.column_dimensions.values():
         for c in range(dim.min, (dim.max or dim.min) + 1):
             widths[c] = dim.width
-    for row in ws.iter_rows(min_row=excel.GRID_TOP - 1, max_row=excel.GRID_TOP + 13 + 1):
-        for cell in row:
-            if cell.value is None or cell.column == 1:
-                continue
+    grid = [c for row in ws.iter_rows(min_row=excel.GRID_TOP - 1, max_row=excel.GRID_TOP + 12, min_col=2, max_col=14)
+            for c in row]
+    table = [c for row in ws.iter_rows(min_row=excel.GRID_TOP - 1, max_row=excel.GRID_TOP + 168,
+                                       min_col=excel.SC_TABLE_LEFT, max_col=excel.SC_TABLE_LEFT + 2) for c in row]
+    for cell in grid + table:
+        if cell.value is not None:
             text = shown(cell.value, cell.number_format)
             if isinstance(cell.value, str) and cell.alignment.wrap_text:
                 text = max(text.split(), key=len)  # wrapped: the longest word must fit
