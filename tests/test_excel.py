@@ -546,6 +546,8 @@ def test_values_charts_use_the_grid_colours_with_legends_and_axis_titles(full_se
     assert [full_book["Values"][ref.split("!")[1]].value for ref in sorted(series)] == \
         ["value (SB EV, bb/hand)", "SB push %", "BB call %"]
     assert all(chart["legend"] and chart["axis_titles"] == 2 for chart in charts) and len(charts) == 2
+    headers = full_book["Values"][1]
+    assert all(cell.alignment.wrap_text for cell in headers if cell.value)  # no header runs into the next
     # the same green and blue as a hand played always on the Ranges sheet's SB and BB grids
     ranges = full_book["Ranges"]
     for player, left in (("sb", excel.GRID_LEFT), ("bb", excel.RANGE_BB_LEFT)):

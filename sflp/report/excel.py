@@ -5,12 +5,13 @@ Chart workbook (:func:`chart_workbook`), sheets in order:
 ``SB push`` / ``BB call``
     The threshold charts: a 13x13 grid in the HoldemResources orientation (aces top-left,
     suited above the diagonal, offsuit below; rank labels in row 2 and column A), grid cells
-    ``B3:N15``.  Each cell holds the hand's label: the largest stack (bb, truncated to 0.1) at
-    which it is played with frequency > 0.5, as a number, ``"25+"`` (text) when played up to
-    the top of the range, ``"-"`` when never.  Fill colour follows ``max_stack``
-    (:mod:`sflp.report.colors`).  Hands played in more than one stack interval show an
-    asterisk (a number format: the cell value is still the label) and carry a note listing
-    every interval.  A legend sits below the grid; the sheet prints on one page.
+    ``B3:N15``.  Each cell holds a number, shown as the hand's label by its number format
+    (:func:`label_value`, :func:`label_format`): the largest stack (bb, truncated to 0.1) at which
+    it is played with frequency > 0.5; the top of the range, shown ``25+``, when played up to it;
+    0, shown ``-``, when never.  Fill colour follows ``max_stack`` in the threshold bands
+    (:mod:`sflp.report.colors`), whose legend sits under the grid.  Hands played in more than one
+    stack interval show an asterisk (also the number format) and carry a note listing every
+    interval.  The sheet prints on one page.
 ``Ranges``
     SB push and BB call frequency grids for a few stacks, one block of
     :data:`RANGE_BLOCK_HEIGHT` rows per stack: title row (``A`` = ``"Stack 10 bb"``), rank
@@ -25,6 +26,13 @@ Chart workbook (:func:`chart_workbook`), sheets in order:
     where SB never shoves).  Row 1 names the player block, row 2 the hand; panes frozen.
 ``About``
     Configuration, versions, equity checksum, solver, exploitability and certificate status.
+``SC numbers`` (:func:`add_sc_sheet`)
+    The Sklansky-Chubukov grid in the threshold bands, the exact list beside it.
+
+Every sheet has a print set-up (:func:`_print_setup`): landscape, fitted to a page's width, the
+sheet's name and page numbers in the header and footer.  The main sheets (threshold, SC, About)
+print on one page each and ``Ranges`` on one page a stack; the data sheets (``Values``,
+``Hand EV``) repeat their header rows on every page.
 
 Single-stack workbook (:func:`solution_workbook`): ``SB push`` and ``BB call`` frequency grids
 (with each hand's EV margin grid below), ``Values`` (one row) and ``About``.
@@ -102,6 +110,7 @@ _THIN = Side(style="thin", color="FFFFFF")
 _BORDER = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
 _CENTER = Alignment(horizontal="center", vertical="center")
 _BOLD = Font(bold=True)
+_WRAP = Alignment(wrap_text=True, vertical="top")
 _TITLE = Font(bold=True, size=13)
 _NOTE = Font(italic=True, size=9, color="555555")
 _VERB = {"sb": "pushed", "bb": "called"}
@@ -449,7 +458,8 @@ def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | Non
     _print_setup(ws, f"A1:{get_column_letter(right)}{bottom}", pages_tall=0, title_rows="1:1")
     header = []
     for name in columns:
-        header.append(_styled(WriteOnlyCell(ws, _VALUE_HEADERS.get(name, name)), font=_BOLD))
+        header.append(_styled(WriteOnlyCell(ws, _VALUE_HEADERS.get(name, name)), font=_BOLD, alignment=_WRAP))
+    ws.row_dimensions[1].height = 30  # two lines: a header wraps rather than run into the next
     ws.append(header)
     formats = [_VALUE_FORMATS.get(name, "General") for name in columns]
     for row in values.itertuples(index=False):
