@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 import datetime
 import io
+import math
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -183,24 +185,381 @@ def test_hand_ev_rows_are_numbers_with_the_ev_format_and_nan_is_no_cell(tmp_path
     assert str(block.sqref) == "B3:MA4" and [rule.type for rule in block.rules] == ["colorScale"]
 
 
-def test_hand_ev_sheet_shows_a_bounded_even_sample_with_the_grid_stacks(tmp_path):
+@pytest.fixture(scope="module")
+def full_set(tmp_path_factory) -> Path:
+    """The default chart set, 1-25 bb at 0.05 (481 stacks), as xlsx and csv."""
+    import sflp
+
+    out = tmp_path_factory.mktemp("full") / "set"
+    sflp.chart(stacks="1:25:0.05", out=out, formats="xlsx,csv", workers=0)
+    return out
+
+
+@pytest.fixture(scope="module")
+def full_book(full_set):
+    return openpyxl.load_workbook(full_set / "chart.xlsx")
+
+
+def test_hand_ev_sheet_shows_a_bounded_even_sample_with_the_grid_stacks(full_set):
     """481 stacks solved: the Hand EV sheet shows at most HAND_EV_STACKS of them plus the grid
     stacks, ends included, and says so; the margins are those of ranges.csv at those stacks."""
     import numpy as np
 
-    import sflp
     from sflp.report.writers import read_ranges
 
-    result = sflp.chart(stacks="1:25:0.05", out=tmp_path / "set", formats="xlsx,csv", workers=0)
-    ws = openpyxl.load_workbook(result.files["chart.xlsx"], read_only=True)["Hand EV"]
+    ws = openpyxl.load_workbook(full_set / "chart.xlsx", read_only=True)["Hand EV"]
     rows = list(ws.iter_rows(values_only=True))
     stacks = [r[0] for r in rows[2:] if r[0] is not None]
     grid = [5.0, 10.0, 15.0, 20.0, 25.0]
     assert len(stacks) <= excel.HAND_EV_STACKS + len(grid)
     assert set(grid) <= set(stacks) and stacks[0] == 1.0 and stacks[-1] == 25.0 and stacks == sorted(stacks)
     assert f"{len(stacks)} of the 481 stacks shown here" in rows[0][1]
-    full = read_ranges(tmp_path / "set")
+    full = read_ranges(full_set)
     hands = rows[1][1:170]
     for row in rows[2:]:
         at = full[(full["stack"] == row[0]) & (full["player"] == "sb")].set_index("hand")["ev_margin"]
         assert np.allclose([row[1 + k] for k in range(169)], at.loc[list(hands)].to_numpy(), rtol=0, atol=1e-15)
+
+
+# ---------------------------------------------------------------- reading a sheet as it shows and prints
+
+PAPER_PT = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0)}
+"""Paper sizes, portrait, in points: ISO 216 A4 is 210 x 297 mm, US Letter 8.5 x 11 in (1 in = 72 pt)."""
+MAX_DIGIT_PX = 7
+"""Width in pixels (96 dpi) of a digit of the default font, Calibri 11, which ECMA-376 Part 1
+section 18.3.1.13 turns column widths into pixels with."""
+OPS = {">=": float.__ge__, "<=": float.__le__, ">": float.__gt__, "<": float.__lt__, "=": float.__eq__,
+       "<>": float.__ne__}
+
+
+def _split_unquoted(text: str, sep: str) -> list[str]:
+    parts, current, quoted = [], "", False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        if ch == sep and not quoted:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    return [*parts, current]
+
+
+def shown(value, number_format: str) -> str:
+    """The text a spreadsheet shows for a cell, for the number formats a chart uses: sections
+    ``positive;negative;zero`` or ``[condition]a;[condition]b;c``, digits ``0`` / ``0.00`` / ``0%``,
+    quoted literals, ``General`` and ``@`` (ECMA-376 Part 1, 18.8.31)."""
+    if isinstance(value, str):
+        return value
+    value = float(value)
+    sections = _split_unquoted(number_format, ";")
+    condition = re.compile(r"^\[(>=|<=|<>|=|>|<)(-?[0-9.]+)\]")
+    if any(condition.match(s) for s in sections):
+        chosen = sections[-1]
+        for section in sections:
+            match = condition.match(section)
+            if match is None or OPS[match[1]](value, float(match[2])):
+                chosen = section[match.end():] if match else section
+                break
+    elif value > 0 or len(sections) == 1:
+        chosen = sections[0]
+    elif value < 0:
+        chosen, value = sections[1], abs(value)
+    else:
+        chosen = sections[2] if len(sections) > 2 else sections[0]
+    if chosen in ("General", ""):
+        return f"{value:g}"
+    out = ""
+    for k, part in enumerate(chosen.split('"')):
+        if k % 2:  # inside quotes: a literal
+            out += part
+            continue
+        match = re.search(r"0(\.0+)?%?", part)
+        if match:
+            scaled = value * 100 if match[0].endswith("%") else value
+            decimals = len(match[1]) - 1 if match[1] else 0
+            part = part[:match.start()] + f"{scaled:.{decimals}f}" + ("%" if match[0].endswith("%") else "") \
+                + part[match.end():]
+        out += part
+    return out
+
+
+def test_shown_reads_the_formats_as_a_spreadsheet_does():
+    assert shown(7.2, "0.0") == "7.2" and shown(7.2, '0.0"*"') == "7.2*" and shown(25, '0"+"') == "25+"
+    assert shown(0, '0;-0;"-"') == "-" and shown(3, '0;-0;"-"') == "3"
+    assert shown(10000, '[>=10000]"∞";[=0]"-";0.0') == "∞" and shown(0, '[>=10000]"∞";[=0]"-";0.0') == "-"
+    assert shown(954.25, '[>=10000]"∞";[=0]"-";0.00') == "954.25" and shown(0.734, '"AKs "0%') == "AKs 73%"
+
+
+def _area(ws) -> tuple[int, int, int, int]:
+    """(first column, first row, last column, last row) of the sheet's one print area."""
+    from openpyxl.utils.cell import range_boundaries
+
+    text = ws.print_area
+    assert text and "," not in text, (ws.title, text)
+    return range_boundaries(text.split("!")[-1].replace("$", ""))
+
+
+def column_widths_pt(ws, first: int, last: int) -> list[float]:
+    """Printed widths of columns ``first..last`` in points: a stored width ``w`` (characters) is
+    ``trunc((256 w + trunc(128 / 7)) / 256 * 7)`` pixels (ECMA-376 Part 1, 18.3.1.13), 0.75 pt each;
+    columns without a width have 8.43 characters (64 px)."""
+    widths = {}
+    for dim in ws.column_dimensions.values():
+        if dim.width and dim.min:
+            for c in range(dim.min, (dim.max or dim.min) + 1):
+                widths[c] = dim.width
+    out = []
+    for c in range(first, last + 1):
+        w = widths.get(c, 8.43)
+        out.append(int((256 * w + int(128 / MAX_DIGIT_PX)) / 256 * MAX_DIGIT_PX) * 0.75)
+    return out
+
+
+def row_heights_pt(ws, first: int, last: int) -> list[float]:
+    """Row heights in points; rows without a height are 15 pt (Calibri 11)."""
+    heights = []
+    for r in range(first, last + 1):
+        dim = ws.row_dimensions.get(r)
+        heights.append(dim.height if dim is not None and dim.height else 15.0)
+    return heights
+
+
+def _pack(sizes: list[float], room: float, repeated: float, breaks: set[int]) -> int:
+    """Pages that ``sizes`` (in order) fill when each page holds ``room`` and every page after the
+    first repeats ``repeated`` first; a new page also starts before each index in ``breaks``."""
+    pages, used = 1, 0.0
+    for k, size in enumerate(sizes):
+        if used > 0 and (k in breaks or used + size > room + 1e-6):
+            pages += 1
+            used = repeated
+        used += size
+    return pages
+
+
+def _title_span(text: str | None) -> tuple[int, int] | None:
+    from openpyxl.utils.cell import column_index_from_string
+
+    if not text:
+        return None
+    a, b = text.replace("$", "").split(":")
+    if a.isdigit():
+        return int(a), int(b)
+    return column_index_from_string(a), column_index_from_string(b)
+
+
+def print_scale_and_pages(ws, paper: str) -> tuple[float, int]:
+    """The print scale and the number of pages the sheet's own print set-up implies on ``paper``.
+
+    The printable box is the paper (turned for landscape) less the margins.  With fit-to-page the
+    scale is the largest at most 100 % at which the print area is at most ``fitToWidth`` pages wide
+    and ``fitToHeight`` pages tall (0: no limit), at least 10 %, floored to whole percent as
+    spreadsheets store it.  Columns and rows are then laid onto pages in order, repeating the
+    print-title rows and columns, starting a page at each manual row break.
+    """
+    first_col, first_row, last_col, last_row = _area(ws)
+    width, height = PAPER_PT[paper]
+    setup = ws.page_setup
+    if setup.orientation == "landscape":
+        width, height = height, width
+    m = ws.page_margins
+    room_w, room_h = width - 72 * (m.left + m.right), height - 72 * (m.top + m.bottom)
+    cols, rows = column_widths_pt(ws, first_col, last_col), row_heights_pt(ws, first_row, last_row)
+    title_rows, title_cols = _title_span(ws.print_title_rows), _title_span(ws.print_title_cols)
+    repeat_h = sum(row_heights_pt(ws, *title_rows)) if title_rows else 0.0
+    repeat_w = sum(column_widths_pt(ws, *title_cols)) if title_cols else 0.0
+    scale = (setup.scale or 100) / 100
+    if ws.sheet_properties.pageSetUpPr is not None and ws.sheet_properties.pageSetUpPr.fitToPage:
+        wide = 1 if setup.fitToWidth is None else int(setup.fitToWidth)
+        tall = 1 if setup.fitToHeight is None else int(setup.fitToHeight)
+        scale = 1.0
+        if wide:
+            scale = min(scale, wide * room_w / (sum(cols) + (wide - 1) * repeat_w))
+        if tall:
+            scale = min(scale, tall * room_h / (sum(rows) + (tall - 1) * repeat_h))
+        scale = max(0.10, math.floor(scale * 100 + 1e-9) / 100)
+    breaks = {brk.id + 1 - first_row for brk in ws.row_breaks.brk}
+    pages_wide = _pack(cols, room_w / scale, repeat_w, set())
+    pages_tall = _pack(rows, room_h / scale, repeat_h, breaks)
+    return scale, pages_wide * pages_tall
+
+
+MAIN_SHEETS = {"SB push": 1, "BB call": 1, "Ranges": 5, "SC numbers": 1, "About": 1}
+"""The sheets a player prints, with the pages each takes: one per grid, one per range stack (the
+default 1-25 bb set has five: 5, 10, 15, 20 and 25 bb)."""
+DATA_SHEETS = ("Values", "Hand EV")
+"""The sheets of numbers by stack: printable, but many pages (the table's rows or columns)."""
+
+
+def test_every_sheet_has_a_landscape_print_setup_with_header_footer_and_print_area(full_book):
+    assert set(full_book.sheetnames) == set(MAIN_SHEETS) | set(DATA_SHEETS)
+    for ws in full_book:
+        setup = ws.page_setup
+        assert setup.orientation == "landscape", ws.title
+        assert ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
+        _area(ws)  # one print area
+        m = ws.page_margins
+        assert 0.25 <= min(m.left, m.right) and m.header < m.top and m.footer < m.bottom, ws.title
+        assert "&A" in ws.oddHeader.center.text and "&P" in ws.oddFooter.center.text, ws.title
+        if ws.title in ("SB push", "BB call", "SC numbers", "About"):
+            assert (setup.fitToWidth, setup.fitToHeight) == (1, 1), ws.title
+    assert (full_book["Ranges"].page_setup.fitToWidth, full_book["Ranges"].page_setup.fitToHeight) == (1, 0)
+    assert (full_book["Values"].page_setup.fitToWidth, full_book["Values"].page_setup.fitToHeight) == (1, 0)
+    assert full_book["Values"].print_title_rows == "$1:$1"
+    hand_ev = full_book["Hand EV"]
+    assert (hand_ev.page_setup.fitToWidth, hand_ev.page_setup.fitToHeight) == (0, 1)
+    assert hand_ev.print_title_rows == "$1:$2" and hand_ev.print_title_cols == "$A:$A"
+
+
+@pytest.mark.parametrize("paper", sorted(PAPER_PT))
+def test_main_sheets_print_on_a_handful_of_pages(full_book, paper):
+    """The print set-up, read back from the file, puts each grid on one page and each range stack
+    on its own page, at a scale where the grids stay legible, on A4 and on Letter."""
+    for name, pages in MAIN_SHEETS.items():
+        scale, counted = print_scale_and_pages(full_book[name], paper)
+        assert counted == pages, (name, paper, scale, counted)
+        if name != "About":
+            assert scale >= 0.6, (name, paper, scale)
+    assert sum(MAIN_SHEETS.values()) <= 10
+    for name in DATA_SHEETS:  # fit to a page's width (Values) or height (Hand EV), legible
+        scale, counted = print_scale_and_pages(full_book[name], paper)
+        assert scale >= 0.5 and counted <= 20, (name, paper, scale, counted)
+
+
+def test_every_threshold_cell_is_a_number_shown_as_the_label(full_set, full_book):
+    """Numbers stay numbers: each grid cell holds a number whose number format shows the label the
+    PDF and the HTML page show, derived here from thresholds.csv alone."""
+    from tests.chart_files import expected_label, grid_hand, read_csv
+
+    rows = {(r["player"], r["hand"]): r for r in read_csv(full_set / "thresholds.csv")}
+    labels = set()
+    for sheet, player in (("SB push", "sb"), ("BB call", "bb")):
+        ws = full_book[sheet]
+        for r in range(13):
+            for c in range(13):
+                cell = ws.cell(excel.GRID_TOP + r, excel.GRID_LEFT + c)
+                assert cell.data_type == "n" and isinstance(cell.value, (int, float)), (sheet, r, c, cell.value)
+                label = expected_label(rows[(player, grid_hand(r, c))], 25.0)
+                assert shown(cell.value, cell.number_format) == label, (sheet, grid_hand(r, c))
+                labels.add(label[-1] if label[-1] in "+*" else "n")
+    assert labels == {"+", "*", "n"}  # capped, several intervals and plain numbers all seen
+
+
+def test_no_cell_holds_inf_or_nan_text(full_book):
+    for ws in full_book:
+        for row in ws.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str):
+                    assert cell.value.strip().lower() not in ("inf", "-inf", "+inf", "nan", "infinity"), \
+                        (ws.title, cell.coordinate)
+                elif isinstance(cell.value, float):
+                    assert math.isfinite(cell.value), (ws.title, cell.coordinate)
+
+
+def band_legend_row(ws) -> list[tuple[str, str]]:
+    """(label, fill) of the cells right of the first column-A cell reading ``Colour``."""
+    for r in range(1, ws.max_row + 1):
+        if str(ws.cell(r, 1).value or "").startswith("Colour"):
+            return [(ws.cell(r, c).value, ws.cell(r, c).fill.fgColor.rgb[-6:]) for c in range(2, 12)]
+    raise AssertionError(f"{ws.title}: no colour legend")
+
+
+def test_every_sheet_with_threshold_colours_carries_the_band_legend(full_book):
+    from sflp.report.colors import NEVER, THRESHOLD_BANDS
+
+    expected = [(b.label, b.colour) for b in THRESHOLD_BANDS] + [("never", NEVER)]
+    for name in ("SB push", "BB call", "SC numbers"):
+        ws = full_book[name]
+        assert band_legend_row(ws) == expected, name
+        grid_fills = {ws.cell(excel.GRID_TOP + r, excel.GRID_LEFT + c).fill.fgColor.rgb[-6:]
+                      for r in range(13) for c in range(13)}
+        assert grid_fills <= {colour for _, colour in expected}, name
+        legend_row = next(r for r in range(1, ws.max_row + 1) if str(ws.cell(r, 1).value or "").startswith("Colour"))
+        assert _area(ws)[3] >= legend_row  # the legend prints with the grid
+
+
+def test_sc_sheet_stores_a_stated_cap_for_unbounded_and_reads_without_hashes(full_set, full_book):
+    from tests.chart_files import read_csv
+
+    ws = full_book["SC numbers"]
+    sc = {r["hand"]: r["sc_number"] for r in read_csv(full_set / "thresholds.csv") if r["player"] == "sb"}
+    finite = [float(v) for v in sc.values() if v not in ("", "inf")]
+    aa = ws.cell(excel.GRID_TOP, excel.GRID_LEFT)
+    assert sc["AA"] == "inf" and aa.data_type == "n" and shown(aa.value, aa.number_format) == "∞"
+    cap = aa.value
+    assert cap >= 10 * max(finite) and math.log10(cap) == int(math.log10(cap))  # a power of ten
+    notes = " ".join(str(ws.cell(r, 1).value or "") for r in range(excel.GRID_TOP + 13, ws.max_row + 1))
+    assert f"holds {cap:g}" in notes and "∞" in notes
+    widths = {}
+    for dim in ws.column_dimensions.values():
+        for c in range(dim.min, (dim.max or dim.min) + 1):
+            widths[c] = dim.width
+    grid = [c for row in ws.iter_rows(min_row=excel.GRID_TOP - 1, max_row=excel.GRID_TOP + 12, min_col=2, max_col=14)
+            for c in row]
+    table = [c for row in ws.iter_rows(min_row=excel.GRID_TOP - 1, max_row=excel.GRID_TOP + 168,
+                                       min_col=excel.SC_TABLE_LEFT, max_col=excel.SC_TABLE_LEFT + 2) for c in row]
+    for cell in grid + table:
+        if cell.value is not None:
+            text = shown(cell.value, cell.number_format)
+            if isinstance(cell.value, str) and cell.alignment.wrap_text:
+                text = max(text.split(), key=len)  # wrapped: the longest word must fit
+            # a digit is 1 character of width; leave one for the cell's padding, or it shows ###
+            assert len(text) <= widths.get(cell.column, 8.43) - 1, (cell.coordinate, text)
+    # the exact list beside the grid: every hand once, its number equal to thresholds.csv's
+    left = excel.SC_TABLE_LEFT
+    hands = {ws.cell(r, left).value: ws.cell(r, left + 1) for r in range(excel.GRID_TOP, excel.GRID_TOP + 169)}
+    assert len(hands) == 169
+    for hand, cell in hands.items():
+        expected = "∞" if sc[hand] == "inf" else "-" if sc[hand] == "" else f"{float(sc[hand]):.6f}"
+        assert shown(cell.value, cell.number_format) == expected, hand
+
+
+def _chart_series_colours(path: Path) -> list[dict[str, object]]:
+    """Per chart of the workbook (its XML read with ElementTree): series header cell -> line
+    colour, whether it has a legend, and its axis titles' count."""
+    import xml.etree.ElementTree as ET
+
+    ns = {"c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
+          "a": "http://schemas.openxmlformats.org/drawingml/2006/main"}
+    charts = []
+    with zipfile.ZipFile(path) as archive:
+        for name in sorted(n for n in archive.namelist() if n.startswith("xl/charts/chart")):
+            root = ET.fromstring(archive.read(name))
+            series = {}
+            for ser in root.iter(f"{{{ns['c']}}}ser"):
+                ref = ser.find("c:tx/c:strRef/c:f", ns).text.replace("$", "")
+                colour = ser.find("c:spPr/a:ln/a:solidFill/a:srgbClr", ns)
+                series[ref] = None if colour is None else colour.get("val")
+            axes = [ax for tag in ("valAx", "catAx") for ax in root.iter(f"{{{ns['c']}}}{tag}")]
+            charts.append({"series": series, "legend": root.find(".//c:legend", ns) is not None,
+                           "axis_titles": sum(ax.find("c:title", ns) is not None for ax in axes)})
+    return charts
+
+
+def test_values_charts_use_the_grid_colours_with_legends_and_axis_titles(full_set, full_book):
+    from sflp.report.colors import FREQUENCY_FULL
+
+    charts = _chart_series_colours(full_set / "chart.xlsx")
+    series = {ref: colour for chart in charts for ref, colour in chart["series"].items()}
+    assert series == {"'Values'!B1": FREQUENCY_FULL["sb"], "'Values'!C1": FREQUENCY_FULL["sb"],
+                      "'Values'!D1": FREQUENCY_FULL["bb"]}
+    assert [full_book["Values"][ref.split("!")[1]].value for ref in sorted(series)] == \
+        ["value (SB EV, bb/hand)", "SB push %", "BB call %"]
+    assert all(chart["legend"] and chart["axis_titles"] == 2 for chart in charts) and len(charts) == 2
+    headers = full_book["Values"][1]
+    assert all(cell.alignment.wrap_text for cell in headers if cell.value)  # no header runs into the next
+    # the same green and blue as a hand played always on the Ranges sheet's SB and BB grids
+    ranges = full_book["Ranges"]
+    for player, left in (("sb", excel.GRID_LEFT), ("bb", excel.RANGE_BB_LEFT)):
+        full = {ranges.cell(3 + r, left + c).fill.fgColor.rgb[-6:] for r in range(13) for c in range(13)
+                if ranges.cell(3 + r, left + c).value == 1}
+        assert full == {FREQUENCY_FULL[player]}, player
+
+
+def test_ev_colour_scale_is_red_white_blue(full_book):
+    """Colour-blind-safe diverging scale: ColorBrewer RdBu's ends (B2182B, 2166AC) around white."""
+    (block,) = full_book["Hand EV"].conditional_formatting
+    (rule,) = block.rules
+    colours = [c.rgb[-6:] for c in rule.colorScale.color]
+    values = [float(v.val) for v in rule.colorScale.cfvo]
+    assert colours == ["B2182B", "FFFFFF", "2166AC"] and values[0] == -values[2] < 0 == values[1]

@@ -37,6 +37,7 @@ from sflp.report import (
 from sflp.report.atomic import write_text, write_with
 from sflp.report.excel import EV_FORMAT, GRID_LEFT, GRID_TOP, RANGE_BB_LEFT
 from sflp.solving.solver import solve, solve_many
+from tests.test_excel import shown
 
 STACKS = [2, 5, 7.7, 10]
 LOW, HIGH = 1.0, 10.0
@@ -96,13 +97,9 @@ def grid_position(hand: str) -> tuple[int, int]:
 
 
 def displayed_label(cell) -> str:
-    """The label a threshold cell holds: numbers as text with the decimals of its number format."""
-    value = cell.value
-    if isinstance(value, str):
-        return value
-    fmt = cell.number_format.replace('"*"', "")
-    decimals = len(fmt.split(".")[1]) if "." in fmt else 0
-    return f"{value:.{decimals}f}"
+    """The label a threshold cell shows, without the ``*``: its number through its number format."""
+    assert cell.data_type == "n", (cell.coordinate, cell.value)  # numbers stay numbers
+    return shown(cell.value, cell.number_format).removesuffix("*")
 
 
 def expected_label(row: dict[str, str], high: float) -> str:
@@ -255,9 +252,9 @@ def test_threshold_grid_cells_equal_the_csv_labels(workbook, chart, thresholds, 
         if h.multi:
             multi_seen += 1
             assert cell.comment is not None and hand in cell.comment.text
-            assert cell.number_format.endswith('"*"')
+            assert shown(cell.value, cell.number_format).endswith("*")
         else:
-            assert cell.comment is None and "*" not in cell.number_format
+            assert cell.comment is None and "*" not in shown(cell.value, cell.number_format)
     assert ws["A1"].value.startswith(sheet)
     legend = [ws.cell(r, 1).value or "" for r in range(GRID_TOP + 13, ws.max_row + 1)]
     assert any("truncated to 0.1" in line for line in legend)
@@ -371,8 +368,11 @@ def test_constructed_thresholds_labels_notes_and_csv(solutions, config, tmp_path
         r, c = grid_position(hand)
         return ws.cell(GRID_TOP + r, GRID_LEFT + c)
 
-    assert (cell("AA").value, cell("72o").value, cell("T3s").value, cell("K2o").value) == ("25+", "-", 7.2, "25+")
-    assert cell("T3s").number_format == '0.0"*"' and cell("K2o").number_format == '@"*"'
+    # every cell a number; the number format writes the label: 25+ (holds 25), - (holds 0), *
+    assert (cell("AA").value, cell("72o").value, cell("T3s").value, cell("K2o").value) == (25, 0, 7.2, 25)
+    assert [shown(cell(h).value, cell(h).number_format) for h in ("AA", "72o", "T3s", "K2o")] == \
+        ["25+", "-", "7.2*", "25+*"]
+    assert cell("T3s").number_format == '0.0"*"' and cell("K2o").number_format == '0"+*"'
     assert cell("AKs").value == 4.5 and cell("AKs").number_format == "0.0" and cell("AKs").comment is None
     note = cell("T3s").comment.text
     assert "T3s" in note and "1 to 7.24, 7.27 to 7.29" in note and "1 to 7.3" in note
@@ -428,6 +428,17 @@ def test_write_solution(tmp_path):
         for i, hand in enumerate(CLASS_NAMES):
             r, c = grid_position(hand)
             assert wb[sheet].cell(GRID_TOP + r, GRID_LEFT + c).value == xl(freq[i])
+    for ws in wb:  # every sheet prints landscape, fitted to a page's width, within its print area
+        assert ws.page_setup.orientation == "landscape" and ws.page_setup.fitToWidth == 1 and ws.print_area
+    # the EV grid under the SB frequencies: red below 0, blue above (RdBu, colour-blind safe)
+    ev_top = GRID_TOP + 16
+    fills = [(ws_cell.value, ws_cell.fill.fgColor.rgb[-6:]) for row in
+             wb["SB push"].iter_rows(min_row=ev_top, max_row=ev_top + 12, min_col=GRID_LEFT, max_col=GRID_LEFT + 12)
+             for ws_cell in row]
+    for value, fill in fills:
+        red, blue = int(fill[0:2], 16), int(fill[4:6], 16)
+        assert (red > blue) if value < -1e-3 else (blue > red) if value > 1e-3 else True, (value, fill)
+    assert any(v < -1e-3 for v, _ in fills) and any(v > 1e-3 for v, _ in fills)
     assert Path(files["range_7.7bb.png"]).read_bytes()[:8] == PNG_SIGNATURE
     assert no_temp_files(tmp_path / "one")
 

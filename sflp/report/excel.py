@@ -5,12 +5,13 @@ Chart workbook (:func:`chart_workbook`), sheets in order:
 ``SB push`` / ``BB call``
     The threshold charts: a 13x13 grid in the HoldemResources orientation (aces top-left,
     suited above the diagonal, offsuit below; rank labels in row 2 and column A), grid cells
-    ``B3:N15``.  Each cell holds the hand's label: the largest stack (bb, truncated to 0.1) at
-    which it is played with frequency > 0.5, as a number, ``"25+"`` (text) when played up to
-    the top of the range, ``"-"`` when never.  Fill colour follows ``max_stack``
-    (:mod:`sflp.report.colors`).  Hands played in more than one stack interval show an
-    asterisk (a number format: the cell value is still the label) and carry a note listing
-    every interval.  A legend sits below the grid; the sheet prints on one page.
+    ``B3:N15``.  Each cell holds a number, shown as the hand's label by its number format
+    (:func:`label_value`, :func:`label_format`): the largest stack (bb, truncated to 0.1) at which
+    it is played with frequency > 0.5; the top of the range, shown ``25+``, when played up to it;
+    0, shown ``-``, when never.  Fill colour follows ``max_stack`` in the threshold bands
+    (:mod:`sflp.report.colors`), whose legend sits under the grid.  Hands played in more than one
+    stack interval show an asterisk (also the number format) and carry a note listing every
+    interval.  The sheet prints on one page.
 ``Ranges``
     SB push and BB call frequency grids for a few stacks, one block of
     :data:`RANGE_BLOCK_HEIGHT` rows per stack: title row (``A`` = ``"Stack 10 bb"``), rank
@@ -25,6 +26,13 @@ Chart workbook (:func:`chart_workbook`), sheets in order:
     where SB never shoves).  Row 1 names the player block, row 2 the hand; panes frozen.
 ``About``
     Configuration, versions, equity checksum, solver, exploitability and certificate status.
+``SC numbers`` (:func:`add_sc_sheet`)
+    The Sklansky-Chubukov grid in the threshold bands, the exact list beside it.
+
+Every sheet has a print set-up (:func:`_print_setup`): landscape, fitted to a page's width, the
+sheet's name and page numbers in the header and footer.  The main sheets (threshold, SC, About)
+print on one page each and ``Ranges`` on one page a stack; the data sheets (``Values``,
+``Hand EV``) repeat their header rows on every page.
 
 Single-stack workbook (:func:`solution_workbook`): ``SB push`` and ``BB call`` frequency grids
 (with each hand's EV margin grid below), ``Values`` (one row) and ``About``.
@@ -38,6 +46,7 @@ import math
 import os
 import re
 import shutil
+import textwrap
 import weakref
 import zipfile
 from collections.abc import Callable, Sequence
@@ -53,13 +62,25 @@ from openpyxl.comments import Comment
 from openpyxl.formatting.rule import ColorScaleRule
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 
 from sflp.atomic import write_with
 from sflp.core.cards import CLASS_NAMES, GRID_RANKS, PLAYERS
 from sflp.errors import ConfigError
-from sflp.report.colors import NEVER, THRESHOLD_BANDS, ev_colour, frequency_colour, text_colour, threshold_colour
+from sflp.report.colors import (
+    EV_NEGATIVE,
+    EV_POSITIVE,
+    EV_ZERO,
+    FREQUENCY_FULL,
+    NEVER,
+    THRESHOLD_BANDS,
+    ev_colour,
+    frequency_colour,
+    text_colour,
+    threshold_colour,
+)
 from sflp.report.frames import PLAYER_TITLES, grid_from_tidy, select, wide_by_stack
 from sflp.report.stacks import thin_indices
 from sflp.report.text import fmt_num
@@ -78,11 +99,18 @@ RANGE_BLOCK_HEIGHT = 17
 RANGE_BB_LEFT = 17
 """Column of the BB grid on the ``Ranges`` sheet (``Q``); the SB grid starts at ``B``."""
 
+THRESHOLD_CELL_WIDTH = 8
+"""Column width (characters) of the threshold and SC grids: room for ``12.5+*``, and wide enough
+that the grid fills a landscape page."""
+THRESHOLD_CELL_HEIGHT = 24
+"""Row height (points) of the threshold and SC grids."""
+
 SHEET_NAMES = PLAYER_TITLES
 _THIN = Side(style="thin", color="FFFFFF")
 _BORDER = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
 _CENTER = Alignment(horizontal="center", vertical="center")
 _BOLD = Font(bold=True)
+_WRAP = Alignment(wrap_text=True, vertical="top")
 _TITLE = Font(bold=True, size=13)
 _NOTE = Font(italic=True, size=9, color="555555")
 _VERB = {"sb": "pushed", "bb": "called"}
@@ -172,13 +200,61 @@ def _styled(cell, number_format=None, fill=None, font=None, alignment=None, bord
     return cell
 
 
-def _fit_one_page(ws, area: str, landscape: bool = False, pages_tall: int = 1) -> None:
+MARGINS = PageMargins(left=0.4, right=0.4, top=0.6, bottom=0.6, header=0.25, footer=0.25)
+"""Page margins of every sheet (inches): narrow sides for the wide grids, room above and below for
+the header (the sheet's name) and the footer (page numbers)."""
+
+
+def _print_setup(ws, area: str, pages_wide: int = 1, pages_tall: int = 1, title_rows: str | None = None,
+                 title_cols: str | None = None) -> None:
+    """Print set-up of a sheet: landscape, :data:`MARGINS`, the sheet's name in the page header and
+    ``Page n of N`` in the footer, ``area`` as the print area, centred across the page, and scaled
+    to fit ``pages_wide`` x ``pages_tall`` pages (0 = as many as the other direction needs).
+
+    Main sheets fit one page (or one page wide, one page per block); data sheets are one page wide
+    (or one tall) and repeat their header rows (``title_rows``, e.g. ``"1:2"``) and columns
+    (``title_cols``, e.g. ``"A:A"``) on every page.  The paper size is left to the application
+    (A4 or Letter by locale): the fit works on both.
+    """
     ws.print_area = area
-    ws.page_setup.orientation = "landscape" if landscape else "portrait"
-    ws.page_setup.fitToWidth = 1
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth = pages_wide
     ws.page_setup.fitToHeight = pages_tall
     ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     ws.print_options.horizontalCentered = True
+    ws.page_margins = MARGINS
+    ws.oddHeader.center.text = "&A"
+    ws.oddFooter.center.text = "Page &P of &N"
+    if title_rows:
+        ws.print_title_rows = title_rows
+    if title_cols:
+        ws.print_title_cols = title_cols
+
+
+NOTE_WIDTH = 100
+"""Characters a line of a note under a grid holds at most: 9 pt italic text of 100 characters is
+about 450 pt wide, inside the 567 pt of a grid's print area, so no note is cut off on paper."""
+
+
+def _notes(ws, row: int, paragraphs: Sequence[str]) -> int:
+    """Write ``paragraphs`` in column ``A`` from ``row``, in the note font, wrapped to lines of
+    :data:`NOTE_WIDTH` characters; returns the row after the last line."""
+    for paragraph in paragraphs:
+        for line in textwrap.wrap(paragraph, NOTE_WIDTH):
+            ws.cell(row, 1, line).font = _NOTE
+            row += 1
+    return row
+
+
+def _band_legend(ws, row: int, label: str = "Colour (bb)") -> None:
+    """The threshold colour bands (:data:`THRESHOLD_BANDS`, then *never*) in one row from column
+    ``B``, each cell filled with its band's colour and labelled with its stacks."""
+    ws.cell(row, 1, label).font = _NOTE
+    for k, band in enumerate((*THRESHOLD_BANDS, None)):
+        colour, text = (band.colour, band.label) if band else (NEVER, "never")
+        cell = ws.cell(row, GRID_LEFT + k, text)
+        _styled(cell, fill=_fill(colour), font=_font(text_colour(colour), False, 9), alignment=_CENTER,
+                border=_BORDER)
 
 
 def _rank_labels(ws, top: int, left: int) -> None:
@@ -199,22 +275,38 @@ def _grid_dimensions(ws, left: int, width: float, first_row: int, height: float 
 # ---------------------------------------------------------------- threshold charts
 
 
-def label_value(label: str) -> float | str:
-    """The cell value of a threshold label: numbers as numbers (``"7.7"`` -> 7.7), else the text."""
-    try:
-        return float(label)
-    except ValueError:
-        return label
+NEVER_FORMAT = '0;-0;"-"'
+"""Number format of a threshold cell whose hand is never played: the cell holds 0, shown ``-``."""
 
 
-def _label_format(label: str, multi: bool) -> str:
-    star = '"*"' if multi else ""
-    try:
-        float(label)
-    except ValueError:
-        return f"@{star}" if multi else "General"
-    decimals = len(label.split(".")[1]) if "." in label else 0
-    return ("0." + "0" * decimals if decimals else "0") + star
+def label_value(label: str) -> float:
+    """The number a threshold cell holds for a chart label: ``"7.7"`` -> 7.7, ``"25+"`` -> 25.0
+    (the top of the range), ``"-"`` -> 0.0 (never; :data:`NEVER_FORMAT` shows it as ``-``).
+
+    Every cell is a number, so the grid sorts and takes formulas; :func:`label_format` makes it
+    read as the label.
+
+    >>> label_value("7.7"), label_value("25+"), label_value("12.5+"), label_value("-")
+    (7.7, 25.0, 12.5, 0.0)
+    """
+    if label == "-":
+        return 0.0
+    return float(label.removesuffix("+"))
+
+
+def label_format(label: str, multi: bool) -> str:
+    """The number format that shows :func:`label_value`'s number as ``label``: the label's decimals,
+    then ``"+"`` when capped and ``"*"`` when the hand is played in more than one interval.
+
+    >>> label_format("7.7", False), label_format("7.2", True), label_format("25+", True), label_format("-", False)
+    ('0.0', '0.0"*"', '0"+*"', '0;-0;"-"')
+    """
+    if label == "-":
+        return NEVER_FORMAT
+    number = label.removesuffix("+")
+    decimals = len(number.split(".")[1]) if "." in number else 0
+    suffix = ("+" if label.endswith("+") else "") + ("*" if multi else "")
+    return ("0." + "0" * decimals if decimals else "0") + (f'"{suffix}"' if suffix else "")
 
 
 def _intervals_text(text: str) -> str:
@@ -244,7 +336,7 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
             ms = max_stack.iat[r, c]
             colour = threshold_colour(ms)
             cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, label_value(label))
-            _styled(cell, _label_format(label, bool(multi.iat[r, c])), _fill(colour),
+            _styled(cell, label_format(label, bool(multi.iat[r, c])), _fill(colour),
                     _font(text_colour(colour), bool(multi.iat[r, c])), _CENTER, _BORDER)
             if multi.iat[r, c]:
                 note = (
@@ -255,27 +347,21 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
                 comment = Comment(note, "sflp")
                 comment.width, comment.height = 260, 110
                 cell.comment = comment
-    _grid_dimensions(ws, GRID_LEFT, 6.5, GRID_TOP)
+    _grid_dimensions(ws, GRID_LEFT, THRESHOLD_CELL_WIDTH, GRID_TOP, THRESHOLD_CELL_HEIGHT)
     legend = GRID_TOP + 14
-    lines = [
-        f"Number: the largest stack (bb before posting, truncated to 0.1) at which the hand is {verb} "
-        f"with frequency > 0.5.",
-        f"{fmt_num(high)}+: {verb} at every stack up to {fmt_num(high)} bb (the top of the range); "
-        f"-: never {verb} with frequency > 0.5 in {fmt_num(low)}-{fmt_num(high)} bb.",
-        "*: more than one stack interval; the cell's note lists them all. Colour: the largest stack "
-        "(bb bands, below); grey = never.",
+    top = fmt_num(high)
+    paragraphs = [
+        f"Number: the largest stack (bb before posting, truncated to 0.1) at which the hand is {verb} with "
+        f"frequency > 0.5.  {top}+: {verb} at every stack up to {top} bb, the top of the range (the cell "
+        f"holds {top}).  -: never {verb} with frequency > 0.5 in {fmt_num(low)}-{top} bb (the cell holds 0).",
+        "*: more than one stack interval; the cell's note lists them all.  Every cell is a number: its "
+        "number format writes the +, - and *.  Colour: the largest stack, in the bands below.",
     ]
-    for k, line in enumerate(lines):
-        ws.cell(legend + k, 1, line).font = _NOTE
-    scale_row = legend + len(lines) + 1
-    ws.cell(scale_row, 1, "Scale").font = _NOTE
-    for k, band in enumerate(THRESHOLD_BANDS):
-        cell = ws.cell(scale_row, GRID_LEFT + k, band.label)
-        _styled(cell, fill=_fill(band.colour), font=_font(text_colour(band.colour), False, 9), alignment=_CENTER)
-    cell = ws.cell(scale_row, GRID_LEFT + len(THRESHOLD_BANDS), "never")
-    _styled(cell, fill=_fill(NEVER), font=_font(text_colour(NEVER), False, 9), alignment=_CENTER)
+    end = _notes(ws, legend, paragraphs)
+    scale_row = end + 1
+    _band_legend(ws, scale_row)
     ws.sheet_view.showGridLines = False
-    _fit_one_page(ws, f"A1:N{scale_row}")
+    _print_setup(ws, f"A1:N{scale_row}")
     ws.flush()
 
 
@@ -329,7 +415,7 @@ def _ranges_sheet(ws, ranges: pd.DataFrame, stacks: Sequence[float]) -> None:
             ws.column_dimensions[get_column_letter(left + c)].width = 8
     ws.column_dimensions["A"].width = 12
     last = max(1, len(stacks) * RANGE_BLOCK_HEIGHT - 2)
-    _fit_one_page(ws, f"A1:{get_column_letter(RANGE_BB_LEFT + 12)}{last}", landscape=True, pages_tall=0)
+    _print_setup(ws, f"A1:{get_column_letter(RANGE_BB_LEFT + 12)}{last}", pages_tall=0)  # a page a stack
     ws.sheet_view.showGridLines = False
     for k in range(1, len(stacks)):
         ws.row_breaks.append(Break(id=k * RANGE_BLOCK_HEIGHT))
@@ -362,9 +448,18 @@ def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | Non
     for c, name in enumerate(columns, start=1):
         ws.column_dimensions[get_column_letter(c)].width = 24 if name == "value_exact" else 16
     ws.freeze_panes = "A2"
+    n = len(values)
+    last_row = n + 1 + (2 if note else 0)
+    with_charts = charts and n >= 2
+    # set before the first row (a write-only sheet writes its properties then); the charts sit to the
+    # right of the table's first rows, so the first page shows both
+    right = len(columns) + 1 + CHART_COLUMNS if with_charts else len(columns)
+    bottom = max(last_row, 2 + 2 * CHART_ROWS + 1) if with_charts else last_row
+    _print_setup(ws, f"A1:{get_column_letter(right)}{bottom}", pages_tall=0, title_rows="1:1")
     header = []
     for name in columns:
-        header.append(_styled(WriteOnlyCell(ws, _VALUE_HEADERS.get(name, name)), font=_BOLD))
+        header.append(_styled(WriteOnlyCell(ws, _VALUE_HEADERS.get(name, name)), font=_BOLD, alignment=_WRAP))
+    ws.row_dimensions[1].height = 30  # two lines: a header wraps rather than run into the next
     ws.append(header)
     formats = [_VALUE_FORMATS.get(name, "General") for name in columns]
     for row in values.itertuples(index=False):
@@ -374,42 +469,51 @@ def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | Non
                 v = None
             cells.append(_styled(WriteOnlyCell(ws, v), fmt))
         ws.append(cells)
-    n = len(values)
     if note:
         ws.append([])
         cell = WriteOnlyCell(ws, note)
         cell.font = _NOTE
         ws.append([cell])
-    if not charts or n < 2:
+    if not with_charts:
         return
     x = Reference(ws, min_col=1, min_row=2, max_row=n + 1)
+    anchor = len(columns) + 2
+    value = _line_chart("SB value by stack", "SB EV (bb per hand)", x,
+                        [(Reference(ws, min_col=2, min_row=1, max_row=n + 1), FREQUENCY_FULL["sb"])])
+    ws.add_chart(value, f"{get_column_letter(anchor)}2")
+    pct = _line_chart("Push and call percentages by stack", "% of hands", x,
+                      [(Reference(ws, min_col=3, min_row=1, max_row=n + 1), FREQUENCY_FULL["sb"]),
+                       (Reference(ws, min_col=4, min_row=1, max_row=n + 1), FREQUENCY_FULL["bb"])])
+    ws.add_chart(pct, f"{get_column_letter(anchor)}{2 + CHART_ROWS + 1}")
+
+
+CHART_ROWS = 18
+"""Rows (15 pt each) one chart on the ``Values`` sheet covers: 9.5 cm = 269 pt."""
+CHART_COLUMNS = 11
+"""Columns (default width, 64 px each) one chart covers: 18 cm = 680 px, so 10.6 columns."""
+
+
+def _line_chart(title: str, y_title: str, x: Reference, series: Sequence[tuple[Reference, str]]) -> ScatterChart:
+    """A scatter chart of lines without markers against the stack, each series (its header cell
+    names it in the legend, below the plot) drawn 2.25 pt wide in its colour: SB's in
+    ``FREQUENCY_FULL["sb"]`` (green) and BB's in ``FREQUENCY_FULL["bb"]`` (blue), as on the grids and
+    the HTML page."""
     chart = ScatterChart()
-    chart.title = "SB value by stack"
+    chart.title = title
     chart.style = 13
     chart.x_axis.title = "stack (bb)"
-    chart.y_axis.title = "SB EV (bb per hand)"
-    series = Series(Reference(ws, min_col=2, min_row=1, max_row=n + 1), x, title_from_data=True)
-    series.marker.symbol = "none"
-    series.smooth = False
-    chart.series.append(series)
-    chart.legend = None
-    chart.height, chart.width = 9, 18
-    _show_axes(chart)
-    anchor_col = get_column_letter(len(columns) + 2)
-    ws.add_chart(chart, f"{anchor_col}2")
-    pct = ScatterChart()
-    pct.title = "Push and call percentages by stack"
-    pct.style = 13
-    pct.x_axis.title = "stack (bb)"
-    pct.y_axis.title = "% of hands"
-    for col in (3, 4):
-        s = Series(Reference(ws, min_col=col, min_row=1, max_row=n + 1), x, title_from_data=True)
+    chart.y_axis.title = y_title
+    for ref, colour in series:
+        s = Series(ref, x, title_from_data=True)
         s.marker.symbol = "none"
         s.smooth = False
-        pct.series.append(s)
-    pct.height, pct.width = 9, 18
-    _show_axes(pct)
-    ws.add_chart(pct, f"{anchor_col}21")
+        s.graphicalProperties.line.solidFill = colour
+        s.graphicalProperties.line.width = 28575  # EMU: 2.25 pt
+        chart.series.append(s)
+    chart.legend.position = "b"
+    chart.height, chart.width = 9.5, 18
+    _show_axes(chart)
+    return chart
 
 
 def _show_axes(chart) -> None:
@@ -426,13 +530,13 @@ EV_FORMAT = "+0.000;-0.000;0.000"
 
 
 def _ev_colour_scale(scale: float) -> ColorScaleRule:
-    """Red (negative) - white (0) - green (positive) colour scale, saturating at +-``scale``."""
-    from sflp.report.colors import EV_NEGATIVE, EV_POSITIVE
-
+    """The EV colour scale of :func:`sflp.report.colors.ev_colour` as a conditional format: red
+    (``EV_NEGATIVE``) at ``-scale`` and below, white (``EV_ZERO``) at 0, blue (``EV_POSITIVE``) at
+    ``+scale`` and above (ColorBrewer RdBu, colour-blind safe)."""
     scale = scale if scale > 0 else 1.0
     return ColorScaleRule(
         start_type="num", start_value=-scale, start_color=EV_NEGATIVE,
-        mid_type="num", mid_value=0, mid_color="FFFFFF",
+        mid_type="num", mid_value=0, mid_color=EV_ZERO,
         end_type="num", end_value=scale, end_color=EV_POSITIVE,
     )
 
@@ -451,6 +555,10 @@ def _hand_ev_sheet(ws, ranges: pd.DataFrame, note: str | None = None) -> Callabl
     data = np.hstack([sb.to_numpy(), bb.to_numpy()]) + 0.0
     stacks = sb.index.to_numpy(dtype=np.float64)
     ws.freeze_panes = "B3"
+    # a data sheet: one page tall, as many wide as the 338 columns need, the stack column and the two
+    # header rows on every page (set before the first row: a write-only sheet writes its properties then)
+    _print_setup(ws, f"A1:{get_column_letter(1 + 2 * n_hands)}{2 + max(len(stacks), 1)}", pages_wide=0,
+                 title_rows="1:2", title_cols="A:A")
     ws.column_dimensions["A"].width = 11
     for c in range(2, 2 + 2 * n_hands):
         ws.column_dimensions[get_column_letter(c)].width = 8
@@ -497,46 +605,94 @@ def _about_sheet(ws, about: Sequence[tuple[str, object]]) -> None:
         ws.cell(r, 1).alignment = Alignment(vertical="top")
     ws.column_dimensions["A"].width = 28
     ws.column_dimensions["B"].width = 100
-    _fit_one_page(ws, f"A1:B{len(about) + 2}")
+    _print_setup(ws, f"A1:B{len(about) + 2}")
     ws.flush()
 
 
 # ---------------------------------------------------------------- Sklansky-Chubukov numbers
 
 
+SC_TABLE_LEFT = 16
+"""Column of the exact SC list on the ``SC numbers`` sheet (``P``: hand, ``Q``: number, ``R``: p/q)."""
+
+
+def sc_cap(numbers: Sequence[float]) -> float:
+    """The number that stands for an unbounded (``inf``) SC number: the smallest power of ten at
+    least ten times the largest finite number (at least 10), so it sorts above every real number
+    and no real number reaches it.
+
+    >>> sc_cap([1.5, 954.2, float("inf"), float("nan")]), sc_cap([float("inf")]), sc_cap([0.3])
+    (10000.0, 10.0, 10.0)
+    """
+    finite = [float(v) for v in numbers if math.isfinite(v)]
+    largest = max(finite, default=0.0)
+    if largest <= 1.0:
+        return 10.0
+    return float(10 ** math.ceil(math.log10(10 * largest)))
+
+
+def sc_format(cap: float, decimals: int) -> str:
+    """Number format of an SC number: ``∞`` at ``cap`` and above, ``-`` for 0 (never), else the
+    number to ``decimals`` places.
+
+    >>> sc_format(10000.0, 1)
+    '[>=10000]"∞";[=0]"-";0.0'
+    """
+    return f'[>={cap:g}]"∞";[=0]"-";0.{"0" * decimals}'
+
+
 def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str = "") -> None:
     """A "SC numbers" sheet: the 13x13 grid of Sklansky-Chubukov numbers (frame of
-    :func:`sflp.report.frames.sc_frame`), coloured on a log scale, and the exact values below."""
+    :func:`sflp.report.frames.sc_frame`) in the threshold colour bands with their legend, and the
+    exact values in columns ``P:R`` beside it (on screen; the printed page is the grid).
+
+    Every number is a number: unbounded (``inf``) is stored as :func:`sc_cap` and never
+    profitable (NaN) as 0, shown ``∞`` and ``-`` by :func:`sc_format`; a note says so.
+    """
     ws = _sheet(wb, "SC numbers")
     ws.cell(1, 1, f"Sklansky-Chubukov numbers (bb before posting), {structure}").font = _TITLE
     _rank_labels(ws, GRID_TOP, GRID_LEFT)
-    by_hand = dict(zip(sc["hand"], sc["sc_number"]))
+    numbers = [float(v) for v in sc["sc_number"]]
+    cap = sc_cap(numbers)
+    grid_format, table_format = sc_format(cap, 1), sc_format(cap, 6)
+
+    def stored(v: float) -> float:
+        return cap if math.isinf(v) else 0.0 if math.isnan(v) else v
+
+    by_hand = dict(zip(sc["hand"], numbers))
     for k, hand in enumerate(CLASS_NAMES):
         r, c = divmod(k, 13)
-        v = float(by_hand[hand])
+        v = by_hand[hand]
         colour = threshold_colour(v)
-        cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, "inf" if math.isinf(v) else "-" if math.isnan(v) else v)
-        _styled(cell, "0.0", _fill(colour), _font(text_colour(colour)), _CENTER, _BORDER)
-        comment = Comment(f"{hand}: {v:.6f} bb" if math.isfinite(v) else f"{hand}: {by_hand[hand]}", "sflp")
-        cell.comment = comment
-    _grid_dimensions(ws, GRID_LEFT, 6.5, GRID_TOP)
+        cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, stored(v))
+        _styled(cell, grid_format, _fill(colour), _font(text_colour(colour)), _CENTER, _BORDER)
+        text = (f"{v:.6f} bb" if math.isfinite(v) else
+                f"unbounded: the shove is break-even at every stack (stored as {cap:g})" if math.isinf(v) else
+                "never break-even (stored as 0)")
+        cell.comment = Comment(f"{hand}: {text}", "sflp")
+    _grid_dimensions(ws, GRID_LEFT, THRESHOLD_CELL_WIDTH, GRID_TOP, THRESHOLD_CELL_HEIGHT)
     notes = [
-        "The largest stack at which SB's shove is at least break-even even if BB sees SB's cards and "
-        "calls with exactly the hands that profit; inf = at every stack.",
+        "The largest stack at which SB's shove is at least break-even even if BB sees SB's cards and calls "
+        f"with exactly the hands that profit.  ∞: at every stack (the cell holds {cap:g}, the first power of "
+        "ten at least ten times the largest finite number).  -: never (the cell holds 0).  Colour: the "
+        f"bands below.  Exact values: columns {get_column_letter(SC_TABLE_LEFT)} to "
+        f"{get_column_letter(SC_TABLE_LEFT + 2)}.",
     ]
     if tie_rule:
         notes.append(f"Ties: {tie_rule}.")
-    for k, line in enumerate(notes):
-        ws.cell(GRID_TOP + 14 + k, 1, line).font = _NOTE
-    top = GRID_TOP + 15 + len(notes)
-    for col, head in enumerate(("hand", "sc_number (bb)", "exact"), start=1):
-        ws.cell(top, col, head).font = _BOLD
-    for k, (hand, v, exact) in enumerate(zip(sc["hand"], sc["sc_number"], sc["sc_exact"]), start=1):
-        ws.cell(top + k, 1, hand)
-        cell = ws.cell(top + k, 2, "inf" if math.isinf(v) else "" if math.isnan(v) else float(v))
-        cell.number_format = "0.000000"
-        ws.cell(top + k, 3, exact)
+    end = _notes(ws, GRID_TOP + 14, notes)
+    scale_row = end + 1
+    _band_legend(ws, scale_row)
+    heads = ("hand", "SC number (bb)", "exact (p/q)")
+    for col, (head, width) in enumerate(zip(heads, (7, 15, 28)), start=SC_TABLE_LEFT):
+        ws.column_dimensions[get_column_letter(col)].width = width
+        _styled(ws.cell(GRID_TOP - 1, col, head), font=_BOLD, alignment=Alignment(wrap_text=True))
+    for k, (hand, v, exact) in enumerate(zip(sc["hand"], numbers, sc["sc_exact"])):
+        ws.cell(GRID_TOP + k, SC_TABLE_LEFT, hand)
+        ws.cell(GRID_TOP + k, SC_TABLE_LEFT + 1, stored(v)).number_format = table_format
+        ws.cell(GRID_TOP + k, SC_TABLE_LEFT + 2, exact or None)
     ws.sheet_view.showGridLines = False
+    _print_setup(ws, f"A1:N{scale_row}")
     ws.flush()
 
 
@@ -610,7 +766,7 @@ def solution_workbook(
         for k in range(13):
             ws.row_dimensions[ev_title + 2 + k].height = 18
         ws.sheet_view.showGridLines = False
-        _fit_one_page(ws, f"A1:N{ev_title + 14}")
+        _print_setup(ws, f"A1:N{ev_title + 14}")
         ws.flush()
     _values_sheet(wb.create_sheet("Values"), values, charts=False)
     _about_sheet(_sheet(wb, "About"), about)
