@@ -64,7 +64,7 @@ FREQ_SCALE = 1000
 EV_SCALE = 10_000
 STATIC_FILES = ("chart.html", "chart.css", "chart.js")
 """The page's files in ``sflp/report/static/`` (package data): skeleton, style, code."""
-_SLOT = re.compile(r"__(TITLE|DATA|STYLE|SCRIPT)__")
+_SLOT = re.compile(r"__(TITLE|HEADING|DATA|STYLE|SCRIPT)__")
 """The skeleton's slots (see the module doc)."""
 
 
@@ -96,7 +96,7 @@ def _scaled(values: np.ndarray, scale: int) -> list:
 # Long on purpose: the page's JSON object field by field, in the order the module doc gives the encoding.
 def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | None, structure: str,
                about: Sequence[tuple[str, object]], *, max_stacks: int = MAX_STACKS,
-               max_curve_points: int = MAX_CURVE_POINTS) -> dict:
+               max_curve_points: int = MAX_CURVE_POINTS, title: str | None = None) -> dict:
     """The JSON object embedded in the page (see the module doc for the encoding)."""
     ev_col = _ev_column(ranges)
     stacks_all = np.unique(ranges["stack"].to_numpy(dtype=np.float64))
@@ -138,6 +138,7 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
             ]
     return {
         "structure": structure,
+        "page": page_kind(title, about),
         "about": [[str(k), v if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)]
                   for k, v in about],
         "hands": list(CLASS_NAMES),
@@ -157,6 +158,44 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
         "colours": {"sb": FREQUENCY_FULL["sb"], "bb": FREQUENCY_FULL["bb"], "never": NEVER,
                     # the threshold bands, [upper edge (None = no edge), label, colour]
                     "bands": [[None if math.isinf(b.high) else b.high, b.label, b.colour] for b in THRESHOLD_BANDS]},
+    }
+
+
+def page_kind(title: str | None, about: Sequence[tuple[str, object]]) -> dict:
+    """The page's headings: what kind of set it is and what each grid shows.
+
+    An equilibrium set (``title`` None) is "Heads-up push/fold equilibrium" with grids "SB push"
+    and "BB call".  An exploitative set (``sflp exploit --stacks``: ``title`` from
+    :func:`sflp.report.format.exploit_sweep_title`, the locked player in the ``About`` item
+    ``Locked player`` that :meth:`sflp.study.exploit.ExploitSweep.about` adds) is headed by the
+    hero's best response, and its grids say which player is the best response and which is locked.
+    Any other title is used as the heading as it is.
+
+    >>> page_kind(None, [])["names"]
+    {'sb': 'SB push', 'bb': 'BB call'}
+    >>> k = page_kind("Exploitative: SB vs BB locked to '30%'", [("Locked player", "BB"), ("Locked strategy", "30%")])
+    >>> k["h1"], k["names"], k["lead"]
+    ("SB's best response to a locked BB", {'sb': 'SB best response (push)', 'bb': 'BB locked (call)'}, "BB locked to '30%'")
+    """
+    names = {"sb": "SB push", "bb": "BB call"}
+    if not title:
+        return {"kind": "equilibrium", "h1": "Heads-up push/fold equilibrium", "title": "sflp push/fold chart",
+                "names": names, "badge": None, "lead": None}
+    items = {str(k): v for k, v in about}
+    locked = str(items.get("Locked player", "")).lower()
+    if locked not in ("sb", "bb"):
+        return {"kind": "titled", "h1": title, "title": f"sflp push/fold chart, {title}", "names": names,
+                "badge": None, "lead": None}
+    hero = "bb" if locked == "sb" else "sb"
+    verb = {"sb": "push", "bb": "call"}
+    source = items.get("Locked strategy")
+    return {
+        "kind": "exploitative",
+        "h1": f"{hero.upper()}'s best response to a locked {locked.upper()}",
+        "title": f"sflp exploitative chart, {title.removeprefix('Exploitative: ')}",
+        "names": {hero: f"{hero.upper()} best response ({verb[hero]})", locked: f"{locked.upper()} locked ({verb[locked]})"},
+        "badge": "Exploitative, not an equilibrium",
+        "lead": f"{locked.upper()} locked to {str(source)!r}" if source is not None else f"{locked.upper()} locked",
     }
 
 
@@ -180,8 +219,8 @@ def chart_html(data: dict) -> str:
     # sflp.report.format.json_ready, whose copy would double the cost of this large blob
     blob = json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
     blob = blob.replace("</", "<\\/")  # the JSON cannot end its <script> element
-    title = f"sflp push/fold chart, {data['structure']}"
-    slots = {"TITLE": _escape(title), "DATA": blob,
+    page = data["page"]
+    slots = {"TITLE": _escape(f"{page['title']}, {data['structure']}"), "HEADING": _escape(page["h1"]), "DATA": blob,
              # the skeleton ends these two slots' lines itself, so not the files' last newline too
              "STYLE": static_text("chart.css").removesuffix("\n"),
              "SCRIPT": static_text("chart.js").removesuffix("\n")}
@@ -195,15 +234,16 @@ def _escape(text: str) -> str:
 
 def write_chart_html(path: Path | str, values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | None,
                      structure: str, about: Sequence[tuple[str, object]], *, low: float | None = None,
-                     high: float | None = None, max_stacks: int = MAX_STACKS) -> Path:
+                     high: float | None = None, max_stacks: int = MAX_STACKS, title: str | None = None) -> Path:
     """Write ``chart.html`` (see the module doc) atomically; returns the path.
 
     ``values`` is the tidy values frame (all solved stacks), ``ranges`` the tidy ranges frame
     (``ev`` or ``ev_margin`` column) for any subset of stacks, ``tdf`` the thresholds frame or
     None, ``about`` the configuration items; ``low``/``high`` the threshold range (default: the
-    values' first and last stack).
+    values' first and last stack); ``title`` the set's title (None: an equilibrium set; see
+    :func:`page_kind`).
     """
-    data = chart_data(values, ranges, tdf, structure, about, max_stacks=max_stacks)
+    data = chart_data(values, ranges, tdf, structure, about, max_stacks=max_stacks, title=title)
     if low is not None:
         data["low"] = float(low)
     if high is not None:
