@@ -173,9 +173,12 @@ def page_kind(title: str | None, about: Sequence[tuple[str, object]]) -> dict:
 
     >>> page_kind(None, [])["names"]
     {'sb': 'SB push', 'bb': 'BB call'}
-    >>> k = page_kind("Exploitative: SB vs BB locked to '30%'", [("Locked player", "BB"), ("Locked strategy", "30%")])
-    >>> k["h1"], k["names"], k["lead"]
-    ("SB's best response to a locked BB", {'sb': 'SB best response (push)', 'bb': 'BB locked (call)'}, "BB locked to '30%'")
+    >>> about = [("Locked player", "BB"), ("Locked strategy", "30%")]
+    >>> k = page_kind("Exploitative: SB vs BB locked to '30%'", about)
+    >>> k["h1"], k["lead"]
+    ("SB's best response to a locked BB", "BB locked to '30%'")
+    >>> k["names"]
+    {'sb': 'SB best response (push)', 'bb': 'BB locked (call)'}
     """
     names = {"sb": "SB push", "bb": "BB call"}
     if not title:
@@ -193,7 +196,8 @@ def page_kind(title: str | None, about: Sequence[tuple[str, object]]) -> dict:
         "kind": "exploitative",
         "h1": f"{hero.upper()}'s best response to a locked {locked.upper()}",
         "title": f"sflp exploitative chart, {title.removeprefix('Exploitative: ')}",
-        "names": {hero: f"{hero.upper()} best response ({verb[hero]})", locked: f"{locked.upper()} locked ({verb[locked]})"},
+        "names": {hero: f"{hero.upper()} best response ({verb[hero]})",
+                  locked: f"{locked.upper()} locked ({verb[locked]})"},
         "badge": "Exploitative, not an equilibrium",
         "lead": f"{locked.upper()} locked to {str(source)!r}" if source is not None else f"{locked.upper()} locked",
     }
