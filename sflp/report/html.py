@@ -4,17 +4,24 @@
 in the page as one JSON block and a few hundred lines of plain JavaScript draw everything
 (no library, no fonts or pictures to fetch).  The page shows
 
-* a **stack slider** over the embedded stacks (arrow keys and the ``-``/``+`` buttons step it;
-  the URL hash ``#stack=10`` opens the page at the embedded stack nearest 10 bb, ``&mode=thr``
-  with the threshold charts, ``&hand=sb:43s`` with that cell's details shown; moving the slider
-  updates the hash, so a view can be bookmarked or linked);
+* a **stack slider** over the embedded stacks, with ``-``/``+`` buttons, a number field (type a stack,
+  Enter jumps to the nearest embedded one) and keys (left/right arrow previous/next stack, Home/End
+  first/last).  The page opens at **10 bb** (the embedded stack nearest 10; a set of one stack at that
+  stack); the URL hash ``#stack=12.5`` opens it at the embedded stack nearest 12.5 (a value that is
+  not a finite number is ignored), ``&mode=thr`` with the threshold charts, ``&hand=sb:43s`` with that
+  cell's details pinned.  Every change rewrites the hash (``history.replaceState``), so a view can
+  be bookmarked or linked;
 * the **SB push and BB call 13x13 grids** at that stack, aces top-left, suited above the
   diagonal, cells shaded white (0) to the player's colour (1) as in the PNGs, mixed frequencies
-  written in the cell; a switch shows the exact **threshold charts** instead;
-* for the hand under the pointer (or tapped): its frequency and EV margin at the stack and its
-  exact stack intervals from the thresholds (frequency > 0.5 and > 0);
-* the **value-by-stack curve** and the push / call percentages, drawn as inline SVG, with a
-  marker at the current stack (click the curve to jump there);
+  written in the cell; a switch shows the exact **threshold charts** instead, coloured by the
+  stepped bands of :data:`sflp.report.colors.THRESHOLD_BANDS` with their legend; cell text is
+  black or white by WCAG contrast (:func:`sflp.report.colors.text_colour`);
+* for the hand under the pointer, tapped or focused: its frequency and EV margin at the stack and
+  its exact stack intervals from the thresholds (frequency > 0.5 and > 0), in the detail panel and
+  a tooltip that the script keeps inside the viewport (below 700 px wide it spans the width and
+  docks at the bottom, or the top when the hand is in the lower half);
+* the **value-by-stack curve** and the push / call percentages, drawn as inline SVG that scales
+  to its column, with a marker at the current stack (click the curve to jump there);
 * the configuration (the ``About`` items of the set).
 
 Size and speed.  Frequencies are stored as integers 0..1000 (0.1 % steps) and EV margins as
@@ -24,16 +31,36 @@ take about 1.5 MB.  A chart set can hold 100,000 stacks, so at most ``max_stacks
 always including the first and last; the curve keeps at most ``max_curve_points`` points the
 same way.  The page says how many stacks it holds out of how many were solved.
 
+Layout (``chart.css``).  From 1200 px wide the detail panel (hand details and curves) stands
+beside the grids, narrower it goes below them; each grid fills its column and its cells and text
+scale with the column's width (CSS container units), so at 390 px (a phone) nothing scrolls
+sideways and the threshold grid shows all 13 columns.
+
+Keyboard and screen readers (``chart.js``).  Each grid is a table (``role="grid"``) with a caption
+and ``scope``-d rank headers, and is one Tab stop (roving tabindex).  When a cell has focus the
+arrow keys move between cells (Home/End: the row's ends), ``-``/``+`` step the stack and Enter
+pins the hand; anywhere else (not in a text field, the slider or the mode switch) the arrow keys
+step the stack.  Every cell has an ``aria-label``: ``"AKs, SB push 100 %, EV margin +1.23 bb"``,
+in threshold mode ``"T3s, SB push up to 7.2 bb, more than one interval"`` or ``"72o, SB never
+pushes"``.
+
+Page kinds (:func:`page_kind`).  An equilibrium set is headed "Heads-up push/fold equilibrium";
+an exploitative set (``sflp exploit --stacks``, written with a ``title``) is headed by the hero's
+best response to the locked player, marked "Exploitative, not an equilibrium", and its grids are
+"SB best response (push)" / "BB locked (call)" (or the other way round).  A set of one stack
+shows no slider, stack field, mode switch or curves.
+
 Every cell carries ``data-hand``, ``data-freq`` (0..1000) and ``data-ev`` attributes, and the
 page's state is in ``#stack-value`` / ``data-stack`` attributes, so a test can read the DOM a
-real browser produced (``tests/test_chart_html.py`` does, with headless Chromium).
+real browser produced (``tests/test_chart_html.py`` does, with headless Chromium, and measures
+the layout at 390x844 and 1400x900).
 
 The page's code lives in package data, not in Python strings: ``sflp/report/static/`` holds
 ``chart.html`` (the page skeleton), ``chart.css`` and ``chart.js``, read with
-:mod:`importlib.resources` (so they are found in a wheel too).  The skeleton has four slots:
-``__TITLE__``, ``__DATA__`` (the JSON block), and ``__STYLE__`` / ``__SCRIPT__``, each on a line
-of its own, where the CSS and the JavaScript are written inline, so the page stays one file.
-Edit the JavaScript as a normal ``.js`` file; the tests parse it (``node --check``) and run it
+:mod:`importlib.resources` (so they are found in a wheel too).  The skeleton has five slots:
+``__TITLE__``, ``__HEADING__`` (the ``h1``), ``__DATA__`` (the JSON block), and ``__STYLE__`` /
+``__SCRIPT__``, each on a line of its own, where the CSS and the JavaScript are written inline, so
+the page stays one file.  Edit the JavaScript as a normal ``.js`` file; the tests parse it (``node --check``) and run it
 in Chromium.
 """
 
