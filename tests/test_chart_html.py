@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from html import unescape
 from html.parser import HTMLParser
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -22,11 +23,16 @@ import pandas as pd
 import pytest
 
 from sflp.core.cards import CLASS_NAMES
+from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
-from sflp.report.colors import FREQUENCY_FULL
+from sflp.report import write_chart_set
+from sflp.report.colors import FREQUENCY_FULL, text_colour, threshold_colour
 from sflp.report.html import MAX_STACKS, STATIC_FILES, static_text, write_chart_html
+from sflp.solving.solver import solve_many
 from tests.chart_files import HIGH, RANKS, STACKS, expected_label, find_tool, grid_hand, make_chart, read_csv
 
+SIZES = [(390, 844), (1400, 900)]
+"""A phone (iPhone 12-15 CSS viewport, 390x844) and a desktop window, as issue 22 asks."""
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage", "--hide-scrollbars"]
@@ -175,7 +181,8 @@ def test_browser_slider_buttons_and_hover_drive_the_page(chart, chromium, tmp_pa
     slider.value = "1"; slider.dispatchEvent(new Event("input"));
     document.body.dataset.afterSlider = document.getElementById("stack-value").dataset.stack;
     document.getElementById("next").click();
-    document.getElementById("bb-Q6s").dispatchEvent(new MouseEvent("mouseenter", {clientX: 20, clientY: 20}));
+    document.getElementById("bb-Q6s").dispatchEvent(
+      new MouseEvent("mouseover", {bubbles: true, clientX: 20, clientY: 20}));
     document.body.dataset.hash = location.hash;
     </script></body>"""
     page = tmp_path / "driven.html"
@@ -263,18 +270,357 @@ def test_browser_runs_the_inlined_script_and_style_without_errors(chart, chromiu
     assert len(dom.cells) == 2 * 169
 
 
-def test_browser_screenshot(chart, chromium, tmp_path):
-    shot = tmp_path / "chart.png"
+@pytest.mark.parametrize("width, height", SIZES)
+def test_browser_screenshot(chart, chromium, tmp_path, width, height):
+    # the screenshot is taken at the window size asked for (phone and desktop), and shows the grids
+    shot = tmp_path / f"chart-{width}x{height}.png"
     run_chromium(chromium, (chart / "chart.html").resolve().as_uri() + "#stack=10", tmp_path,
-                 f"--screenshot={shot}", "--window-size=1300,900")
+                 f"--screenshot={shot}", f"--window-size={width},{height}")
     from PIL import Image
 
     with Image.open(shot) as png:
+        assert png.size == (width, height)
         image = np.asarray(png.convert("RGB"), dtype=np.float64) / 255
-    assert image.shape[:2] == (900, 1300)
     pixels = np.round(image[:, :, :3] * 255).astype(int).reshape(-1, 3)
-    for player in ("sb", "bb"):  # both grids were painted in their full colours
+    # SB's grid is on screen at both sizes, BB's beside it on the desktop (on the phone it is below)
+    for player in ("sb", "bb") if width >= 1200 else ("sb",):
         assert (np.abs(pixels - rgb(FREQUENCY_FULL[player])).max(axis=1) <= 2).sum() > 1000
+
+
+# ---------------------------------------------------------------- layout, keys and tooltips at phone and desktop size
+
+# Appended to a copy of chart.html: measures the page as Chromium laid it out, drives it (mode switch,
+# pointer and focus on edge cells, keys, a typed stack) and posts the numbers as JSON to the frame
+# around it (see probe()).  Rectangles are in page coordinates, tooltips in viewport coordinates.
+PROBE = """<script>
+(() => {
+  const $ = id => document.getElementById(id);
+  const view = el => {
+    const r = el.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+  };
+  const page = el => {
+    const r = view(el);
+    return {left: r.left + scrollX, right: r.right + scrollX, top: r.top + scrollY, bottom: r.bottom + scrollY};
+  };
+  const stack = () => $("stack-value").dataset.stack;
+  const key = (target, k) => target.dispatchEvent(
+    new KeyboardEvent("keydown", {key: k, bubbles: true, cancelable: true}));
+  const out = {viewport: [document.documentElement.clientWidth, document.documentElement.clientHeight],
+               open: {stack: stack(), hash: location.hash, input: $("stack-input").value},
+               scrollWidth: {freq: document.documentElement.scrollWidth}, headers: {}, tips: [], shown: {}};
+  out.grids = {sb: page($("grid-sb")), bb: page($("grid-bb"))};
+  out.side = page($("side"));
+  for (const id of ["stepper", "stack-box", "modes", "fig-value", "fig-pct", "stack-label"]) {
+    out.shown[id] = getComputedStyle($(id)).display !== "none" && $(id).getBoundingClientRect().width > 1;
+  }
+  out.tabStops = {sb: $("grid-sb").querySelectorAll("td[tabindex='0']").length,
+                  bb: $("grid-bb").querySelectorAll("td[tabindex='0']").length,
+                  cells: document.querySelectorAll("td[data-k][tabindex]").length};
+  if ($("mode-thr").offsetParent !== null) $("mode-thr").click();
+  out.mode = document.body.dataset.mode;
+  out.scrollWidth.thr = document.documentElement.scrollWidth;
+  for (const p of ["sb", "bb"]) {
+    const row = $("grid-" + p).rows[0].cells, last = row[row.length - 1];
+    out.headers[p] = {text: last.textContent, right: page(last).right,
+                      cellsRight: Math.max(...[...$("grid-" + p).querySelectorAll("td")].map(td => page(td).right))};
+  }
+  for (const id of ["sb-AA", "sb-22", "sb-32o", "bb-AA", "bb-22", "bb-32o", "bb-A2s"]) {
+    for (const block of ["start", "end"]) {  // the cell at the top, then at the bottom of the viewport
+      const td = $(id), tip = $("tip");
+      td.scrollIntoView({block: block, inline: "nearest"});
+      const r = td.getBoundingClientRect();
+      td.dispatchEvent(new MouseEvent("mouseover", {bubbles: true, clientX: r.right - 1, clientY: r.bottom - 1}));
+      out.tips.push({id: id, how: "mouse", shown: getComputedStyle(tip).display, rect: view(tip), cell: view(td),
+                     text: tip.textContent});
+      $("grid-" + id.slice(0, 2)).dispatchEvent(new MouseEvent("mouseleave"));
+      td.focus();
+      out.tips.push({id: id, how: "focus", shown: getComputedStyle(tip).display, rect: view(tip), cell: view(td),
+                     text: tip.textContent, detail: $("detail").textContent, active: document.activeElement.id});
+      td.blur();
+    }
+  }
+  window.scrollTo(0, 0);
+  document.querySelector("input[name=mode][value=freq]").click();
+  const keys = [];
+  const note = what => keys.push([what, stack(), document.activeElement ? document.activeElement.id : "", location.hash,
+                                  $("stack-input").value]);
+  note("open");
+  key(document.body, "ArrowLeft"); note("ArrowLeft");
+  key(document.body, "ArrowRight"); note("ArrowRight");
+  key(document.body, "End"); note("End");
+  key(document.body, "Home"); note("Home");
+  key(document.body, "+"); note("+");
+  const aa = $("sb-AA"); aa.focus(); note("focus sb-AA");
+  key(aa, "ArrowRight"); note("cell ArrowRight");
+  key(document.activeElement, "ArrowDown"); note("cell ArrowDown");
+  key(document.activeElement, "End"); note("cell End");
+  key(document.activeElement, "+"); note("cell +");
+  out.tabStopsAfter = [...document.querySelectorAll("td[tabindex='0']")].map(td => td.id);
+  document.activeElement.blur();
+  const input = $("stack-input");
+  input.value = "4"; input.dispatchEvent(new Event("change", {bubbles: true})); note("typed 4");
+  input.value = ""; input.dispatchEvent(new Event("change", {bubbles: true})); note("typed nothing");
+  input.focus(); input.value = "2.4"; key(input, "Enter"); note("typed 2.4, Enter");
+  key(input, "ArrowRight"); note("ArrowRight in the input");
+  input.blur();
+  out.keys = keys;
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
+def probe(binary: str, page: Path, tmp: Path, size: tuple[int, int], fragment: str = "") -> dict:
+    """Run :data:`PROBE` on a copy of ``page`` seen through a ``width x height`` viewport.
+
+    Headless Chromium lays a page out in a window no narrower than 500 px whatever ``--window-size``
+    says (``--screenshot`` alone resizes the view), so the copy is opened in an iframe of exactly
+    ``size`` CSS pixels: its document has that viewport, and its media queries and layout are the
+    page's at that size.  The probe posts its JSON to the frame's parent, which --dump-dom prints.
+    """
+    width, height = size
+    text = page.read_text(encoding="utf-8")
+    probed = tmp / f"probed-{width}.html"
+    probed.write_text(text.replace("<head>", "<head>" + ERROR_COLLECTOR, 1).replace("</body>", PROBE), encoding="utf-8")
+    outer = tmp / f"outer-{width}.html"
+    outer.write_text(f"""<!DOCTYPE html><html><body style="margin:0">
+<iframe src="{probed.name}{fragment}" style="border:0;display:block;width:{width}px;height:{height}px"></iframe>
+<pre id="probe"></pre><script>
+addEventListener("message", ev => {{ document.getElementById("probe").textContent = ev.data; }});
+</script></body></html>""", encoding="utf-8")
+    html = run_chromium(binary, outer.resolve().as_uri(), tmp, "--dump-dom", f"--window-size={width},{height}").stdout
+    m = re.search(r'<pre id="probe">(.*?)</pre>', html, re.S)
+    assert m and m[1], html[-2000:]
+    out = json.loads(unescape(m[1]))
+    assert out["viewport"] == [width, height]
+    assert out["errors"] == ""
+    return out
+
+
+@pytest.fixture(scope="module", params=SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def layout(request, chart, chromium, tmp_path_factory):
+    return request.param, probe(chromium, chart / "chart.html", tmp_path_factory.mktemp("probe"), request.param)
+
+
+def test_layout_opens_at_10_bb_and_writes_it_in_the_address(layout):
+    _, out = layout
+    assert out["open"] == {"stack": "10", "hash": "#stack=10", "input": "10"}
+
+
+def test_layout_has_no_horizontal_overflow(layout):
+    (width, _), out = layout
+    # in both modes nothing is wider than the viewport: the page does not scroll sideways
+    assert out["scrollWidth"]["freq"] <= width and out["scrollWidth"]["thr"] <= width
+    assert out["mode"] == "thr"
+    for player in ("sb", "bb"):
+        # threshold mode shows the 13th column, "2", entirely
+        assert out["headers"][player]["text"] == "2"
+        assert out["headers"][player]["right"] <= width and out["headers"][player]["cellsRight"] <= width
+
+
+def test_layout_puts_the_detail_panel_beside_the_grids_when_wide_and_below_when_narrow(layout):
+    (width, _), out = layout
+    grids, side = out["grids"], out["side"]
+    right = max(grids["sb"]["right"], grids["bb"]["right"])
+    bottom = max(grids["sb"]["bottom"], grids["bb"]["bottom"])
+    if width >= 1200:
+        assert side["left"] >= right  # beside: right of both grids, level with them
+        assert side["top"] < grids["sb"]["bottom"]
+        assert grids["sb"]["top"] == grids["bb"]["top"] and grids["sb"]["right"] <= grids["bb"]["left"]
+    else:
+        assert side["top"] >= bottom  # below both grids
+        assert grids["sb"]["bottom"] <= grids["bb"]["top"]  # and the grids one above the other
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+def test_layout_keeps_the_tooltip_on_screen(layout):
+    (width, height), out = layout
+    assert len(out["tips"]) == 7 * 2 * 2  # 7 cells, at the top and bottom of the view, by pointer and focus
+    for tip in out["tips"]:
+        rect = tip["rect"]
+        assert tip["shown"] == "block", tip
+        assert tip["text"].startswith(tip["id"][3:] + " "), tip  # the hand's details
+        assert 0 <= rect["left"] < rect["right"] <= width and 0 <= rect["top"] < rect["bottom"] <= height, tip
+        assert not _overlap(rect, tip["cell"]), tip  # and it does not hide the cell it describes
+        if tip["how"] == "focus":  # focus shows the details like pointing does
+            assert tip["active"] == tip["id"] and tip["detail"].startswith(tip["id"][3:] + " ")
+
+
+def test_layout_keys_and_typed_stack(layout):
+    _, out = layout
+    # stacks 2, 5, 7.7, 10; columns: what was done, the stack, the focused element, the address, the input
+    assert out["keys"] == [
+        ["open", "10", "", "#stack=10", "10"],
+        ["ArrowLeft", "7.7", "", "#stack=7.7", "7.7"],
+        ["ArrowRight", "10", "", "#stack=10", "10"],
+        ["End", "10", "", "#stack=10", "10"],
+        ["Home", "2", "", "#stack=2", "2"],
+        ["+", "5", "", "#stack=5", "5"],
+        ["focus sb-AA", "5", "sb-AA", "#stack=5", "5"],
+        # in a grid the arrows move between hands, not stacks
+        ["cell ArrowRight", "5", "sb-AKs", "#stack=5", "5"],
+        ["cell ArrowDown", "5", "sb-KK", "#stack=5", "5"],
+        ["cell End", "5", "sb-K2s", "#stack=5", "5"],
+        ["cell +", "7.7", "sb-K2s", "#stack=7.7", "7.7"],
+        ["typed 4", "5", "", "#stack=5", "5"],  # the nearest solved stack
+        ["typed nothing", "5", "", "#stack=5", "5"],
+        ["typed 2.4, Enter", "2", "stack-input", "#stack=2", "2"],
+        ["ArrowRight in the input", "2", "stack-input", "#stack=2", "2"],
+    ]
+    # one Tab stop per grid (roving tabindex), every cell focusable; the stop follows the focus
+    assert out["tabStops"] == {"sb": 1, "bb": 1, "cells": 2 * 169}
+    assert out["tabStopsAfter"] == ["sb-K2s", "bb-A2s"]  # bb-A2s: the last cell the tooltip checks focused
+    assert all(out["shown"][k] for k in ("stepper", "stack-box", "modes", "fig-value", "fig-pct"))
+
+
+@pytest.mark.parametrize("fragment, stack", [
+    ("#stack=7.3", "7.7"), ("#stack=6", "5"), ("#stack=100", "10"), ("#stack=-3", "2"),
+    ("#stack=abc", "10"), ("#stack=", "10"), ("#stack=Infinity", "10"), ("#mode=thr", "10"), ("", "10"),
+])
+def test_browser_address_picks_the_nearest_stack_or_falls_back_to_10(chart, chromium, tmp_path, fragment, stack):
+    html = dump_dom(chromium, chart / "chart.html", fragment, tmp_path)
+    assert parse_dom(html).by_id["stack-value"]["attrs"]["data-stack"] == stack
+    assert re.search(rf'<body[^>]*data-stack="{re.escape(stack)}"', html)
+
+
+@pytest.mark.parametrize("stacks, opens", [([8, 9.5, 10.7, 12], "9.5"), ([1, 1.05, 1.1], "1.1"), ([30, 40], "30"),
+                                            ([4], "4")])
+def test_browser_opens_at_the_stack_nearest_10(chromium, tmp_path, stacks, opens):
+    values, ranges = _synthetic_at(stacks)
+    page = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
+    dom = parse_dom(dump_dom(chromium, page, "", tmp_path))
+    assert dom.by_id["stack-value"]["attrs"]["data-stack"] == opens
+
+
+def _spoken_ev(label: str) -> float | None:
+    m = re.search(r"EV margin (n/a|[+\u2212]?\d+\.\d\d) bb$|EV margin n/a$", label)
+    assert m, label
+    text = m[1] or "n/a"
+    return None if text == "n/a" else float(text.replace("\u2212", "-"))
+
+
+def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chromium, tmp_path):
+    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=7.7", tmp_path))
+    rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == 7.7]
+    verbs = {"sb": "push", "bb": "call"}
+    for row in rows:
+        label = dom.cells[f"{row['player']}-{row['hand']}"]["attrs"]["aria-label"]
+        who = f"{row['player'].upper()} {verbs[row['player']]}"
+        m = re.fullmatch(rf"{row['hand']}, {who} (\d+(?:\.\d)?) %, EV margin .*", label)
+        assert m, label
+        assert abs(float(m[1]) - float(row["frequency"]) * 100) <= 0.05 + 1e-9, (label, row)
+        ev = _spoken_ev(label)
+        if row["ev_margin"] == "":
+            assert ev is None, label
+        else:  # two decimals of the embedded margin (0.0001 bb)
+            assert abs(ev - float(row["ev_margin"])) <= 0.005 + 0.00005 + 1e-9, (label, row)
+
+
+def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, chromium, tmp_path):
+    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5&mode=thr", tmp_path))
+    verbs = {"sb": ("push", "pushes"), "bb": ("call", "calls")}
+    for row in read_csv(chart / "thresholds.csv"):
+        label = dom.cells[f"{row['player']}-{row['hand']}"]["attrs"]["aria-label"]
+        chart_label = expected_label(row, HIGH)
+        who, (verb, verbs_) = row["player"].upper(), verbs[row["player"]]
+        if chart_label == "-":
+            want = f"{row['hand']}, {who} never {verbs_}"
+        else:
+            want = (f"{row['hand']}, {who} {verb} up to {chart_label.rstrip('*')} bb"
+                    + (", more than one interval" if chart_label.endswith("*") else ""))
+        assert label == want, row
+    assert dom.cells["sb-T3s"]["attrs"]["aria-label"].endswith(", more than one interval")
+
+
+def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chromium, tmp_path):
+    html = dump_dom(chromium, chart / "chart.html", "#stack=5", tmp_path)
+    for player, name in (("sb", "SB push"), ("bb", "BB call")):
+        table = re.search(rf'<table[^>]*id="grid-{player}"[^>]*>(.*?)</table>', html, re.S)[1]
+        caption = re.search(r"<caption[^>]*>(.*?)</caption>", table, re.S)[1]
+        assert caption.startswith(f"{name} at 5 bb: ") and caption.endswith("% of hands")
+        assert len(re.findall(r'<th[^>]*scope="col"', table)) == 13
+        assert len(re.findall(r'<th[^>]*scope="row"', table)) == 13
+        assert len(re.findall(r'<td[^>]*tabindex="0"', table)) == 1
+        assert len(re.findall(r'<td[^>]*tabindex="-1"', table)) == 168
+
+
+def test_browser_colours_follow_the_bands_and_ink_follows_wcag(chart, chromium, tmp_path):
+    # issue 22 point 1: one threshold scale (sflp.report.colors) and readable text on every cell
+    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5&mode=thr", tmp_path))
+    for row in read_csv(chart / "thresholds.csv"):
+        cell = dom.cells[f"{row['player']}-{row['hand']}"]
+        bg = background(cell["attrs"]["style"])
+        want = threshold_colour(float(row["max_stack"]) if row["max_stack"] else None)
+        assert bg == tuple(int(x) for x in rgb(want)), row
+        ink = re.search(r"(?:^|;)\s*color:\s*rgb\((\d+), (\d+), (\d+)\)", cell["attrs"]["style"])
+        assert "".join(f"{int(x):02X}" for x in ink.groups()) == text_colour(want), row
+    legend = dom.by_id["legend"]["text"]
+    # the nine bands of issue 22 and "never", in order
+    labels = ["\u22642", "2\u20134", "4\u20136", "6\u20138", "8\u201310", "10\u201312", "12\u201315",
+              "15\u201320", "20+", "never"]
+    positions = [legend.find(label) for label in labels]
+    assert -1 not in positions and positions == sorted(positions), legend
+
+
+# ---------------------------------------------------------------- exploit and single-stack pages
+
+
+@pytest.fixture(scope="module")
+def exploit_chart(tmp_path_factory):
+    from sflp.cli import main
+
+    out = tmp_path_factory.mktemp("exploit") / "set"
+    # the command of the issue: an exploitative chart set, BB locked to calling 30 %
+    assert main(["exploit", "--stacks", "2,5,10", "--bb", "30%", "--out", str(out), "--json"]) == 0
+    return out
+
+
+def test_browser_exploit_page_is_headed_as_an_exploit(exploit_chart, chromium, tmp_path):
+    html = dump_dom(chromium, exploit_chart / "chart.html", "", tmp_path)
+    dom = parse_dom(html)
+    title = re.search(r"<title>(.*?)</title>", html)[1]
+    assert title.startswith("sflp exploitative chart, SB vs BB locked to '30%', SB 0.5 / BB 1")
+    assert "equilibrium" not in dom.by_id["heading"]["text"].lower()
+    assert dom.by_id["heading"]["text"] == "SB's best response to a locked BB"
+    assert "Exploitative, not an equilibrium" in dom.by_id["subtitle"]["text"]
+    assert "BB locked to '30%'" in dom.by_id["subtitle"]["text"]
+    assert dom.by_id["title-sb"]["text"].startswith("SB best response (push) at 10 bb: ")
+    assert dom.by_id["title-bb"]["text"] == "BB locked (call) at 10 bb: 30.0% of hands"
+    # screen-reader labels keep the plain action
+    assert dom.cells["bb-AA"]["attrs"]["aria-label"].startswith("AA, BB call 100 %, EV margin ")
+
+
+def test_equilibrium_and_exploit_pages_say_which_they_are(chart, exploit_chart):
+    eq = embedded_data(chart / "chart.html")["page"]
+    ex = embedded_data(exploit_chart / "chart.html")["page"]
+    assert eq["kind"] == "equilibrium" and eq["names"] == {"sb": "SB push", "bb": "BB call"}
+    assert ex["kind"] == "exploitative" and ex["names"] == {"sb": "SB best response (push)", "bb": "BB locked (call)"}
+    # the blinds alone in the subtitle: the title is not repeated there
+    assert embedded_data(exploit_chart / "chart.html")["structure"] == "SB 0.5 / BB 1, no ante"
+
+
+@pytest.fixture(scope="module")
+def single_chart(tmp_path_factory):
+    out = tmp_path_factory.mktemp("single") / "set"
+    write_chart_set(solve_many([10], GameConfig(stack=10)), None, out, formats=["csv", "html"])
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_layout_single_stack_page_has_no_slider_or_modes(single_chart, chromium, tmp_path, size):
+    out = probe(chromium, single_chart / "chart.html", tmp_path, size)
+    assert out["open"]["stack"] == "10"
+    assert out["shown"] == {"stepper": False, "stack-box": False, "modes": False, "fig-value": False, "fig-pct": False,
+                            "stack-label": True}
+    assert out["scrollWidth"]["freq"] <= size[0]
+    # keys that step the stack do nothing, keys in the grid still move between hands
+    assert {row[1] for row in out["keys"]} == {"10"}
+    assert out["keys"][7][2] == "sb-AKs"
+    assert all(tip["shown"] == "block" for tip in out["tips"])
 
 
 # ---------------------------------------------------------------- the page as a file
@@ -297,12 +643,12 @@ def test_page_code_ships_as_package_data_and_is_inlined(chart):
     css, js = static_text("chart.css"), static_text("chart.js")
     assert f"<style>\n{css}</style>" in text
     assert f"<script>\n{js}</script>" in text
-    for piece in re.split(r"__(?:TITLE|DATA|STYLE|SCRIPT)__", static_text("chart.html")):
+    for piece in re.split(r"__(?:TITLE|HEADING|DATA|STYLE|SCRIPT)__", static_text("chart.html")):
         assert piece in text, piece
     # inlined text must not end its element early (nor put the HTML parser in its "<!--" escaped
     # state), nor hold a slot of the skeleton
     assert "</style" not in css.lower() and "</script" not in js.lower() and "<!--" not in js
-    assert not re.search(r"__(?:TITLE|DATA|STYLE|SCRIPT)__", css + js)
+    assert not re.search(r"__(?:TITLE|HEADING|DATA|STYLE|SCRIPT)__", css + js)
 
 
 def test_chart_js_parses_in_node():
@@ -321,8 +667,13 @@ def test_page_data_matches_csv(chart):
 
 
 def _synthetic(n: int, seed: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+    return _synthetic_at(np.round(1 + 0.05 * np.arange(n), 2), seed)
+
+
+def _synthetic_at(stacks, seed: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
     rng = np.random.default_rng(seed)
-    stacks = np.round(1 + 0.05 * np.arange(n), 2)
+    stacks = np.asarray(stacks, dtype=np.float64)
+    n = len(stacks)
     values = pd.DataFrame({"stack": stacks, "value": rng.normal(size=n), "push_pct": rng.uniform(0, 100, n),
                            "call_pct": rng.uniform(0, 100, n), "exploitability": np.zeros(n)})
     ranges = pd.DataFrame({

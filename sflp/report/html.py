@@ -4,17 +4,24 @@
 in the page as one JSON block and a few hundred lines of plain JavaScript draw everything
 (no library, no fonts or pictures to fetch).  The page shows
 
-* a **stack slider** over the embedded stacks (arrow keys and the ``-``/``+`` buttons step it;
-  the URL hash ``#stack=10`` opens the page at the embedded stack nearest 10 bb, ``&mode=thr``
-  with the threshold charts, ``&hand=sb:43s`` with that cell's details shown; moving the slider
-  updates the hash, so a view can be bookmarked or linked);
+* a **stack slider** over the embedded stacks, with ``-``/``+`` buttons, a number field (type a stack,
+  Enter jumps to the nearest embedded one) and keys (left/right arrow previous/next stack, Home/End
+  first/last).  The page opens at **10 bb** (the embedded stack nearest 10; a set of one stack at that
+  stack); the URL hash ``#stack=12.5`` opens it at the embedded stack nearest 12.5 (a value that is
+  not a finite number is ignored), ``&mode=thr`` with the threshold charts, ``&hand=sb:43s`` with that
+  cell's details pinned.  Every change rewrites the hash (``history.replaceState``), so a view can
+  be bookmarked or linked;
 * the **SB push and BB call 13x13 grids** at that stack, aces top-left, suited above the
   diagonal, cells shaded white (0) to the player's colour (1) as in the PNGs, mixed frequencies
-  written in the cell; a switch shows the exact **threshold charts** instead;
-* for the hand under the pointer (or tapped): its frequency and EV margin at the stack and its
-  exact stack intervals from the thresholds (frequency > 0.5 and > 0);
-* the **value-by-stack curve** and the push / call percentages, drawn as inline SVG, with a
-  marker at the current stack (click the curve to jump there);
+  written in the cell; a switch shows the exact **threshold charts** instead, coloured by the
+  stepped bands of :data:`sflp.report.colors.THRESHOLD_BANDS` with their legend; cell text is
+  black or white by WCAG contrast (:func:`sflp.report.colors.text_colour`);
+* for the hand under the pointer, tapped or focused: its frequency and EV margin at the stack and
+  its exact stack intervals from the thresholds (frequency > 0.5 and > 0), in the detail panel and
+  a tooltip that the script keeps inside the viewport (below 700 px wide it spans the width and
+  docks at the bottom, or the top when the hand is in the lower half);
+* the **value-by-stack curve** and the push / call percentages, drawn as inline SVG that scales
+  to its column, with a marker at the current stack (click the curve to jump there);
 * the configuration (the ``About`` items of the set).
 
 Size and speed.  Frequencies are stored as integers 0..1000 (0.1 % steps) and EV margins as
@@ -24,16 +31,36 @@ take about 1.5 MB.  A chart set can hold 100,000 stacks, so at most ``max_stacks
 always including the first and last; the curve keeps at most ``max_curve_points`` points the
 same way.  The page says how many stacks it holds out of how many were solved.
 
+Layout (``chart.css``).  From 1200 px wide the detail panel (hand details and curves) stands
+beside the grids, narrower it goes below them; each grid fills its column and its cells and text
+scale with the column's width (CSS container units), so at 390 px (a phone) nothing scrolls
+sideways and the threshold grid shows all 13 columns.
+
+Keyboard and screen readers (``chart.js``).  Each grid is a table (``role="grid"``) with a caption
+and ``scope``-d rank headers, and is one Tab stop (roving tabindex).  When a cell has focus the
+arrow keys move between cells (Home/End: the row's ends), ``-``/``+`` step the stack and Enter
+pins the hand; anywhere else (not in a text field, the slider or the mode switch) the arrow keys
+step the stack.  Every cell has an ``aria-label``: ``"AKs, SB push 100 %, EV margin +1.23 bb"``,
+in threshold mode ``"T3s, SB push up to 7.2 bb, more than one interval"`` or ``"72o, SB never
+pushes"``.
+
+Page kinds (:func:`page_kind`).  An equilibrium set is headed "Heads-up push/fold equilibrium";
+an exploitative set (``sflp exploit --stacks``, written with a ``title``) is headed by the hero's
+best response to the locked player, marked "Exploitative, not an equilibrium", and its grids are
+"SB best response (push)" / "BB locked (call)" (or the other way round).  A set of one stack
+shows no slider, stack field, mode switch or curves.
+
 Every cell carries ``data-hand``, ``data-freq`` (0..1000) and ``data-ev`` attributes, and the
 page's state is in ``#stack-value`` / ``data-stack`` attributes, so a test can read the DOM a
-real browser produced (``tests/test_chart_html.py`` does, with headless Chromium).
+real browser produced (``tests/test_chart_html.py`` does, with headless Chromium, and measures
+the layout at 390x844 and 1400x900).
 
 The page's code lives in package data, not in Python strings: ``sflp/report/static/`` holds
 ``chart.html`` (the page skeleton), ``chart.css`` and ``chart.js``, read with
-:mod:`importlib.resources` (so they are found in a wheel too).  The skeleton has four slots:
-``__TITLE__``, ``__DATA__`` (the JSON block), and ``__STYLE__`` / ``__SCRIPT__``, each on a line
-of its own, where the CSS and the JavaScript are written inline, so the page stays one file.
-Edit the JavaScript as a normal ``.js`` file; the tests parse it (``node --check``) and run it
+:mod:`importlib.resources` (so they are found in a wheel too).  The skeleton has five slots:
+``__TITLE__``, ``__HEADING__`` (the ``h1``), ``__DATA__`` (the JSON block), and ``__STYLE__`` /
+``__SCRIPT__``, each on a line of its own, where the CSS and the JavaScript are written inline, so
+the page stays one file.  Edit the JavaScript as a normal ``.js`` file; the tests parse it (``node --check``) and run it
 in Chromium.
 """
 
@@ -64,7 +91,7 @@ FREQ_SCALE = 1000
 EV_SCALE = 10_000
 STATIC_FILES = ("chart.html", "chart.css", "chart.js")
 """The page's files in ``sflp/report/static/`` (package data): skeleton, style, code."""
-_SLOT = re.compile(r"__(TITLE|DATA|STYLE|SCRIPT)__")
+_SLOT = re.compile(r"__(TITLE|HEADING|DATA|STYLE|SCRIPT)__")
 """The skeleton's slots (see the module doc)."""
 
 
@@ -96,7 +123,7 @@ def _scaled(values: np.ndarray, scale: int) -> list:
 # Long on purpose: the page's JSON object field by field, in the order the module doc gives the encoding.
 def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | None, structure: str,
                about: Sequence[tuple[str, object]], *, max_stacks: int = MAX_STACKS,
-               max_curve_points: int = MAX_CURVE_POINTS) -> dict:
+               max_curve_points: int = MAX_CURVE_POINTS, title: str | None = None) -> dict:
     """The JSON object embedded in the page (see the module doc for the encoding)."""
     ev_col = _ev_column(ranges)
     stacks_all = np.unique(ranges["stack"].to_numpy(dtype=np.float64))
@@ -138,6 +165,7 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
             ]
     return {
         "structure": structure,
+        "page": page_kind(title, about),
         "about": [[str(k), v if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)]
                   for k, v in about],
         "hands": list(CLASS_NAMES),
@@ -157,6 +185,48 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
         "colours": {"sb": FREQUENCY_FULL["sb"], "bb": FREQUENCY_FULL["bb"], "never": NEVER,
                     # the threshold bands, [upper edge (None = no edge), label, colour]
                     "bands": [[None if math.isinf(b.high) else b.high, b.label, b.colour] for b in THRESHOLD_BANDS]},
+    }
+
+
+def page_kind(title: str | None, about: Sequence[tuple[str, object]]) -> dict:
+    """The page's headings: what kind of set it is and what each grid shows.
+
+    An equilibrium set (``title`` None) is "Heads-up push/fold equilibrium" with grids "SB push"
+    and "BB call".  An exploitative set (``sflp exploit --stacks``: ``title`` from
+    :func:`sflp.report.format.exploit_sweep_title`, the locked player in the ``About`` item
+    ``Locked player`` that :meth:`sflp.study.exploit.ExploitSweep.about` adds) is headed by the
+    hero's best response, and its grids say which player is the best response and which is locked.
+    Any other title is used as the heading as it is.
+
+    >>> page_kind(None, [])["names"]
+    {'sb': 'SB push', 'bb': 'BB call'}
+    >>> about = [("Locked player", "BB"), ("Locked strategy", "30%")]
+    >>> k = page_kind("Exploitative: SB vs BB locked to '30%'", about)
+    >>> k["h1"], k["lead"]
+    ("SB's best response to a locked BB", "BB locked to '30%'")
+    >>> k["names"]
+    {'sb': 'SB best response (push)', 'bb': 'BB locked (call)'}
+    """
+    names = {"sb": "SB push", "bb": "BB call"}
+    if not title:
+        return {"kind": "equilibrium", "h1": "Heads-up push/fold equilibrium", "title": "sflp push/fold chart",
+                "names": names, "badge": None, "lead": None}
+    items = {str(k): v for k, v in about}
+    locked = str(items.get("Locked player", "")).lower()
+    if locked not in ("sb", "bb"):
+        return {"kind": "titled", "h1": title, "title": f"sflp push/fold chart, {title}", "names": names,
+                "badge": None, "lead": None}
+    hero = "bb" if locked == "sb" else "sb"
+    verb = {"sb": "push", "bb": "call"}
+    source = items.get("Locked strategy")
+    return {
+        "kind": "exploitative",
+        "h1": f"{hero.upper()}'s best response to a locked {locked.upper()}",
+        "title": f"sflp exploitative chart, {title.removeprefix('Exploitative: ')}",
+        "names": {hero: f"{hero.upper()} best response ({verb[hero]})",
+                  locked: f"{locked.upper()} locked ({verb[locked]})"},
+        "badge": "Exploitative, not an equilibrium",
+        "lead": f"{locked.upper()} locked to {str(source)!r}" if source is not None else f"{locked.upper()} locked",
     }
 
 
@@ -180,8 +250,8 @@ def chart_html(data: dict) -> str:
     # sflp.report.format.json_ready, whose copy would double the cost of this large blob
     blob = json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
     blob = blob.replace("</", "<\\/")  # the JSON cannot end its <script> element
-    title = f"sflp push/fold chart, {data['structure']}"
-    slots = {"TITLE": _escape(title), "DATA": blob,
+    page = data["page"]
+    slots = {"TITLE": _escape(f"{page['title']}, {data['structure']}"), "HEADING": _escape(page["h1"]), "DATA": blob,
              # the skeleton ends these two slots' lines itself, so not the files' last newline too
              "STYLE": static_text("chart.css").removesuffix("\n"),
              "SCRIPT": static_text("chart.js").removesuffix("\n")}
@@ -195,15 +265,16 @@ def _escape(text: str) -> str:
 
 def write_chart_html(path: Path | str, values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | None,
                      structure: str, about: Sequence[tuple[str, object]], *, low: float | None = None,
-                     high: float | None = None, max_stacks: int = MAX_STACKS) -> Path:
+                     high: float | None = None, max_stacks: int = MAX_STACKS, title: str | None = None) -> Path:
     """Write ``chart.html`` (see the module doc) atomically; returns the path.
 
     ``values`` is the tidy values frame (all solved stacks), ``ranges`` the tidy ranges frame
     (``ev`` or ``ev_margin`` column) for any subset of stacks, ``tdf`` the thresholds frame or
     None, ``about`` the configuration items; ``low``/``high`` the threshold range (default: the
-    values' first and last stack).
+    values' first and last stack); ``title`` the set's title (None: an equilibrium set; see
+    :func:`page_kind`).
     """
-    data = chart_data(values, ranges, tdf, structure, about, max_stacks=max_stacks)
+    data = chart_data(values, ranges, tdf, structure, about, max_stacks=max_stacks, title=title)
     if low is not None:
         data["low"] = float(low)
     if high is not None:

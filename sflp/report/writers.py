@@ -464,10 +464,13 @@ class WorkbookWriter(Writer):
 
 
 def _page(path: Path, sweep: Sweep) -> None:
+    from sflp.report.chartset import structure_text
     from sflp.report.html import write_chart_html
 
-    write_chart_html(path, sweep.values, sweep.kept, sweep.tdf, sweep.structure, sweep.about, low=sweep.low,
-                     high=sweep.high)
+    # the page heads itself with the set's title (an exploit's locked player and strategy), so it
+    # takes the blinds without the title in front
+    write_chart_html(path, sweep.values, sweep.kept, sweep.tdf, structure_text(sweep.config), sweep.about,
+                     low=sweep.low, high=sweep.high, title=sweep.title)
 
 
 class PageWriter(Writer):

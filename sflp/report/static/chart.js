@@ -1,16 +1,35 @@
 "use strict";
+// chart.html's code (see sflp/report/html.py). The page opens at OPEN_AT bb (the embedded stack nearest it)
+// unless the address says #stack=S; every change of stack, mode or pinned hand rewrites the address
+// (history.replaceState), so the view can be shared as a link.
+//
+// Keys, one rule: the arrow keys move between hands while a grid cell has focus and step the stack
+// everywhere else (except in a text field, the slider and the mode switch, which keep their own keys).
+//   outside a grid: Left/Right previous/next stack, Home/End first/last stack, -/+ previous/next stack
+//   in a grid:      arrows move one cell, Home/End the row's first/last cell, -/+ previous/next stack,
+//                   Enter/Space pin the hand (as a click does), Escape hides the tooltip
+// Each grid is one Tab stop (roving tabindex: one cell has tabindex 0, the others -1).
 const D = JSON.parse(document.getElementById("chart-data").textContent);
 const RANKS = "AKQJT98765432";
 const PLAYERS = ["sb", "bb"];
-const TITLES = {sb: "SB push", bb: "BB call"};
+const OPEN_AT = 10;
+const NAMES = D.page.names;  // the grids' headings: "SB push" / "BB call", or the exploit page's
 const VERB = {sb: "push", bb: "call"};
+const DOCK_BELOW = 700;  // px: narrower viewports dock the tooltip at the top or bottom edge
 let current = 0, mode = "freq", selected = null;
+const roving = {sb: 0, bb: 0};  // the cell index of each grid's Tab stop
 
+function $(id) { return document.getElementById(id); }
 function fmt(x) { return String(+(+x).toPrecision(12)); }
 function rgb(h) { return [parseInt(h.slice(0, 2), 16), parseInt(h.slice(2, 4), 16), parseInt(h.slice(4, 6), 16)]; }
 function hex(c) { return "#" + c.map(v => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, "0")).join("").toUpperCase(); }
 function blend(a, b, t) { t = Math.min(1, Math.max(0, t)); const x = rgb(a), y = rgb(b); return hex(x.map((v, i) => v + (y[i] - v) * t)); }
-function ink(bg) { const c = rgb(bg.slice(1)); return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] > 140 ? "#000000" : "#FFFFFF"; }
+// black or white text, whichever has the higher WCAG 2 contrast (as sflp.report.colors.text_colour)
+function luminance(h) {
+  const c = rgb(h).map(v => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+function ink(bg) { const l = luminance(bg.slice(1)); return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#FFFFFF"; }
 function freqColour(f, player) { return blend("FFFFFF", D.colours[player], f); }
 function thrColour(ms) {
   if (ms === null) return "#" + D.colours.never;
@@ -18,28 +37,87 @@ function thrColour(ms) {
   return "#" + D.colours.never;
 }
 function pct(f) { return (f / 10).toFixed(1) + "%"; }
+function spokenPct(f) { return fmt((f / 10).toFixed(1)) + " %"; }
+function signed(x, digits) { return (x >= 0 ? "+" : "\u2212") + Math.abs(x).toFixed(digits); }
 function ivText(list) { return list.length ? list.map(p => fmt(p[0].toFixed(6)) + "\u2013" + fmt(p[1].toFixed(6))).join("; ") : "never"; }
+function combos(k) { const r = Math.floor(k / 13), c = k % 13; return r === c ? 6 : (c > r ? 4 : 12); }
+function cell(player, k) { return $(player + "-" + D.hands[k]); }
+
+// ---------------------------------------------------------------- grids
 
 function buildGrid(player) {
-  const table = document.getElementById("grid-" + player);
+  const table = $("grid-" + player);
+  table.setAttribute("role", "grid");
+  table.setAttribute("aria-readonly", "true");
   const head = document.createElement("tr");
-  head.appendChild(document.createElement("th"));
-  for (const r of RANKS) { const th = document.createElement("th"); th.textContent = r; head.appendChild(th); }
+  const corner = document.createElement("th"); corner.className = "corner"; corner.setAttribute("aria-hidden", "true");
+  head.appendChild(corner);
+  for (const r of RANKS) {
+    const th = document.createElement("th"); th.textContent = r; th.scope = "col"; th.setAttribute("aria-label", "second card " + r);
+    head.appendChild(th);
+  }
   table.appendChild(head);
   for (let r = 0; r < 13; r++) {
     const tr = document.createElement("tr");
-    const th = document.createElement("th"); th.textContent = RANKS[r]; tr.appendChild(th);
+    const th = document.createElement("th"); th.textContent = RANKS[r]; th.scope = "row"; th.className = "rank-col";
+    th.setAttribute("aria-label", "first card " + RANKS[r]);
+    tr.appendChild(th);
     for (let c = 0; c < 13; c++) {
       const k = r * 13 + c, td = document.createElement("td");
       td.id = player + "-" + D.hands[k]; td.dataset.hand = D.hands[k]; td.dataset.player = player; td.dataset.k = k;
-      td.addEventListener("mouseenter", ev => { show(player, k); tip(ev, player, k); });
-      td.addEventListener("mousemove", ev => moveTip(ev));
-      td.addEventListener("mouseleave", () => { document.getElementById("tip").style.display = "none"; });
-      td.addEventListener("click", () => { selected = [player, k]; go(current); });
+      td.tabIndex = k === roving[player] ? 0 : -1;
+      td.setAttribute("role", "gridcell");
       tr.appendChild(td);
     }
     table.appendChild(tr);
   }
+  const target = ev => ev.target.closest ? ev.target.closest("td[data-k]") : null;
+  table.addEventListener("mouseover", ev => { const td = target(ev); if (td) { show(player, +td.dataset.k); tip(player, +td.dataset.k, pointRect(ev)); } });
+  table.addEventListener("mousemove", ev => { if (target(ev)) placeTip(pointRect(ev)); });
+  table.addEventListener("mouseleave", hideTip);
+  table.addEventListener("click", ev => { const td = target(ev); if (td) pin(player, +td.dataset.k); });
+  table.addEventListener("focusin", ev => {
+    const td = target(ev); if (!td) return;
+    setRoving(player, +td.dataset.k);
+    show(player, +td.dataset.k); tip(player, +td.dataset.k, td.getBoundingClientRect());
+  });
+  table.addEventListener("focusout", hideTip);
+  table.addEventListener("keydown", ev => cellKey(ev, player));
+}
+
+function setRoving(player, k) {
+  if (roving[player] === k) return;
+  cell(player, roving[player]).tabIndex = -1;
+  roving[player] = k;
+  cell(player, k).tabIndex = 0;
+}
+
+function cellKey(ev, player) {
+  const td = ev.target.closest ? ev.target.closest("td[data-k]") : null;
+  if (!td || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const k = +td.dataset.k, r = Math.floor(k / 13), c = k % 13;
+  const moves = {ArrowLeft: [r, c - 1], ArrowRight: [r, c + 1], ArrowUp: [r - 1, c], ArrowDown: [r + 1, c], Home: [r, 0], End: [r, 12]};
+  let handled = true;
+  if (ev.key in moves) {
+    const [r2, c2] = moves[ev.key];
+    if (r2 >= 0 && r2 < 13 && c2 >= 0 && c2 < 13) { setRoving(player, r2 * 13 + c2); cell(player, r2 * 13 + c2).focus(); }
+  } else if (ev.key === "-" || ev.key === "+" || ev.key === "=") {
+    go(current + (ev.key === "-" ? -1 : 1));
+    show(player, k); tip(player, k, td.getBoundingClientRect());
+  } else if (ev.key === "Enter" || ev.key === " ") {
+    pin(player, k);
+  } else if (ev.key === "Escape") {
+    hideTip();
+  } else {
+    handled = false;
+  }
+  if (handled) { ev.preventDefault(); ev.stopPropagation(); }
+}
+
+function pin(player, k) {
+  selected = selected && selected[0] === player && selected[1] === k ? null : [player, k];
+  go(current);
+  show(player, k);
 }
 
 function cellInfo(player, k) {
@@ -48,9 +126,22 @@ function cellInfo(player, k) {
   return {hand: D.hands[k], f: f, ev: e === null ? null : e / D.ev_scale, th: th};
 }
 
+// what a screen reader says for a cell: "AKs, SB push 100 %, EV margin +1.23 bb" or, with the
+// thresholds shown, "T3s, SB push up to 7.2 bb, more than one interval" / "72o, SB never pushes"
+function ariaLabel(player, k) {
+  const i = cellInfo(player, k), who = player.toUpperCase();
+  if (mode === "thr" && i.th) {
+    const label = i.th[0], multi = label.endsWith("*"), plain = multi ? label.slice(0, -1) : label;
+    if (plain === "-") return i.hand + ", " + who + " never " + VERB[player] + (player === "sb" ? "es" : "s");
+    return i.hand + ", " + who + " " + VERB[player] + " up to " + plain + " bb" + (multi ? ", more than one interval" : "");
+  }
+  return i.hand + ", " + who + " " + VERB[player] + " " + spokenPct(i.f) + ", EV margin "
+    + (i.ev === null ? "n/a" : signed(i.ev, 2) + " bb");
+}
+
 function infoHtml(player, k) {
   const i = cellInfo(player, k);
-  let s = "<div class='hand'>" + i.hand + " <span class='note'>" + TITLES[player] + " at " + fmt(D.stacks[current]) + " bb</span></div>";
+  let s = "<div class='hand'>" + i.hand + " <span class='note'>" + NAMES[player] + " at " + fmt(D.stacks[current]) + " bb</span></div>";
   s += "<div>" + VERB[player] + " frequency <b>" + pct(i.f) + "</b>";
   s += ", EV margin <b>" + (i.ev === null ? "n/a (SB never shoves)" : (i.ev >= 0 ? "+" : "") + i.ev.toFixed(4) + " bb") + "</b></div>";
   if (i.th) {
@@ -63,31 +154,53 @@ function infoHtml(player, k) {
   return s;
 }
 
-function show(player, k) { document.getElementById("detail").innerHTML = infoHtml(player, k); }
-function tip(ev, player, k) { const t = document.getElementById("tip"); t.innerHTML = infoHtml(player, k); t.style.display = "block"; moveTip(ev); }
-function moveTip(ev) {
-  const t = document.getElementById("tip");
-  const x = Math.min(ev.clientX + 14, window.innerWidth - t.offsetWidth - 4);
-  const y = ev.clientY + 16 + t.offsetHeight > window.innerHeight ? ev.clientY - t.offsetHeight - 8 : ev.clientY + 16;
-  t.style.left = x + "px"; t.style.top = y + "px";
+function show(player, k) { $("detail").innerHTML = infoHtml(player, k); }
+
+// ---------------------------------------------------------------- tooltip
+
+function pointRect(ev) { return {left: ev.clientX, right: ev.clientX, top: ev.clientY, bottom: ev.clientY}; }
+function tip(player, k, anchor) { const t = $("tip"); t.innerHTML = infoHtml(player, k); t.style.display = "block"; placeTip(anchor); }
+function hideTip() { $("tip").style.display = "none"; }
+
+// Place the tooltip inside the viewport, off the anchor (the pointer or the focused cell): below
+// and right of it, else above; clamped to 4 px from each edge. Below DOCK_BELOW px it spans the
+// width and docks at the bottom, or at the top when the anchor is in the lower half.
+function placeTip(a) {
+  const t = $("tip"), vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+  t.style.maxHeight = (vh - 8) + "px";
+  if (vw < DOCK_BELOW) {
+    t.style.left = "8px"; t.style.width = (vw - 16) + "px"; t.style.maxWidth = "none";
+    const h = t.offsetHeight;
+    t.style.top = ((a.top + a.bottom) / 2 > vh / 2 ? 8 : Math.max(4, vh - h - 8)) + "px";
+    return;
+  }
+  t.style.width = ""; t.style.maxWidth = "";
+  const w = t.offsetWidth, h = t.offsetHeight;
+  let x = a.right + 14, y = a.bottom + 16;
+  if (x + w > vw - 4) x = a.left - w - 14;
+  if (y + h > vh - 4) y = a.top - h - 8;
+  t.style.left = Math.max(4, Math.min(x, vw - w - 4)) + "px";
+  t.style.top = Math.max(4, Math.min(y, vh - h - 4)) + "px";
 }
 
-function combos(k) { const r = Math.floor(k / 13), c = k % 13; return r === c ? 6 : (c > r ? 4 : 12); }
+// ---------------------------------------------------------------- painting
 
 function paint() {
   const stack = D.stacks[current];
-  const sv = document.getElementById("stack-value");
+  const sv = $("stack-value");
   sv.textContent = fmt(stack); sv.dataset.stack = String(stack);
+  const input = $("stack-input");
+  if (document.activeElement !== input) input.value = fmt(stack);
   document.body.dataset.stack = String(stack); document.body.dataset.mode = mode;
   for (const player of PLAYERS) {
     const freq = D[player][current], evs = D[player + "_ev"][current];
     let w = 0;
     for (let k = 0; k < 169; k++) w += combos(k) * freq[k];
     const share = (w / 1326 / 10).toFixed(1);
-    document.getElementById("title-" + player).textContent = mode === "freq"
-      ? TITLES[player] + " at " + fmt(stack) + " bb: " + share + "% of hands"
-      : TITLES[player] + " thresholds (bb), " + fmt(D.low) + "\u2013" + fmt(D.high) + " bb";
-    const cells = document.getElementById("grid-" + player).getElementsByTagName("td");
+    $("title-" + player).textContent = mode === "freq"
+      ? NAMES[player] + " at " + fmt(stack) + " bb: " + share + "% of hands"
+      : NAMES[player] + " thresholds (bb), " + fmt(D.low) + "\u2013" + fmt(D.high) + " bb";
+    const cells = $("grid-" + player).getElementsByTagName("td");
     for (const td of cells) {
       const k = +td.dataset.k, f = freq[k];
       td.dataset.freq = String(f); td.dataset.ev = evs[k] === null ? "" : String(evs[k] / D.ev_scale);
@@ -100,14 +213,20 @@ function paint() {
       }
       td.style.background = bg; td.style.color = ink(bg);
       td.innerHTML = second ? D.hands[k] + "<span class='f'>" + second + "</span>" : D.hands[k];
-      td.classList.toggle("sel", !!selected && selected[0] === player && selected[1] === k);
+      td.setAttribute("aria-label", ariaLabel(player, k));
+      const sel = !!selected && selected[0] === player && selected[1] === k;
+      td.classList.toggle("sel", sel);
+      td.setAttribute("aria-selected", sel ? "true" : "false");
     }
   }
   const ci = nearestCurve(stack);
-  document.getElementById("stats").innerHTML = "value <b>" + (D.curve.value[ci] >= 0 ? "+" : "") + D.curve.value[ci].toFixed(4)
-    + "</b> bb &middot; SB push <b>" + D.curve.push[ci].toFixed(1) + "%</b> &middot; BB call <b>" + D.curve.call[ci].toFixed(1) + "%</b>";
-  document.getElementById("slider").value = current;
-  drawCurves();
+  $("stats").innerHTML = "value <b>" + (D.curve.value[ci] >= 0 ? "+" : "") + D.curve.value[ci].toFixed(4)
+    + "</b> bb &middot; " + NAMES.sb + " <b>" + D.curve.push[ci].toFixed(1) + "%</b> &middot; " + NAMES.bb + " <b>"
+    + D.curve.call[ci].toFixed(1) + "%</b>";
+  const slider = $("slider");
+  slider.value = current; slider.setAttribute("aria-valuetext", fmt(stack) + " bb");
+  $("prev").disabled = current === 0; $("next").disabled = current === D.stacks.length - 1;
+  if (D.stacks.length > 1) drawCurves();
   if (selected) show(selected[0], selected[1]);
   legend();
 }
@@ -118,6 +237,7 @@ function nearestCurve(stack) {
   return Math.abs(s[hi] - stack) < Math.abs(s[lo] - stack) ? hi : lo;
 }
 
+// the embedded stack nearest x (the lower one on a tie)
 function nearestStack(x) {
   let best = 0;
   for (let i = 1; i < D.stacks.length; i++) if (Math.abs(D.stacks[i] - x) < Math.abs(D.stacks[best] - x)) best = i;
@@ -134,9 +254,10 @@ function niceTicks(lo, hi, n) {
   return out;
 }
 
+// one plot in its viewBox (W x H user units); the SVG scales to its container's width
 function drawPlot(svg, series, ylo, yhi, yfmt) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-  const W = +svg.getAttribute("width"), H = +svg.getAttribute("height"), L = 52, R = 10, T = 8, B = 22;
+  const box = svg.viewBox.baseVal, W = box.width, H = box.height, L = 52, R = 10, T = 8, B = 22;
   const xs = D.curve.stack, xlo = xs[0], xhi = xs[xs.length - 1];
   const X = x => L + (xhi > xlo ? (x - xlo) / (xhi - xlo) : 0.5) * (W - L - R);
   const Y = y => T + (yhi > ylo ? (yhi - y) / (yhi - ylo) : 0.5) * (H - T - B);
@@ -155,31 +276,34 @@ function drawPlot(svg, series, ylo, yhi, yfmt) {
   const ci = nearestCurve(D.stacks[current]);
   for (const [ys, colour] of series) el("circle", {cx: x, cy: Y(ys[ci]), r: 4, fill: colour, stroke: "#ffffff", class: "marker"}, svg);
   svg.onclick = ev => {
-    const box = svg.getBoundingClientRect();
-    const sx = xlo + (ev.clientX - box.left - L) / (W - L - R) * (xhi - xlo);
-    go(nearestStack(sx));
+    const rect = svg.getBoundingClientRect();
+    const ux = (ev.clientX - rect.left) * W / rect.width;
+    go(nearestStack(xlo + (ux - L) / (W - L - R) * (xhi - xlo)));
   };
 }
 
 function drawCurves() {
   const v = D.curve.value; let lo = Math.min(0, ...v), hi = Math.max(0, ...v);
   const pad = (hi - lo) * 0.08 || 0.01;
-  drawPlot(document.getElementById("curve-value"), [[v, "#1A9850"]], lo - pad, hi + pad, t => fmt(t.toPrecision(3)));
-  drawPlot(document.getElementById("curve-pct"), [[D.curve.push, "#2EA043"], [D.curve.call, "#3182BD"]], 0, 100, t => t + "%");
+  drawPlot($("curve-value"), [[v, "#1A9850"]], lo - pad, hi + pad, t => fmt(t.toPrecision(3)));
+  drawPlot($("curve-pct"), [[D.curve.push, "#" + D.colours.sb], [D.curve.call, "#" + D.colours.bb]], 0, 100, t => t + "%");
 }
 
+function swatch(colour, text) { return "<span class='item'><span class='sw' style='background:" + colour + "'></span>" + text + "</span>"; }
+
 function legend() {
-  const box = document.getElementById("legend");
+  const box = $("legend");
   if (mode === "thr" && D.thresholds) {
-    let s = "played up to (bb): ";
-    for (const band of D.colours.bands) s += "<span class='sw' style='background:#" + band[2] + "'></span>" + band[1] + " ";
-    box.innerHTML = s + "<span class='sw' style='background:#" + D.colours.never + "'></span>never";
+    box.innerHTML = "<span class='item'>played up to (bb):</span>"
+      + D.colours.bands.map(b => swatch("#" + b[2], b[1])).join("") + swatch("#" + D.colours.never, "never");
   } else {
-    let s = "frequency: ";
-    for (const p of PLAYERS) for (const f of [0, 0.5, 1]) s += "<span class='sw' style='background:" + freqColour(f, p) + "'></span>" + (f * 100) + "% ";
-    box.innerHTML = s + "(SB green, BB blue; mixed hands show their %)";
+    let s = "<span class='item'>frequency:</span>";
+    for (const p of PLAYERS) for (const f of [0, 0.5, 1]) s += swatch(freqColour(f, p), p.toUpperCase() + " " + (f * 100) + "%");
+    box.innerHTML = s + "<span class='item'>(mixed hands show their %)</span>";
   }
 }
+
+// ---------------------------------------------------------------- state and address
 
 function go(i) {
   current = Math.max(0, Math.min(D.stacks.length - 1, i));
@@ -188,42 +312,78 @@ function go(i) {
   paint();
 }
 
+// a stack typed in or in the address: a finite number, else null (the caller keeps its default)
+function stackNumber(text) {
+  if (text === null || String(text).trim() === "") return null;
+  const x = Number(String(text).trim());
+  return Number.isFinite(x) ? x : null;
+}
+
 function fromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
-  if (params.get("mode") === "thr" && D.thresholds) { mode = "thr"; document.getElementById("mode-thr").checked = true; }
-  const s = parseFloat(params.get("stack"));
-  current = isNaN(s) ? 0 : nearestStack(s);
+  mode = params.get("mode") === "thr" && D.thresholds ? "thr" : "freq";
+  $("mode-thr").checked = mode === "thr";
+  document.querySelector("input[name=mode][value=freq]").checked = mode === "freq";
+  const s = stackNumber(params.get("stack"));
+  current = nearestStack(s === null ? OPEN_AT : s);
+  selected = null;
   const sel = (params.get("hand") || "").split(":");
   if (sel.length === 2 && PLAYERS.includes(sel[0]) && D.hands.includes(sel[1])) selected = [sel[0], D.hands.indexOf(sel[1])];
 }
 
+function typedStack() {
+  const input = $("stack-input"), x = stackNumber(input.value);
+  if (x === null) { input.value = fmt(D.stacks[current]); return; }
+  go(nearestStack(x));
+  input.value = fmt(D.stacks[current]);
+}
+
+function pageKey(ev) {
+  if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const t = ev.target, tag = t && t.tagName ? t.tagName.toLowerCase() : "";
+  if (tag === "input" || tag === "textarea" || tag === "select" || (t && t.isContentEditable)) return;
+  const steps = {ArrowLeft: current - 1, ArrowRight: current + 1, "-": current - 1, "+": current + 1, "=": current + 1,
+                 Home: 0, End: D.stacks.length - 1};
+  if (ev.key in steps && D.stacks.length > 1) { ev.preventDefault(); go(steps[ev.key]); }
+}
+
 function init() {
-  document.getElementById("subtitle").textContent = D.structure + ", stacks " + fmt(D.curve.stack[0]) + "\u2013"
-    + fmt(D.curve.stack[D.curve.stack.length - 1]) + " bb (effective, before posting)";
-  const slider = document.getElementById("slider");
+  const single = D.stacks.length === 1;
+  document.body.classList.add(single ? "single" : "multi");
+  const first = D.curve.stack[0], last = D.curve.stack[D.curve.stack.length - 1];
+  const span = single ? "stack " + fmt(D.stacks[0]) + " bb" : "stacks " + fmt(first) + "\u2013" + fmt(last) + " bb";
+  $("subtitle").textContent = (D.page.lead ? D.page.lead + " \u00b7 " : "") + D.structure + ", " + span
+    + " (effective, before posting)";
+  if (D.page.badge) {
+    const b = document.createElement("span"); b.className = "badge"; b.textContent = D.page.badge;
+    $("subtitle").prepend(b);
+  }
+  $("key-sb").style.color = "#" + D.colours.sb; $("key-bb").style.color = "#" + D.colours.bb;
+  $("key-sb-name").textContent = NAMES.sb; $("key-bb-name").textContent = NAMES.bb;
+  const slider = $("slider"), input = $("stack-input");
   slider.max = D.stacks.length - 1;
   slider.addEventListener("input", () => go(+slider.value));
-  document.getElementById("prev").onclick = () => go(current - 1);
-  document.getElementById("next").onclick = () => go(current + 1);
-  document.addEventListener("keydown", ev => {
-    if (ev.target === slider) return;
-    if (ev.key === "ArrowLeft") go(current - 1);
-    if (ev.key === "ArrowRight") go(current + 1);
-  });
+  input.min = fmt(D.stacks[0]); input.max = fmt(D.stacks[D.stacks.length - 1]);
+  input.addEventListener("change", typedStack);
+  input.addEventListener("keydown", ev => { if (ev.key === "Enter") { ev.preventDefault(); typedStack(); } });
+  $("prev").onclick = () => go(current - 1);
+  $("next").onclick = () => go(current + 1);
+  document.addEventListener("keydown", pageKey);
   for (const r of document.querySelectorAll("input[name=mode]")) r.addEventListener("change", () => { mode = r.value; go(current); });
-  if (!D.thresholds) for (const r of document.querySelectorAll("input[name=mode]")) r.parentNode.style.display = "none";
+  if (!D.thresholds) $("modes").style.display = "none";
   PLAYERS.forEach(buildGrid);
-  document.getElementById("coverage").textContent = D.stacks.length === D.solved
-    ? "All " + D.solved + " solved stacks are in this page."
-    : "This page holds the grids of " + D.stacks.length + " of the " + D.solved + " solved stacks, spread evenly"
-      + " (first and last included); the slider steps through those. ranges.csv has every solved stack.";
-  const about = document.getElementById("about");
+  $("coverage").textContent = single ? "This chart set has one solved stack."
+    : D.stacks.length === D.solved ? "All " + D.solved + " solved stacks are in this page."
+      : "This page holds the grids of " + D.stacks.length + " of the " + D.solved + " solved stacks, spread evenly"
+        + " (first and last included); the slider steps through those. ranges.csv has every solved stack.";
+  const about = $("about");
   for (const [k, v] of D.about) {
     const tr = document.createElement("tr"); const a = document.createElement("td"); const b = document.createElement("td");
     a.textContent = k; b.textContent = String(v); tr.appendChild(a); tr.appendChild(b); about.appendChild(tr);
   }
   fromHash();
   window.addEventListener("hashchange", () => { fromHash(); paint(); });
-  paint();
+  window.addEventListener("resize", hideTip);
+  go(current);
 }
 init();
