@@ -12,6 +12,7 @@ and from sflp itself, by real renderers found on PATH:
 ``pdf_letter.png``        the same page on US Letter (``sflp chart --paper letter``), if supported
 ``html_1400x900.png``     ``chart.html`` in headless Chromium at 1400x900 (a desktop window)
 ``html_390x844.png``      ``chart.html`` in headless Chromium at 390x844 (a phone)
+``html_thresholds_...``   the threshold mode at 1400x900, T3s selected (``#stack=10&mode=thr&hand=sb:T3s``)
 ``xlsx_page<N>.png``      ``chart.xlsx`` printed to PDF by LibreOffice (``soffice``), first pages
 ``terminal.png``          ``sflp solve --stack 10`` and the threshold grids as a 170-column
                           colour terminal shows them (a pty; its ANSI colours drawn by Chromium)
@@ -103,9 +104,10 @@ def shoot_pdf(out: Path) -> list[Path]:
 
 
 def shoot_html(out: Path) -> list[Path]:
-    page = (SET / "chart.html").resolve().as_uri()
+    page = (SET / "chart.html").resolve().as_uri()  # opens at 10 bb
     return [chromium_shot(page, out / "html_1400x900.png", 1400, 900),
-            chromium_shot(page, out / "html_390x844.png", 390, 844)]
+            chromium_shot(page, out / "html_390x844.png", 390, 844),
+            chromium_shot(page + "#stack=10&mode=thr&hand=sb:T3s", out / "html_thresholds_1400x900.png", 1400, 900)]
 
 
 def shoot_xlsx(out: Path, pages: int = 3) -> list[Path]:
