@@ -495,3 +495,28 @@ except AttributeError as exc:
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("ok module 'sflp.report' has no attribute 'no_such_name'")
+
+
+# ---------------------------------------------------------------- worker jobs
+
+
+def _echo(value):
+    return value
+
+
+def test_a_job_runs_on_its_arguments_as_they_were_when_submitted():
+    """A caller may change an argument right after submitting (the exact path fills its caches
+    while the chart job reads stacks off it): the worker must see the value at the call, and the
+    pool must never be left pickling a dict that is changing under it."""
+    from sflp.report.jobs import Jobs
+
+    with Jobs(workers=2) as jobs:
+        if jobs.pool is None:
+            pytest.skip("no fork on this platform: jobs run inline, in order")
+        sent = [{"k": 0} for _ in range(50)]
+        futures = []
+        for d in sent:
+            futures.append(jobs.submit(_echo, d))
+            for k in range(200):  # changed at once, while a feeder thread would still be pickling it
+                d[f"x{k}"] = k
+        assert all(f.result() == {"k": 0} for f in futures)

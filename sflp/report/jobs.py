@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 import time
@@ -41,6 +42,12 @@ def _init_worker(parent: int, warm=None, *args) -> None:
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     if warm is not None:
         warm(*args)
+
+
+def _run_pickled(payload: bytes):
+    """A job as :meth:`Jobs.submit` captured it: ``fn(*args, **kwargs)`` from their pickle."""
+    fn, args, kwargs = pickle.loads(payload)
+    return fn(*args, **kwargs)
 
 
 class _Done:
@@ -98,11 +105,17 @@ class Jobs:
             self.pool = None
 
     def submit(self, fn, *args, **kwargs):
-        """Run ``fn(*args, **kwargs)`` in a worker (or now, inline); returns a future."""
+        """Run ``fn(*args, **kwargs)`` in a worker (or now, inline); returns a future.
+
+        The job is pickled here, in the caller's thread, so it runs on its arguments as they are
+        at the call: the pool would pickle them later, in its feeder thread, while the caller goes
+        on changing them (the exact path fills its segments' caches as stacks are read off it,
+        and a chart job hands that path to its threshold pictures)."""
         if self.pool is None:
             fut = _Done(fn(*args, **kwargs))
         else:
-            fut = self.pool.submit(fn, *args, **kwargs)
+            payload = pickle.dumps((fn, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+            fut = self.pool.submit(_run_pickled, payload)
         self.futures.append(fut)
         return fut
 
