@@ -40,6 +40,7 @@ CLI_ROWS = [
     (["approx-bench", "--stacks", "10", "--seconds", "0.1", "--out", "mine"], "mine", {}),
     (["simulate", "--stack", "10", "--hands", "0"], "--hands", {}),
     (["chart", "--stacks", "2,5", "--out", "mine"], "mine", {}),
+    (["chart", "--stacks", "2,5", "--paper", "a5", "--out", "new"], "'a5'", {}),
     (["solve", "--stack", "5", "--out", "mine"], "mine", {}),
     (["exploit", "--stacks", "2,5", "--bb", "30%", "--out", "mine"], "mine", {}),
     (["equity", "build", "--data-dir", "mine"], "equity_table.bin", {}),

@@ -1,10 +1,15 @@
 """chart.pdf read back as text (``pdftotext`` from poppler-utils, found on PATH or the tests are
-skipped saying so), its page size, reproducibility, and the searchable SVG pictures."""
+skipped saying so), its paper (ISO 216 A4 and ANSI Letter, landscape), its layout read from the
+page's own drawing operators (how much of the printable width the grids take, the size of every
+text), reproducibility, and the searchable SVG pictures."""
 
 from __future__ import annotations
 
+import base64
 import re
 import subprocess
+import zlib
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -13,11 +18,13 @@ import pytest
 from sflp.core.cards import CLASS_NAMES
 from sflp.core.game import GameConfig
 from sflp.report import write_chart_set
-from sflp.report.plots import write_chart_pdf
+from sflp.report.printable import write_chart_pdf
 from sflp.solving.solver import solve_many
 from tests.chart_files import HIGH, LOW, expected_label, find_tool, make_chart, read_csv
 
 A4_POINTS = (297 / 25.4 * 72, 210 / 25.4 * 72)  # ISO 216 A4, landscape, in PDF points
+LETTER_POINTS = (11 * 72, 8.5 * 72)  # ANSI A (US Letter), landscape
+MARGIN = 36.0  # the printable width is the sheet less half an inch each side (printers lose 4-6 mm)
 
 
 @pytest.fixture(scope="module")
@@ -34,46 +41,84 @@ def pdftotext():
 
 
 def pdf_pages_and_size(data: bytes) -> tuple[int, tuple[float, float]]:
-    """Page count and the MediaBox of a PDF, read from its bytes."""
+    """Page count and the first MediaBox of a PDF, read from its bytes."""
     pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", data))
     box = re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)
     return pages, (float(box[1]), float(box[2]))
 
 
-def test_pdf_is_one_a4_landscape_page_with_embedded_truetype(chart):
-    data = (chart / "chart.pdf").read_bytes()
-    assert data.startswith(b"%PDF-")
-    pages, (w, h) = pdf_pages_and_size(data)
-    assert pages == 1
-    assert abs(w - A4_POINTS[0]) < 1.0 and abs(h - A4_POINTS[1]) < 1.0  # 1 pt tolerance (0.35 mm)
-    assert b"/FontFile2" in data  # TrueType programs embedded
-    assert b"/Type3" not in data  # ... not glyphs drawn as Type 3 procedures
+def page_contents(data: bytes) -> list[bytes]:
+    """Each page's content stream, decoded (ASCII85 and Flate, as PDF 1.3 allows), in page order."""
+    out = []
+    for number in re.findall(rb"/Contents (\d+) 0 R", data):
+        m = re.search(rb"\n" + number + rb" 0 obj\s*<<(.*?)>>\s*stream\r?\n", data, re.S)
+        raw = data[m.end():data.index(b"endstream", m.end())]
+        if b"ASCII85Decode" in m[1]:
+            raw = base64.a85decode(raw.strip(), adobe=True)
+        out.append(zlib.decompress(raw) if b"FlateDecode" in m[1] else raw)
+    return out
 
 
-def test_pdf_text_is_extractable(chart, pdftotext):
-    text = subprocess.run([pdftotext, "-layout", str(chart / "chart.pdf"), "-"], capture_output=True, text=True,
-                          check=True).stdout
-    tokens = re.findall(r"[^\s:,]+", text)
-    for hand in CLASS_NAMES:  # each hand name once per grid
-        assert tokens.count(hand) >= 2, hand
-    assert "SB 0.5 / BB 1, no ante" in text
-    assert "SB push" in text and "BB call" in text
-    rows = read_csv(chart / "thresholds.csv")
-    labels = [expected_label(r, HIGH) for r in rows]
-    for label in set(labels):
-        assert tokens.count(label) >= labels.count(label), label
-    multi = [r for r in rows if ";" in r["intervals"]]
-    assert multi
-    for row in multi:  # every * hand is listed with its first interval
-        lo, hi = row["intervals"].split(";")[0].split("-")
-        who = "SB" if row["player"] == "sb" else "BB"
-        first = f"{float(lo):.4f}".rstrip("0").rstrip(".") + "-" + f"{float(hi):.4f}".rstrip("0").rstrip(".")
-        assert re.search(rf"{who} {re.escape(row['hand'])}: {re.escape(first)}", text), row["hand"]
+def font_sizes(content: bytes) -> Counter:
+    """How many texts are set in each font size (the ``Tf`` operator's operand)."""
+    return Counter(float(x) for x in re.findall(rb"/\S+ ([\d.]+) Tf", content))
 
 
-def test_pdf_is_reproducible(chart, tmp_path):
-    from sflp.report.frames import thresholds_frame  # noqa: F401  (the same frame the chart set used)
+def squares(content: bytes) -> list[tuple[float, float, float]]:
+    """``(x, y, side)`` of every filled square of side over 15 pt (the grid cells)."""
+    out = []
+    for x, y, w, h in re.findall(rb"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) re f", content):
+        if abs(float(w) - float(h)) < 1e-6 and float(w) > 15:
+            out.append((float(x), float(y), float(w)))
+    return out
 
+
+@pytest.mark.parametrize("paper, size", [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
+def test_pdf_pages_are_landscape_on_the_paper_asked_for(chart, tmp_path, paper, size):
+    write_chart_set(solve_many([5, 10], GameConfig(stack=5)), None, tmp_path, formats="pdf", paper=paper)
+    for data in ((chart / "chart.pdf").read_bytes() if paper == "a4" else None, (tmp_path / "chart.pdf").read_bytes()):
+        if data is None:
+            continue
+        assert data.startswith(b"%PDF-")
+        boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)
+        assert len(boxes) == pdf_pages_and_size(data)[0] >= 2  # the chart, then the reference
+        for w, h in boxes:
+            assert abs(float(w) - size[0]) < 1.0 and abs(float(h) - size[1]) < 1.0  # 1 pt (0.35 mm)
+        assert b"/FontFile2" in data  # TrueType programs embedded
+        assert b"/Type3" not in data  # ... not glyphs drawn as Type 3 procedures
+
+
+@pytest.mark.parametrize("paper, size", [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
+def test_page_one_grids_fill_the_printable_width_in_text_of_9_pt(chart, tmp_path, paper, size):
+    """The issue's bar: the two grids take at least 80 % of the printable width, and every text
+    in a cell is at least 9 pt.  Read from the page's operators, not from sflp's layout code."""
+    path = chart / "chart.pdf"
+    if paper != "a4":
+        path = tmp_path / "letter.pdf"
+        tdf = _tdf_from_csv(chart)
+        write_chart_pdf(path, tdf, LOW, HIGH, "SB 0.5 / BB 1, no ante", paper=paper)
+    first = page_contents(path.read_bytes())[0]
+    cells = squares(first)
+    assert len(cells) == 2 * 169
+    side = Counter(round(s, 3) for _, _, s in cells).most_common(1)[0][0]
+    columns = sorted({round(x, 2) for x, _, _ in cells})
+    assert len(columns) == 26  # 13 columns a grid
+    # each cell is its square plus the 0.8 pt of white around it
+    grids_width = 26 * (side + 0.8)
+    assert grids_width >= 0.8 * (size[0] - 2 * MARGIN), (grids_width, size)
+    assert min(columns) >= MARGIN - 1e-6 and max(columns) + side <= size[0] - MARGIN + 1e-6
+    sizes = font_sizes(first)
+    assert sizes[9.0] >= 2 * 2 * 169  # each cell's two lines (hand and threshold), both grids
+    small = {s: n for s, n in sizes.items() if s < 9}
+    assert small == {7.0: 1}, small  # only the page footer is smaller than 9 pt
+    reference = page_contents(path.read_bytes())[1:]
+    for content in reference:
+        small = {s: n for s, n in font_sizes(content).items() if s < 9}
+        assert small == {7.0: 1}, small  # the interval lists are 9 pt too
+
+
+def _tdf_from_csv(chart) -> pd.DataFrame:
+    """The thresholds frame the chart set drew, rebuilt from thresholds.csv with the test's own label rule."""
     rows = pd.read_csv(chart / "thresholds.csv", keep_default_na=False)
     tdf = pd.DataFrame({
         "player": rows["player"], "hand": rows["hand"],
@@ -82,6 +127,59 @@ def test_pdf_is_reproducible(chart, tmp_path):
     })
     tdf["multi"] = tdf["intervals"].str.count(";") >= 1
     tdf["label"] = [expected_label(r, HIGH).rstrip("*") for r in read_csv(chart / "thresholds.csv")]
+    return tdf
+
+
+def pdf_text(pdftotext: str, path, page: int | None = None) -> str:
+    pages = ["-f", str(page), "-l", str(page)] if page else []
+    return subprocess.run([pdftotext, "-layout", *pages, str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_pdf_text_is_extractable(chart, pdftotext):
+    first = pdf_text(pdftotext, chart / "chart.pdf", 1)
+    tokens = re.findall(r"[^\s:,]+", first)
+    rows = read_csv(chart / "thresholds.csv")
+    starred = {(r["player"], r["hand"]) for r in rows if ";" in r["intervals"]}
+    for hand in CLASS_NAMES:  # each hand once per grid on page 1, starred where it has several intervals
+        names = [hand + ("*" if (player, hand) in starred else "") for player in ("sb", "bb")]
+        assert sum(tokens.count(name) for name in set(names)) >= 2, hand
+        for name in set(names):
+            assert tokens.count(name) >= names.count(name), name
+    assert "SB 0.5 / BB 1, no ante" in first
+    assert "SB push" in first and "BB call" in first and "page 1 of 2" in first
+    labels = [expected_label(r, HIGH).rstrip("*") for r in rows]  # the star is on the hand's name
+    for label in set(labels):
+        assert tokens.count(label) >= labels.count(label), label
+    reference = pdf_text(pdftotext, chart / "chart.pdf", 2)
+    assert starred and "page 2 of 2" in reference
+    for row in rows:  # every starred hand is listed under its player with its first interval
+        if (row["player"], row["hand"]) not in starred:
+            continue
+        lo, hi = row["intervals"].split(";")[0].split("-")
+        first_interval = f"{float(lo):.4f}".rstrip("0").rstrip(".") + "\u2013" + \
+            f"{float(hi):.4f}".rstrip("0").rstrip(".")
+        assert re.search(rf"(^|\s){re.escape(row['hand'])}\s+{re.escape(first_interval)}", reference, re.M), row
+    assert "SB push: hands pushed" in reference and "BB call: hands called" in reference
+
+
+def test_a_long_interval_list_goes_on_to_further_pages(chart, tmp_path, pdftotext):
+    """Nothing is cut: a list longer than a page continues, every page numbered."""
+    tdf = _tdf_from_csv(chart)
+    many = ";".join(f"{1 + k / 10:.6f}-{1.05 + k / 10:.6f}" for k in range(60))  # 60 intervals a hand
+    tdf["intervals"], tdf["multi"] = many, True
+    path = write_chart_pdf(tmp_path / "long.pdf", tdf, LOW, HIGH, "SB 0.5 / BB 1, no ante")
+    pages = pdf_pages_and_size(path.read_bytes())[0]
+    assert pages >= 4
+    text = pdf_text(pdftotext, path)
+    assert f"page {pages} of {pages}" in text and "(continued)" in text
+    tokens = re.findall(r"[^\s:,]+", text)
+    for hand in CLASS_NAMES:  # starred in both grids on page 1, then in both lists
+        assert tokens.count(hand + "*") >= 2 and tokens.count(hand) >= 2, hand
+
+
+def test_pdf_is_reproducible(chart, tmp_path):
+    tdf = _tdf_from_csv(chart)
     a = write_chart_pdf(tmp_path / "a.pdf", tdf, LOW, HIGH, "SB 0.5 / BB 1, no ante", [("Stacks", "4")])
     b = write_chart_pdf(tmp_path / "b.pdf", tdf, LOW, HIGH, "SB 0.5 / BB 1, no ante", [("Stacks", "4")])
     assert a.read_bytes() == b.read_bytes()
@@ -92,7 +190,8 @@ def test_single_stack_chart_set_pdf_shows_the_frequency_grids(tmp_path, pdftotex
     text = subprocess.run([pdftotext, "-layout", str(tmp_path / "chart.pdf"), "-"], capture_output=True,
                           text=True, check=True).stdout
     assert "at 10 bb" in text and "71%" in text  # 43s is pushed 71.07...% at 10 bb (README)
-    assert pdf_pages_and_size((tmp_path / "chart.pdf").read_bytes())[0] == 1
+    assert "SB push frequency" in text and "BB call frequency" in text  # the legends
+    assert pdf_pages_and_size((tmp_path / "chart.pdf").read_bytes())[0] == 2  # the grids, then the configuration
 
 
 def test_svg_text_is_searchable(chart):

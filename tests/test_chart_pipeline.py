@@ -103,10 +103,18 @@ def test_formats_pick_the_files(tmp_path):
     assert json.loads((tmp_path / "some" / "manifest.json").read_text())["formats"] == ["pdf", "svg"]
 
 
+def test_paper_reaches_the_pdf_and_the_manifest(tmp_path):
+    sflp.chart(stacks=STACKS, out=tmp_path / "letter", formats="pdf", paper="Letter", workers=0)
+    data = (tmp_path / "letter" / "chart.pdf").read_bytes()
+    assert b"/MediaBox [ 0 0 792 612 ]" in data  # ANSI Letter landscape, 11 x 8.5 in
+    assert json.loads((tmp_path / "letter" / "manifest.json").read_text())["paper"] == "letter"
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"formats": "csv,docx"}, "formats 'csv,docx': unknown 'docx'; choose from csv, xlsx, html, pdf, png, svg"),
     ({"formats": []}, "none given"),
     ({"ranges": "json"}, "ranges 'json': choose from auto, csv, segments, parquet"),
+    ({"paper": "a5"}, "paper 'a5': choose from a4, letter"),
     ({"stacks": "4:2:1"}, "stop must not be below start"),
     ({"config": "nash"}, "config must be a GameConfig, got str"),
 ])

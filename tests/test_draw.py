@@ -153,6 +153,19 @@ def test_pdf_is_one_page_reproducible_and_undated(monkeypatch):
     assert reportlab.Version.encode() not in a and re.search(rb"/Producer \(sflp\)", a)
 
 
+def test_pdf_of_several_drawings_has_a_page_each_in_its_own_size(poppler):
+    small = Drawing(100, 50)
+    small.text(10, 30, "second page", 8)
+    data = pdf_bytes([sample(), small])
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)
+    assert [(float(w), float(h)) for w, h in boxes] == [(200.0, 120.0), (100.0, 50.0)]
+    pages = subprocess.run([poppler["pdftotext"], "-", "-"], input=data, capture_output=True,
+                           check=True).stdout.decode().split("\f")
+    assert "AKs" in pages[0] and "second page" not in pages[0] and "second page" in pages[1]
+    with pytest.raises(ValueError, match="at least one drawing"):
+        pdf_bytes([])
+
+
 def test_pdf_date_follows_source_date_epoch(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14 22:13:20 UTC
     a = pdf_bytes(sample())

@@ -84,7 +84,7 @@ def cmd_chart(args) -> int:
     try:
         config = config_from(args, stack=min_stack(args.big_blind, args.ante, args.bb_ante))
         result = chart(config, stacks, out=args.out, formats=args.formats, ranges=args.ranges,
-                       exact=args.exact, grid_stacks=grid_stacks, progress=progress,
+                       paper=args.paper, exact=args.exact, grid_stacks=grid_stacks, progress=progress,
                        **lock_options(args, Path(args.out) if args.out else None))
     finally:
         progress.close()
@@ -135,7 +135,7 @@ def cmd_exploit(args) -> int:
 
     title = exploit_sweep_title(locked)
     files = write_chart_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title,
-                            **lock_options(args, out_dir))
+                            paper=args.paper, **lock_options(args, out_dir))
     if args.json:
         print_json(exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config))
         return 0
@@ -162,6 +162,11 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def add_paper(p) -> None:
+    p.add_argument("--paper", default="a4", choices=("a4", "letter"),
+                   help="sheet of chart.pdf, landscape: a4 (297 x 210 mm, the default) or letter (11 x 8.5 in)")
+
+
 def add_commands(sub) -> None:
     """chart, exploit, compare."""
     p = add_parser(sub, "chart", help="solve many stacks, exact thresholds, write CSV/xlsx/PNG chart set")
@@ -182,6 +187,7 @@ def add_commands(sub) -> None:
                    help="form of the every-stack ranges: ranges.csv, ranges_segments.csv (runs of equal "
                         "frequency), ranges.parquet (needs the parquet extra); auto = csv up to 2,000 stacks, "
                         "segments above")
+    add_paper(p)
     add_lock(p)
     add_output(p)
     p.set_defaults(func=cmd_chart)
@@ -195,6 +201,7 @@ def add_commands(sub) -> None:
     p.add_argument("--sb", default=None, metavar="SPEC", help="lock SB's pushes (range, 30%%, CSV/grid/JSON file)")
     p.add_argument("--out", default=None,
                    help="chart set folder with --stacks (default reports/<config>_exploit-<hero>)")
+    add_paper(p)
     add_lock(p)
     add_output(p)
     p.set_defaults(func=cmd_exploit)

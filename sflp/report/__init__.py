@@ -3,9 +3,9 @@
 Results are values and files are an edge.  The solvers return dataclasses
 (:class:`sflp.core.game.Solution`, :class:`sflp.solving.thresholds.Thresholds`); this package first turns them
 into tidy pandas frames -- one row per stack x player x hand (:mod:`.frames`) -- and only then
-into files: CSV (:mod:`.csv_out`), an Excel workbook (:mod:`.excel`) and PNG + SVG pictures
-and a PDF page (:mod:`.plots`, drawn by :mod:`.draw`).  Wide 13x13 grids are derived from the
-tidy frames, never stored separately.
+into files: CSV (:mod:`.csv_out`), an Excel workbook (:mod:`.excel`), PNG + SVG pictures
+(:mod:`.plots`) and the printable PDF (:mod:`.printable`), both drawn by :mod:`.draw`.  Wide 13x13
+grids are derived from the tidy frames, never stored separately.
 Every file is written to a temporary file in its folder and renamed into place
 (:mod:`sflp.atomic`, the package's one writer), so no reader ever sees half a file; I/O problems raise
 :class:`sflp.errors.OutputError` naming the path.
@@ -15,8 +15,8 @@ lazily, in the job that writes its format.  The jobs (:mod:`.chartset`, :mod:`.c
 
 * :func:`write_chart_set` -- values.csv, ranges.csv, thresholds.csv, chart.xlsx, threshold
   charts, the value curve and range grids, chart.html (:func:`.html.write_chart_html`, one
-  self-contained interactive page) and chart.pdf (:func:`.plots.write_chart_pdf`, one printable
-  A4 page), for a sweep of stacks;
+  self-contained interactive page) and chart.pdf (:func:`.printable.write_chart_pdf`, the printable
+  chart, A4 or Letter), for a sweep of stacks;
 * :func:`write_solution` -- the files of a single solved stack;
 * :func:`default_out_dir` -- ``reports/hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25``;
 * :func:`check_out_dir` -- create / validate an output folder up front.

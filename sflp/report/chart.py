@@ -87,6 +87,7 @@ def chart(
     out: Path | str | None = None,
     formats: Sequence[str] | str | None = None,
     ranges: str = "auto",
+    paper: str = "a4",
     exact: bool = False,
     grid_stacks: Sequence[float] | str | None = None,
     progress: Progress | None = None,
@@ -103,7 +104,8 @@ def chart(
     ``out`` is the folder (default ``reports/<config name>``, :func:`.chartset.default_out_dir`);
     ``formats`` the output formats (default all: csv, xlsx, html, pdf, png, svg); ``ranges`` the
     form of the every-stack ranges (``auto``, ``csv``, ``segments``, ``parquet``: see
-    :mod:`sflp.report.writers`); ``exact`` adds each value as a fraction to values.csv;
+    :mod:`sflp.report.writers`); ``paper`` the sheet of ``chart.pdf`` (``a4`` or ``letter``,
+    landscape); ``exact`` adds each value as a fraction to values.csv;
     ``grid_stacks`` the stacks of the range grids.  The folder is written as one unit: a folder
     of the user's files is refused, files a previous set's manifest does not list are kept and
     passed to ``on_keep``; ``wait=False`` fails at once when another job holds the folder
@@ -112,7 +114,7 @@ def chart(
     from sflp.report.chartset import default_out_dir, write_set
     from sflp.report.jobs import Jobs
     from sflp.report.staging import check_target
-    from sflp.report.writers import check_formats, resolve_ranges, warm
+    from sflp.report.writers import check_formats, check_paper, resolve_ranges, warm
     from sflp.solving.solver import iter_blocks, iter_solve
     from sflp.solving.thresholds import compute_thresholds
 
@@ -122,6 +124,7 @@ def chart(
     low, high = stacks[0], stacks[-1]
     formats = check_formats(formats)
     resolve_ranges(ranges, len(stacks))  # before any work
+    paper = check_paper(paper)
     if isinstance(grid_stacks, str):
         grid_stacks = parse_grid_stacks(grid_stacks, low, high, "grid_stacks")
     out_dir = Path(out) if out is not None else default_out_dir(config, low, high)
@@ -141,8 +144,8 @@ def chart(
         stream = iter_blocks(stacks, config, path=thresholds) if thresholds is not None else \
             iter_solve(stacks, config, exact=True)
         files, summary = write_set(clock.timed(stream), thresholds, out_dir, exact=exact, stacks=stacks,
-                                   formats=formats, ranges=ranges, range_stacks=grid_stacks, progress=progress,
-                                   wait=wait, on_wait=on_wait, on_keep=on_keep, jobs=jobs)
+                                   formats=formats, ranges=ranges, paper=paper, range_stacks=grid_stacks,
+                                   progress=progress, wait=wait, on_wait=on_wait, on_keep=on_keep, jobs=jobs)
     finally:
         jobs.close()
     lp = summary.methods.get("lp", 0) + (thresholds.lp_solves if thresholds is not None else 0)

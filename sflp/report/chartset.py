@@ -258,6 +258,7 @@ def write_chart_set(
     title: str | None = None,
     formats: Sequence[str] | str | None = None,
     ranges: str = "auto",
+    paper: str = "a4",
     progress=None,
     wait: bool = True,
     on_wait=None,
@@ -275,7 +276,8 @@ def write_chart_set(
 
     ``formats`` picks the output formats (:data:`sflp.report.writers.FORMATS`, default all) and
     ``ranges`` the form of the ranges of every stack (``auto``, ``csv``, ``segments`` or
-    ``parquet``, see :mod:`sflp.report.writers`).  The files are written into a staging folder
+    ``parquet``, see :mod:`sflp.report.writers`); ``paper`` the sheet of ``chart.pdf`` (``a4`` or
+    ``letter``, landscape, :mod:`sflp.report.printable`).  The files are written into a staging folder
     beside ``out_dir`` and swapped in at the end (:class:`~sflp.report.staging.StagedFolder`):
     ``out_dir`` holds the complete old set or the complete new set, never a mix, and a
     ``manifest.json`` lists every file with its SHA-256.
@@ -292,7 +294,7 @@ def write_chart_set(
     """
     files, _ = write_set(solutions, thresholds, out_dir, exact=exact, range_stacks=range_stacks,
                          extra_about=extra_about, stacks=stacks, title=title, formats=formats, ranges=ranges,
-                         progress=progress, wait=wait, on_wait=on_wait, on_keep=on_keep,
+                         paper=paper, progress=progress, wait=wait, on_wait=on_wait, on_keep=on_keep,
                          manifest_extra=manifest_extra, workers=workers)
     return files
 
@@ -331,7 +333,7 @@ def _stream(solutions, solved: list[float], thresholds, exact: bool, summary: Sw
 # Long on purpose: the job's steps in order (stage, stream, finish, manifest), one call each.
 def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False, range_stacks=None,
               extra_about: dict | None = None, stacks=None, title: str | None = None, formats=None,
-              ranges: str = "auto", progress=None, wait: bool = True, on_wait=None, on_keep=None,
+              ranges: str = "auto", paper: str = "a4", progress=None, wait: bool = True, on_wait=None, on_keep=None,
               manifest_extra: dict | None = None, workers: int | None = None,
               jobs=None) -> tuple[dict[str, str], SweepSummary]:
     """:func:`write_chart_set`, also returning the :class:`SweepSummary` of what was solved.
@@ -347,10 +349,11 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
     """
     from sflp.report.jobs import Jobs
     from sflp.report.staging import StagedFolder, write_manifest
-    from sflp.report.writers import Head, check_formats, make_writers, resolve_ranges, sc_job, warm
+    from sflp.report.writers import Head, check_formats, check_paper, make_writers, resolve_ranges, sc_job, warm
 
     _check_thresholds(None, thresholds)  # its type, before any work
     formats = check_formats(formats)
+    paper = check_paper(paper)
     solutions, solved = _stack_list(solutions, stacks)
     ranges = resolve_ranges(ranges, len(solved))
     chosen = nearest_stacks(solved, range_stacks) if range_stacks else default_range_stacks(solved)
@@ -360,7 +363,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
                 solved=solved, chosen=list(chosen))
     out = Path(out_dir)
     tick = progress or (lambda phase, done, total: None)
-    writers = make_writers(formats, ranges)
+    writers = make_writers(formats, ranges, paper)
 
     folder = StagedFolder(out, wait=wait, on_wait=on_wait)
     if jobs is None:  # the workers load pandas and the format libraries while this process solves
@@ -395,7 +398,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
         jobs.wait()
         for writer in writers:
             writer.close()
-        info = _manifest_info(sweep, summary, thresholds, title, exact, formats, ranges, manifest_extra)
+        info = _manifest_info(sweep, summary, thresholds, title, exact, formats, ranges, paper, manifest_extra)
         pause_point("manifest")
         write_manifest(stage, info, known)
         names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
@@ -406,7 +409,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
 
 
 def _manifest_info(sweep, summary: SweepSummary, thresholds, title: str | None, exact: bool, formats, ranges: str,
-                   extra: dict | None) -> dict:
+                   paper: str, extra: dict | None) -> dict:
     """What ``manifest.json`` says of the set, besides its files."""
     from sflp.report.writers import FORMATS
 
@@ -425,6 +428,7 @@ def _manifest_info(sweep, summary: SweepSummary, thresholds, title: str | None, 
         "max_exploitability": summary.max_exploitability,
         "made_with": made_with(),
         **({"formats": list(formats), "ranges": ranges} if tuple(formats) != FORMATS or ranges != "csv" else {}),
+        **({"paper": paper} if paper != "a4" and "pdf" in formats else {}),
         **(extra or {}),
     }
 

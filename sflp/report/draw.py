@@ -1,11 +1,11 @@
-"""A small vector drawing written three ways: SVG (text), PDF (one page, reportlab) and PNG (Pillow).
+"""A small vector drawing written three ways: SVG (text), PDF (reportlab, a page a drawing) and PNG (Pillow).
 
 The report pictures are rectangles, lines, dots and short texts.  A :class:`Drawing` holds them
 once, in **points** (1/72 inch) with the origin at the **top left** and ``y`` pointing **down**
 (as in SVG), and three small writers turn the same drawing into a file:
 
 * :func:`svg_bytes` -- every text stays a ``<text>`` element (searchable, selectable);
-* :func:`pdf_bytes` -- one page drawn with reportlab's canvas: vector rectangles, lines and
+* :func:`pdf_bytes` -- a page per drawing, drawn with reportlab's canvas: vector rectangles, lines and
   dots, text in DejaVu Sans embedded as TrueType subsets with a ``ToUnicode`` map, so it prints
   sharp and ``pdftotext`` reads every character back (``−``, ``≤``, ``×``, ``é`` included);
 * :func:`png_bytes` -- drawn by Pillow at twice the size and halved (anti-aliased edges and text).
@@ -27,7 +27,7 @@ id is made from that date and the title; font subsets are named in order of firs
 **Why reportlab.**  The PDF library was chosen by measurement against fpdf2 (matplotlib's PDF
 backend was not a candidate: importing matplotlib alone takes about 0.4 s, and sflp no longer
 depends on it).  Medians on the
-real chart page (:func:`sflp.report.plots.chart_page`, A4 landscape, 1,219 items of which 778
+real chart page (the one-page A4 chart of that time, 1,219 items of which 778
 texts), Python 3.11 on a shared 2-core Linux machine:
 
 =====================  =================  ==========  ==============  =========
@@ -52,6 +52,7 @@ from __future__ import annotations
 import functools
 import io
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -336,21 +337,35 @@ def _pdf_rgb(colour: str) -> tuple[float, float, float]:
     return r / 255, g / 255, b / 255
 
 
-def pdf_bytes(drawing: Drawing, title: str = "", creator: str = "sflp") -> bytes:
-    """The drawing as a one-page PDF (reportlab): vector graphics, DejaVu Sans embedded as
-    TrueType subsets with Unicode maps (every text extractable, any character the font has),
-    the same drawing gives the same bytes (see the module doc)."""
+def pdf_bytes(drawing: Drawing | Sequence[Drawing], title: str = "", creator: str = "sflp") -> bytes:
+    """The drawing as a PDF page (reportlab), or a sequence of drawings as one page each, in order:
+    vector graphics, DejaVu Sans embedded as TrueType subsets with Unicode maps (every text
+    extractable, any character the font has); the same drawings give the same bytes (see the
+    module doc).  Each page takes its size from its drawing."""
     from reportlab.pdfgen.canvas import Canvas
 
+    pages = [drawing] if isinstance(drawing, Drawing) else list(drawing)
+    if not pages:
+        raise ValueError("pdf_bytes needs at least one drawing")
     fonts = {weight: _font(weight).fontName for weight in FONT_FILES}
     buf = io.BytesIO()
-    pdf = Canvas(buf, pagesize=(drawing.width, drawing.height), invariant=1, pageCompression=1,
+    pdf = Canvas(buf, pagesize=(pages[0].width, pages[0].height), invariant=1, pageCompression=1,
                  initialFontName=fonts["normal"])
     pdf.setTitle(title)
     pdf.setCreator(creator)
     pdf.setProducer("sflp")
     pdf.setAuthor("")
     pdf.setSubject("")
+    for page in pages:
+        pdf.setPageSize((page.width, page.height))
+        _pdf_page(pdf, page, fonts)
+        pdf.showPage()
+    pdf.save()
+    return buf.getvalue()
+
+
+def _pdf_page(pdf, drawing: Drawing, fonts: dict[str, str]) -> None:
+    """Draw ``drawing``'s items on the canvas's current page."""
     h = drawing.height  # the PDF's y points up from the bottom edge
     for item in drawing.items:
         if isinstance(item, Rect):
@@ -391,6 +406,3 @@ def pdf_bytes(drawing: Drawing, title: str = "", creator: str = "sflp") -> bytes
                 pdf.restoreState()
             else:
                 pdf.drawString(x0, h - item.y, item.text)
-    pdf.showPage()
-    pdf.save()
-    return buf.getvalue()

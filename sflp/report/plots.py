@@ -1,14 +1,15 @@
-"""The chart set's pictures: threshold charts, range grids, the value curve and the A4 page.
+"""The chart set's pictures: threshold charts, range grids and the value curve.
 
 Each picture is one :class:`~sflp.report.draw.Drawing` (points, origin top left), written as
-``<stem>.png`` and ``<stem>.svg`` by :func:`render` and the page as ``chart.pdf`` by
-:func:`write_chart_pdf` -- the same drawing in every format, every file atomic and
+``<stem>.png`` and ``<stem>.svg`` by :func:`render` (the printable ``chart.pdf`` is
+:mod:`sflp.report.printable`, drawn from the same grids) -- every file atomic and
 byte-reproducible (no clock times; fonts from the DejaVu Sans files bundled in ``sflp/report/fonts``).
 
 Grids use the HoldemResources orientation: aces top-left, suited hands above the diagonal,
 offsuit below.  Each cell holds the hand's name and, below it, its number (threshold label or
 mixed frequency); the text colour is black or white, whichever reads better on the cell.
-The threshold colour bar is logarithmic, like the cell colours (:mod:`sflp.report.colors`).
+Threshold cells take the stepped bands of :mod:`sflp.report.colors`, with the band legend beside the
+grid; range grids carry a frequency legend (white = never to the player's colour = always).
 
 The notebook picture of a solution (:func:`sflp.report.notebook.solution_picture`) is
 :func:`range_picture`; the approximate-solver benchmark draws its log-log panels with
@@ -26,7 +27,7 @@ import pandas as pd
 
 from sflp.atomic import write_bytes
 from sflp.report.colors import NEVER, THRESHOLD_BANDS, frequency_colour, text_colour, threshold_colour
-from sflp.report.draw import CAP_HEIGHT, Drawing, pdf_bytes, png_bytes, svg_bytes, text_width, wrap
+from sflp.report.draw import CAP_HEIGHT, Drawing, png_bytes, svg_bytes, text_width, wrap
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
 from sflp.report.text import fmt_num
 
@@ -44,15 +45,23 @@ MAX_FOOTNOTE_HANDS = 6
 
 
 def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, second, *,
-              big_second: bool = False, rank_size: float = 8.0) -> None:
+              big_second: bool = False, rank_size: float = 8.0, text_size: float | None = None) -> None:
     """One 13x13 grid with its top-left corner at ``(left, top)``, ``size`` points wide.
 
     ``colours[r][c]`` is the cell colour (``"RRGGBB"``), ``hands[r][c]`` its name and
     ``second[r][c]`` the text under the name (empty: the name alone, centred).  Ranks label the
     columns above the grid and the rows on its left.  Cells are separated by 0.8 pt of white.
+    Text sizes: 6.5 pt (the name alone 7.5 pt); ``big_second`` sets the second line in 8.5 pt
+    bold; ``text_size`` sets every cell text in that size, the second line bold (the printable page).
     """
     cell = size / 13
     gap = 0.4
+    name_size, alone_size, second_size, second_weight = 6.5, 7.5, 6.5, "normal"
+    if big_second:
+        second_size, second_weight = 8.5, "bold"
+    if text_size is not None:
+        name_size = alone_size = second_size = text_size
+        second_weight = "bold"
     for r in range(13):
         y = top + r * cell
         for c in range(13):
@@ -66,11 +75,10 @@ def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, 
             x = left + (c + 0.5) * cell
             extra = second[r][c]
             if extra:
-                _centred(d, x, top + (r + 0.3) * cell, hands[r][c], 6.5, ink)
-                _centred(d, x, top + (r + 0.7) * cell, extra, 8.5 if big_second else 6.5, ink,
-                         "bold" if big_second else "normal")
+                _centred(d, x, top + (r + 0.3) * cell, hands[r][c], name_size, ink)
+                _centred(d, x, top + (r + 0.7) * cell, extra, second_size, ink, second_weight)
             else:
-                _centred(d, x, top + (r + 0.5) * cell, hands[r][c], 7.5, ink)
+                _centred(d, x, top + (r + 0.5) * cell, hands[r][c], alone_size, ink)
 
 
 def _centred(d: Drawing, x: float, y: float, text: str, size: float, colour: str, weight: str = "normal") -> None:
@@ -118,6 +126,25 @@ def colour_bar(d: Drawing, left: float, top: float, width: float, height: float,
         d.text(left + width + 4, y + step * 0.43 + CAP_HEIGHT * label_size / 2, label, label_size, INK)
 
 
+FREQUENCY_STEPS = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""The frequencies the range legend shows (the cells shade continuously between them)."""
+
+
+def frequency_legend(d: Drawing, left: float, top: float, player: str, box: float = 34.0,
+                     size: float = 8.0) -> float:
+    """The range legend: ``"<SB push|BB call> frequency"`` and a swatch for each of
+    :data:`FREQUENCY_STEPS`, white (never) to the player's full colour (always), labelled in %;
+    returns the x after it."""
+    label = f"{PLAYER_TITLES[player]} frequency"
+    d.text(left, top + box * 0.3 + CAP_HEIGHT * size / 2, label, size, INK)
+    x = left + text_width(label, size) + 6
+    for k, freq in enumerate(FREQUENCY_STEPS):
+        colour = frequency_colour(freq, player)
+        d.rect(x + k * box, top, box - 2, box * 0.6, fill=colour, stroke="999999", width=0.4)
+        _centred(d, x + k * box + (box - 2) / 2, top + box * 0.3, f"{100 * freq:.0f}%", size, text_colour(colour))
+    return x + len(FREQUENCY_STEPS) * box
+
+
 # ---------------------------------------------------------------- the pictures
 
 
@@ -139,8 +166,8 @@ def threshold_picture(tdf: pd.DataFrame, player: str, low: float, high: float, s
         by_hand = dict(zip(rows["hand"], rows["intervals"]))
         shown = [f"{h} {_short_intervals(by_hand[h])}" for h in starred[:MAX_FOOTNOTE_HANDS]]
         more = len(starred) - len(shown)
-        notes.append("* more than one stack interval with frequency > 0.5: " + "; ".join(shown)
-                     + (f"; and {more} more (see thresholds.csv)" if more else "") + " bb")
+        notes.append("* played with frequency > 0.5 on more than one stack interval (bb): " + "; ".join(shown)
+                     + (f"; and {more} more (see thresholds.csv)" if more else ""))
     lines = [line for note in notes for line in wrap(note, d.width - 2 * left, 7)]
     d.lines(left, top + size + 0.2 * PT, lines, 7, NOTE)
     return d
@@ -176,9 +203,11 @@ def range_picture(ranges: pd.DataFrame, stack: float, structure: str, players: S
                   kind: str = "Equilibrium") -> Drawing:
     """Frequency grids at one stack, one panel per player (SB push, BB call); ``kind`` heads the title."""
     ranges = select(ranges, stack=stack)
-    d = Drawing(7.2 * PT * len(players), 7.8 * PT)
+    d = Drawing(7.2 * PT * len(players), 8.15 * PT)
     for k, player in enumerate(players):
-        _frequency_panel(d, (0.35 + 7.2 * k) * PT, 0.9 * PT, 6.6 * PT, ranges, stack, player)
+        left = (0.35 + 7.2 * k) * PT
+        _frequency_panel(d, left, 0.9 * PT, 6.6 * PT, ranges, stack, player)
+        frequency_legend(d, left, 7.65 * PT, player)
     _title(d, d.width / 2, 21, [f"{kind} ranges at {fmt_num(stack)} bb, {structure}"], 12)
     return d
 
@@ -397,114 +426,3 @@ def render(make, out_dir: pathlib.Path | str, stem: str, *args, **kwargs) -> dic
         write_bytes(path, data)
         out[path.name] = str(path)
     return out
-
-
-# ---------------------------------------------------------------- the printable page
-
-A4_LANDSCAPE = (297 / 25.4, 210 / 25.4)
-"""A4 landscape in inches (297 x 210 mm)."""
-_PAGE_ABOUT_KEYS = ("Stacks", "Hand level", "Max exploitability (bb/hand)", "Threshold breakpoints", "Certificate",
-                    "sflp version", "Solver", "Equity table SHA-256")
-
-
-# Long on purpose: one page laid out top to bottom; each block is a few lines of coordinates.
-def chart_page(tdf: pd.DataFrame | None, low: float, high: float, structure: str,
-               about: Sequence[tuple[str, object]] = (), *, ranges: pd.DataFrame | None = None,
-               stack: float | None = None) -> Drawing:
-    """One A4 landscape page: SB push and BB call threshold grids side by side, the colour
-    legend, the configuration, and every ``*`` hand's stack intervals.
-
-    Without thresholds (``tdf`` None) the page shows the SB push / BB call frequency grids of
-    ``ranges`` at ``stack`` instead.
-    """
-    d = Drawing(A4_LANDSCAPE[0] * PT, A4_LANDSCAPE[1] * PT)
-    size, left, top = 4.55 * PT, 0.45 * PT, 0.95 * PT
-    multi: dict[str, list[str]] = {}
-    by_player: dict[str, pd.DataFrame] = {}
-    for k, player in enumerate(("sb", "bb")):
-        x = left + k * (size + 0.55 * PT)
-        if tdf is not None:
-            by_player[player], colours, hands, second, multi[player] = _threshold_cells(tdf, player, low, high)
-            draw_grid(d, x, top, size, colours, hands, second, rank_size=7)
-            d.text(x + size / 2, top - 14, f"{PLAYER_TITLES[player]}: largest stack (bb) with frequency > 0.5", 10,
-                   INK, anchor="middle")
-        else:
-            _frequency_panel(d, x, top, size, select(ranges, stack=stack), stack, player, title_size=10,
-                             rank_size=7)
-    if tdf is not None:
-        title = f"Heads-up push/fold thresholds, stacks {fmt_num(low)}-{fmt_num(high)} bb, {structure}"
-        colour_bar(d, left + 2 * size + 0.75 * PT, top, 0.13 * PT, size, label_size=6.5)
-    else:
-        title = f"Heads-up push/fold equilibrium at {fmt_num(stack)} bb, {structure}"
-    d.text(left, 0.3 * PT + 13 * 0.928, title, 13, INK, "bold")
-
-    # left column under the grids: how to read the chart, then the configuration
-    below = top + size + 0.45 * PT
-    info = []
-    if tdf is not None:
-        info += [
-            "How to read: the number is the largest stack (bb, truncated to 0.1) at which the hand is",
-            f"played with frequency > 0.5; {fmt_num(high)}+ = up to the top of the range; - = never (grey).",
-            "Colour: the band of that stack, light yellow (2 bb or less) to dark violet (over 20 bb).",
-            "* = played on more than one stack interval (listed on the right). Grid: aces top-left,",
-            "pairs on the diagonal, suited above it, offsuit below. Stacks are effective, before posting.",
-        ]
-    else:
-        info += ["Cells: white = never, full colour = always; mixed hands show their frequency.",
-                 "Grid: aces top-left, pairs on the diagonal, suited above it, offsuit below."]
-    info.append("")
-    wanted = dict(about)
-    info.append(f"Configuration: {structure}")
-    for key in _PAGE_ABOUT_KEYS:
-        if key in wanted:
-            value = wanted[key]
-            text = f"{value:.2g}" if isinstance(value, float) else str(value)
-            info += wrap(f"{key}: {text}", 4.1 * PT, 6.5, indent="    ")
-    d.lines(left, below, info, 6.5, "222222", spacing=1.35)
-
-    # right part: the * hands' intervals, three columns
-    if tdf is not None:
-        lines = []
-        for player in ("sb", "bb"):
-            ivs = dict(zip(by_player[player]["hand"], by_player[player]["intervals"]))
-            for hand in multi[player]:
-                lines.append(f"{PLAYER_TITLES[player].split()[0]} {hand}: {_page_intervals(ivs[hand])}")
-        x0, columns, column_width, size_pt = 4.75 * PT, 3, 2.25 * PT, 5.8
-        if lines:
-            wrapped = [w for line in lines for w in wrap(line, column_width - 0.12 * PT, size_pt, indent="    ")]
-            per_column = int((d.height - below - 0.17 * PT - 0.3 * PT) / (size_pt * 1.3))
-            shown = wrapped[: columns * per_column]
-            if len(wrapped) > len(shown):
-                shown[-1] = f"... {len(wrapped) - len(shown) + 1} more lines in thresholds.csv"
-            d.lines(x0, below, ["* hands: stack intervals (bb, to 0.0001) with frequency > 0.5"], 7, INK, "bold")
-            for col in range(columns):
-                chunk = shown[col * per_column:(col + 1) * per_column]
-                d.lines(x0 + col * column_width, below + 0.17 * PT, chunk, size_pt, "222222", spacing=1.3)
-        else:
-            d.lines(x0, below, ["No hand is played on more than one stack interval."], 7, INK)
-    d.text(d.width - 0.3 * PT, d.height - 0.2 * PT, "sflp: exact heads-up push/fold equilibria", 6, "666666",
-           anchor="end")
-    return d
-
-
-def _page_intervals(text: str) -> str:
-    """``"1.000000-7.245115;7.261251-7.298881"`` -> ``"1-7.2451, 7.2613-7.2989"``."""
-    def short(x: str) -> str:
-        return f"{float(x):.4f}".rstrip("0").rstrip(".")
-
-    return ", ".join("-".join(short(x) for x in part.split("-", 1)) for part in filter(None, text.split(";")))
-
-
-def write_chart_pdf(path: pathlib.Path | str, tdf: pd.DataFrame | None, low: float, high: float, structure: str,
-                    about: Sequence[tuple[str, object]] = (), *, ranges: pd.DataFrame | None = None,
-                    stack: float | None = None) -> pathlib.Path:
-    """Write ``chart.pdf``, the one-page A4 landscape chart (:func:`chart_page`), atomically.
-
-    Vector graphics, all text kept as text in embedded TrueType fonts, so it prints sharp and is
-    searchable; its date is ``SOURCE_DATE_EPOCH`` or a fixed one, never the clock, so the same inputs
-    give the same bytes.
-    """
-    if tdf is None and (ranges is None or stack is None):
-        raise ValueError("write_chart_pdf needs thresholds, or ranges and a stack")
-    page = chart_page(tdf, low, high, structure, about, ranges=ranges, stack=stack)
-    return write_bytes(path, pdf_bytes(page, title=f"sflp chart, {structure}"))

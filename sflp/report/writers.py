@@ -22,7 +22,7 @@ A chart set is written in three steps, and a format takes part in each through i
            ``bb_call_<S>bb.csv`` and the ranges in the form ``ranges=`` asks for (below)
 ``xlsx``   ``chart.xlsx`` (:mod:`.excel`)
 ``html``   ``chart.html``, one self-contained interactive page (:mod:`.html`)
-``pdf``    ``chart.pdf``, one printable page (:mod:`.plots`)
+``pdf``    ``chart.pdf``, the printable chart, A4 or Letter (:mod:`.printable`)
 ``png``    the pictures as PNG: ``sb_push``, ``bb_call``, ``value_by_stack``, ``range_<S>bb``
 ``svg``    the same pictures as SVG
 =========  =================================================================================
@@ -60,6 +60,8 @@ from sflp.errors import ConfigError, OutputError
 FORMATS = ("csv", "xlsx", "html", "pdf", "png", "svg")
 """Every output format of a chart set, in the order the CLI lists them."""
 RANGE_FORMS = ("auto", "csv", "segments", "parquet")
+PAPER_NAMES = ("a4", "letter")
+"""The sheets ``chart.pdf`` is laid out for, landscape (:data:`.printable.PAPERS` has their sizes)."""
 RANGES_CSV_MAX_STACKS = 2000
 """``ranges="auto"`` writes ``ranges.csv`` up to this many stacks (676,000 rows, about 25 MB) and
 ``ranges_segments.csv`` above it."""
@@ -482,19 +484,24 @@ class PageWriter(Writer):
         return {}
 
 
-def _pdf(path: Path, sweep: Sweep) -> None:
-    from sflp.report.plots import write_chart_pdf
+def _pdf(path: Path, sweep: Sweep, paper: str) -> None:
+    from sflp.report.printable import write_chart_pdf
 
     last = sweep.ranges_at(sweep.solved[-1])
     write_chart_pdf(path, sweep.tdf, sweep.low, sweep.high, sweep.structure, sweep.about, ranges=last,
-                    stack=sweep.solved[-1])
+                    stack=sweep.solved[-1], paper=paper)
 
 
 class PdfWriter(Writer):
+    """``chart.pdf`` on ``paper`` (:data:`.printable.PAPERS`)."""
+
     format = "pdf"
 
+    def __init__(self, paper: str = "a4"):
+        self.paper = paper
+
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        submit(_pdf, self.stage / "chart.pdf", sweep)
+        submit(_pdf, self.stage / "chart.pdf", sweep, self.paper)
         return {}
 
 
@@ -547,14 +554,15 @@ class PictureWriter(Writer):
 
 
 WRITERS: dict[str, Callable[..., Writer]] = {
-    "csv": CsvWriter,
+    "csv": lambda ranges, **_: CsvWriter(ranges),
     "xlsx": lambda **_: WorkbookWriter(),
     "html": lambda **_: PageWriter(),
-    "pdf": lambda **_: PdfWriter(),
+    "pdf": lambda paper, **_: PdfWriter(paper),
     "png": lambda **_: PictureWriter("png"),
     "svg": lambda **_: PictureWriter("svg"),
 }
-"""Format name -> a callable making its writer (``csv`` takes the resolved ``ranges`` form)."""
+"""Format name -> a callable making its writer from the set's options (``csv`` takes the resolved
+``ranges`` form, ``pdf`` the ``paper``)."""
 
 
 def warm(config, formats: Sequence[str]) -> None:
@@ -568,6 +576,8 @@ def warm(config, formats: Sequence[str]) -> None:
         import sflp.report.excel  # noqa: F401
     if "html" in formats:
         import sflp.report.html  # noqa: F401
+    if "pdf" in formats:
+        import sflp.report.printable  # noqa: F401
     if {"pdf", "png", "svg"} & set(formats):
         from sflp.report.draw import _font
 
@@ -615,9 +625,21 @@ def resolve_ranges(ranges: str, stack_count: int) -> str:
     return ranges
 
 
-def make_writers(formats: Sequence[str], ranges: str) -> list[Writer]:
+def check_paper(paper: str) -> str:
+    """``paper`` (:data:`PAPER_NAMES`) lower-cased, or sflp's error naming the choices.
+
+    >>> check_paper("Letter")
+    'letter'
+    """
+    key = str(paper).strip().lower()
+    if key not in PAPER_NAMES:
+        raise ConfigError(f"paper {paper!r}: choose from {', '.join(PAPER_NAMES)}")
+    return key
+
+
+def make_writers(formats: Sequence[str], ranges: str, paper: str = "a4") -> list[Writer]:
     """A writer for each format (``formats`` checked by :func:`check_formats`)."""
-    return [WRITERS[name](ranges=ranges) for name in formats]
+    return [WRITERS[name](ranges=ranges, paper=paper) for name in formats]
 
 
 # ---------------------------------------------------------------- reading the ranges back
