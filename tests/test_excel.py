@@ -457,10 +457,12 @@ def test_no_cell_holds_inf_or_nan_text(full_book):
 
 
 def band_legend_row(ws) -> list[tuple[str, str]]:
-    """(label, fill) of the cells right of the first column-A cell reading ``Colour``."""
+    """(label, fill) of the ten cells from column B in the row under the column-A cell reading
+    ``Colour`` (the label has its own row, so that it is not cut by the first band)."""
     for r in range(1, ws.max_row + 1):
         if str(ws.cell(r, 1).value or "").startswith("Colour"):
-            return [(ws.cell(r, c).value, ws.cell(r, c).fill.fgColor.rgb[-6:]) for c in range(2, 12)]
+            assert all(ws.cell(r, c).value is None for c in range(2, 15))  # room for the label to run on
+            return [(ws.cell(r + 1, c).value, ws.cell(r + 1, c).fill.fgColor.rgb[-6:]) for c in range(2, 12)]
     raise AssertionError(f"{ws.title}: no colour legend")
 
 
@@ -475,7 +477,7 @@ def test_every_sheet_with_threshold_colours_carries_the_band_legend(full_book):
                       for r in range(13) for c in range(13)}
         assert grid_fills <= {colour for _, colour in expected}, name
         legend_row = next(r for r in range(1, ws.max_row + 1) if str(ws.cell(r, 1).value or "").startswith("Colour"))
-        assert _area(ws)[3] >= legend_row  # the legend prints with the grid
+        assert _area(ws)[3] >= legend_row + 1  # the legend prints with the grid
 
 
 def test_sc_sheet_stores_a_stated_cap_for_unbounded_and_reads_without_hashes(full_set, full_book):

@@ -246,15 +246,18 @@ def _notes(ws, row: int, paragraphs: Sequence[str]) -> int:
     return row
 
 
-def _band_legend(ws, row: int, label: str = "Colour (bb)") -> None:
-    """The threshold colour bands (:data:`THRESHOLD_BANDS`, then *never*) in one row from column
-    ``B``, each cell filled with its band's colour and labelled with its stacks."""
+def _band_legend(ws, row: int, label: str = "Colour: the band of that stack (bb)") -> int:
+    """``label`` in column ``A`` of ``row`` (it runs on over the empty cells to its right), then the
+    threshold colour bands (:data:`THRESHOLD_BANDS`, then *never*) in the next row from column
+    ``B``, each cell filled with its band's colour and labelled with its stacks; returns that row."""
     ws.cell(row, 1, label).font = _NOTE
+    row += 1
     for k, band in enumerate((*THRESHOLD_BANDS, None)):
         colour, text = (band.colour, band.label) if band else (NEVER, "never")
         cell = ws.cell(row, GRID_LEFT + k, text)
         _styled(cell, fill=_fill(colour), font=_font(text_colour(colour), False, 9), alignment=_CENTER,
                 border=_BORDER)
+    return row
 
 
 def _rank_labels(ws, top: int, left: int) -> None:
@@ -358,8 +361,7 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
         "number format writes the +, - and *.  Colour: the largest stack, in the bands below.",
     ]
     end = _notes(ws, legend, paragraphs)
-    scale_row = end + 1
-    _band_legend(ws, scale_row)
+    scale_row = _band_legend(ws, end + 1)
     ws.sheet_view.showGridLines = False
     _print_setup(ws, f"A1:N{scale_row}")
     ws.flush()
@@ -681,8 +683,7 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
     if tie_rule:
         notes.append(f"Ties: {tie_rule}.")
     end = _notes(ws, GRID_TOP + 14, notes)
-    scale_row = end + 1
-    _band_legend(ws, scale_row)
+    scale_row = _band_legend(ws, end + 1)
     heads = ("hand", "SC number (bb)", "exact (p/q)")
     for col, (head, width) in enumerate(zip(heads, (7, 15, 28)), start=SC_TABLE_LEFT):
         ws.column_dimensions[get_column_letter(col)].width = width
