@@ -431,6 +431,13 @@ def exact_best_response_values(game: PushFoldGame, sb, bb) -> tuple[Fraction, Fr
     return fig.sb_br, fig.bb_br
 
 
+def exact_figures(game: PushFoldGame, sb, bb) -> tuple[Fraction, Fraction, Fraction]:
+    """``(V(x, y), max_x' V(x', y), min_y' V(x, y'))``: the value and both best-response values at
+    once (each best-response value depends only on the other player's strategy)."""
+    fig = _figures(*_prepare(game, sb, bb))
+    return fig.value, fig.sb_br, fig.bb_br
+
+
 def exact_exploitability(game: PushFoldGame, sb, bb) -> Fraction:
     """SB's best-response value against ``bb`` minus SB's value when BB best-responds to ``sb``.
 

@@ -102,7 +102,8 @@ class StrategySpec:
     """One player's strategy as 1,326 combo frequencies, with where it came from.
 
     ``kind`` is ``"class-list"``, ``"combo-list"``, ``"grid"``, ``"json-class"``,
-    ``"json-combo"``, ``"range"`` or ``"array"``; ``missing`` names the hands a file did not list
+    ``"json-combo"``, ``"range"``, ``"array"`` or ``"openspiel"`` (a policy read by
+    :func:`sflp.openspiel.to_strategy`, ``source`` naming it); ``missing`` names the hands a file did not list
     (counted as 0): class names, or combo names with whole classes collapsed to the class name.
     """
 
@@ -121,6 +122,8 @@ class StrategySpec:
             return f"range {self.source!r}"
         if self.kind == "array":
             return "array"
+        if self.kind == "openspiel":
+            return f"OpenSpiel policy ({self.source})"
         return f"file {self.source!r} ({self.kind})"
 
     def __post_init__(self) -> None:

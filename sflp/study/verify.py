@@ -45,6 +45,18 @@ Each row is ``>= 0`` and zero for a hand played as a best reply to the exact opp
 ``(x*, y*)`` is an equilibrium).  These are *not* the exploitabilities, which let the opponent
 adapt; they say which hands are misplayed.  At combo level the combo rows are summed per class.
 
+Exact figures (``exact=True``)
+------------------------------
+The same figures in rational arithmetic (:func:`sflp.solving.certify.exact_figures`; each given
+frequency is taken at its exact binary value), at class level, as :class:`~fractions.Fraction`
+in ``report.exact``: ``nash_value``, ``sb_exploitability``, ``bb_exploitability`` and, with both
+sides given, ``value_vs_each_other`` and each player's **best-response gain**, what a best
+response to the other's given strategy gains over the given one:
+``sb_gain = max_x' V(x', y) - V(x, y)`` and ``bb_gain = V(x, y) - min_y' V(x, y')``.  Their sum
+``nash_conv = max_x' V(x', y) - min_y' V(x, y')`` is the total exploitability, and is what
+OpenSpiel calls ``nash_conv`` (its ``exploitability`` is half of it).  The float figures of the
+report are then these fractions rounded once.
+
 >>> from sflp.core.game import GameConfig
 >>> report = verify(GameConfig(stack=10), load_strategy("random", "sb"), None)
 >>> round(report.sb_exploitability, 4), report.bb_exploitability, report.level
@@ -56,6 +68,7 @@ adapt; they say which hands are misplayed.  At combo level the combo rows are su
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
@@ -117,6 +130,8 @@ class VerifyReport:
     hands: list[HandRow] = field(default_factory=list)
     sources: dict[str, str | None] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
+    exact: dict[str, Fraction] | None = None
+    """The exact figures (``verify(..., exact=True)``, see the module doc), else None."""
 
     @property
     def stack(self) -> float:
@@ -138,6 +153,13 @@ class VerifyReport:
     @property
     def total_exploitability_mbb(self) -> float:
         return self.total_exploitability * MBB
+
+    @property
+    def nash_conv(self) -> float | None:
+        """The total exploitability of the given pair as OpenSpiel's ``nash_conv`` (both sides given)."""
+        if self.sb_exploitability is None or self.bb_exploitability is None:
+            return None
+        return float(self.exact["nash_conv"]) if self.exact else self.total_exploitability
 
     def ev_lost(self, player: str) -> float:
         """Sum of one player's ``ev_lost`` rows (see the identity in the module docstring)."""
@@ -167,18 +189,48 @@ class VerifyReport:
                 "hands": [row.to_dict() for row in self.hands],
             }
         )
+        if self.exact is not None:
+            out["exact"] = {k: str(v) for k, v in self.exact.items()}
+            for key in ("sb_gain", "bb_gain", "nash_conv"):
+                if key in self.exact:
+                    out[key] = float(self.exact[key])
+            if "nash_conv" in self.exact:
+                out["nash_conv_mbb"] = float(self.exact["nash_conv"] * round(MBB))  # exact, then rounded once
         return out
 
 
-def _exact_strategies(config: GameConfig, solution, table) -> tuple[np.ndarray, np.ndarray]:
-    """The exact equilibrium's class strategies (solved unless ``solution`` is given)."""
-    if solution is None:
+def _equilibrium(config: GameConfig, solution, table, exact: bool):
+    """The exact equilibrium (solved unless ``solution`` is given; certified when ``exact``)."""
+    if solution is None or (exact and solution.value_exact is None):
         from sflp.solving.solver import solve
 
-        solution = solve(config, table=table)
+        if solution is not None and solution.config != config:
+            raise ConfigError(f"the solution given is for {solution.config}, not {config}")
+        solution = solve(config, table=table, exact=exact)
     elif solution.config != config:
         raise ConfigError(f"the solution given is for {solution.config}, not {config}")
-    return solution.class_strategies()
+    return solution
+
+
+def _exact_figures(config: GameConfig, table, nash: Fraction, sb, bb) -> dict[str, Fraction]:
+    """The exact figures of the module doc, for the sides given."""
+    from sflp.solving.certify import exact_figures
+
+    if not all(s.uniform for s in (sb, bb) if s is not None):
+        raise ConfigError("exact figures are computed at class level: a strategy here varies inside a class")
+    game = PushFoldGame(config, table)
+    zeros = np.zeros(N_CLASSES)
+    x = sb.class_freq if sb is not None else zeros
+    y = bb.class_freq if bb is not None else zeros
+    value, sb_br, bb_br = exact_figures(game, x, y)  # sb_br depends on y only, bb_br on x only
+    out = {"nash_value": nash}
+    if sb is not None:
+        out["sb_exploitability"] = nash - bb_br
+    if bb is not None:
+        out["bb_exploitability"] = sb_br - nash
+    if sb is not None and bb is not None:
+        out.update(value_vs_each_other=value, sb_gain=sb_br - value, bb_gain=value - bb_br, nash_conv=sb_br - bb_br)
+    return out
 
 
 def verify(
@@ -188,11 +240,13 @@ def verify(
     *,
     solution=None,
     table=None,
+    exact: bool = False,
 ) -> VerifyReport:
     """Exploitability of the given SB and/or BB strategy in ``config``'s game, and per-hand costs.
 
     ``solution`` may pass a precomputed equilibrium of ``config`` (else :func:`sflp.solving.solver.solve`
-    is called); ``table`` an equity table other than the shipped one.
+    is called); ``table`` an equity table other than the shipped one; ``exact`` adds the exact
+    figures of the module doc (class-level strategies only).
     """
     if sb is None and bb is None:
         raise ConfigError("verify needs a strategy for SB, for BB, or both")
@@ -206,7 +260,8 @@ def verify(
                 )
     given = [s for s in (sb, bb) if s is not None]
     level = "class" if all(s.uniform for s in given) else "combo"
-    x_class, y_class = _exact_strategies(config, solution, table)
+    solution = _equilibrium(config, solution, table, exact)
+    x_class, y_class = solution.class_strategies()
     game = PushFoldGame(config, table, level)
     if level == "class":
         x_star, y_star = np.asarray(x_class, float), np.asarray(y_class, float)
@@ -230,6 +285,12 @@ def verify(
         rows += _rows("bb", bb.class_freq, y_class, lost, level)
     if sb is not None and bb is not None:
         mutual = game.value(sb.frequencies(level), bb.frequencies(level))
+    figures = None
+    if exact:
+        figures = _exact_figures(config, table, solution.value_exact, sb, bb)
+        nash = figures["nash_value"]  # the floats below are the exact figures rounded once
+        sb_exp, bb_exp, mutual = (figures.get(k) for k in ("sb_exploitability", "bb_exploitability",
+                                                              "value_vs_each_other"))
     return VerifyReport(
         config=config,
         level=level,
@@ -241,6 +302,7 @@ def verify(
         hands=rows,
         sources={"sb": None if sb is None else sb.description, "bb": None if bb is None else bb.description},
         notes={p: spec.note for p, spec in (("sb", sb), ("bb", bb)) if spec is not None and spec.note},
+        exact=figures,
     )
 
 
@@ -272,6 +334,30 @@ def _names(names: tuple[str, ...], limit: int = 12) -> str:
     return shown + (f", ... ({len(names) - limit} more)" if len(names) > limit else "")
 
 
+def _fraction_text(q: Fraction, limit: int = 60) -> str:
+    """A fraction for the terminal: whole when short, else its numerator's and denominator's sizes."""
+    text = str(q)
+    if len(text) <= limit:
+        return text
+    return f"p/q with {len(str(abs(q.numerator)))}/{len(str(q.denominator))} digits (--json has it whole)"
+
+
+def _exact_lines(exact: dict[str, Fraction]) -> list[str]:
+    lines = ["", "exact, in rationals (each given frequency at its exact binary value):"]
+    labels = (("sb_gain", "SB best-response gain"), ("bb_gain", "BB best-response gain"),
+              ("nash_conv", "nash_conv (sum; OpenSpiel's exploitability is half)"))
+    for key, label in labels:
+        if key in exact:
+            q = exact[key]
+            lines.append(f"  {label:<52}{float(q):>16.9g} bb = {float(q * round(MBB)):.6g} mbb/hand")
+            lines.append(f"  {'':<52}{_fraction_text(q)}")
+    if "nash_conv" not in exact:
+        for key in ("sb_exploitability", "bb_exploitability"):
+            if key in exact:
+                lines.append(f"  {key.replace('_', ' '):<52}{_fraction_text(exact[key])}")
+    return lines
+
+
 def format_text(report: VerifyReport, top: int = 15) -> str:
     """A human-readable report: the figures, missing hands, and the ``top`` costliest hands per side."""
     c = report.config
@@ -297,6 +383,8 @@ def format_text(report: VerifyReport, top: int = 15) -> str:
             lines.append(f"note ({who.upper()}): {report.notes[who]}")
     if report.value_vs_each_other is not None:
         lines.append(f"value of the given SB vs the given BB: {report.value_vs_each_other:+.6f} bb/hand")
+    if report.exact is not None:
+        lines += _exact_lines(report.exact)
     for who in PLAYERS:
         missing = report.missing.get(who)
         if missing:
