@@ -13,18 +13,19 @@ first time it is used.
 
 The package is built in floors, one folder each (docs/ARCHITECTURE.md draws them): ``core/`` (the
 game, numpy only), ``solving/`` (the LP, certificates, thresholds), ``study/`` (scoring and
-studying strategies), ``approx/`` (approximate solvers), ``report/`` (files, text, pictures) and
-``cli/`` on top, over a base of ``errors``, ``quiet``, ``checks`` and ``atomic``.  Imports run one
-way.  Import order:
+studying strategies), ``approx/`` (approximate solvers), ``openspiel/`` (the game as a Gambit
+``.efg`` file, OpenSpiel's policies scored), ``report/`` (files, text, pictures) and ``cli/`` on
+top, over a base of ``errors``, ``quiet``, ``checks`` and ``atomic``.  Imports run one way.
+Import order:
 
     errors / quiet -> checks / atomic -> core.cards -> core.evaluator -> core.ranges -> core.equity_build
     -> core.equity -> core.payoff -> core.game -> solving.support -> solving.highs -> solving.lp / solving.certify
     -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.solver -> solving.thresholds
     -> study.strategy -> study.verify -> approx / study.simulate / study.exploit / study.sc / study.compare
-    -> report -> cli
+    -> openspiel -> report -> cli
 
 A module imports only modules to its left (inside functions too); modules separated by ``/``
-share a layer and do not import each other; ``approx``, ``report`` and ``cli`` are one unit each,
+share a layer and do not import each other; ``approx``, ``openspiel``, ``report`` and ``cli`` are one unit each,
 free inside.  ``tests/test_architecture.py`` reads this order from here and checks every import.
 """
 
@@ -71,6 +72,9 @@ _EXPORTS: dict[str, str] = {
     "StrategySpec": "sflp.study.strategy",
     "simulate": "sflp.study.simulate",
     "SimulationReport": "sflp.study.simulate",
+    # the game for other tools (OpenSpiel's own functions are in sflp.openspiel)
+    "to_efg": "sflp.openspiel",
+    "write_efg": "sflp.openspiel.efg",
     # files
     "chart": "sflp.report.chart",
     "ChartResult": "sflp.report.chart",
@@ -88,7 +92,8 @@ _EXPORTS: dict[str, str] = {
     "OutputError": "sflp.errors",
 }
 
-_SUBMODULES = frozenset({"approx", "atomic", "checks", "cli", "core", "errors", "quiet", "report", "solving", "study"})
+_SUBMODULES = frozenset({"approx", "atomic", "checks", "cli", "core", "errors", "openspiel", "quiet", "report",
+                         "solving", "study"})
 """The package's own modules and folders, reachable as attributes (``sflp.core.game``)."""
 
 __all__ = sorted(_EXPORTS) + ["__version__", "errors"]

@@ -80,6 +80,10 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp chart --stacks 1:60:0.1 --grid-stacks 5,10,30,50": ("slow",),
     "sflp chart --stacks 1:50:0.01 --formats csv,pdf --ranges segments": ("run",),
     "sflp chart --stacks 1:25:0.05 --formats pdf --paper letter --out reports/letter": ("run",),
+    "sflp export efg --stack 10 --ante 0.125 --out reports/pushfold_10bb.efg": ("run",),
+    "sflp export efg --stack 10 --out reports/pushfold_10bb.efg": ("run",),
+    "sflp verify --stack 10 --policy policy.json":
+        "tests/test_openspiel.py::test_cli_verify_scores_a_policy_file_without_openspiel runs it on a policy file",
     # exit 1: BB's "22+,A2+,K9o+" is exploitable by more than 0.001 bb, and the README says that
     # --max-exploitability then exits 1 (the gate is the point of the example)
     'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001':

@@ -23,10 +23,17 @@ method itself costs.  The trace is measured at every multiple of ``trace_every``
 with ``trace_every=None``, at roughly ten log-spaced iterations per decade (1, 2, 3, 4, 6, 8, 11,
 14, 18, 23, ...), plus always at the last iteration.  With ``target`` set, a run also stops at the
 first trace point whose total exploitability is ``<= target``.
+
+Inside ``with score_exactly():`` every trace point is measured in rational arithmetic instead
+(:func:`sflp.solving.certify.exact_figures`, each frequency at its exact binary value, against the
+certified equilibrium value) and rounded once: the convergence atlas (``sflp approx-bench
+--openspiel``) scores every solver so, its own and OpenSpiel's alike.  It costs about 30 ms a
+point, which, like every measurement, is not counted as solver time.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from contextlib import contextmanager
@@ -169,9 +176,26 @@ class Reference:
 
     def split(self, sb: np.ndarray, bb: np.ndarray) -> tuple[float, float, float]:
         """``(sb_exploitability, bb_exploitability, total)`` of the pair ``(sb, bb)``."""
+        if _EXACT:
+            return self.split_exact(sb, bb)
         lo = self.game.best_response_bb(sb)[1]
         hi = self.game.best_response_sb(bb)[1]
         return self.nash_value - lo, hi - self.nash_value, hi - lo
+
+    @functools.cached_property
+    def nash_exact(self):
+        """The exact equilibrium value ``v*`` (a Fraction, from a certified solve)."""
+        from sflp.solving.solver import solve
+
+        return solve(self.game.config, exact=True).value_exact
+
+    def split_exact(self, sb: np.ndarray, bb: np.ndarray) -> tuple[float, float, float]:
+        """:meth:`split` in rationals (see the module doc), each figure rounded once."""
+        from sflp.solving.certify import exact_figures
+
+        _, hi, lo = exact_figures(self.game, np.asarray(sb, dtype=np.float64), np.asarray(bb, dtype=np.float64))
+        v = self.nash_exact
+        return float(v - lo), float(hi - v), float(hi - lo)
 
 
 _REFERENCES: dict[GameConfig, Reference] = {}
@@ -229,6 +253,19 @@ def next_log_point(it: int) -> int:
     [1, 2, 3, 4, 6, 8, 11, 14, 18, 23, 29, 37, 47, 60, 76, 96, 121]
     """
     return max(it + 1, int(math.ceil(it * LOG_TRACE_RATIO)))
+
+
+_EXACT: list = []
+
+
+@contextmanager
+def score_exactly():
+    """While active, trace points are measured exactly (see the module doc)."""
+    _EXACT.append(True)
+    try:
+        yield
+    finally:
+        _EXACT.pop()
 
 
 _OBSERVERS: list = []
@@ -348,6 +385,15 @@ class Run:
     def remaining(self, it: int) -> int | None:
         """Iterations left under the iteration cap (None when only time limits the run)."""
         return None if self.max_iterations is None else self.max_iterations - it
+
+    @contextmanager
+    def paused(self):
+        """Work inside is not solver time (reading a policy out of another library to measure it)."""
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self._paused += time.perf_counter() - t0
 
     # -- trace
     def due(self, it: int) -> bool:

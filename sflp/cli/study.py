@@ -1,5 +1,5 @@
-"""``sflp verify``, ``approx``, ``approx-bench`` and ``simulate``: other strategies and solvers,
-scored against the exact game."""
+"""``sflp verify``, ``approx``, ``approx-bench``, ``simulate`` and ``export``: other strategies and
+solvers, scored against the exact game, and the game handed to other tools."""
 
 from __future__ import annotations
 
@@ -28,15 +28,24 @@ def cmd_verify(args) -> int:
     from sflp.study.strategy import load_strategy
     from sflp.study.verify import exceeds, format_text, verify
 
-    if args.sb is None and args.bb is None:
-        raise ConfigError("sflp verify needs --sb SPEC, --bb SPEC or both (a file or a range string)")
+    if args.policy is not None and (args.sb is not None or args.bb is not None):
+        raise ConfigError("sflp verify takes --policy FILE (both players) or --sb/--bb SPEC, not both")
+    if args.sb is None and args.bb is None and args.policy is None:
+        raise ConfigError("sflp verify needs --sb SPEC, --bb SPEC or both (a file or a range string), "
+                          "or --policy FILE (an OpenSpiel policy)")
     bound = args.max_exploitability
     if bound is not None and not (math.isfinite(bound) and bound >= 0):
         raise ConfigError(f"--max-exploitability {bound!r} must be a finite number >= 0 (bb per hand)")
     config = config_from(args)
-    sb = load_strategy(args.sb, "sb") if args.sb is not None else None
-    bb = load_strategy(args.bb, "bb") if args.bb is not None else None
-    report = verify(config, sb, bb)
+    if args.policy is not None:
+        from sflp.openspiel import read_policy
+        from sflp.openspiel import verify as verify_policy
+
+        report = verify_policy(read_policy(args.policy), config, source=args.policy)
+    else:
+        sb = load_strategy(args.sb, "sb") if args.sb is not None else None
+        bb = load_strategy(args.bb, "bb") if args.bb is not None else None
+        report = verify(config, sb, bb, exact=args.exact)
     if args.json:
         print_json(report.to_dict())
     else:
@@ -45,6 +54,25 @@ def cmd_verify(args) -> int:
         if not args.json:
             print(f"\nFAIL: exploitability above --max-exploitability {args.max_exploitability:g} bb", file=sys.stderr)
         return 1
+    return 0
+
+
+def cmd_export(args) -> int:
+    from sflp.openspiel.efg import efg_text, write_efg
+
+    config = config_from(args)
+    if args.out == "-":
+        if args.json:
+            raise ConfigError("--out - writes the .efg text itself to stdout: it cannot also be --json")
+        sys.stdout.write(efg_text(config))
+        return 0
+    summary = write_efg(config, args.out)
+    if args.json:
+        print_json(summary.to_dict())
+    else:
+        print(f"Wrote {summary.path}: {summary.bytes / 1e6:.1f} MB, {summary.info_sets} information sets, "
+              f"{summary.terminals:,} terminal nodes, in {summary.seconds:.2f} s.\n"
+              f"Load it in OpenSpiel: pyspiel.load_efg_game(open({str(summary.path)!r}).read())")
     return 0
 
 
@@ -63,18 +91,27 @@ def cmd_approx(args) -> int:
 
 
 def cmd_approx_bench(args) -> int:
+    from sflp.approx import METHODS
     from sflp.approx.bench import approx_bench
     from sflp.report.approx_bench import write_approx_bench
 
     stacks = parse_stacks(args.stacks)
-    out_dir = Path(args.out)
+    out_dir = Path(args.out or ("reports/openspiel-atlas" if args.openspiel else "reports/approx-bench"))
     check_target(out_dir)  # checked now (a folder of other files is refused), written at the end
     base = config_from(args, stack=stacks[0])
-    from sflp.approx import METHODS
+    runs = len(METHODS)
+    if args.openspiel:
+        from sflp.openspiel import pyspiel
+        from sflp.openspiel.atlas import OPENSPIEL_METHODS, atlas
 
-    with Bar(len(stacks) * len(METHODS), "approx-bench", "run", show_progress(args)) as bar:
-        results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base,
-                               progress=lambda _: bar.add())
+        pyspiel()  # the install hint before any work
+        runs += len(OPENSPIEL_METHODS)
+    with Bar(len(stacks) * runs, "approx-bench", "run", show_progress(args)) as bar:
+        if args.openspiel:
+            results = atlas(stacks, seconds=args.seconds, seed=args.seed, base=base, progress=lambda _: bar.add())
+        else:
+            results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base,
+                                   progress=lambda _: bar.add())
     files = write_approx_bench(results, out_dir, on_keep=keep_printer(out_dir))
     from sflp.report.format import approx_bench_rows, format_approx_bench
 
@@ -106,10 +143,24 @@ def add_commands(sub) -> None:
     add_structure(p)
     p.add_argument("--sb", default=None, metavar="SPEC", help="SB push strategy: CSV/JSON file or range string")
     p.add_argument("--bb", default=None, metavar="SPEC", help="BB call strategy: CSV/JSON file or range string")
+    p.add_argument("--policy", default=None, metavar="FILE",
+                   help="an OpenSpiel policy on the exported game (sflp export efg) for both players, as JSON "
+                        "{info state: [[action, probability], ...]}; scored exactly")
+    p.add_argument("--exact", action="store_true",
+                   help="add the exact figures as fractions: each player's best-response gain and their sum "
+                        "(OpenSpiel's nash_conv); always on with --policy")
     p.add_argument("--max-exploitability", type=number("--max-exploitability"), default=None, metavar="X",
                    help="exit 1 when either side is more exploitable than X bb/hand")
     add_output(p)
     p.set_defaults(func=cmd_verify)
+
+    p = add_parser(sub, "export", help="the game for other tools: efg, a Gambit extensive-form file OpenSpiel loads")
+    p.add_argument("format", choices=("efg",), help="efg: Gambit's .efg (pyspiel.load_efg_game reads it)")
+    add_structure(p)
+    p.add_argument("--out", required=True, metavar="FILE",
+                   help="the .efg file to write (an existing file is replaced only if sflp wrote it); - for stdout")
+    add_output(p)
+    p.set_defaults(func=cmd_export)
 
     p = add_parser(sub, "approx", help="run one approximate solver and trace its exploitability")
     p.add_argument("method", help="fictitious-play, cfr+, rl-linear-q, rl-tabular or direct")
@@ -128,7 +179,13 @@ def add_commands(sub) -> None:
     p.add_argument("--seconds", type=number("--seconds"), default=2.0,
                    help="time budget per method and stack, seconds")
     p.add_argument("--seed", type=whole("--seed"), default=0, help="random seed (the sampling methods)")
-    p.add_argument("--out", default="reports/approx-bench", help="output folder for approx_bench.csv and the PNG")
+    p.add_argument("--openspiel", action="store_true",
+                   help="the convergence atlas: also OpenSpiel's CFR, CFR+, discounted CFR, outcome- and "
+                        "external-sampling MCCFR and XFP on the exported game, every point scored exactly "
+                        "(needs pip install 'sflp[openspiel]')")
+    p.add_argument("--out", default=None,
+                   help="output folder for approx_bench.csv and the PNG (default reports/approx-bench, "
+                        "with --openspiel reports/openspiel-atlas)")
     add_output(p)
     p.set_defaults(func=cmd_approx_bench)
 

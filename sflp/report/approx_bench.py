@@ -4,10 +4,11 @@
 
 * ``approx_bench.csv`` -- one row per trace point: method, stack, iteration, seconds,
   sb_exploitability, bb_exploitability, total_exploitability (bb per hand);
-* ``approx_bench.png`` -- total exploitability against solver seconds, log-log, one panel per
-  stack and one line per method (:func:`convergence_picture`, drawn by :mod:`sflp.report.draw`:
-  the same rows give the same bytes).  Exploitabilities below :data:`FLOOR` (an exact 0, or
-  rounding noise around it) are drawn at the floor.
+* ``approx_bench.png`` -- total exploitability against iterations (top row) and against solver
+  seconds (bottom row), log-log, one panel per stack and one line per method
+  (:func:`convergence_picture`, drawn by :mod:`sflp.report.draw`: the same rows give the same
+  bytes).  Exploitabilities below :data:`FLOOR` (an exact 0, or rounding noise around it) are
+  drawn at the floor.
 
 The CSV is made from a tidy pandas frame (:func:`bench_frame`, one row per trace point) with the
 report CSV writer (:func:`sflp.report.csv_out.csv_bytes`: shortest round-trip float text), and both
@@ -49,14 +50,18 @@ def csv_text(rows: Iterable[dict]) -> str:
 
 
 METHOD_COLOURS = ("1F77B4", "FF7F0E", "2CA02C", "D62728", "9467BD", "8C564B", "E377C2", "7F7F7F", "BCBD22",
-                  "17BECF")
-"""Line colours, one per method in order of first appearance (the Tableau 10 cycle)."""
+                  "17BECF", "000000", "AEC7E8")
+"""Line colours, one per method in order of first appearance (the Tableau 10 cycle, then black and
+light blue, so that the atlas's eleven methods each have their own)."""
+AXES = (("iteration", "iterations"), ("seconds", "solver seconds"))
+"""The x of each row of panels: the trace's column and its label."""
 
 
 def convergence_picture(rows: list[dict]):
-    """A :class:`~sflp.report.draw.Drawing`: total exploitability against solver seconds, log-log,
-    one panel per stack (all on one exploitability scale), one line with markers per method,
-    the legend on the right.  Axes are ticked at powers of ten, with light grid lines."""
+    """A :class:`~sflp.report.draw.Drawing`: total exploitability against iterations (top row) and
+    against solver seconds (bottom row), log-log, one panel per stack (all on one exploitability
+    scale), one line with markers per method, the legend on the right.  Axes are ticked at powers
+    of ten, with light grid lines."""
     from sflp.report.draw import Drawing, text_width
     from sflp.report.plots import INK, PT, LogAxes, decades
     from sflp.report.text import fmt_num
@@ -64,30 +69,33 @@ def convergence_picture(rows: list[dict]):
     stacks = sorted({row["stack"] for row in rows})
     methods = list(dict.fromkeys(row["method"] for row in rows))
     colours = {m: METHOD_COLOURS[k % len(METHOD_COLOURS)] for k, m in enumerate(methods)}
-    series = {(stack, method): [(r["seconds"], max(r["total_exploitability"], FLOOR)) for r in rows
-                                if r["stack"] == stack and r["method"] == method and r["seconds"] > 0]
-              for stack in stacks for method in methods}
-    ys = [y for pts in series.values() for _, y in pts]
+    ys = [max(r["total_exploitability"], FLOOR) for r in rows]
     ylim = decades(min(ys), max(ys)) if ys else decades(FLOOR, 1.0)
 
     n = max(len(stacks), 1)
-    left, top, width, height, gap = 0.8 * PT, 0.4 * PT, 3.3 * PT, 2.75 * PT, 0.5 * PT
+    left, top, width, height, gap, row_gap = 0.8 * PT, 0.4 * PT, 3.3 * PT, 2.75 * PT, 0.5 * PT, 0.75 * PT
     legend_width = 34 + max((text_width(m, 8) for m in methods), default=0)
-    d = Drawing(left + n * width + (n - 1) * gap + 0.25 * PT + legend_width + 0.1 * PT, 3.8 * PT)
-    for k, stack in enumerate(stacks or [None]):
-        xs = [x for (s, _), pts in series.items() if s == stack for x, _ in pts]
-        xlim = decades(min(xs), max(xs)) if xs else decades(1e-3, 1.0)
-        a = LogAxes(d, left + k * (width + gap), top, width, height, xlim, ylim)
-        a.decade_grid_and_ticks(y_labels=k == 0)
-        for method in methods:
-            pts = series.get((stack, method))
-            if pts:
-                a.curve([x for x, _ in pts], [y for _, y in pts], colours[method], 1.2, markers=True)
-        a.frame()
-        if stack is not None:
-            d.text(a.left + width / 2, top - 8, f"{fmt_num(stack)} bb", 10, INK, anchor="middle")
-        d.text(a.left + width / 2, top + height + 32, "solver seconds", 9, INK, anchor="middle")
-    d.text(left - 40, top + height / 2, "total exploitability (bb/hand)", 9, INK, anchor="middle", angle=90)
+    d = Drawing(left + n * width + (n - 1) * gap + 0.25 * PT + legend_width + 0.1 * PT,
+                top + 2 * height + row_gap + 0.65 * PT)
+    for r, (column, label) in enumerate(AXES):
+        y0 = top + r * (height + row_gap)
+        series = {(stack, method): [(row[column], max(row["total_exploitability"], FLOOR)) for row in rows
+                                    if row["stack"] == stack and row["method"] == method and row[column] > 0]
+                  for stack in stacks for method in methods}
+        for k, stack in enumerate(stacks or [None]):
+            xs = [x for (s, _), pts in series.items() if s == stack for x, _ in pts]
+            xlim = decades(min(xs), max(xs)) if xs else decades(1e-3, 1.0)
+            a = LogAxes(d, left + k * (width + gap), y0, width, height, xlim, ylim)
+            a.decade_grid_and_ticks(y_labels=k == 0)
+            for method in methods:
+                pts = series.get((stack, method))
+                if pts:
+                    a.curve([x for x, _ in pts], [y for _, y in pts], colours[method], 1.2, markers=True)
+            a.frame()
+            if stack is not None and r == 0:
+                d.text(a.left + width / 2, top - 8, f"{fmt_num(stack)} bb", 10, INK, anchor="middle")
+            d.text(a.left + width / 2, y0 + height + 32, label, 9, INK, anchor="middle")
+        d.text(left - 40, y0 + height / 2, "total exploitability (bb/hand)", 9, INK, anchor="middle", angle=90)
     x = left + n * width + (n - 1) * gap + 0.25 * PT
     for k, method in enumerate(methods):
         y = top + 10 + k * 14

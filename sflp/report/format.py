@@ -539,9 +539,10 @@ def approx_bench_rows(results) -> list[dict]:
 
 def format_approx_bench(rows: list[dict], files: dict) -> str:
     """The text of ``sflp approx-bench``: one line per method and stack, then the files written."""
-    lines = [f"{'method':<16}{'stack':>7}{'iters':>10}{'seconds':>9}{'exploitability (bb)':>22}"]
+    w = max([16, *(len(row["method"]) + 2 for row in rows)])
+    lines = [f"{'method':<{w}}{'stack':>7}{'iters':>10}{'seconds':>9}{'exploitability (bb)':>22}"]
     for row in rows:
-        lines.append(f"{row['method']:<16}{row['stack']:>7g}{row['iterations']:>10}{row['seconds']:>9.2f}"
+        lines.append(f"{row['method']:<{w}}{row['stack']:>7g}{row['iterations']:>10}{row['seconds']:>9.2f}"
                      f"{row['total_exploitability']:>22.3e}")
     lines.append("\n" + format_written(files))
     return "\n".join(lines)

@@ -1,0 +1,37 @@
+"""The bridge to OpenSpiel and Gambit: sflp's game as a Gambit ``.efg`` file, loaded in OpenSpiel,
+and OpenSpiel policies scored exactly.
+
+>>> import sflp
+>>> text = sflp.to_efg(sflp.GameConfig(stack=10))       # the .efg text (write it with sflp.write_efg)
+>>> text.count("\\np "), text.count("\\nt ")             # SB and BB decision nodes; terminals
+(57122, 85683)
+
+* :mod:`.efg` -- the export (:func:`to_efg`, :func:`write_efg`): needs nothing but sflp;
+* :mod:`.bridge` -- :func:`load_game`, :func:`to_strategy`, :func:`from_strategy`,
+  :func:`verify`: need OpenSpiel (``pip install 'sflp[openspiel]'``) except for policies given
+  as plain mappings;
+* :mod:`.atlas` -- OpenSpiel's solvers run on the exported game beside sflp's own approximate
+  solvers, scored exactly (``sflp approx-bench --openspiel``).
+
+``pyspiel`` is imported on first use, never with this package.
+"""
+
+from sflp.openspiel.bridge import (
+    INSTALL_HINT,
+    Strategies,
+    from_strategy,
+    load_game,
+    policy_rows,
+    pyspiel,
+    read_policy,
+    to_strategy,
+    verify,
+)
+from sflp.openspiel.efg import ACTION_IDS, ACTIONS, EfgSummary, efg_text, info_state, write_efg
+
+to_efg = efg_text
+"""``sflp.to_efg(config)``: the game as ``.efg`` text (:func:`sflp.openspiel.efg.efg_text`)."""
+
+__all__ = ["ACTIONS", "ACTION_IDS", "INSTALL_HINT", "EfgSummary", "Strategies", "efg_text", "from_strategy",
+           "info_state", "load_game", "policy_rows", "pyspiel", "read_policy", "to_efg", "to_strategy", "verify",
+           "write_efg"]

@@ -1,0 +1,190 @@
+r"""The push/fold game as a Gambit extensive-form file (``.efg``), the interchange format that
+Gambit and OpenSpiel (``pyspiel.load_efg_game``) read.
+
+The tree (class level, 169 hand classes a player)
+-------------------------------------------------
+::
+
+    chance "deal SB"        169 classes i, probability  size(i) / 1326
+      chance "deal BB | i"  169 classes j, probability  pairs(i, j) / (size(i) * 1225)
+        SB (info set i)     fold  -> terminal  (f, -f)                outcome 1
+                            shove -> BB (info set j)
+                                       fold -> terminal  (g, -g)      outcome 2
+                                       call -> terminal  (c_ij, -c_ij) outcome 3 + k
+
+``size(i)`` is the class's combos (6, 4 or 12) and ``pairs(i, j)`` the card-disjoint combo pairs
+of the two classes, so the two chance nodes deal the classes with the exact card-removal
+probabilities of :mod:`sflp.core.game` (``P[i, j] = pairs(i, j) / (1326 * 1225)``); both are
+written as exact fractions (``6/1326`` reduced to ``1/221``), which Gambit and OpenSpiel read
+exactly.  Payoffs are SB's net chips in bb and BB's, their negative (the game is zero-sum):
+``f`` (SB folds: it loses its small blind and ante), ``g`` (BB folds: SB takes the big blind and
+every ante) and ``c_ij`` (the showdown, averaged over the pair's disjoint combos and all
+1,712,304 boards).  ``f`` and ``g`` come from the one payoff home (:mod:`sflp.core.payoff`) and
+``c_ij = g + K[i, j] / P[i, j]`` from the exact matrix of :func:`sflp.solving.certify.exact_payoffs`:
+each is an exact rational rounded once to the nearest double and written with all 17 digits
+(``repr``), so a reader gets the same doubles.
+
+Information sets are the hand classes, numbered in sflp's class order (:data:`sflp.core.cards.CLASS_NAMES`,
+``AA`` = 1, ``AKs`` = 2, ... ``22`` = 169) and named after them; SB's actions are ``fold``,
+``shove`` and BB's ``fold``, ``call``, listed in that order at every node (OpenSpiel numbers
+actions by their first appearance: fold = 0, shove = 1, call = 2).  OpenSpiel names an
+information state ``"<player>-<player>-<number>-<name>"``: SB's AKs is ``"0-0-2-AKs"`` and BB's
+72o is ``"1-1-164-72o"`` (:func:`info_state`).  Outcomes are numbered as Gambit wants them, one
+number per payoff vector: 1 for every fold, 2 for every steal, then one per showdown.
+
+>>> from sflp.core.game import GameConfig
+>>> text = efg_text(GameConfig(stack=10))
+>>> text.splitlines()[0]
+'EFG 2 R "sflp heads-up push/fold: stack 10 bb, SB 0.5, BB 1, ante 0, BB ante 0" { "SB" "BB" }'
+>>> info_state("sb", "AKs"), info_state("bb", "72o")
+('0-0-2-AKs', '1-1-164-72o')
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from sflp.atomic import write_bytes
+from sflp.core.cards import CLASS_INDEX, CLASS_NAMES, CLASS_SIZES, N_CLASSES
+from sflp.core.game import DEALS, GameConfig, PushFoldGame
+from sflp.errors import ConfigError, OutputError
+
+ACTIONS = {"sb": ("fold", "shove"), "bb": ("fold", "call")}
+"""Each player's actions, in the order every node of the file lists them."""
+ACTION_IDS = {"fold": 0, "shove": 1, "call": 2}
+"""OpenSpiel's action numbers in the exported game (its actions are numbered by first appearance)."""
+PLAYER_INDEX = {"sb": 0, "bb": 1}
+HEADER = "EFG 2 R \"sflp heads-up push/fold"
+"""How every file sflp writes begins: :func:`write_efg` overwrites only such a file."""
+
+
+def info_state(player: str, hand: str) -> str:
+    """OpenSpiel's information-state string of ``player``'s (``"sb"``/``"bb"``) hand class in the
+    exported game."""
+    p = PLAYER_INDEX[player]
+    return f"{p}-{p}-{CLASS_INDEX[hand] + 1}-{hand}"
+
+
+def _number(v: float) -> str:
+    """A payoff with every digit (``repr`` round-trips a double), ``0.0`` for a zero of either sign."""
+    return repr(v) if v != 0 else "0.0"
+
+
+def _config_text(config: GameConfig) -> str:
+    return (f"stack {float(config.stack):g} bb, SB {float(config.small_blind):g}, BB {float(config.big_blind):g}, "
+            f"ante {float(config.ante):g}, BB ante {float(config.bb_ante):g}")
+
+
+def showdown_payoffs(config: GameConfig, table=None) -> tuple[float, float, np.ndarray, np.ndarray]:
+    """``(f, g, c, pairs)``: SB's fold and steal payoffs, the 169 x 169 showdown payoffs ``c[i, j]``
+    (each the exact rational rounded once to a double; NaN where the classes cannot both be
+    dealt) and the disjoint combo pairs of each class pair."""
+    from sflp.solving.certify import exact_payoffs
+
+    ex = exact_payoffs(PushFoldGame(config, table))
+    f, g = ex.f, ex.g
+    pairs = np.asarray(ex.pairs, dtype=np.int64)
+    # c = g + K / P = g + (K_scaled / scale) / (pairs / DEALS): a ratio of integers, which Python's
+    # int / int rounds correctly to the nearest double
+    K = ex.K_scaled
+    c = np.full((N_CLASSES, N_CLASSES), np.nan)
+    for i in range(N_CLASSES):
+        for j in range(N_CLASSES):
+            n = int(pairs[i, j])
+            if n:
+                c[i, j] = (g.numerator * ex.scale * n + g.denominator * int(K[i, j]) * DEALS) / (
+                    g.denominator * ex.scale * n)
+    return float(f), float(g), c, pairs
+
+
+@dataclass(frozen=True)
+class EfgSummary:
+    """What :func:`write_efg` wrote."""
+
+    path: Path
+    bytes: int
+    seconds: float
+    info_sets: int
+    terminals: int
+    config: GameConfig
+
+    def to_dict(self) -> dict:
+        return {"path": str(self.path), "bytes": self.bytes, "seconds": self.seconds,
+                "info_sets": self.info_sets, "terminals": self.terminals, **self.config.as_dict()}
+
+
+# Long on purpose: the tree written out node by node in one pass, in the order of the module doc.
+def efg_text(config: GameConfig, table=None) -> str:
+    """The game of ``config`` (its stack, blinds and antes) as the text of a Gambit ``.efg`` file
+    (see the module doc)."""
+    if not isinstance(config, GameConfig):
+        raise ConfigError(f"config must be a GameConfig, got {type(config).__name__} {config!r:.40}")
+    f, g, c, pairs = showdown_payoffs(config, table)
+    fold = f"{_number(f)}, {_number(-f)}"
+    steal = f"{_number(g)}, {_number(-g)}"
+    sizes = [int(s) for s in CLASS_SIZES]
+    lines = [
+        f'EFG 2 R "sflp heads-up push/fold: {_config_text(config)}" {{ "SB" "BB" }}',
+        '"Heads-up no-limit hold\'em push/fold at hand-class level, written by sflp. Payoffs: net chips in bb '
+        "from the stacks before posting, SB first. Information sets: the hand class; SB folds or shoves, "
+        'BB facing a shove folds or calls. Deal probabilities are exact, with card removal."',
+        "",
+        'c "deal SB" 1 "SB hand" { ' + " ".join(
+            f'"{name}" {Fraction(size, 1326)}' for name, size in zip(CLASS_NAMES, sizes)) + " } 0",
+    ]
+    outcome = 3
+    for i, sb_hand in enumerate(CLASS_NAMES):
+        row = pairs[i]
+        dealt = [j for j in range(N_CLASSES) if row[j]]
+        total = sizes[i] * 1225
+        lines.append(f'c "deal BB | {sb_hand}" 2 "BB hand" {{ ' + " ".join(
+            f'"{CLASS_NAMES[j]}" {Fraction(int(row[j]), total)}' for j in dealt) + " } 0")
+        for j in dealt:
+            bb_hand = CLASS_NAMES[j]
+            u = float(c[i, j])
+            lines += [
+                f'p "{sb_hand} v {bb_hand}" 1 {i + 1} "{sb_hand}" {{ "fold" "shove" }} 0',
+                f't "" 1 "fold" {{ {fold} }}',
+                f'p "{sb_hand} v {bb_hand}" 2 {j + 1} "{bb_hand}" {{ "fold" "call" }} 0',
+                f't "" 2 "steal" {{ {steal} }}',
+                f't "" {outcome} "{sb_hand} v {bb_hand}" {{ {_number(u)}, {_number(-u)} }}',
+            ]
+            outcome += 1
+    return "\n".join(lines) + "\n"
+
+
+def _check_target(path: Path) -> None:
+    """Refuse to replace a file sflp did not write (an existing ``.efg`` of ours is replaced)."""
+    if path.is_dir():
+        raise OutputError(f"{path} is a folder: give the .efg file to write")
+    if path.exists() or path.is_symlink():
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(len(HEADER))
+        except OSError as exc:
+            raise OutputError(f"{path} cannot be read ({exc.strerror}): not replacing it") from None
+        if head != HEADER.encode():
+            raise OutputError(f"{path} exists and was not written by sflp: not replacing it "
+                              "(remove it yourself, or choose another --out)")
+
+
+def write_efg(config: GameConfig, path: Path | str, table=None) -> EfgSummary:
+    """Write :func:`efg_text` of ``config`` to ``path`` atomically, making its folder if needed (a
+    file that is not an sflp ``.efg`` is never replaced); returns what was written."""
+    start = time.perf_counter()
+    path = Path(path)
+    _check_target(path)
+    text = efg_text(config, table)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # like a chart set's folder
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder {path.parent}: {exc.strerror}") from None
+    data = text.encode("utf-8")
+    write_bytes(path, data)
+    terminals = text.count('\nt "')
+    return EfgSummary(path, len(data), time.perf_counter() - start, 2 * N_CLASSES, terminals, config)
