@@ -38,6 +38,8 @@ JSON_COMMANDS = {
     "solve --combos": ["solve", "--stack", "10", "--combos"],
     "chart": ["chart", "--stacks", "8:10:0.5", "--out", "{tmp}/chart"],
     "verify": ["verify", "--stack", "10", "--sb", "22+,A2+,K9o+", "--bb", "22+,A2+"],
+    "verify --exact": ["verify", "--stack", "10", "--sb", "22+,A2+,K9o+", "--bb", "22+,A2+", "--exact"],
+    "export": ["export", "efg", "--stack", "10", "--out", "{tmp}/game.efg"],
     "approx": ["approx", "fictitious-play", "--stack", "10", "--iterations", "20"],
     "approx-bench": ["approx-bench", "--stacks", "10", "--seconds", "0.2", "--out", "{tmp}/bench"],
     "simulate": ["simulate", "--stack", "10", "--hands", "2000"],
