@@ -25,6 +25,9 @@ def _script():
     return module
 
 
+pytestmark = pytest.mark.slow  # every renderer once, ~30 s: the newest-versions pass of CI runs it
+
+
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory):
     if not shutil.which("chromium") and not shutil.which("chromium-browser") and not shutil.which("google-chrome"):
