@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from sflp.approx.common import ApproxResult, Run, as_config, score_exactly
 from sflp.errors import ConfigError
-from sflp.openspiel.bridge import _rows_from_states, load_game, pyspiel, to_strategy
+from sflp.openspiel.bridge import load_game, pyspiel, state_rows, to_strategy
 
 OPENSPIEL_METHODS = ("openspiel-cfr", "openspiel-cfr+", "openspiel-dcfr", "openspiel-os-mccfr",
                      "openspiel-es-mccfr", "openspiel-xfp")
@@ -59,7 +59,7 @@ def _make(method: str, game, seed: int) -> _Solver:
             s = spiel.ExternalSamplingMCCFRSolver(game, seed=seed, avg_type=spiel.MCCFRAverageType.SIMPLE)
         # the average policy is a view into the solver, read state by state (states never sampled
         # get OpenSpiel's uniform default)
-        return _Solver(s.run_iteration, lambda: _rows_from_states(s.average_policy(), game))
+        return _Solver(s.run_iteration, lambda: state_rows(s.average_policy(), game))
     if method == "openspiel-dcfr":
         from open_spiel.python.algorithms import discounted_cfr
 

@@ -111,7 +111,7 @@ def _rows_from_mapping(policy: Mapping) -> dict[str, dict]:
     return rows
 
 
-def _rows_from_states(policy, game) -> dict[str, list]:
+def state_rows(policy, game) -> dict[str, list]:
     """A policy read at one state of each information state (OpenSpiel ``Policy`` objects)."""
     if game is None:
         raise ConfigError(f"a {type(policy).__name__} is read state by state: pass the game too, "
@@ -146,7 +146,7 @@ def policy_rows(policy, game=None) -> dict[str, list]:
     if hasattr(policy, "policy_table"):  # pyspiel.TabularPolicy
         return _rows_from_mapping(policy.policy_table())
     if hasattr(policy, "action_probabilities"):
-        return _rows_from_states(policy, game)
+        return state_rows(policy, game)
     raise ConfigError(f"policy of type {type(policy).__name__}: expected an OpenSpiel policy or a mapping "
                       "{information state: [(action, probability), ...]}")
 

@@ -91,7 +91,7 @@ def _title(d: Drawing, x: float, baseline: float, lines: Sequence[str], size: fl
         d.text(x, baseline + k * size * 1.2, line, size, INK, weight, anchor="middle")
 
 
-def _threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float):
+def threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float):
     """(rows, colours, hands, labels, ``*`` hands) of one player's threshold grid."""
     rows = select(tdf, player=player)
     labels = grid_from_tidy(rows, "label").to_numpy()
@@ -105,7 +105,7 @@ def _threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float):
     return rows, colours, hands, second, starred
 
 
-def _frequency_cells(ranges: pd.DataFrame, player: str):
+def frequency_cells(ranges: pd.DataFrame, player: str):
     """(colours, hands, percentages) of one player's frequency grid (percent only when mixed)."""
     freq = grid_from_tidy(ranges, "frequency").to_numpy(dtype=np.float64)
     hands = grid_from_tidy(ranges, "hand").to_numpy()
@@ -152,7 +152,7 @@ def threshold_picture(tdf: pd.DataFrame, player: str, low: float, high: float, s
     """The threshold chart of one player: colour by ``max_stack``, label in each cell."""
     d = Drawing(8.0 * PT, 8.8 * PT)
     left, top, size = 0.45 * PT, 0.8 * PT, 6.7 * PT
-    rows, colours, hands, second, starred = _threshold_cells(tdf, player, low, high)
+    rows, colours, hands, second, starred = threshold_cells(tdf, player, low, high)
     _title(d, d.width / 2, 20, [f"{PLAYER_TITLES[player]} thresholds (bb), stacks {fmt_num(low)}-{fmt_num(high)} bb",
                                 structure], 11)
     draw_grid(d, left, top, size, colours, hands, second, big_second=True)
@@ -182,7 +182,7 @@ def _short_intervals(text: str) -> str:
     return ", ".join(parts)
 
 
-def _combo_pct(rows: pd.DataFrame) -> float:
+def combo_pct(rows: pd.DataFrame) -> float:
     from sflp.core.cards import CLASS_NAMES, CLASS_SIZES
 
     sizes = dict(zip(CLASS_NAMES, CLASS_SIZES.tolist()))
@@ -193,9 +193,9 @@ def _combo_pct(rows: pd.DataFrame) -> float:
 def _frequency_panel(d: Drawing, left: float, top: float, size: float, ranges: pd.DataFrame, stack: float,
                      player: str, title_size: float = 11.0, rank_size: float = 8.0) -> None:
     rows = select(ranges, stack=stack, player=player)
-    colours, hands, second = _frequency_cells(rows, player)
+    colours, hands, second = frequency_cells(rows, player)
     draw_grid(d, left, top, size, colours, hands, second, rank_size=rank_size)
-    title = f"{PLAYER_TITLES[player]} at {fmt_num(stack)} bb: {_combo_pct(rows):.1f}% of hands"
+    title = f"{PLAYER_TITLES[player]} at {fmt_num(stack)} bb: {combo_pct(rows):.1f}% of hands"
     d.text(left + size / 2, top - 18, title, title_size, INK, anchor="middle")
 
 

@@ -35,14 +35,13 @@ import pathlib
 from collections.abc import Sequence
 from typing import NamedTuple
 
-import numpy as np
 import pandas as pd
 
 from sflp.atomic import write_bytes
-from sflp.report.colors import NEVER, THRESHOLD_BANDS, text_colour, threshold_colour
+from sflp.report.colors import NEVER, THRESHOLD_BANDS, text_colour
 from sflp.report.draw import CAP_HEIGHT, Drawing, pdf_bytes, text_width, wrap
-from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
-from sflp.report.plots import INK, PT, _combo_pct, _frequency_cells, draw_grid, frequency_legend
+from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, select
+from sflp.report.plots import INK, PT, combo_pct, draw_grid, frequency_cells, frequency_legend, threshold_cells
 from sflp.report.text import fmt_num
 from sflp.report.writers import PAPER_NAMES, check_paper
 
@@ -87,18 +86,14 @@ def page_label(label: str) -> str:
 # ---------------------------------------------------------------- page 1
 
 
-def _threshold_cells(tdf: pd.DataFrame, player: str):
-    """(colours, names, labels, starred hands) of one player's grid on the page."""
-    rows = select(tdf, player=player)
-    labels = grid_from_tidy(rows, "label").to_numpy()
-    max_stack = grid_from_tidy(rows, "max_stack").to_numpy(dtype=np.float64)
-    multi = grid_from_tidy(rows, "multi").to_numpy(dtype=bool)
-    hands = grid_from_tidy(rows, "hand").to_numpy()
-    colours = [[threshold_colour(max_stack[r, c]) for c in range(13)] for r in range(13)]
-    names = [[hands[r, c] + ("*" if multi[r, c] else "") for c in range(13)] for r in range(13)]
-    second = [[page_label(labels[r, c]) for c in range(13)] for r in range(13)]
-    starred = [hands[r, c] for r in range(13) for c in range(13) if multi[r, c]]
-    return colours, names, second, starred
+def _page_cells(tdf: pd.DataFrame, player: str, low: float, high: float):
+    """(colours, names, labels) of one player's grid on the page: the chart's cells
+    (:func:`~sflp.report.plots.threshold_cells`) with the star moved from the label to the hand
+    and the label in :func:`page_label`'s form."""
+    _, colours, hands, second, _ = threshold_cells(tdf, player, low, high)
+    names = [[hands[r][c] + ("*" if second[r][c].endswith("*") else "") for c in range(13)] for r in range(13)]
+    labels = [[page_label(second[r][c].removesuffix("*")) for c in range(13)] for r in range(13)]
+    return colours, names, labels
 
 
 def band_legend(d: Drawing, left: float, top: float, box: float, size: float = TEXT) -> None:
@@ -120,7 +115,7 @@ def _first_page(paper: Paper, tdf, low: float, high: float, structure: str, rang
     if tdf is not None:
         title = f"Heads-up push/fold thresholds, stacks {fmt_num(low)}-{fmt_num(high)} bb, {structure}"
         for left, player in zip(lefts, ("sb", "bb")):
-            colours, names, second, _ = _threshold_cells(tdf, player)
+            colours, names, second = _page_cells(tdf, player, low, high)
             draw_grid(d, left, top, size, colours, names, second, rank_size=TEXT, text_size=TEXT)
             d.text(left + size / 2, top - 18, f"{PLAYER_TITLES[player]}: largest stack (bb) played", 11, INK,
                    "bold", anchor="middle")
@@ -138,10 +133,10 @@ def _first_page(paper: Paper, tdf, low: float, high: float, structure: str, rang
         at = select(ranges, stack=stack)
         for left, player in zip(lefts, ("sb", "bb")):
             rows = select(at, player=player)
-            colours, hands, second = _frequency_cells(rows, player)
+            colours, hands, second = frequency_cells(rows, player)
             draw_grid(d, left, top, size, colours, hands, second, rank_size=TEXT, text_size=TEXT)
             d.text(left + size / 2, top - 18, f"{PLAYER_TITLES[player]} at {fmt_num(stack)} bb: "
-                   f"{_combo_pct(rows):.1f}% of hands", 11, INK, "bold", anchor="middle")
+                   f"{combo_pct(rows):.1f}% of hands", 11, INK, "bold", anchor="middle")
             frequency_legend(d, left, top + size + 12, player, box=40, size=TEXT)
         below = top + size + 22  # the swatches are 24 pt tall
         notes = ["Each cell: the hand and, when it is mixed, its frequency; white = never, full colour = always.  "
