@@ -279,6 +279,8 @@ def test_a_mapping_policy_reads_back_as_the_strategies_it_came_from():
     (lambda t: t.__setitem__("0-0-1-AA", [(0, 0.5), (1, 0.6)]), "sum to 1.1, not 1"),
     (lambda t: t.__setitem__("0-0-1-AA", [(0, -0.5), (1, 1.5)]), "outside [0, 1]"),
     (lambda t: t.__setitem__("0-0-7-AKs", [(0, 1.0)]), "'0-0-7-AKs' is not a state of sflp's exported game"),
+    (lambda t: t.__setitem__("0-0-1-AA", [(0, 0.5, 1), (1, 0.5)]), "expected [(action, probability), ...]"),
+    (lambda t: t.__setitem__("0-0-1-AA", 0.5), "expected [(action, probability), ...]"),
 ])
 def test_a_bad_policy_gets_one_clear_error(change, message):
     table, _, _ = _equilibrium_table(GameConfig(stack=10))

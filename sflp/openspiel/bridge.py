@@ -105,8 +105,10 @@ def _rows_from_mapping(policy: Mapping) -> dict[str, dict]:
             try:
                 items = [tuple(pair) for pair in entry]
             except TypeError:
+                items = None
+            if items is None or any(len(pair) != 2 for pair in items):
                 raise ConfigError(f"policy state {key!r}: expected [(action, probability), ...] or "
-                                  f"{{action: probability}}, got {entry!r:.60}") from None
+                                  f"{{action: probability}}, got {entry!r:.60}")
         rows[str(key)] = items
     return rows
 
