@@ -39,7 +39,6 @@ from __future__ import annotations
 import ctypes
 import errno
 import hashlib
-import json
 import os
 import secrets
 import shutil
@@ -108,12 +107,22 @@ def exchange(a: Path, b: Path) -> bool:
 # ---------------------------------------------------------------- what may be replaced
 
 
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+"""A ``manifest.json`` larger than this is not sflp's (a set of 100,000 stacks has about 40 files)."""
+
+
 def read_manifest(folder: Path | str) -> dict | None:
-    """The folder's ``manifest.json`` if it is an sflp manifest, else None."""
+    """The folder's ``manifest.json`` if it is an sflp manifest, else None.
+
+    It is read as untrusted input (:mod:`sflp.inputs`): a regular file, not a symlink, not a FIFO
+    (never waited on), at most :data:`MAX_MANIFEST_BYTES`, strict JSON."""
+    from sflp.errors import ConfigError
+    from sflp.inputs import read_json
+
     path = Path(folder) / MANIFEST
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = read_json(path, str(path), max_bytes=MAX_MANIFEST_BYTES, follow_symlinks=False)
+    except ConfigError:
         return None
     return data if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else None
 
@@ -133,9 +142,21 @@ def manifest_problems(manifest: dict) -> list[str]:
             problems.append(f"entry {name!r:.60} is not a plain file name inside the folder")
         elif name in seen:
             problems.append(f"entry {name!r} is listed twice")
+        elif not _is_size(entry.get("bytes")):
+            problems.append(f"entry {name!r} has no size in bytes (a whole number)")
+        elif not _is_digest(entry.get("sha256")):
+            problems.append(f"entry {name!r} has no SHA-256 (64 hexadecimal digits)")
         else:
             seen.add(name)
     return problems
+
+
+def _is_size(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 63
+
+
+def _is_digest(value) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
 def foreign_entries(target: Path) -> list[Path]:
