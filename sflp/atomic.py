@@ -68,6 +68,44 @@ def check_out_dir(out_dir: Path | str, create: bool = True) -> Path:
     return path
 
 
+TEMP_NAME_EXTRA = 14
+"""How much longer than its target's name the temporary twin of :func:`atomic_output` is:
+``.<name>.`` plus mkstemp's 8 random characters plus ``.tmp``."""
+
+
+def _name_max(folder: Path) -> tuple[int, int]:
+    """``(NAME_MAX, PATH_MAX)`` of the file system of ``folder``'s nearest existing ancestor."""
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    limits = []
+    for key, default in (("PC_NAME_MAX", 255), ("PC_PATH_MAX", 4096)):
+        try:
+            limits.append(int(os.pathconf(probe, key)))
+        except (OSError, ValueError, AttributeError):  # no pathconf (Windows), or no answer
+            limits.append(default)
+    return limits[0], limits[1]
+
+
+def check_name(path: Path | str, extra: int = TEMP_NAME_EXTRA, what: str = "output") -> Path:
+    """``path`` as a Path, or :class:`OutputError` when its name, with the ``extra`` characters
+    of the hidden twin sflp writes first (:data:`TEMP_NAME_EXTRA` for a file; a staging folder's
+    is longer), or its whole path, is too long for its file system.  Call it before any work: the
+    write would otherwise fail at the end with ``ENAMETOOLONG``."""
+    path = Path(path)
+    name_max, path_max = _name_max(path.parent)
+    name = len(os.fsencode(path.name))
+    if name + extra > name_max:
+        raise OutputError(f"{what} name {path.name[:40]!r}... is {name} bytes long: at most {name_max - extra} "
+                          f"fit (sflp first writes a hidden twin {extra} bytes longer, and a name there may have "
+                          f"{name_max} bytes); choose a shorter name")
+    full = len(os.fsencode(os.path.abspath(path)))
+    if full + extra >= path_max:
+        raise OutputError(f"{what} path {str(path)[:40]!r}... is {full} bytes long: at most "
+                          f"{path_max - extra - 1} fit here; choose a shorter path")
+    return path
+
+
 @contextmanager
 def atomic_output(path: Path | str) -> Iterator[Path]:
     """Yield a temporary path next to ``path``; on success it replaces ``path`` atomically.
