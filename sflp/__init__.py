@@ -78,7 +78,7 @@ _EXPORTS: dict[str, str] = {
     # files
     "chart": "sflp.report.chart",
     "ChartResult": "sflp.report.chart",
-    "read_ranges": "sflp.report.writers",
+    "read_ranges": "sflp.report.readback",
     "write_chart_set": "sflp.report",
     "write_solution": "sflp.report",
     "check_manifest": "sflp.report.staging",

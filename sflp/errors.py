@@ -23,7 +23,7 @@ class ArgumentTypeError(ConfigError, TypeError):
 
 
 class DataError(SflpError):
-    """The equity table is missing, corrupt or of an unknown format."""
+    """A data file sflp reads back (the equity table, a chart set) is missing, corrupt or of an unknown format."""
 
 
 class SolveError(SflpError):

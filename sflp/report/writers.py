@@ -40,8 +40,9 @@ The ranges of every stack (:data:`RANGE_FORMS`):
   written by pyarrow (``pip install 'sflp[parquet]'``);
 * ``auto`` (the default) -- ``csv`` up to :data:`RANGES_CSV_MAX_STACKS` stacks, ``segments`` above.
 
-:func:`read_ranges` reads any of the three back into the tidy ranges frame.  A new format is one
-new class here with its ``format`` name, registered in :data:`WRITERS`.
+:func:`sflp.report.readback.read_ranges` reads any of the three back into the same canonical
+tidy frame, checking the folder against its manifest and every value.  A new format is one new
+class here with its ``format`` name, registered in :data:`WRITERS`.
 """
 
 from __future__ import annotations
@@ -644,55 +645,6 @@ def make_writers(formats: Sequence[str], ranges: str, paper: str = "a4") -> list
 
 # ---------------------------------------------------------------- reading the ranges back
 
-
-@functools.cache
-def _column_names() -> tuple[np.ndarray, np.ndarray]:
-    return (np.repeat(np.array(PLAYERS, dtype=object), N_CLASSES), np.tile(np.array(CLASS_NAMES, dtype=object), 2))
-
-
-def _read_csv(path: Path, **kwargs):
-    """A CSV of ours read back with every float exactly as written: pandas 3 reads round-trip by
-    default (and deprecates the option), pandas 2 only when asked."""
-    import pandas as pd
-
-    if int(pd.__version__.split(".")[0]) < 3:
-        kwargs["float_precision"] = "round_trip"
-    return pd.read_csv(path, keep_default_na=False, **kwargs)
-
-
-def read_ranges(folder: Path | str, stacks: Sequence[float] | None = None):
-    """The tidy ranges frame (``stack, player, hand, frequency[, ev_margin]``) of a chart-set
-    folder, from whichever form it holds: ``ranges.csv``, ``ranges.parquet`` or
-    ``ranges_segments.csv``.  ``stacks`` picks solved stacks (default: every one; from segments
-    the solved stacks are read from ``values.csv``).  Segments give no ``ev_margin`` column.
-    """
-    import pandas as pd
-
-    folder = Path(folder)
-    if (folder / "ranges.csv").is_file():
-        frame = _read_csv(folder / "ranges.csv", na_values=[""])
-    elif (folder / "ranges.parquet").is_file():
-        _pyarrow()
-        frame = pd.read_parquet(folder / "ranges.parquet")
-        frame["player"] = frame["player"].astype(object)
-        frame["hand"] = frame["hand"].astype(object)
-    elif (folder / "ranges_segments.csv").is_file():
-        runs = _read_csv(folder / "ranges_segments.csv")
-        if stacks is None:  # every solved stack: values.csv lists them
-            stacks = _read_csv(folder / "values.csv")["stack"]
-        want = np.asarray(stacks, dtype=np.float64)
-        players, hands = _column_names()
-        key = {(p, h): j for j, (p, h) in enumerate(zip(players, hands))}
-        freq = np.full((len(want), 2 * N_CLASSES), np.nan)
-        cols = np.array([key[(p, h)] for p, h in zip(runs["player"], runs["hand"])])
-        lo = np.searchsorted(want, runs["stack_from"].to_numpy(np.float64), side="left")
-        hi = np.searchsorted(want, runs["stack_to"].to_numpy(np.float64), side="right")
-        for j, a, b, v in zip(cols, lo, hi, runs["frequency"].to_numpy(np.float64)):
-            freq[a:b, j] = v
-        return pd.DataFrame({"stack": np.repeat(want, 2 * N_CLASSES), "player": np.tile(players, len(want)),
-                             "hand": np.tile(hands, len(want)), "frequency": freq.ravel()})
-    else:
-        raise ConfigError(f"{folder} holds no ranges.csv, ranges.parquet or ranges_segments.csv")
-    if stacks is not None:
-        frame = frame[frame["stack"].isin(np.asarray(stacks, dtype=np.float64))].reset_index(drop=True)
-    return frame
+# The reader lives in its own module (every file read back is checked there); these names stay
+# importable from here.
+from sflp.report.readback import _column_names, _read_csv, read_ranges  # noqa: E402, F401
