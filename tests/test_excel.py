@@ -565,3 +565,115 @@ def test_ev_colour_scale_is_red_white_blue(full_book):
     colours = [c.rgb[-6:] for c in rule.colorScale.color]
     values = [float(v.val) for v in rule.colorScale.cfvo]
     assert colours == ["B2182B", "FFFFFF", "2166AC"] and values[0] == -values[2] < 0 == values[1]
+
+
+# ---------------------------------------------------------------- text a user gave us stays text (issue 30, case 19)
+
+OWASP_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""The first characters OWASP's CSV-injection guidance names: a spreadsheet reads typed text
+starting with one as a formula."""
+HOSTILE = ["=1+2", "+1+2", "-1+2", "@SUM(A1:A2)", "\t=1+2", "\r=1+2", '=HYPERLINK("http://x.invalid","go")',
+           "#REF!", "plain text", "a\x01b"]
+MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+
+
+def _xml(path: Path, name: str):
+    import xml.etree.ElementTree as ET
+
+    with zipfile.ZipFile(path) as archive:
+        return ET.fromstring(archive.read(name))
+
+
+def _cells(path: Path, sheet: str) -> dict[str, tuple[str | None, int, str | None, str]]:
+    """Cell reference -> (type attribute ``t``, style index ``s``, formula text or None, text) of a
+    sheet, read from the file's XML (not through openpyxl)."""
+    book = _xml(path, "xl/workbook.xml")
+    index = [s.get("name") for s in book.iter(f"{MAIN}sheet")].index(sheet) + 1
+    out = {}
+    for c in _xml(path, f"xl/worksheets/sheet{index}.xml").iter(f"{MAIN}c"):
+        text = "".join(t.text or "" for t in c.iter(f"{MAIN}t"))
+        formula = c.find(f"{MAIN}f")
+        out[c.get("r")] = (c.get("t"), int(c.get("s", "0")), None if formula is None else formula.text or "", text)
+    return out
+
+
+def _quote_prefixed(path: Path) -> set[int]:
+    """Indices of the cell formats (``cellXfs``) that carry the quote prefix."""
+    xfs = _xml(path, "xl/styles.xml").find(f"{MAIN}cellXfs")
+    return {k for k, xf in enumerate(xfs.iter(f"{MAIN}xf")) if xf.get("quotePrefix") in ("1", "true")}
+
+
+def test_user_text_on_the_about_sheet_is_a_string_never_a_formula(tmp_path):
+    wb = Workbook(write_only=True)
+    excel._about_sheet(excel._sheet(wb, "About"), [(text, text) for text in HOSTILE] + [("a number", 2.5)])
+    path = excel.save_workbook(wb, tmp_path / "a.xlsx")
+    cells, prefixed = _cells(path, "About"), _quote_prefixed(path)
+    for row, text in enumerate(HOSTILE, start=3):
+        # XML turns a raw carriage return into a line feed; a control character becomes U+FFFD
+        shown = text.replace("\r", "\n").replace("\x01", "\ufffd")
+        for ref in (f"A{row}", f"B{row}"):
+            kind, style, formula, value = cells[ref]
+            assert (kind, formula, value.replace("\r", "\n")) == ("inlineStr", None, shown), (ref, text)
+            assert (style in prefixed) == text.startswith(OWASP_STARTS), (ref, text)
+    number = cells[f"B{3 + len(HOSTILE)}"]
+    assert (number[0], number[2]) == ("n", None)
+    ws = openpyxl.load_workbook(path)["About"]  # and as openpyxl reads it back
+    assert ws["B3"].value == "=1+2" and ws["B3"].data_type == "s" and ws["B3"].quotePrefix
+    assert ws["B10"].value == "#REF!" and ws["B10"].data_type == "s" and not ws["B10"].quotePrefix
+
+
+@pytest.fixture(scope="module")
+def exploit_set(tmp_path_factory) -> Path:
+    """``sflp exploit --stacks 2:3:1 --bb==1+2`` as the library runs it: a strategy file named
+    ``=1+2``, passed by its relative name, plus a library caller's own About entries."""
+    import contextlib
+
+    import sflp
+    from sflp.report import write_chart_set
+    from sflp.report.format import exploit_sweep_title
+    from sflp.study.exploit import exploit_sweep
+    from sflp.study.strategy import load_strategy
+
+    root = tmp_path_factory.mktemp("hostile")
+    (root / "=1+2").write_text("AA,1\nKK,1\nAKs,0.5\n", encoding="utf-8")
+    with contextlib.chdir(root):
+        locked = load_strategy("=1+2", "bb")
+    assert locked.source == "=1+2"
+    sweep = exploit_sweep(sflp.GameConfig(stack=2), locked, [2.0, 3.0])
+    about = {**sweep.about(), "@user key": "-1+2", "note": "+cmd|' /C calc'!A0"}
+    write_chart_set(sweep.solutions, sweep.thresholds, root / "set", extra_about=about,
+                    title=exploit_sweep_title(locked), formats="csv,xlsx", workers=0)
+    return root / "set"
+
+
+def test_an_exploit_sets_strategy_name_is_text_in_the_workbook(exploit_set):
+    path = exploit_set / "chart.xlsx"
+    prefixed = _quote_prefixed(path)
+    with zipfile.ZipFile(path) as archive:
+        sheets = [n for n in archive.namelist() if n.startswith("xl/worksheets/sheet")]
+    book = _xml(path, "xl/workbook.xml")
+    names = [s.get("name") for s in book.iter(f"{MAIN}sheet")]
+    assert len(sheets) == len(names)
+    for name in names:
+        for ref, (_, _, formula, _) in _cells(path, name).items():
+            assert formula is None or not any(mark in formula for mark in ("1+2", "calc", "user")), (name, ref)
+    about = _cells(path, "About")
+    rows = {about[f"A{r}"][3]: about.get(f"B{r}") for r in range(3, 100) if f"A{r}" in about}
+    for key, value in (("Locked strategy", "=1+2"), ("@user key", "-1+2"), ("note", "+cmd|' /C calc'!A0")):
+        kind, style, formula, text = rows[key]
+        assert (kind, formula, text, style in prefixed) == ("inlineStr", None, value, True), key
+    key_cell = next(ref for ref, cell in about.items() if cell[3] == "@user key")
+    assert about[key_cell][1] in prefixed and about[key_cell][0] == "inlineStr"
+
+
+def test_no_user_text_reaches_a_csv_file_of_the_set(exploit_set):
+    """The CSV files hold numbers, hand names and sflp's own column names only: the strategy's
+    name and the About entries (the title) are in the workbook and the manifest, not in a CSV."""
+    csvs = sorted(exploit_set.glob("*.csv"))
+    assert {"values.csv", "ranges.csv", "thresholds.csv"} <= {p.name for p in csvs}
+    for path in csvs:
+        data = path.read_text(encoding="utf-8")
+        assert "1+2" not in data and "calc" not in data and "@" not in data, path.name
+        for line in data.splitlines():
+            for field in line.split(","):
+                assert not field.startswith(("=", "+", "@", "\t", "\r")), (path.name, field)

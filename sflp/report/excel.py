@@ -29,6 +29,11 @@ Chart workbook (:func:`chart_workbook`), sheets in order:
 ``SC numbers`` (:func:`add_sc_sheet`)
     The Sklansky-Chubukov grid in the threshold bands, the exact list beside it.
 
+Text a user gave us -- a title, a strategy's name or file name, an ``extra_about`` key or
+value -- stays text: every such cell is written by :func:`text_cell`, as a string cell (never a
+formula, an error code or a number), shown as typed in Excel and LibreOffice even when it starts
+with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (:data:`FORMULA_STARTS`).
+
 Every sheet has a print set-up (:func:`_print_setup`): landscape, fitted to a page's width, the
 sheet's name and page numbers in the header and footer.  The main sheets (threshold, SC, About)
 print on one page each and ``Ranges`` on one page a stack; the data sheets (``Values``,
@@ -169,6 +174,41 @@ class _Cells:
             width = max(row) if row else 0
             self._ws.append([row.get(c) for c in range(1, width + 1)])
         self._cells.clear()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""First characters that make a spreadsheet application read typed text as a formula (OWASP's
+CSV-injection guidance).  A text cell starting with one gets Excel's *quote prefix* (the style
+flag behind a typed leading apostrophe): the cell is shown as text, and stays text when edited."""
+MAX_CELL_TEXT = 32767
+"""The most characters a cell holds (Excel's limit); a longer text is cut, ending in an ellipsis."""
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters XML 1.0 cannot hold (control characters, lone surrogates from undecodable file names)."""
+
+
+def text_cell(cell, text: object):
+    """Write ``text`` (made a ``str``) into ``cell`` as a string, never a formula: the one way a
+    text a user gave us reaches a workbook.  Returns the cell.
+
+    openpyxl stores a string starting with ``=`` as a formula and ``#REF!``-like strings as error
+    codes; here the cell's type is set to string after the value, so the file holds the text
+    (``t="inlineStr"``, no ``<f>``).  A text starting with one of :data:`FORMULA_STARTS` gets the
+    quote prefix.  Characters XML cannot hold become U+FFFD, and a text longer than
+    :data:`MAX_CELL_TEXT` is cut with an ellipsis, instead of failing the workbook.
+
+    >>> from openpyxl import Workbook
+    >>> cell = text_cell(Workbook().active["A1"], "=1+2")
+    >>> cell.value, cell.data_type, cell.quotePrefix
+    ('=1+2', 's', True)
+    """
+    text = _NOT_XML.sub("\ufffd", str(text))
+    if len(text) > MAX_CELL_TEXT:
+        text = text[:MAX_CELL_TEXT - 1] + "\u2026"
+    cell.value = text
+    cell.data_type = "s"
+    if text.startswith(FORMULA_STARTS):
+        cell.quotePrefix = True
+    return cell
 
 
 def _sheet(wb: Workbook, title: str) -> _Cells:
@@ -330,8 +370,8 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
     intervals = grid_from_tidy(rows, "intervals")
     any_intervals = grid_from_tidy(rows, "any_intervals")
     verb = _VERB[player]
-    ws.cell(1, 1, f"{PLAYER_TITLES[player]} thresholds (bb), {structure}, stacks {fmt_num(low)}-{fmt_num(high)} bb")
-    ws.cell(1, 1).font = _TITLE
+    title = f"{PLAYER_TITLES[player]} thresholds (bb), {structure}, stacks {fmt_num(low)}-{fmt_num(high)} bb"
+    text_cell(ws.cell(1, 1), title).font = _TITLE
     _rank_labels(ws, GRID_TOP, GRID_LEFT)
     for r in range(13):
         for c in range(13):
@@ -601,8 +641,8 @@ def _hand_ev_sheet(ws, ranges: pd.DataFrame, note: str | None = None) -> Callabl
 def _about_sheet(ws, about: Sequence[tuple[str, object]]) -> None:
     ws.cell(1, 1, "About this report").font = _TITLE
     for r, (key, value) in enumerate(about, start=3):
-        ws.cell(r, 1, key).font = _BOLD
-        cell = ws.cell(r, 2, value if isinstance(value, (int, float)) else str(value))
+        text_cell(ws.cell(r, 1), key).font = _BOLD  # keys and texts may come from the user (extra_about)
+        cell = ws.cell(r, 2, value) if isinstance(value, (int, float)) else text_cell(ws.cell(r, 2), value)
         cell.alignment = Alignment(wrap_text=True, vertical="top")
         ws.cell(r, 1).alignment = Alignment(vertical="top")
     ws.column_dimensions["A"].width = 28
@@ -652,7 +692,7 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
     profitable (NaN) as 0, shown ``∞`` and ``-`` by :func:`sc_format`; a note says so.
     """
     ws = _sheet(wb, "SC numbers")
-    ws.cell(1, 1, f"Sklansky-Chubukov numbers (bb before posting), {structure}").font = _TITLE
+    text_cell(ws.cell(1, 1), f"Sklansky-Chubukov numbers (bb before posting), {structure}").font = _TITLE
     _rank_labels(ws, GRID_TOP, GRID_LEFT)
     numbers = [float(v) for v in sc["sc_number"]]
     cap = sc_cap(numbers)
@@ -752,7 +792,7 @@ def solution_workbook(
     stack = float(values["stack"].iloc[0])
     for player in PLAYERS:
         ws = _sheet(wb, SHEET_NAMES[player])
-        ws.cell(1, 1, f"{PLAYER_TITLES[player]} frequency at {fmt_num(stack)} bb, {structure}").font = _TITLE
+        text_cell(ws.cell(1, 1), f"{PLAYER_TITLES[player]} frequency at {fmt_num(stack)} bb, {structure}").font = _TITLE
         freq = grid_from_tidy(ranges, "frequency", stack=stack, player=player)
         hands = grid_from_tidy(ranges, "hand", stack=stack, player=player)
         _frequency_grid(ws, GRID_TOP, GRID_LEFT, freq, hands, player)
