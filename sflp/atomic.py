@@ -87,11 +87,12 @@ def _name_max(folder: Path) -> tuple[int, int]:
     return limits[0], limits[1]
 
 
-def check_name(path: Path | str, extra: int = TEMP_NAME_EXTRA, what: str = "output") -> Path:
+def check_name(path: Path | str, extra: int = TEMP_NAME_EXTRA, what: str = "output", inner: int = 0) -> Path:
     """``path`` as a Path, or :class:`OutputError` when its name, with the ``extra`` characters
     of the hidden twin sflp writes first (:data:`TEMP_NAME_EXTRA` for a file; a staging folder's
-    is longer), or its whole path, is too long for its file system.  Call it before any work: the
-    write would otherwise fail at the end with ``ENAMETOOLONG``."""
+    is longer), or its whole path (plus ``inner`` characters for the files a folder will hold), is
+    too long for its file system.  Call it before any work: the write would otherwise fail at the
+    end with ``ENAMETOOLONG``."""
     path = Path(path)
     name_max, path_max = _name_max(path.parent)
     name = len(os.fsencode(path.name))
@@ -100,9 +101,9 @@ def check_name(path: Path | str, extra: int = TEMP_NAME_EXTRA, what: str = "outp
                           f"fit (sflp first writes a hidden twin {extra} bytes longer, and a name there may have "
                           f"{name_max} bytes); choose a shorter name")
     full = len(os.fsencode(os.path.abspath(path)))
-    if full + extra >= path_max:
+    if full + extra + inner >= path_max:
         raise OutputError(f"{what} path {str(path)[:40]!r}... is {full} bytes long: at most "
-                          f"{path_max - extra - 1} fit here; choose a shorter path")
+                          f"{path_max - extra - inner - 1} fit here; choose a shorter path")
     return path
 
 
@@ -163,8 +164,9 @@ def write_text(path: Path | str, text: str) -> Path:
 
 PAUSE_ENV = "SFLP_PAUSE_AT"
 """``NAME=FOLDER``: at the pause point ``NAME`` the run creates ``FOLDER/NAME`` and waits there
-until a signal ends it.  Tests use it to interrupt a run at a known step and to *know* that the
-signal arrived before the run could finish (a run held at a pause point cannot finish)."""
+until a signal ends it, or until the file is removed (then it goes on).  Tests use it to
+interrupt a run at a known step and to *know* that the signal arrived before the run could finish
+(a run held at a pause point cannot finish), or to do something while the run is held there."""
 
 
 def pause_point(name: str) -> None:
@@ -177,6 +179,7 @@ def pause_point(name: str) -> None:
         return
     import time
 
-    Path(folder, name).touch()
-    while True:  # held here until a signal (SIGINT/SIGTERM) raises in this, the main thread
+    flag = Path(folder, name)
+    flag.touch()
+    while flag.exists():  # held here until a signal (SIGINT/SIGTERM) raises in this, the main thread
         time.sleep(0.01)

@@ -30,6 +30,7 @@ from sflp.report.csv_out import write_ranges_csv
 from sflp.report.frames import ranges_frame
 from sflp.report.staging import (
     MANIFEST,
+    MARKER,
     StagedFolder,
     check_manifest,
     file_sha256,
@@ -150,11 +151,14 @@ def test_a_rerun_with_other_stacks_leaves_no_stale_files(tmp_path):
 
 
 def test_leftovers_of_a_killed_run_are_removed_by_the_next_run(tmp_path):
+    # a killed run leaves folders that carry sflp's marker (naming the target and the token of the
+    # folder's name); look-alikes without it are the user's and stay (tests/test_output_edges.py)
     out = tmp_path / "set"
-    stale = tmp_path / ".set.staging-deadbeef"
-    stale.mkdir()
-    (stale / "ranges.csv").write_text("half")
-    (tmp_path / ".set.old-cafe0000").mkdir()
+    for name, token in ((".set.staging-deadbeef", "deadbeef"), (".set.old-cafe0000", "cafe0000")):
+        stale = tmp_path / name
+        stale.mkdir()
+        (stale / "ranges.csv").write_text("half")
+        (stale / MARKER).write_text(json.dumps({"format": "sflp-staging", "target": "set", "token": token}))
     write_chart_set(solve_many([2, 5], GameConfig(stack=2)), None, out)
     assert leftovers(tmp_path, "set") == []
     assert_complete(out)

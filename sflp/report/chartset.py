@@ -369,6 +369,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
     if jobs is None:  # the workers load pandas and the format libraries while this process solves
         jobs = Jobs(workers, warm=warm, warm_args=(head.config, formats))
     with folder as stage, jobs:
+        jobs.temp_folder = str(folder.temp_folder())
         sc = jobs.submit(sc_job, head.config, formats)  # a worker computes them while this process solves
         summary = SweepSummary()
         pause_point("staged")
@@ -530,6 +531,7 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
     from sflp.report.csv_out import write_grid_csv, write_ranges_csv, write_values_csv
     from sflp.report.excel import save_workbook, solution_workbook
     from sflp.report.frames import grid_from_tidy, ranges_frame, values_frame
+    from sflp.report.jobs import temporary_files_in
     from sflp.report.plots import range_picture, render
     from sflp.report.staging import StagedFolder, write_manifest
 
@@ -544,7 +546,7 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
     about = about_items(sols, exact=exact)
     out = Path(out_dir)
     folder = StagedFolder(out, wait=wait, on_wait=on_wait)
-    with folder as stage:
+    with folder as stage, temporary_files_in(str(folder.temp_folder())):
         for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
             grid = grid_from_tidy(ranges, "frequency", stack=stack, player=player)
             write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")

@@ -8,6 +8,9 @@ small frames and not on one another, so :class:`Jobs` hands them to up to two fo
 The workers ignore SIGINT (Ctrl-C reaches the whole process group; the main process handles it
 and stops them) and are shut down before the staging folder is removed, so no job writes into a
 folder that is being deleted.  Without ``fork`` (or with ``workers=0``) jobs run inline, in order.
+Jobs make their temporary files in :attr:`Jobs.temp_folder` (the staging folder's ``.tmp``), and a
+worker that dies (the out-of-memory killer's SIGKILL) is one :class:`~sflp.errors.OutputError`,
+not a ``BrokenProcessPool`` traceback: the staging folder goes, the old set stays.
 """
 
 from __future__ import annotations
@@ -16,9 +19,15 @@ import multiprocessing
 import os
 import pickle
 import signal
+import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+
+from sflp.errors import OutputError
 
 WORKER_NICENESS = 10
 """How much lower the workers' scheduling priority is than the main process's: while it solves,
@@ -44,10 +53,46 @@ def _init_worker(parent: int, warm=None, *args) -> None:
         warm(*args)
 
 
-def _run_pickled(payload: bytes):
-    """A job as :meth:`Jobs.submit` captured it: ``fn(*args, **kwargs)`` from their pickle."""
+@contextmanager
+def temporary_files_in(folder: str | None) -> Iterator[None]:
+    """Inside the block, :mod:`tempfile` makes its files in ``folder`` (None: unchanged).  The
+    libraries that write a set (openpyxl writes each sheet to a temporary file first) then leave
+    nothing outside the staging folder, and a full ``TMPDIR`` does not matter."""
+    if folder is None:
+        yield
+        return
+    previous = tempfile.tempdir
+    tempfile.tempdir = folder
+    try:
+        yield
+    finally:
+        tempfile.tempdir = previous
+
+
+def _run_pickled(payload: bytes, temp_folder: str | None = None):
+    """A job as :meth:`Jobs.submit` captured it: ``fn(*args, **kwargs)`` from their pickle, its
+    temporary files in ``temp_folder``."""
     fn, args, kwargs = pickle.loads(payload)
-    return fn(*args, **kwargs)
+    with temporary_files_in(temp_folder):
+        return fn(*args, **kwargs)
+
+
+def _worker_died() -> OutputError:
+    return OutputError("a worker process writing the chart set died (killed by a signal: the system may be out "
+                       "of memory); nothing was changed: try again, or with fewer formats (--formats)")
+
+
+class _Future:
+    """A worker's job: :meth:`result` turns a dead worker into one :class:`~sflp.errors.OutputError`."""
+
+    def __init__(self, future: Future):
+        self._future = future
+
+    def result(self):
+        try:
+            return self._future.result()
+        except BrokenProcessPool:
+            raise _worker_died() from None
 
 
 class _Done:
@@ -78,8 +123,10 @@ class Jobs:
     def __init__(self, workers: int | None = None, warm=None, warm_args: tuple = ()):
         self.workers = default_workers() if workers is None else max(0, int(workers))
         self.pool: ProcessPoolExecutor | None = None
-        self.futures: list[Future | _Done] = []
+        self.futures: list[_Future | _Done] = []
         self.warm = (warm, *warm_args)
+        self.temp_folder: str | None = None
+        """Where jobs make their temporary files (the staging folder's, once there is one)."""
 
     def __enter__(self) -> Jobs:
         self.start()
@@ -112,10 +159,14 @@ class Jobs:
         on changing them (the exact path fills its segments' caches as stacks are read off it,
         and a chart job hands that path to its threshold pictures)."""
         if self.pool is None:
-            fut = _Done(fn(*args, **kwargs))
+            with temporary_files_in(self.temp_folder):
+                fut = _Done(fn(*args, **kwargs))
         else:
             payload = pickle.dumps((fn, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
-            fut = self.pool.submit(_run_pickled, payload)
+            try:
+                fut = _Future(self.pool.submit(_run_pickled, payload, self.temp_folder))
+            except BrokenProcessPool:
+                raise _worker_died() from None
         self.futures.append(fut)
         return fut
 

@@ -3,28 +3,49 @@
 A chart set is many files that belong together.  :class:`StagedFolder` makes the folder hold
 either the complete old set or the complete new set, never a mix:
 
-1. **Lock.**  An exclusive lock on ``.<name>.lock`` beside the target (:func:`fcntl.flock`, or
+1. **Check, before any work** (:func:`check_target`).  The target's name must leave room for its
+   hidden twins (``.<name>.staging-<token>`` is 18 bytes longer) within the file system's name
+   and path limits.  A target that sflp could write but never swap is refused at once, with the
+   reason: a mount point (``EBUSY`` at the swap), an immutable or append-only folder, and a
+   read-only folder (no write permission for its owner: the old set could not be removed, so
+   it is not replaced -- ``chmod u+w`` it, or choose another folder).
+2. **Lock.**  An exclusive lock on ``.<name>.lock`` beside the target (:func:`fcntl.flock`, or
    :func:`msvcrt.locking` on Windows, where there is no ``fcntl``) serialises
    runs into the same folder; a second run waits (``on_wait`` is called once so the CLI can say
    so) or, with ``wait=False``, fails with :class:`~sflp.errors.OutputError`.  The lock file is
-   removed on release (an acquirer re-checks that the file it locked is still the one on disk).
-2. **Clean up.**  Holding the lock, leftovers of killed runs (``.<name>.staging-*``,
-   ``.<name>.old-*``) are removed.
-3. **Never touch a file sflp did not write.**  The target may be missing, an empty folder, or an
+   opened with ``O_NOFOLLOW`` (a symlink there is refused, never followed), created with
+   ``O_EXCL`` and the line ``sflp lock``; only such a file (or an empty one) is taken as a lock,
+   and it is removed on release (an acquirer re-checks that the file it locked is still the one
+   on disk).
+3. **Clean up only what is provably ours.**  Every staging folder holds a marker file
+   (:data:`MARKER`) naming its target and carrying the random token of its name.  Holding the
+   target's lock -- so no live run can hold a staging folder of this target -- a run removes the
+   leftovers of killed runs: a folder whose name is exactly ``.<name>.staging-<token>`` or
+   ``.<name>.old-<token>`` (8 hexadecimal digits; no prefix match) and whose marker names this
+   target and this token.  Anything else -- ``.<name>.old-backup``, a look-alike without the
+   marker, another target's staging folder such as ``.<name>.old-1.staging-<token>`` -- is the
+   user's or another run's, and is never touched.
+4. **Never touch a file sflp did not write.**  The target may be missing, an empty folder, or an
    earlier sflp report with a valid ``manifest.json`` (:func:`foreign_entries`).  Anything else is
    refused: ``--out ~/Documents`` never deletes a file.  In a report folder, files the manifest
    does not list are the user's: they are carried into the new set (hard links, else copies)
    just before the swap and listed in :attr:`StagedFolder.kept`; a new report file with the name
    of one of them aborts the run instead of replacing it.
-4. **Stage.**  Every file is written into ``.<name>.staging-<random>`` in the same parent folder.
-5. **Swap.**  On success the staging folder and the target are exchanged atomically
-   (``renameat2(RENAME_EXCHANGE)`` on Linux; elsewhere two renames with a window of
-   microseconds in which the target is absent but never mixed), then the old set is deleted.
+5. **Stage.**  Every file is written into ``.<name>.staging-<token>`` in the same parent folder;
+   temporary files of the libraries that write them (openpyxl's) go into its ``.tmp`` folder
+   (:meth:`StagedFolder.temp_folder`), so a full ``TMPDIR`` does not matter and nothing is left
+   behind.
+6. **Swap.**  On success the marker leaves the staging folder, the staging folder and the
+   target are exchanged atomically (``renameat2(RENAME_EXCHANGE)`` on Linux; elsewhere two
+   renames with a window of microseconds in which the target is absent but never mixed), the
+   marker goes into the folder that now holds the old set, and the old set is deleted.
 
-On any exception -- a bad input found late, a full disk, ``KeyboardInterrupt`` from SIGINT or
-SIGTERM (the CLI turns SIGTERM into the same exception) -- the staging folder is deleted, folders
-the run created are removed again if empty, and the target is untouched.  Cleanup and swap run
-with SIGINT/SIGTERM blocked so that a second signal cannot cut them short.
+On any exception -- a bad input found late, a full disk or no free inode, ``KeyboardInterrupt``
+from SIGINT or SIGTERM (the CLI turns SIGTERM into the same exception) -- the staging folder is
+deleted, folders the run created are removed again if empty, and the target is untouched.
+Cleanup and swap run with SIGINT/SIGTERM blocked so that a second signal cannot cut them short.
+A run killed with SIGKILL leaves its marked staging folder; the next run into the same target
+removes it.
 
 >>> import tempfile, pathlib
 >>> parent = pathlib.Path(tempfile.mkdtemp())
@@ -43,14 +64,18 @@ import os
 import secrets
 import shutil
 import signal
+import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from sflp.atomic import check_name, write_text
 from sflp.errors import OutputError
 from sflp.report.format import json_text
 
 MANIFEST = "manifest.json"
+TEMP_FOLDER = ".tmp"
+"""The folder inside a staging folder that holds the writing libraries' temporary files."""
 MANIFEST_FORMAT = "sflp-report"
 _SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
@@ -212,19 +237,82 @@ def _link_or_copy(src, dst) -> None:
         shutil.copy2(src, dst, follow_symlinks=False)
 
 
+STAGING_EXTRA = len(".") + len(".staging-") + 8
+"""How much longer than the target's name its staging folder's name is (``.<name>.staging-<8 hex>``)."""
+LONGEST_INNER = 64
+"""Room kept in a path for the files inside a staging folder and their temporary twins."""
+MARKER = ".sflp-staging"
+"""The marker file inside every staging folder: JSON naming the target and the folder's token."""
+MARKER_FORMAT = "sflp-staging"
+_TOKEN_DIGITS = "0123456789abcdef"
+
+
+def _immutable(path: Path) -> str | None:
+    """``"immutable"`` or ``"append-only"`` when Linux says so of the folder ``path`` (chattr +i/+a),
+    else None (other systems, or a file system that keeps no such flags)."""
+    try:
+        import fcntl
+        import struct
+    except ImportError:  # pragma: no cover - not POSIX
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        flags = struct.unpack("l", fcntl.ioctl(fd, 0x80086601, struct.pack("l", 0)))[0]  # FS_IOC_GETFLAGS
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if flags & 0x10:  # FS_IMMUTABLE_FL
+        return "immutable"
+    if flags & 0x20:  # FS_APPEND_FL
+        return "append-only"
+    return None
+
+
+def _unswappable(target: Path) -> str | None:
+    """Why an existing folder ``target`` cannot be replaced by a swap, or None."""
+    if os.path.ismount(target):
+        return (f"{target} is a mount point: sflp writes a set beside its folder and swaps the two, which a "
+                f"mount point does not allow; write into a folder inside it, e.g. --out {target / 'charts'}")
+    flag = _immutable(target)
+    if flag is not None:
+        return f"{target} is {flag} (chattr): sflp could not replace it; choose another folder"
+    mode = target.lstat().st_mode
+    if not mode & stat.S_IWUSR or not os.access(target, os.W_OK | os.X_OK):
+        return (f"{target} is read-only (mode {stat.filemode(mode)}): sflp would not be able to remove the old "
+                f"set, so it does not replace it; make it writable (chmod u+w {target}) or choose another folder")
+    return None
+
+
 def check_target(target: Path | str) -> Path:
     """``target`` as a Path if a report can be written there, else :class:`OutputError`.
 
-    Call it before long work: it refuses a target below a file and a folder that holds anything
-    but an earlier sflp report (the same rules :class:`StagedFolder` applies), and creates nothing.
+    Call it before long work: it refuses a target below a file, a name too long for its hidden
+    twins, a mount point, an immutable or read-only folder, a symlink as the lock, and a folder
+    that holds anything but an earlier sflp report (the same rules :class:`StagedFolder` applies),
+    and creates nothing.
     """
     target = Path(target)
+    if not target.name or target.name in (".", ".."):
+        raise OutputError(f"output folder {str(target)!r} has no name to write a report under")
+    check_name(target, STAGING_EXTRA, "output folder", inner=LONGEST_INNER)
     for folder in (target, *target.parents):
         if folder.exists():
             if folder != target and not folder.is_dir():
                 raise OutputError(f"output folder {target} cannot be created: {folder} is a file")
             break
     foreign_entries(target)
+    if target.is_dir():
+        why = _unswappable(target)
+        if why is not None:
+            raise OutputError(why)
+    lock = target.parent / f".{target.name}.lock"
+    if lock.is_symlink():
+        raise OutputError(f"{lock} is a symlink, not sflp's lock file; sflp will not follow it (remove it if it "
+                          "is stale)")
     return target
 
 
@@ -270,18 +358,59 @@ def _wait_lock(fd: int) -> None:
         time.sleep(0.05)
 
 
+LOCK_TEXT = b"sflp lock\n"
+"""What a lock file sflp creates holds (an empty one is taken too: a creator that has not yet
+written, or an older sflp)."""
+
+
 class _Lock:
     def __init__(self, path: Path):
         self.path = path
         self.fd: int | None = None
 
+    def _open(self) -> int:
+        """An open descriptor of the lock file: created with ``O_EXCL`` (and :data:`LOCK_TEXT`), or
+        an existing regular file that holds :data:`LOCK_TEXT` or nothing; never through a symlink."""
+        nofollow = getattr(os, "O_NOFOLLOW", 0)
+        cloexec = getattr(os, "O_CLOEXEC", 0)
+        for _ in range(100):  # a holder may remove the file between our two opens
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL | nofollow | cloexec, 0o644)
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise OutputError(f"cannot lock {self.path}: {_reason(exc)}") from None
+            else:
+                try:
+                    os.write(fd, LOCK_TEXT)
+                except OSError as exc:
+                    os.close(fd)
+                    raise OutputError(f"cannot lock {self.path}: {_reason(exc)}") from None
+                return fd
+            try:
+                fd = os.open(self.path, os.O_RDWR | nofollow | cloexec | getattr(os, "O_NONBLOCK", 0))
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                if self.path.is_symlink():
+                    raise OutputError(f"{self.path} is a symlink, not sflp's lock file; sflp will not follow it "
+                                      "(remove it if it is stale)") from None
+                raise OutputError(f"cannot lock {self.path}: {_reason(exc)}") from None
+            try:
+                ours = stat.S_ISREG(os.fstat(fd).st_mode) and os.pread(fd, 64, 0) in (b"", LOCK_TEXT)
+            except OSError:
+                ours = False
+            if not ours:
+                os.close(fd)
+                raise OutputError(f"{self.path} is not sflp's lock file (sflp's holds the line 'sflp lock'); "
+                                  "sflp will not use or remove it: move it away")
+            return fd
+        raise OutputError(f"cannot lock {self.path}: it keeps disappearing")  # pragma: no cover
+
     def acquire(self, wait: bool, on_wait: Callable[[], None] | None) -> None:
         told = False
         while True:
-            try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as exc:
-                raise OutputError(f"cannot lock {self.path}: {_reason(exc)}") from None
+            fd = self._open()
             try:
                 if not _try_lock(fd):
                     if not wait:
@@ -294,7 +423,7 @@ class _Lock:
                         told = True
                     _wait_lock(fd)
                 try:
-                    same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+                    same = os.lstat(self.path).st_ino == os.fstat(fd).st_ino
                 except FileNotFoundError:
                     same = False
             except BaseException:
@@ -309,7 +438,8 @@ class _Lock:
         if self.fd is None:
             return
         try:
-            self.path.unlink()
+            if os.lstat(self.path).st_ino == os.fstat(self.fd).st_ino:  # still the file we hold
+                self.path.unlink()
         except OSError:
             pass
         os.close(self.fd)
@@ -317,6 +447,58 @@ class _Lock:
 
 
 # ---------------------------------------------------------------- the staged folder
+
+
+def _token_of(name: str, target: str, kind: str) -> str | None:
+    """The token of ``name`` if it is exactly ``.<target>.<kind>-<8 hex digits>``, else None."""
+    prefix = f".{target}.{kind}-"
+    token = name[len(prefix):]
+    if name.startswith(prefix) and len(token) == 8 and all(c in _TOKEN_DIGITS for c in token):
+        return token
+    return None
+
+
+def _write_marker(folder: Path, target: str, token: str) -> None:
+    """Create :data:`MARKER` in ``folder`` (``O_EXCL``, ``O_NOFOLLOW``): this staging folder is sflp's."""
+    text = json_text({"format": MARKER_FORMAT, "target": target, "token": token, "pid": os.getpid()}) + "\n"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(folder / MARKER, flags, 0o644)
+    try:
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def _marked(folder: Path, target: str, token: str) -> bool:
+    """Whether ``folder`` is a real folder (not a symlink) whose :data:`MARKER` names ``target`` and
+    ``token``: the proof that sflp made it for this target."""
+    from sflp.errors import ConfigError
+    from sflp.inputs import read_json
+
+    try:
+        if not stat.S_ISDIR(folder.lstat().st_mode):
+            return False
+        data = read_json(folder / MARKER, str(folder / MARKER), max_bytes=4096, follow_symlinks=False)
+    except (OSError, ConfigError):
+        return False
+    return (isinstance(data, dict) and data.get("format") == MARKER_FORMAT and data.get("target") == target
+            and data.get("token") == token)
+
+
+def leftovers(parent: Path, target: str) -> list[Path]:
+    """The staging and old folders of ``target`` in ``parent`` that sflp provably made (see the
+    module doc, step 3); call it only while holding the target's lock."""
+    found = []
+    try:
+        names = sorted(os.listdir(parent))
+    except OSError:
+        return []
+    for name in names:
+        for kind in ("staging", "old"):
+            token = _token_of(name, target, kind)
+            if token is not None and _marked(parent / name, target, token):
+                found.append(parent / name)
+    return found
 
 
 class StagedFolder:
@@ -330,8 +512,9 @@ class StagedFolder:
         name = self.target.name
         if not name or name in (".", ".."):
             raise OutputError(f"output folder {target!s} has no name to write a report under")
-        self.prefix = f".{name}."
+        self.name = name
         self.stage: Path | None = None
+        self.token = ""
         self.created: list[Path] = []
         self.foreign: list[Path] = []
         self.kept: list[str] = []
@@ -359,29 +542,44 @@ class StagedFolder:
         if not os.access(self.parent, os.W_OK | os.X_OK):
             raise OutputError(f"output folder {self.target} cannot be written: {self.parent} is not writable")
 
-    def _leftovers(self) -> list[Path]:
-        return [
-            p for p in self.parent.iterdir()
-            if p.name.startswith(self.prefix) and p.name[len(self.prefix):].startswith(("staging-", "old-"))
-        ]
+    def _make_stage(self) -> None:
+        token = secrets.token_hex(4)
+        stage = self.parent / f".{self.name}.staging-{token}"
+        try:
+            stage.mkdir()
+            self.stage, self.token = stage, token
+            _write_marker(stage, self.name, token)
+            (stage / TEMP_FOLDER).mkdir()
+        except OSError as exc:
+            raise OutputError(f"cannot write {self.target}: {_reason(exc)} (while creating its staging folder "
+                              f"{stage.name})") from None
+
+    def temp_folder(self) -> Path:
+        """The folder inside the staging folder for the temporary files of the libraries that
+        write the set (``tempfile.tempdir`` while they run): removed with the staging folder."""
+        assert self.stage is not None
+        return self.stage / TEMP_FOLDER
 
     def __enter__(self) -> Path:
+        check_target(self.target)
         with signals_deferred():
             self._make_parent()
         try:
             self.lock.acquire(self.wait, self.on_wait)
             with signals_deferred():
-                for old in self._leftovers():
+                for old in leftovers(self.parent, self.name):
                     shutil.rmtree(old, ignore_errors=True)
             self.foreign = foreign_entries(self.target)
-            stage = self.parent / f"{self.prefix}staging-{secrets.token_hex(4)}"
+            if self.target.is_dir():  # the checks again, holding the lock
+                why = _unswappable(self.target)
+                if why is not None:
+                    raise OutputError(why)
             with signals_deferred():
-                stage.mkdir()
-                self.stage = stage
+                self._make_stage()
         except BaseException:
             self._abort()
             raise
-        return stage
+        return self.stage
 
     # -- tear-down
 
@@ -412,21 +610,35 @@ class StagedFolder:
                     _carry(entry, stage)
             except OSError as exc:
                 raise OutputError(f"cannot keep {entry} in the new report: {_reason(exc)}") from None
-            os.chmod(stage, 0o777 & ~_umask())
+            try:
+                shutil.rmtree(stage / TEMP_FOLDER)
+                os.chmod(stage, 0o777 & ~_umask())
+                os.unlink(stage / MARKER)  # the new set must not carry it
+            except OSError as exc:
+                raise OutputError(f"cannot write {self.target}: {_reason(exc)}") from None
             try:
                 if self.target.exists():
-                    if not exchange(stage, self.target):
-                        old = self.parent / f"{self.prefix}old-{secrets.token_hex(4)}"
+                    if exchange(stage, self.target):
+                        old = stage
+                    else:
+                        old = self.parent / f".{self.name}.old-{self.token}"
                         os.rename(self.target, old)
-                        os.rename(stage, self.target)
-                        stage = old
+                        try:
+                            os.rename(stage, self.target)
+                        except OSError:
+                            os.rename(old, self.target)  # the old set back in its place
+                            raise
                 else:
                     os.rename(stage, self.target)
-                    stage = None
+                    old = None
             except OSError as exc:
                 raise OutputError(f"cannot move the new report into {self.target}: {_reason(exc)}") from None
-            if stage is not None:  # now the old set
-                shutil.rmtree(stage, ignore_errors=True)
+            if old is not None:  # now the old set: marked as sflp's, so that a later run may finish removing it
+                try:
+                    _write_marker(old, self.name, self.token)
+                except OSError:
+                    pass
+                shutil.rmtree(old, ignore_errors=True)
             self.stage = None
             self.created = []
             self.kept = [p.name for p in self.foreign]
@@ -482,9 +694,7 @@ def write_manifest(folder: Path | str, info: dict, known: dict[str, str] | None 
             "sha256": known.get(path.name) or file_sha256(path),
         })
     manifest = {"format": MANIFEST_FORMAT, "format_version": 1, **info, "files": files}
-    path = folder / MANIFEST
-    path.write_text(json_text(manifest, indent=2) + "\n", encoding="utf-8")
-    return path
+    return write_text(folder / MANIFEST, json_text(manifest, indent=2) + "\n")
 
 
 def check_manifest(folder: Path | str) -> list[str]:

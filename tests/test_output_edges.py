@@ -1,0 +1,411 @@
+"""The output-folder contract at its edges (issue 30, cases 1-3, 10, 13-16 and 18).
+
+sflp removes only what it can prove it made -- a staging folder whose exact name and marker
+file name this target, while it holds this target's lock, so that no live run holds it -- and
+refuses, before any work, a target it could write but never swap.  Every test checks the target,
+its neighbours and the user's files byte for byte before and after.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from sflp.core.game import GameConfig
+from sflp.errors import OutputError
+from sflp.report import write_chart_set
+from sflp.report.staging import MARKER, StagedFolder, check_manifest, check_target, leftovers, write_manifest
+from sflp.solving.solver import solve_many
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tree(folder: Path) -> dict[str, str]:
+    """Every path below ``folder`` (symlinks as their target) with its content's SHA-256."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        rel = str(path.relative_to(folder))
+        if path.is_symlink():
+            out[rel] = "-> " + os.readlink(path)
+        elif path.is_file():
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            out[rel] = "dir"
+    return out
+
+
+def env(**extra: str) -> dict[str, str]:
+    out = {k: v for k, v in os.environ.items() if k not in ("SFLP_PAUSE_AT",)}
+    out["PYTHONPATH"] = str(ROOT)
+    out.update(extra)
+    return out
+
+
+def sflp(*args: str, cwd: Path, inject: str = "", **kw) -> subprocess.CompletedProcess:
+    """``sflp ARGS`` in a fresh process; ``inject`` is Python run first (a simulated fault)."""
+    code = textwrap.dedent(inject) + "\nimport sys\nfrom sflp.cli.main import run\nsys.argv[0] = 'sflp'\nrun()\n"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd,
+                          env=kw.pop("env", env()), timeout=kw.pop("timeout", 300), **kw)
+
+
+def one_line_error(proc: subprocess.CompletedProcess, needle: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == "" and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith("sflp: error:") and proc.stderr.count("\n") == 1, proc.stderr
+    assert needle in proc.stderr, proc.stderr
+
+
+@pytest.fixture(scope="module")
+def solutions():
+    return solve_many([2, 5], GameConfig(stack=2))
+
+
+def write(solutions, out: Path, **kw):
+    return write_chart_set(solutions, None, out, formats=["csv"], workers=0, **kw)
+
+
+def killed_stage(target: Path) -> Path:
+    """The staging folder a run killed with SIGKILL leaves behind (marker and all), lock released."""
+    folder = StagedFolder(target)
+    stage = folder.__enter__()
+    (stage / "values.csv").write_text("half a set\n")
+    folder.lock.release()  # the kernel drops a killed process's lock
+    return stage
+
+
+def users_folders(parent: Path, target: str) -> None:
+    """Hidden folders of the user's beside ``target`` whose names look like sflp's leftovers."""
+    for name in (f".{target}.old-backup", f".{target}.staging-mine", f".{target}.staging-deadbeef",
+                 f".{target}.old-0123abcd", f".{target}.staging-", f".{target}.old-1.staging-00000000",
+                 f".{target}.staging-0123456789"):
+        (parent / name).mkdir()
+        (parent / name / "f").write_text(f"the user's {name}\n")
+    # a look-alike with a marker that names another target or token is not proof either
+    fake = parent / f".{target}.staging-cafef00d"
+    fake.mkdir()
+    (fake / MARKER).write_text(json.dumps({"format": "sflp-staging", "target": "other", "token": "cafef00d"}))
+
+
+# ---------------------------------------------------------------- case 1: only provable leftovers go
+
+
+def test_cleanup_removes_a_killed_runs_marked_stage_and_nothing_that_only_looks_like_one(solutions, tmp_path):
+    users_folders(tmp_path, "set")
+    stale = killed_stage(tmp_path / "set")
+    before = tree(tmp_path)
+    write(solutions, tmp_path / "set")
+    assert not stale.exists(), "the killed run's marked staging folder is removed by the next run"
+    after = tree(tmp_path)
+    for rel, digest in before.items():
+        if not rel.startswith(stale.name):
+            assert after.get(rel) == digest, f"{rel} changed or vanished"
+    assert check_manifest(tmp_path / "set") == []
+
+
+def test_the_cli_run_of_the_issue_leaves_the_users_hidden_folders(tmp_path):
+    (tmp_path / ".set.old-backup").mkdir()
+    (tmp_path / ".set.old-backup" / "f").write_text("x\n")
+    (tmp_path / ".set.staging-mine").mkdir()
+    (tmp_path / ".set.staging-mine" / "f").write_text("y\n")
+    before = tree(tmp_path)
+    proc = sflp("chart", "--stacks", "1:2:0.5", "--out", "set", "--formats", "csv", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    after = tree(tmp_path)
+    assert {k: v for k, v in after.items() if not k.startswith("set")} == before
+
+
+# ---------------------------------------------------------------- case 2: a live run's stage is never touched
+
+
+def test_a_run_never_removes_another_targets_live_staging_folder(solutions, tmp_path):
+    live = StagedFolder(tmp_path / "report.old-1")  # a long run into report.old-1, still writing
+    stage = live.__enter__()
+    (stage / "sb_push.png").write_bytes(b"being written")
+    for target in ("report", "report.old", "report.old-1.staging"):  # names that are prefixes of it
+        write(solutions, tmp_path / target)
+        assert (stage / "sb_push.png").read_bytes() == b"being written", target
+    (stage / "values.csv").write_text("stack\n")  # the live run goes on writing, and finishes
+    write_manifest(stage, {})
+    live.__exit__(None, None, None)
+    assert check_manifest(tmp_path / "report.old-1") == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_live_run_of_the_same_target_holds_the_lock_and_keeps_its_stage(solutions, tmp_path):
+    live = StagedFolder(tmp_path / "set")
+    stage = live.__enter__()
+    with pytest.raises(OutputError, match="another sflp run is writing"):
+        write(solutions, tmp_path / "set", wait=False)
+    assert stage.is_dir() and leftovers(tmp_path, "set") == [stage]
+    live.__exit__(None, None, None)
+
+
+# ---------------------------------------------------------------- case 3: a read-only target
+
+
+@pytest.mark.parametrize("mode", [0o555, 0o500])
+def test_a_read_only_target_is_refused_before_any_work(solutions, tmp_path, mode):
+    write(solutions, tmp_path / "set")
+    (tmp_path / "set").chmod(mode)
+    try:
+        before = tree(tmp_path)
+        with pytest.raises(OutputError, match="read-only"):
+            check_target(tmp_path / "set")
+        with pytest.raises(OutputError, match=r"read-only .*chmod u\+w"):
+            write(solutions, tmp_path / "set")
+        proc = sflp("chart", "--stacks", "2,5", "--out", "set", cwd=tmp_path)
+        one_line_error(proc, "is read-only")
+        assert tree(tmp_path) == before
+    finally:
+        (tmp_path / "set").chmod(0o755)
+
+
+# ---------------------------------------------------------------- case 10: long names, before any work
+
+
+@pytest.mark.parametrize("length", [240, 300])
+def test_a_name_too_long_for_the_staging_folder_is_refused_before_any_work(tmp_path, length):
+    proc = sflp("chart", "--stacks", "1:2:0.5", "--out", "x" * length, cwd=tmp_path)
+    one_line_error(proc, "choose a shorter name")
+    assert list(tmp_path.iterdir()) == []
+    proc = sflp("solve", "--stack", "5", "--out", "x" * length, cwd=tmp_path)
+    one_line_error(proc, "choose a shorter name")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_longest_name_that_fits_is_written(solutions, tmp_path):
+    name = "x" * (255 - 18)  # .NAME.staging-XXXXXXXX is 255 bytes: the most a name may have
+    write(solutions, tmp_path / name)
+    assert check_manifest(tmp_path / name) == []
+
+
+# ---------------------------------------------------------------- case 13: no free inode
+
+
+NO_INODE = """
+import errno, os, tempfile
+_mkdir, _mkstemp = os.mkdir, tempfile.mkstemp
+def mkdir(path, *a, **k):
+    if ".staging-" in os.fspath(path) and "{where}" == "stage":
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), os.fspath(path))
+    return _mkdir(path, *a, **k)
+def mkstemp(*a, **k):
+    if str(k.get("prefix", "")).startswith(".manifest.json.") and "{where}" == "manifest":
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    return _mkstemp(*a, **k)
+os.mkdir, tempfile.mkstemp = mkdir, mkstemp
+"""
+
+
+@pytest.mark.parametrize("where", ["stage", "manifest"])
+def test_no_free_inode_is_one_line_and_the_old_set_stays(tmp_path, where):
+    assert sflp("chart", "--stacks", "2,5", "--out", "set", "--formats", "csv", cwd=tmp_path).returncode == 0
+    before = tree(tmp_path)
+    proc = sflp("chart", "--stacks", "2,5,8", "--out", "set", "--formats", "csv", cwd=tmp_path,
+                inject=NO_INODE.replace("{where}", where))
+    one_line_error(proc, "No space left on device")
+    assert f"cannot write {tmp_path / 'set'}" in proc.stderr or "cannot write set" in proc.stderr, proc.stderr
+    assert tree(tmp_path) == before
+
+
+# ---------------------------------------------------------------- case 14: a full TMPDIR
+
+
+FULL_TMPDIR = """
+import errno, os, tempfile
+FULL = os.environ["FULL_TMPDIR"]
+tempfile.tempdir = FULL  # what TMPDIR resolves to
+_open = os.open
+def full_open(path, flags, *a, **k):
+    if os.path.abspath(os.fspath(path)).startswith(FULL + os.sep) and flags & (os.O_WRONLY | os.O_RDWR):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), os.fspath(path))
+    return _open(path, flags, *a, **k)
+os.open = full_open
+"""
+
+
+def test_a_full_tmpdir_does_not_matter_every_temporary_file_is_in_the_staging_folder(tmp_path):
+    full = tmp_path / "full"
+    full.mkdir()
+    proc = sflp("chart", "--stacks", "2,5", "--out", "set", "--formats", "csv,xlsx", cwd=tmp_path,
+                inject=FULL_TMPDIR, env=env(FULL_TMPDIR=str(full), TMPDIR=str(full)))
+    assert proc.returncode == 0, proc.stderr
+    assert check_manifest(tmp_path / "set") == [] and list(full.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full", "set"]
+
+
+# ---------------------------------------------------------------- case 15: a killed worker
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat_file.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat_file.parent.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the worker processes")
+def test_a_worker_killed_by_the_oom_killer_is_one_line_and_the_old_set_stays(tmp_path):
+    assert sflp("chart", "--stacks", "2,5", "--out", "set", "--formats", "csv,png", cwd=tmp_path).returncode == 0
+    before = tree(tmp_path / "set")
+    points = tmp_path / "points"
+    points.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "sflp", "chart", "--stacks", "2,5,8", "--out", "set",
+                             "--formats", "csv,png"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env(SFLP_PAUSE_AT=f"staged={points}"))
+    try:
+        flag = points / "staged"
+        import time
+
+        end = time.monotonic() + 120
+        while not flag.exists() and proc.poll() is None and time.monotonic() < end:
+            time.sleep(0.01)
+        assert flag.exists(), proc.communicate(timeout=60)
+        workers = _children(proc.pid)
+        assert workers, "the chart job forks its writers' workers before it stages"
+        os.kill(workers[0], 9)  # what the out-of-memory killer does
+        flag.unlink()  # the run goes on
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 2 and out == "", err
+    assert err.count("\n") == 1 and "Traceback" not in err and "worker process" in err, err
+    assert tree(tmp_path / "set") == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["points", "set"]
+
+
+# ---------------------------------------------------------------- case 16: a mount point, an immutable folder
+
+
+def test_a_mount_point_is_refused_before_any_work_with_a_suggestion(solutions, tmp_path, monkeypatch):
+    write(solutions, tmp_path / "set")
+    before = tree(tmp_path)
+    monkeypatch.setattr(os.path, "ismount", lambda p: Path(p) == tmp_path / "set")
+    with pytest.raises(OutputError, match=r"is a mount point.*--out .*set/charts"):
+        check_target(tmp_path / "set")
+    with pytest.raises(OutputError, match="is a mount point"):
+        write(solutions, tmp_path / "set")
+    assert tree(tmp_path) == before
+
+
+def _can_mount() -> str | None:
+    if not shutil.which("unshare"):
+        return "no unshare(1) on PATH"
+    probe = subprocess.run(["unshare", "-r", "-m", "true"], capture_output=True)
+    return None if probe.returncode == 0 else "user and mount namespaces are not allowed here"
+
+
+@pytest.mark.skipif(_can_mount() is not None, reason=f"a real mount point needs them: {_can_mount()}")
+def test_a_real_tmpfs_mount_point_is_refused_before_any_work(tmp_path):
+    target = tmp_path / "volume"
+    target.mkdir()
+    script = (f"mount -t tmpfs tmpfs {target} && cd {tmp_path} && "
+              f"{sys.executable} -m sflp chart --stacks 1:3:0.5 --out volume --formats csv")
+    proc = subprocess.run(["unshare", "-r", "-m", "sh", "-c", script], capture_output=True, text=True, env=env(),
+                          timeout=300)
+    one_line_error(proc, "is a mount point")
+
+
+def _chattr() -> str | None:
+    if not shutil.which("chattr") or not shutil.which("lsattr"):
+        return "no chattr/lsattr on PATH"
+    if os.geteuid() != 0:
+        return "chattr +i needs root (CAP_LINUX_IMMUTABLE)"
+    return None
+
+
+@pytest.mark.skipif(_chattr() is not None, reason=f"an immutable folder: {_chattr()}")
+def test_an_immutable_target_is_refused_before_any_work(solutions, tmp_path):
+    write(solutions, tmp_path / "set")
+    if subprocess.run(["chattr", "+i", str(tmp_path / "set")], capture_output=True).returncode != 0:
+        pytest.skip("this file system keeps no immutable flag")
+    try:
+        before = tree(tmp_path)
+        with pytest.raises(OutputError, match="is immutable"):
+            check_target(tmp_path / "set")
+        assert tree(tmp_path) == before
+    finally:
+        subprocess.run(["chattr", "-i", str(tmp_path / "set")], check=True)
+
+
+# ---------------------------------------------------------------- case 18: the lock file
+
+
+def test_a_dangling_lock_symlink_is_refused_and_never_followed(tmp_path):
+    (tmp_path / ".set.lock").symlink_to(tmp_path / "elsewhere" / "created-by-sflp")
+    (tmp_path / "elsewhere").mkdir()
+    before = tree(tmp_path)
+    proc = sflp("chart", "--stacks", "1:2:0.5", "--out", "set", cwd=tmp_path)
+    one_line_error(proc, "is a symlink")
+    assert tree(tmp_path) == before
+
+
+def test_a_lock_symlink_to_a_users_file_is_refused_and_the_file_untouched(solutions, tmp_path):
+    (tmp_path / "precious.txt").write_text("mine\n")
+    (tmp_path / ".set.lock").symlink_to(tmp_path / "precious.txt")
+    before = tree(tmp_path)
+    with pytest.raises(OutputError, match="symlink"):
+        write(solutions, tmp_path / "set")
+    assert tree(tmp_path) == before
+
+
+def test_a_lock_name_holding_the_users_data_is_not_used_or_removed(solutions, tmp_path):
+    (tmp_path / ".set.lock").write_text("my notes, not a lock\n")
+    before = tree(tmp_path)
+    with pytest.raises(OutputError, match="not sflp's lock file"):
+        write(solutions, tmp_path / "set")
+    assert tree(tmp_path) == before
+
+
+def test_a_stale_lock_of_a_killed_run_is_taken_and_removed(solutions, tmp_path):
+    for text in (b"", b"sflp lock\n"):  # an older sflp's empty lock file, and today's
+        (tmp_path / ".set.lock").write_bytes(text)
+        write(solutions, tmp_path / "set")
+        assert not (tmp_path / ".set.lock").exists()
+
+
+def test_the_staging_marker_is_created_exclusively(tmp_path, monkeypatch):
+    import secrets
+
+    token = "0badf00d"
+    monkeypatch.setattr(secrets, "token_hex", lambda n: token)
+    stage = tmp_path / f".set.staging-{token}"
+    stage.mkdir()  # someone made the folder first: sflp must not adopt it
+    with pytest.raises(OutputError, match="File exists"):
+        with StagedFolder(tmp_path / "set"):
+            pass
+    assert sorted(p.name for p in tmp_path.iterdir()) == [stage.name] and list(stage.iterdir()) == []
+
+
+def test_a_failing_second_rename_puts_the_old_set_back(solutions, tmp_path, monkeypatch):
+    from sflp.report import staging
+
+    write(solutions, tmp_path / "set")
+    before = tree(tmp_path)
+    monkeypatch.setattr(staging, "exchange", lambda a, b: False)  # a system without renameat2
+    real = os.rename
+
+    def rename(src, dst):
+        if Path(src).name.startswith(".set.staging-"):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "rename", rename)
+    with pytest.raises(OutputError, match="cannot move the new report"):
+        write(solutions, tmp_path / "set")
+    assert tree(tmp_path) == before
