@@ -25,8 +25,9 @@ the problem; a bad argument is a :class:`~sflp.errors.ConfigError`):
 3. sizes before contents: each file is read through :func:`sflp.inputs.read_bytes` (a regular
    file, never a symlink, a FIFO is not waited on) and refused above a cap derived from the
    number of solved stacks (:data:`CSV_ROW_BYTES` a row, :data:`PARQUET_ROW_BYTES` a row, at most
-   :data:`~sflp.checks.MAX_STACKS` stacks); a parquet file's row count and schema are read from
-   its footer and checked before any row is decoded;
+   :data:`~sflp.checks.MAX_STACKS` stacks); a parquet file's schema, row count (the footer's and
+   the sum of its row groups') and unpacked size are read from its footer and checked before any
+   row is decoded;
 4. ``values.csv``: its header (:data:`~sflp.report.text.VALUES_COLUMNS`, then an optional
    ``value_exact``), its stacks positive, finite and strictly increasing, as many as the
    manifest's ``stacks.count`` (with ``verify``);
@@ -72,8 +73,8 @@ VALUES_ROW_BYTES = 1024
 """Most bytes a row of ``values.csv`` may take (five floats and, with ``exact``, a fraction
 ``p/q`` of a few dozen digits)."""
 PARQUET_ROW_BYTES = 64
-"""Most bytes a row of ``ranges.parquet`` may take in the file (sflp's take about 27 before
-compression), on top of :data:`PARQUET_OVERHEAD_BYTES`."""
+"""Most bytes a row of ``ranges.parquet`` may take, in the file and unpacked (sflp's take about 15
+unpacked, fewer in the file), on top of :data:`PARQUET_OVERHEAD_BYTES`."""
 PARQUET_OVERHEAD_BYTES = 1 << 20
 """The footer and page headers of a parquet file, whatever its rows."""
 HEADER_BYTES = 1024
@@ -296,7 +297,10 @@ def _ranges_parquet(folder: Path, solved: np.ndarray, entry: dict | None):
     data = _read(folder, "ranges.parquet", PARQUET_OVERHEAD_BYTES + expected * PARQUET_ROW_BYTES, entry)
     try:
         pf = pq.ParquetFile(pa.BufferReader(data))
-        schema, rows = pf.schema_arrow, pf.metadata.num_rows
+        schema, meta = pf.schema_arrow, pf.metadata
+        groups = [meta.row_group(k) for k in range(meta.num_row_groups)]
+        rows, group_rows = meta.num_rows, sum(g.num_rows for g in groups)
+        unpacked = sum(g.total_byte_size for g in groups)
     except Exception as exc:  # noqa: BLE001 -- pyarrow on untrusted bytes: any failure is a bad file
         raise DataError(f"{path} is not a valid parquet file: {' '.join(str(exc).split())[:120]}") from None
     if list(schema.names) != list(RANGES_COLUMNS):
@@ -311,6 +315,12 @@ def _ranges_parquet(folder: Path, solved: np.ndarray, entry: dict | None):
     if rows != expected:  # from the footer, before a row is decoded
         raise DataError(f"{path} holds {rows:,} rows; its {len(solved):,} solved stacks (values.csv) "
                         f"need {expected:,}, {ROWS_PER_STACK} a stack")
+    if group_rows != rows:  # pyarrow decodes by the row groups' counts
+        raise DataError(f"{path} is not a valid parquet file: its row groups hold {group_rows:,} rows, "
+                        f"its footer says {rows:,}")
+    if unpacked > PARQUET_OVERHEAD_BYTES + expected * PARQUET_ROW_BYTES:
+        raise DataError(f"{path} unpacks to {unpacked:,} bytes, more than the "
+                        f"{PARQUET_OVERHEAD_BYTES + expected * PARQUET_ROW_BYTES:,} of {expected:,} rows")
     try:
         table = pf.read()
         if table.num_rows != expected:
