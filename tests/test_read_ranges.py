@@ -482,8 +482,9 @@ def test_a_parquet_file_of_ten_million_rows_is_refused_from_its_footer(sets, tmp
     folder = copy_of(sets, "parquet", tmp_path)
     schema = pq.read_schema(folder / PARQUET)
     n = 338_000
-    block = pa.table({"stack": np.ones(n), "player": pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), ["sb"]),
-                      "hand": pa.DictionaryArray.from_arrays(np.zeros(n, np.int16), ["AA"]),
+    block = pa.table({"stack": np.ones(n),
+                      "player": pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array(["sb"])),
+                      "hand": pa.DictionaryArray.from_arrays(np.zeros(n, np.int16), pa.array(["AA"])),
                       "frequency": np.ones(n), "ev_margin": np.zeros(n)}, schema=schema)
     with pq.ParquetWriter(folder / PARQUET, schema, compression="none", write_statistics=False) as out:
         for _ in range(30):
