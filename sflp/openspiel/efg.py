@@ -42,6 +42,8 @@ number per payoff vector: 1 for every fold, 2 for every steal, then one per show
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -49,10 +51,12 @@ from pathlib import Path
 
 import numpy as np
 
-from sflp.atomic import write_bytes
-from sflp.core.cards import CLASS_INDEX, CLASS_NAMES, CLASS_SIZES, N_CLASSES
+from sflp.atomic import check_name, write_bytes
+from sflp.core.cards import CLASS_NAMES, CLASS_SIZES, N_CLASSES, class_id
 from sflp.core.game import DEALS, GameConfig, PushFoldGame
-from sflp.errors import ConfigError, OutputError
+from sflp.errors import ArgumentTypeError, ConfigError, NotationError, OutputError
+from sflp.inputs import read_bytes
+from sflp.openspiel.quote import quote
 
 ACTIONS = {"sb": ("fold", "shove"), "bb": ("fold", "call")}
 """Each player's actions, in the order every node of the file lists them."""
@@ -65,9 +69,21 @@ HEADER = "EFG 2 R \"sflp heads-up push/fold"
 
 def info_state(player: str, hand: str) -> str:
     """OpenSpiel's information-state string of ``player``'s (``"sb"``/``"bb"``) hand class in the
-    exported game."""
-    p = PLAYER_INDEX[player]
-    return f"{p}-{p}-{CLASS_INDEX[hand] + 1}-{hand}"
+    exported game; the class is written as :func:`sflp.core.cards.class_id` reads it (``"kas"`` is
+    ``AKs``).  An unknown player is a :class:`~sflp.errors.ConfigError`, an unknown class a
+    :class:`~sflp.errors.NotationError`, each quoting the bad value."""
+    key = player.strip().lower() if isinstance(player, str) else None
+    if key not in PLAYER_INDEX:
+        raise ConfigError(f"player={quote(player)}: expected 'sb' or 'bb'")
+    if not isinstance(hand, str):
+        raise NotationError(f"hand={quote(hand)}: expected a hand class name such as 'AKs', 'T9o' or '22'")
+    try:
+        k = class_id(hand)
+    except NotationError:
+        raise NotationError(f"hand {quote(hand)} is not a hand class: expected a pair ('TT'), or two ranks "
+                            "and s/o ('AKs', 'T9o')") from None
+    p = PLAYER_INDEX[key]
+    return f"{p}-{p}-{k + 1}-{CLASS_NAMES[k]}"
 
 
 def _number(v: float) -> str:
@@ -158,26 +174,60 @@ def efg_text(config: GameConfig, table=None) -> str:
     return "\n".join(lines) + "\n"
 
 
+MAX_EFG_BYTES = 64_000_000
+"""An existing file larger than this is not one sflp wrote (one stack's ``.efg`` is about 6.5 MB),
+and is refused without being read."""
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
 def _check_target(path: Path) -> None:
-    """Refuse to replace a file sflp did not write (an existing ``.efg`` of ours is replaced)."""
-    if path.is_dir():
-        raise OutputError(f"{path} is a folder: give the .efg file to write")
-    if path.exists() or path.is_symlink():
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(len(HEADER))
-        except OSError as exc:
-            raise OutputError(f"{path} cannot be read ({exc.strerror}): not replacing it") from None
-        if head != HEADER.encode():
-            raise OutputError(f"{path} exists and was not written by sflp: not replacing it "
+    """Refuse, before any work, an output sflp must not replace; an existing ``.efg`` of sflp's is
+    replaced.  The target is looked at with ``lstat`` and never opened, except that the first line
+    of an existing regular file is read (:func:`sflp.inputs.read_bytes`: without blocking, not
+    through a symlink) to prove that sflp wrote it.  A FIFO, a device, a socket or a symlink is
+    never written through: ``--out -`` is how the text goes to standard output."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise OutputError(f"{path} is a folder: give the .efg file to write")
+        if stat.S_ISLNK(info.st_mode):
+            raise OutputError(f"{path} is a symlink: sflp replaces only a regular .efg file it wrote, never "
+                              "through a symlink (give the file itself, or --out - for standard output)")
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
+            raise OutputError(f"{path} is {kind}: sflp writes only a regular .efg file (--out - writes the "
+                              "text to standard output)")
+        foreign = OutputError(f"{path} exists and was not written by sflp: not replacing it "
                               "(remove it yourself, or choose another --out)")
+        if info.st_size > MAX_EFG_BYTES:
+            raise foreign
+        data = read_bytes(path, str(path), max_bytes=MAX_EFG_BYTES, follow_symlinks=False, error=OutputError)
+        if not data.startswith(HEADER.encode()):
+            raise foreign
+    folder = path.parent  # the temporary twin is made there: the nearest folder that exists must be writable
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise OutputError(f"cannot write {path}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write {path}: the folder {folder} is not writable")
 
 
 def write_efg(config: GameConfig, path: Path | str, table=None) -> EfgSummary:
-    """Write :func:`efg_text` of ``config`` to ``path`` atomically, making its folder if needed (a
-    file that is not an sflp ``.efg`` is never replaced); returns what was written."""
+    """Write :func:`efg_text` of ``config`` to ``path`` atomically, making its folder if needed;
+    returns what was written.  Checked before any work: the name's length
+    (:func:`sflp.atomic.check_name`) and the target (a file that is not an sflp ``.efg``, a
+    folder, a FIFO, a device or a symlink is never replaced or written through)."""
     start = time.perf_counter()
-    path = Path(path)
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise ArgumentTypeError(f"path={quote(path)}: expected the .efg file to write (a str or a Path)")
+    path = check_name(Path(path), what="output file")
     _check_target(path)
     text = efg_text(config, table)
     try:
