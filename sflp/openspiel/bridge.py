@@ -32,17 +32,21 @@ is half of it (``nash_conv / 2``).
 from __future__ import annotations
 
 import contextlib
-import math
+import json
+import numbers
 import os
 import sys
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import NamedTuple
 
 import numpy as np
 
 from sflp.core.cards import CLASS_NAMES, N_CLASSES
-from sflp.errors import ConfigError
+from sflp.errors import ArgumentTypeError, ConfigError
+from sflp.inputs import parse_json, read_text
 from sflp.openspiel.efg import ACTION_IDS, ACTIONS, efg_text, info_state
+from sflp.openspiel.quote import quote
 
 INSTALL_HINT = "pip install 'sflp[openspiel]'"
 SUM_TOLERANCE = 1e-9
@@ -96,21 +100,43 @@ class Strategies(NamedTuple):
     bb: object
 
 
-def _rows_from_mapping(policy: Mapping) -> dict[str, dict]:
+def _rows_from_mapping(policy: Mapping) -> dict[str, list]:
+    """``{state: [(action, probability), ...]}`` of a mapping policy, each entry's type and size
+    checked before it is iterated (a string entry is refused whole, never read character by
+    character; no state of the game has more than :data:`ACTION_IDS`'s three actions)."""
     rows = {}
     for key, entry in policy.items():
-        if isinstance(entry, Mapping):
-            items = list(entry.items())
-        else:
-            try:
-                items = [tuple(pair) for pair in entry]
-            except TypeError:
-                items = None
-            if items is None or any(len(pair) != 2 for pair in items):
-                raise ConfigError(f"policy state {key!r}: expected [(action, probability), ...] or "
-                                  f"{{action: probability}}, got {entry!r:.60}")
-        rows[str(key)] = items
+        if not isinstance(key, str):
+            raise ConfigError(f"policy state {quote(key)}: an information state is a string such as "
+                              f"'0-0-2-AKs', not a {type(key).__name__}")
+        rows[key] = _entry_pairs(key, entry)
     return rows
+
+
+def _entry_pairs(state: str, entry) -> list[tuple]:
+    """One state's entry as ``(action, probability)`` pairs: a mapping ``{action: probability}``
+    or a list/tuple of 2-item lists/tuples, of at most three items; anything else is refused
+    before it is iterated."""
+    if isinstance(entry, Mapping):
+        size = len(entry)
+    elif isinstance(entry, (list, tuple)):
+        size = len(entry)
+    else:
+        raise _shape_error(state, entry)
+    if size > len(ACTION_IDS):
+        raise ConfigError(f"policy state {quote(state)}: {size:,} entries, but the game has "
+                          f"{len(ACTION_IDS)} actions (fold 0, shove 1, call 2), each listed at most once")
+    if isinstance(entry, Mapping):
+        return list(entry.items())
+    if not all(isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in entry):
+        raise _shape_error(state, entry)
+    return [tuple(pair) for pair in entry]
+
+
+def _shape_error(state: str, entry) -> ConfigError:
+    kind = f"a string of {len(entry):,} characters" if isinstance(entry, str) else quote(entry)
+    return ConfigError(f"policy state {quote(state)}: expected [(action, probability), ...] or "
+                       f"{{action: probability}}, got {kind}")
 
 
 def state_rows(policy, game) -> dict[str, list]:
@@ -132,7 +158,11 @@ def state_rows(policy, game) -> dict[str, list]:
                     for state in (sb, sb.child(ACTION_IDS["shove"])):
                         key = state.information_state_string()
                         if key not in rows:
-                            rows[key] = list(dict(policy.action_probabilities(state)).items())
+                            answer = policy.action_probabilities(state)
+                            if not isinstance(answer, Mapping):
+                                raise ConfigError(f"the policy's action_probabilities at state {key!r} gave "
+                                                  f"{quote(answer)}, not {{action: probability}}")
+                            rows[key] = _entry_pairs(key, answer)
     except spiel.SpielError as exc:
         raise ConfigError(f"the policy could not be read: {exc}") from None
     return rows
@@ -159,38 +189,113 @@ MAX_POLICY_BYTES = 50_000_000
 
 def read_policy(path) -> dict:
     """A policy written as JSON (``{information state: [[action, probability], ...]}``, e.g.
-    ``json.dump(solver.tabular_average_policy().policy_table(), fh)``), as a mapping for
-    :func:`to_strategy`."""
-    import json
-    from pathlib import Path
+    ``json.dump(solver.tabular_average_policy().policy_table(), fh)``, or ``{information state:
+    {action: probability}}``), as a mapping for :func:`to_strategy`.
 
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"policy file {str(path)!r} does not exist or is not a regular file")
-    if path.stat().st_size > MAX_POLICY_BYTES:
-        raise ConfigError(f"policy file {str(path)!r} is {path.stat().st_size:,} bytes: more than the "
-                          f"{MAX_POLICY_BYTES:,} a policy of this game can take")
+    The file is read by :func:`sflp.inputs.read_json`: a regular file of at most
+    :data:`MAX_POLICY_BYTES` (a FIFO or a device is refused, never waited on), UTF-8, strict JSON
+    (a key twice in one object, ``NaN``, an integer of more than 100 digits or nesting too deep is
+    refused; an action listed twice in a state's object is refused naming the state)."""
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise ArgumentTypeError(f"path={quote(path)}: expected the policy file to read (a str or a Path)")
+    what = f"policy file {quote(os.fspath(path), 300)}"
+    text = read_text(path, what, max_bytes=MAX_POLICY_BYTES)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise ConfigError(f"policy file {str(path)!r} is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"policy file {str(path)!r} is not JSON: {exc.msg} at line {exc.lineno}") from None
-    except OSError as exc:
-        raise ConfigError(f"policy file {str(path)!r} cannot be read: {exc.strerror}") from None
+        data = parse_json(text, what)
+    except ConfigError:
+        twice = _action_twice(text)
+        if twice is None:
+            raise
+        raise ConfigError(f"{what}: policy state {quote(twice[0])} lists the action {quote(twice[1])} twice "
+                          "(a key twice in one JSON object)") from None
     if not isinstance(data, dict):
-        raise ConfigError(f"policy file {str(path)!r}: expected a JSON object {{information state: "
-                          f"[[action, probability], ...]}}, got a {type(data).__name__}")
+        raise ConfigError(f"{what}: expected a JSON object {{information state: [[action, probability], ...]}}, "
+                          f"got a {type(data).__name__}")
     return data
 
 
+class _Pairs(list):
+    """A JSON object kept as its ``(key, value)`` pairs, duplicates included."""
+
+
+def _action_twice(text: str) -> tuple[str, str] | None:
+    """``(state, action)`` of the first state whose JSON object names an action twice, else None:
+    the text read again, on the error path only, to name the state (numbers are not converted,
+    so nothing here can overflow)."""
+    try:
+        top = json.loads(text, object_pairs_hook=_Pairs, parse_int=lambda _: 0, parse_float=lambda _: 0.0,
+                         parse_constant=lambda _: 0.0)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(top, _Pairs):
+        return None
+    for state, entry in top:
+        if isinstance(entry, _Pairs):
+            seen = set()
+            for action, _ in entry:
+                if action in seen:
+                    return state, action
+                seen.add(action)
+    return None
+
+
+_ACTION_TEXT = {**{name: name for name in ACTION_IDS}, **{str(i): name for name, i in ACTION_IDS.items()}}
+"""An action given as text: its name (``"fold"``) or its number as JSON writes an int key (``"0"``)."""
+
+
 def _action(player: str, state: str, action) -> str:
-    name = _ACTION_NAMES.get(action) if isinstance(action, (int, np.integer)) and not isinstance(action, bool) \
-        else str(action).strip().lower()
-    if name not in ACTIONS[player]:
-        allowed = ", ".join(f"{a} ({ACTION_IDS[a]})" for a in ACTIONS[player])
-        raise ConfigError(f"policy state {state!r}: unknown action {action!r}; {player.upper()} has {allowed}")
+    """The game's name (fold, shove, call) of ``action``: an action number, its name, or its number
+    as a string, else one error naming the state."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        name = _ACTION_NAMES.get(int(action))
+    elif isinstance(action, str):
+        name = _ACTION_TEXT.get(action.strip().lower())
+    else:
+        raise ConfigError(f"policy state {quote(state)}: action {quote(action)} is a {type(action).__name__}; "
+                          "an action is a number (fold 0, shove 1, call 2) or a name")
+    if name is None:
+        raise ConfigError(f"policy state {quote(state)}: unknown action {quote(action)}; {player.upper()} has "
+                          f"{_allowed(player)}")
     return name
+
+
+def _allowed(player: str) -> str:
+    return ", ".join(f"{a} ({ACTION_IDS[a]})" for a in ACTIONS[player])
+
+
+def _probability(state: str, action, p) -> float:
+    """A probability in [0, 1] as a float, compared exactly first (a huge int is out of range,
+    never an OverflowError); a string, a bool or anything not a real number is refused."""
+    if isinstance(p, (bool, np.bool_)) or not isinstance(p, (numbers.Real, Decimal)):
+        kind = "a string" if isinstance(p, str) else f"a {type(p).__name__}"
+        raise ConfigError(f"policy state {quote(state)}: the probability of action {quote(action)} is "
+                          f"{quote(p)}, {kind}; a probability is a number in [0, 1]")
+    if (isinstance(p, Decimal) and not p.is_finite()) or not 0 <= p <= 1:  # exact for int, Fraction; NaN fails
+        raise ConfigError(f"policy state {quote(state)}: the probability of action {quote(action)} is {quote(p)}, "
+                          "outside [0, 1]")
+    return float(p)
+
+
+def _state_probabilities(player: str, state: str, pairs: list[tuple]) -> dict[str, float]:
+    """``{action name: probability}`` of one state of ``player``: every action known to the game and
+    listed once (``0`` and ``"0"``, or ``"fold"`` and ``0``, are the same action), the other
+    player's actions only at probability 0 (OpenSpiel's tables list every action of the game)."""
+    probs = dict.fromkeys(ACTIONS[player], 0.0)
+    given: dict[str, object] = {}
+    for action, p in pairs:
+        name = _action(player, state, action)
+        if name in given:
+            raise ConfigError(f"policy state {quote(state)}: the action {name} is listed twice (as "
+                              f"{quote(given[name])} and {quote(action)}); list each action once")
+        given[name] = action
+        q = _probability(state, action, p)
+        if name not in probs:
+            if q == 0.0:
+                continue
+            raise ConfigError(f"policy state {quote(state)}: action {quote(action)} is {name}, which "
+                              f"{player.upper()} does not have; {player.upper()} has {_allowed(player)}")
+        probs[name] = q
+    return probs
 
 
 def to_strategy(policy, game=None, *, source: str | None = None):
@@ -200,10 +305,12 @@ def to_strategy(policy, game=None, *, source: str | None = None):
     from sflp.core.cards import COMBO_CLASS
     from sflp.study.strategy import StrategySpec
 
+    if source is not None and not isinstance(source, str):
+        raise ArgumentTypeError(f"source={quote(source)}: expected a str naming the policy, or None")
     rows = policy_rows(policy, game)
     unknown = sorted(set(rows) - set(_STATES))
     if unknown:
-        raise ConfigError(f"policy state {unknown[0]!r} is not a state of sflp's exported game"
+        raise ConfigError(f"policy state {quote(unknown[0])} is not a state of sflp's exported game"
                           f"{f' (and {len(unknown) - 1} more)' if len(unknown) > 1 else ''}: its states are "
                           "'0-0-<n>-<hand>' for SB and '1-1-<n>-<hand>' for BB, e.g. '0-0-2-AKs'")
     missing = [s for s in _STATES if s not in rows]
@@ -213,18 +320,7 @@ def to_strategy(policy, game=None, *, source: str | None = None):
                           "it must cover all 338 (169 hand classes for each player)")
     freq = {"sb": np.zeros(N_CLASSES), "bb": np.zeros(N_CLASSES)}
     for state, (player, k) in _STATES.items():
-        probs = dict.fromkeys(ACTIONS[player], 0.0)
-        for action, p in rows[state]:
-            try:
-                p = float(p)
-            except (TypeError, ValueError):
-                raise ConfigError(f"policy state {state!r}: probability {p!r} of action {action!r} is not a "
-                                  "number") from None
-            if not (0.0 <= p <= 1.0) or math.isnan(p):
-                raise ConfigError(f"policy state {state!r}: probability {p!r} of action {action!r} is outside [0, 1]")
-            if p == 0.0 and not _known(player, action):
-                continue  # a table over every action id lists the other player's action at 0
-            probs[_action(player, state, action)] += p
+        probs = _state_probabilities(player, state, rows[state])
         total = sum(probs.values())
         if abs(total - 1.0) > SUM_TOLERANCE:
             raise ConfigError(f"policy state {state!r}: the probabilities sum to {total!r}, not 1 "
@@ -235,24 +331,15 @@ def to_strategy(policy, game=None, *, source: str | None = None):
                       StrategySpec("bb", name, "openspiel", freq["bb"][COMBO_CLASS]))
 
 
-def _known(player: str, action) -> bool:
-    try:
-        _action(player, "", action)
-    except ConfigError:
-        return False
-    return True
-
-
 def from_strategy(sb, bb) -> dict[str, list[tuple[int, float]]]:
-    """sflp strategies (169 class frequencies, or :class:`~sflp.study.strategy.StrategySpec`) as an
-    OpenSpiel policy table on the exported game: ``{info state: [(action id, probability), ...]}``."""
+    """sflp strategies (169 class frequencies in class order, or a
+    :class:`~sflp.study.strategy.StrategySpec` of that player) as an OpenSpiel policy table on the
+    exported game: ``{info state: [(action id, probability), ...]}``.  Each frequency must be a
+    finite number in [0, 1]; anything else is one :class:`~sflp.errors.ConfigError` naming the
+    player (and the hand)."""
     out = {}
     for player, strategy in (("sb", sb), ("bb", bb)):
-        values = strategy.class_freq if hasattr(strategy, "class_freq") else strategy
-        values = np.asarray(values, dtype=np.float64)
-        if values.shape != (N_CLASSES,):
-            raise ConfigError(f"{player.upper()} strategy: expected {N_CLASSES} class frequencies, got shape "
-                              f"{values.shape}")
+        values = _class_frequencies(player, strategy)
         fold, play = ACTIONS[player]
         for k, hand in enumerate(CLASS_NAMES):
             p = float(values[k])
@@ -260,11 +347,44 @@ def from_strategy(sb, bb) -> dict[str, list[tuple[int, float]]]:
     return out
 
 
+def _class_frequencies(player: str, strategy) -> np.ndarray:
+    who = player.upper()
+    if hasattr(strategy, "class_freq"):
+        owner = getattr(strategy, "player", player)
+        if owner != player:
+            raise ConfigError(f"the {who} strategy given is {str(owner).upper()}'s "
+                              f"({quote(getattr(strategy, 'source', type(strategy).__name__))}): "
+                              "pass SB's strategy first, then BB's")
+        strategy = strategy.class_freq
+    elif isinstance(strategy, (str, bytes, Mapping)) or strategy is None:
+        hint = f"; for a range or a file, load_strategy({quote(strategy)}, {player!r}) first" \
+            if isinstance(strategy, str) else ""
+        raise ConfigError(f"{who} strategy {quote(strategy)}: expected {N_CLASSES} class frequencies in class "
+                          f"order or a StrategySpec{hint}")
+    try:
+        values = np.asarray(strategy, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigError(f"{who} strategy {quote(strategy)}: expected {N_CLASSES} class frequencies, numbers "
+                          "in [0, 1]") from None
+    if values.shape != (N_CLASSES,):
+        raise ConfigError(f"{who} strategy: expected {N_CLASSES} class frequencies, got shape {values.shape}")
+    bad = np.flatnonzero(~((values >= 0) & (values <= 1)))  # NaN is bad too
+    if bad.size:
+        k = int(bad[0])
+        raise ConfigError(f"{who} strategy: the frequency of {CLASS_NAMES[k]} is {float(values[k])!r}"
+                          f"{f' (and {bad.size - 1} more are bad)' if bad.size > 1 else ''}; a frequency is a "
+                          "finite number in [0, 1]")
+    return values
+
+
 def verify(policy, config, game=None, *, solution=None, source: str | None = None):
     """:func:`sflp.study.verify.verify` of ``policy`` (both players) in ``config``'s game, with the
     exact figures (``exact=True``): each player's best-response gain and their sum, OpenSpiel's
     ``nash_conv``, as fractions."""
+    from sflp.core.game import GameConfig
     from sflp.study.verify import verify as verify_strategies
 
+    if not isinstance(config, GameConfig):
+        raise ArgumentTypeError(f"config={quote(config)}: expected a GameConfig, e.g. GameConfig(stack=10)")
     s = to_strategy(policy, game, source=source)
     return verify_strategies(config, s.sb, s.bb, solution=solution, exact=True)
