@@ -32,7 +32,11 @@ only what is played, so nothing is "missing" there).  A frequency outside ``[0, 
 value, an unknown or ambiguous hand (``AK``: write ``AKs`` or ``AKo``), a hand given twice
 (``AhKh`` and ``KhAh`` are the same combo), classes and combos in one file, a malformed grid or an
 empty file raise :class:`StrategyFileError` (a :class:`~sflp.errors.NotationError`) whose
-message reads ``<file>, line <n>: <what is wrong> <the bad text quoted>``.
+message reads ``<file>, line <n>: <what is wrong> <the bad text quoted>``.  A file is read only
+when it is a regular file of at most :data:`~sflp.checks.STRATEGY_FILE_MAX_BYTES` (10 MiB), through
+:func:`sflp.inputs.read_bytes`: a FIFO or a device is refused, never waited on.  In JSON, a key
+twice in one object, an integer of more than :data:`~sflp.inputs.MAX_INT_DIGITS` digits, ``NaN``
+and nesting too deep are each refused the same way, and reading stays linear in the file's size.
 
 
 The grid CSV
@@ -78,6 +82,7 @@ from sflp.core.cards import (
     parse_combo,
 )
 from sflp.errors import ConfigError, NotationError
+from sflp.inputs import MAX_INT_DIGITS, read_bytes
 
 MBB = 1000.0
 """Milli-big-blinds per big blind (the unit in which strategies are scored)."""
@@ -127,11 +132,13 @@ class StrategySpec:
         return f"file {self.source!r} ({self.kind})"
 
     def __post_init__(self) -> None:
-        freq = np.array(self.combo_freq, dtype=np.float64)
+        freq = _floats(self.combo_freq, f"{N_COMBOS} combo frequencies")
         if freq.shape != (N_COMBOS,):
             raise ConfigError(f"a strategy needs {N_COMBOS} combo frequencies, not shape {freq.shape}")
-        if not np.all((freq >= 0) & (freq <= 1)):
-            raise ConfigError("strategy frequencies must lie in [0, 1]")
+        bad = np.flatnonzero(~((freq >= 0) & (freq <= 1)))  # NaN is bad too
+        if bad.size:
+            raise ConfigError(f"strategy frequencies must be finite numbers in [0, 1]: {combo_name(int(bad[0]))} is "
+                              f"{float(freq[bad[0]])!r}{f' (and {bad.size - 1} more)' if bad.size > 1 else ''}")
         freq += 0.0
         freq.setflags(write=False)
         object.__setattr__(self, "combo_freq", freq)
@@ -142,7 +149,10 @@ class StrategySpec:
         """A spec from 169 class or 1,326 combo frequencies (an array or a :class:`~sflp.core.ranges.Range`)."""
         if hasattr(freq, "combo_weights"):
             freq = freq.combo_weights()
-        arr = np.asarray(freq, dtype=np.float64)
+        if isinstance(freq, (str, bytes)):
+            raise ConfigError(f"frequencies {freq!r:.40}: expected {N_CLASSES} class or {N_COMBOS} combo frequencies; "
+                              f"for a range or a file, load_strategy({freq!r:.40}, {player!r:.10}) instead")
+        arr = _floats(freq, f"{N_CLASSES} class or {N_COMBOS} combo frequencies")
         if arr.shape == (N_CLASSES,):
             arr = arr[COMBO_CLASS]
         return cls(player, source, "array", arr)
@@ -174,9 +184,33 @@ class StrategySpec:
         """The strategy at ``level`` ("class" needs a uniform spec)."""
         if level == "combo":
             return self.combo_freq
+        if level != "class":
+            raise ConfigError(f"level={level!r:.40}: expected 'class' or 'combo'")
         if not self.uniform:
             raise ConfigError(f"strategy {self.source!r} varies inside a class: evaluate it at combo level")
         return self.class_freq
+
+
+def _floats(values, expected: str) -> np.ndarray:
+    """``values`` as a new float64 array, or sflp's error (never numpy's ValueError, TypeError or
+    OverflowError) saying what was ``expected``."""
+    try:
+        return np.array(values, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigError(f"expected {expected} (numbers in [0, 1]), got {type(values).__name__} "
+                          f"{_short(values)}") from None
+
+
+def _short(value) -> str:
+    """``repr(value)`` cut to 40 characters; an integer too long for ``repr`` by its size."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"(an integer of {value.bit_length():,} bits)"
+    try:
+        text = repr(value) if not isinstance(value, (list, tuple)) or len(value) <= 8 else \
+            f"[{', '.join(_short(v) for v in value[:3])}, ... ({len(value):,} items)]"
+    except Exception:  # a user's object whose repr fails
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _player(player: str) -> str:
@@ -280,16 +314,13 @@ def _load_range(text: str, player: str, spec: str) -> StrategySpec:
 def _load_file(path: Path, player: str) -> StrategySpec:
     source = str(path)
     limit = STRATEGY_FILE_MAX_BYTES
-    try:
-        if path.stat().st_size > limit:
-            raise StrategyFileError(source, None, f"is {path.stat().st_size:,} bytes, more than the {limit:,} "
-                                                  "a strategy file may have (a class strategy is a few kB)")
-        with open(path, "rb") as fh:
-            blob = fh.read(limit + 1)  # bounded, even if the file grows or lies about its size
-    except OSError as exc:
-        raise StrategyFileError(source, None, f"cannot be read ({exc.strerror})") from None
-    if len(blob) > limit:
-        raise StrategyFileError(source, None, f"is more than the {limit:,} bytes a strategy file may have")
+    try:  # a regular file only, never waited on (a FIFO), capped before it is read
+        blob = read_bytes(path, source, max_bytes=limit)
+    except ConfigError as exc:
+        reason = str(exc).removeprefix(source).strip()
+        if "bytes" in reason:
+            reason += " (a class strategy is a few kB)"
+        raise StrategyFileError(source, None, reason) from None
     try:
         text = blob.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -380,6 +411,9 @@ def _frequency(value, source: str, line: int, what: str) -> float:
         except ValueError:
             raise StrategyFileError(source, line, f"non-numeric frequency {value!r} for {what}") from None
         shown = value
+    elif isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= 1:
+        raise StrategyFileError(source, line, f"frequency {_short(value)} for {what} is outside [0, 1] "
+                                              "(frequencies, not percent)")
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         number, shown = float(value), json.dumps(value)
     else:
@@ -474,7 +508,7 @@ def grid_csv_text(values) -> str:
     (aces top-left, suited above the diagonal, offsuit below: cell ``[row, col]`` is class id
     ``row*13 + col``); each value written with ``repr`` so it reads back to the same double.
     """
-    cells = np.asarray(values, dtype=np.float64).reshape(-1)
+    cells = _floats(values, f"{N_CLASSES} values in class-id order").reshape(-1)
     if cells.shape != (N_CLASSES,):
         raise ConfigError(f"a 13x13 grid needs {N_CLASSES} values in class-id order, not shape {cells.shape}")
     lines = [",".join(["", *GRID_RANKS])]
@@ -489,6 +523,8 @@ def read_grid_csv(text: str, source: str = "<grid>") -> np.ndarray:
     Accepts every grid :func:`load_strategy` accepts (header and rank column optional, commas,
     tabs or blanks); errors are :class:`StrategyFileError` naming ``source`` and the line.
     """
+    if not isinstance(text, str):
+        raise ConfigError(f"text={_short(text)}: expected the grid CSV as a str")
     rows = _table_rows(text)
     if not rows:
         raise StrategyFileError(source, 1, "empty grid: only comments or blank lines")
@@ -549,7 +585,38 @@ class _JsonObject:
     pairs: list
 
 
-def _json_object(text: str, idx: int, decoder: json.JSONDecoder) -> tuple[_JsonObject, int]:
+class _Lines:
+    """The line number of a position in ``text``, counted on from the last position asked for
+    (the parser only moves forward), so that numbering every key costs one pass, not one per key."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.pos, self.line = text, 0, 1
+
+    def at(self, idx: int) -> int:
+        if idx < self.pos:
+            self.pos, self.line = 0, 1
+        self.line += self.text.count("\n", self.pos, idx)
+        self.pos = idx
+        return self.line
+
+
+class _LongInteger(Exception):
+    """An integer of more than :data:`sflp.inputs.MAX_INT_DIGITS` digits in a JSON strategy."""
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _LongInteger(len(digits.lstrip("-")))
+    return int(digits)
+
+
+def _decoder() -> json.JSONDecoder:
+    """``json``'s decoder with integers capped (:data:`sflp.inputs.MAX_INT_DIGITS` digits): a
+    4,300-digit number is one clear error, never Python's conversion limit or an OverflowError."""
+    return json.JSONDecoder(parse_int=_integer)
+
+
+def _json_object(text: str, idx: int, decoder: json.JSONDecoder, lines: _Lines) -> tuple[_JsonObject, int]:
     """Parse the object starting at ``text[idx] == '{'``, recording each key's line."""
     pairs = []
     idx = _skip_ws(text, idx + 1)
@@ -558,16 +625,20 @@ def _json_object(text: str, idx: int, decoder: json.JSONDecoder) -> tuple[_JsonO
     while True:
         if text[idx : idx + 1] != '"':
             raise JSONDecodeError("Expecting property name enclosed in double quotes", text, idx)
-        line = text.count("\n", 0, idx) + 1
+        line = lines.at(idx)
         key, idx = scanstring(text, idx + 1)
         idx = _skip_ws(text, idx)
         if text[idx : idx + 1] != ":":
             raise JSONDecodeError("Expecting ':' delimiter", text, idx)
         idx = _skip_ws(text, idx + 1)
         if text[idx : idx + 1] == "{":
-            value, idx = _json_object(text, idx, decoder)
+            value, idx = _json_object(text, idx, decoder, lines)
         else:
-            value, idx = decoder.raw_decode(text, idx)
+            try:
+                value, idx = decoder.raw_decode(text, idx)
+            except _LongInteger as exc:
+                raise JSONDecodeError(f"an integer of {exc.args[0]:,} digits (at most {MAX_INT_DIGITS})", text,
+                                      idx) from None
         pairs.append((line, key, value))
         idx = _skip_ws(text, idx)
         ch = text[idx : idx + 1]
@@ -584,13 +655,16 @@ def _json_entries(text: str, source: str, player: str) -> list[tuple[int, str, o
     try:
         if text[start : start + 1] != "{":
             raise JSONDecodeError('Expecting an object {"AA": 1, ...}', text, start)
-        obj, end = _json_object(text, start, json.JSONDecoder())
+        obj, end = _json_object(text, start, _decoder(), _Lines(text))
         end = _skip_ws(text, end)
         if end != len(text):
             raise JSONDecodeError("Extra data", text, end)
     except JSONDecodeError as exc:
         near = text[exc.pos : exc.pos + 20].split("\n")[0]
         raise StrategyFileError(source, exc.lineno, f"invalid JSON: {exc.msg} at {near!r}") from None
+    except RecursionError:
+        raise StrategyFileError(source, None, "invalid JSON here: its objects and arrays are nested too deeply (a "
+                                              "strategy is {hand: frequency}, or {'sb': {...}, 'bb': {...}})") from None
     pairs = obj.pairs
     keys = [k.strip().lower() for _, k, _ in pairs]
     if pairs and all(k in PLAYERS for k in keys) and all(isinstance(v, _JsonObject) for _, _, v in pairs):
