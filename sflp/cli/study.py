@@ -38,6 +38,8 @@ def cmd_verify(args) -> int:
         raise ConfigError(f"--max-exploitability {bound!r} must be a finite number >= 0 (bb per hand)")
     config = config_from(args)
     if args.policy is not None:
+        if not args.policy:
+            raise ConfigError("--policy '' is empty: give the policy's JSON file")
         from sflp.openspiel import read_policy
         from sflp.openspiel import verify as verify_policy
 
@@ -60,6 +62,8 @@ def cmd_verify(args) -> int:
 def cmd_export(args) -> int:
     from sflp.openspiel.efg import efg_text, write_efg
 
+    if not args.out:
+        raise ConfigError("--out '' is empty: give the .efg file to write, or - for standard output")
     config = config_from(args)
     if args.out == "-":
         if args.json:
@@ -145,7 +149,8 @@ def add_commands(sub) -> None:
     p.add_argument("--bb", default=None, metavar="SPEC", help="BB call strategy: CSV/JSON file or range string")
     p.add_argument("--policy", default=None, metavar="FILE",
                    help="an OpenSpiel policy on the exported game (sflp export efg) for both players, as JSON "
-                        "{info state: [[action, probability], ...]}; scored exactly")
+                        "{info state: [[action, probability], ...]} or {info state: {action: probability}}, "
+                        "actions as numbers (fold 0, shove 1, call 2) or names; scored exactly")
     p.add_argument("--exact", action="store_true",
                    help="add the exact figures as fractions: each player's best-response gain and their sum "
                         "(OpenSpiel's nash_conv); always on with --policy")
@@ -158,7 +163,8 @@ def add_commands(sub) -> None:
     p.add_argument("format", choices=("efg",), help="efg: Gambit's .efg (pyspiel.load_efg_game reads it)")
     add_structure(p)
     p.add_argument("--out", required=True, metavar="FILE",
-                   help="the .efg file to write (an existing file is replaced only if sflp wrote it); - for stdout")
+                   help="the .efg file to write (an existing file is replaced only if sflp wrote it; a FIFO, "
+                        "device or symlink is refused); - for standard output")
     add_output(p)
     p.set_defaults(func=cmd_export)
 
