@@ -15,11 +15,12 @@ The package is built in floors, one folder each (docs/ARCHITECTURE.md draws them
 game, numpy only), ``solving/`` (the LP, certificates, thresholds), ``study/`` (scoring and
 studying strategies), ``approx/`` (approximate solvers), ``openspiel/`` (the game as a Gambit
 ``.efg`` file, OpenSpiel's policies scored), ``report/`` (files, text, pictures) and ``cli/`` on
-top, over a base of ``errors``, ``quiet``, ``checks``, ``atomic`` and ``inputs``.  Imports run one way.
+top, over a base of ``errors``, ``quiet``, ``cache``, ``checks``, ``atomic`` and ``inputs``.  Imports run one way.
 Import order:
 
-    errors / quiet -> checks / atomic / inputs -> core.cards -> core.evaluator -> core.ranges -> core.equity_build
-    -> core.equity -> core.payoff -> core.game -> solving.support -> solving.highs -> solving.lp / solving.certify
+    errors / quiet / cache -> checks / atomic / inputs -> core.cards -> core.evaluator -> core.ranges
+    -> core.equity_build -> core.equity -> core.payoff -> core.game -> solving.support -> solving.highs
+    -> solving.lp / solving.certify
     -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.solver -> solving.thresholds
     -> study.strategy -> study.verify -> approx / study.simulate / study.exploit / study.sc / study.compare
     -> openspiel -> report -> cli
@@ -92,8 +93,8 @@ _EXPORTS: dict[str, str] = {
     "OutputError": "sflp.errors",
 }
 
-_SUBMODULES = frozenset({"approx", "atomic", "checks", "cli", "core", "errors", "inputs", "openspiel", "quiet",
-                         "report", "solving", "study"})
+_SUBMODULES = frozenset({"approx", "atomic", "cache", "checks", "cli", "core", "errors", "inputs", "openspiel",
+                         "quiet", "report", "solving", "study"})
 """The package's own modules and folders, reachable as attributes (``sflp.core.game``)."""
 
 __all__ = sorted(_EXPORTS) + ["__version__", "errors"]

@@ -25,8 +25,9 @@ from __future__ import annotations
 from itertools import permutations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from sflp.cache import njit  # numba's njit, cached in sflp's cache folder (never in the package)
 from sflp.core.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS
 from sflp.core.evaluator import STRAIGHT_TOP, value_from_masks
 

@@ -34,7 +34,8 @@ Cards are the card ids of :mod:`sflp.core.cards` (``4*rank + suit``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sflp.cache import njit  # numba's njit, cached in sflp's cache folder (never in the package)
 
 CATEGORY_NAMES = (
     "high card",

@@ -43,8 +43,8 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from sflp.cache import njit  # numba's njit, cached in sflp's cache folder (never in the package)
 from sflp.core.cards import COMBO_INDEX, N_CLASSES, N_COMBOS, parse_cards
 from sflp.core.evaluator import STRAIGHT_TOP, value_from_masks
 from sflp.core.game import GameConfig, PushFoldGame
