@@ -39,14 +39,27 @@ COMPARE_COLUMNS = (
 )
 
 
+MAX_CSV_BYTES = 256 * 1024 * 1024
+"""The largest ``thresholds.csv`` or ``values.csv`` a comparison reads (100,000 stacks' values.csv is ~8 MB)."""
+
+
 def _read_csv(path: Path) -> list[dict[str, str]]:
+    """The rows of one CSV file of a chart set, read as untrusted input (:mod:`sflp.inputs`: a
+    regular file, never a FIFO waited on, capped in size, UTF-8); a row with too few or too many
+    fields is refused."""
+    from sflp.inputs import read_text
+
+    text = read_text(path, f"{path} (is it a chart-set folder, sflp chart --out?)", max_bytes=MAX_CSV_BYTES,
+                     follow_symlinks=False, error=DataError)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(
-            f"{path}: cannot be read ({exc.strerror}); is it a chart-set folder (sflp chart --out)?"
-        ) from None
-    return list(csv.DictReader(io.StringIO(text)))
+        reader = csv.DictReader(io.StringIO(text, newline=""), restkey="\0extra", restval=None)
+        rows = list(reader)
+    except csv.Error as exc:
+        raise DataError(f"{path}: not CSV ({exc})") from None
+    for k, row in enumerate(rows, start=2):
+        if "\0extra" in row or any(v is None for v in row.values()):
+            raise DataError(f"{path}, line {k}: not the {len(reader.fieldnames or ())} fields of its header")
+    return rows
 
 
 def _intervals(text: str, path: Path, line: int) -> tuple[tuple[float, float], ...]:
