@@ -274,7 +274,8 @@ def test_a_mapping_policy_reads_back_as_the_strategies_it_came_from():
 
 @pytest.mark.parametrize("change, message", [
     (lambda t: t.pop("1-1-169-22"), "no entry for information state '1-1-169-22'"),
-    (lambda t: t.__setitem__("0-0-1-AA", [(0, 0.5), (2, 0.5)]), "action 2 is call, which SB does not have; SB has fold (0), shove (1)"),
+    (lambda t: t.__setitem__("0-0-1-AA", [(0, 0.5), (2, 0.5)]),
+     "action 2 is call, which SB does not have; SB has fold (0), shove (1)"),
     (lambda t: t.__setitem__("0-0-1-AA", [(0, 0.5), ("raise", 0.5)]), "unknown action 'raise'"),
     (lambda t: t.__setitem__("0-0-1-AA", [(0, 0.5), (1, 0.6)]), "sum to 1.1, not 1"),
     (lambda t: t.__setitem__("0-0-1-AA", [(0, -0.5), (1, 1.5)]), "outside [0, 1]"),

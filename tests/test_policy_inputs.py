@@ -359,7 +359,21 @@ def test_info_state_names_a_bad_player_or_hand():
     refused(lambda: info_state(0, "AA"), "player=0")
 
 
-def _fifo_free_table():
+class BadTabular:
+    """Looks like OpenSpiel's Python TabularPolicy, but its lookup points past its array."""
+
+    state_lookup = {"0-0-1-AA": 5}
+    action_probability_array = np.zeros((2, 3))
+
+
+class BadTable:
+    """Looks like a pyspiel.TabularPolicy whose table is not a mapping."""
+
+    def policy_table(self):
+        return 5
+
+
+def _table():
     return from_strategy(np.ones(169), np.zeros(169))
 
 
@@ -369,12 +383,14 @@ API_ROWS = [
     ("write_efg(cfg, None)", lambda: write_efg(CONFIG, None), "path=None"),
     ("write_efg(None, path)", lambda: write_efg(None, "/nonexistent-dir/x.efg"), "GameConfig"),
     ("to_strategy(None)", lambda: to_strategy(None), "NoneType"),
-    ("to_strategy(table, source=5)", lambda: to_strategy(_fifo_free_table(), source=5), "source=5"),
-    ("verify(table, None)", lambda: sflp.openspiel.verify(_fifo_free_table(), None), "config=None"),
-    ("verify(table, 10)", lambda: sflp.openspiel.verify(_fifo_free_table(), 10), "config=10"),
+    ("to_strategy(table, source=5)", lambda: to_strategy(_table(), source=5), "source=5"),
+    ("verify(table, None)", lambda: sflp.openspiel.verify(_table(), None), "config=None"),
+    ("verify(table, 10)", lambda: sflp.openspiel.verify(_table(), 10), "config=10"),
     ("efg_text(10)", lambda: sflp.openspiel.efg_text(10), "GameConfig"),
     ("policy_rows('x' * 10**6)", lambda: sflp.openspiel.policy_rows("x" * 10**6), "str"),
     ("state_rows(policy, None)", lambda: sflp.openspiel.bridge.state_rows(object(), None), "pass the game too"),
+    ("to_strategy(bad TabularPolicy)", lambda: to_strategy(BadTabular()), "out of bounds"),
+    ("to_strategy(policy_table() -> int)", lambda: to_strategy(BadTable()), "policy_table() gave a int"),
 ]
 
 

@@ -7,7 +7,7 @@ import pytest
 from sflp.core.cards import CLASS_NAMES, class_id
 from sflp.report.csv_out import grid_csv_bytes
 from sflp.report.frames import grid_from_tidy
-from sflp.study.strategy import StrategyFileError, grid_csv_text, load_strategy, read_grid_csv
+from sflp.study.strategy import StrategyFileError, StrategySpec, grid_csv_text, load_strategy, read_grid_csv
 
 
 def _values() -> np.ndarray:
@@ -147,12 +147,11 @@ def test_a_strategy_file_over_the_cap_is_refused_before_it_is_read(tmp_path, mon
 
 
 @pytest.mark.parametrize("call, needle", [
-    (lambda: __import__("sflp").study.strategy.StrategySpec.from_frequencies("AA", "sb"), "load_strategy('AA'"),
-    (lambda: __import__("sflp").study.strategy.StrategySpec.from_frequencies([10**400] * 169, "sb"), "bits"),
-    (lambda: __import__("sflp").study.strategy.StrategySpec.from_frequencies([None] * 169, "sb"), "2d2c is nan (and 1325 more)"),
-    (lambda: __import__("sflp").study.strategy.StrategySpec("sb", "x", "array", "x"), "1326 combo frequencies"),
-    (lambda: __import__("sflp").study.strategy.StrategySpec.from_frequencies(np.ones(169), "sb").frequencies("all"),
-     "level='all'"),
+    (lambda: StrategySpec.from_frequencies("AA", "sb"), "load_strategy('AA'"),
+    (lambda: StrategySpec.from_frequencies([10**400] * 169, "sb"), "bits"),
+    (lambda: StrategySpec.from_frequencies([None] * 169, "sb"), "2d2c is nan (and 1325 more)"),
+    (lambda: StrategySpec("sb", "x", "array", "x"), "1326 combo frequencies"),
+    (lambda: StrategySpec.from_frequencies(np.ones(169), "sb").frequencies("all"), "level='all'"),
     (lambda: grid_csv_text("AA"), "169 values"),
     (lambda: grid_csv_text([10**400] * 169), "169 values"),
     (lambda: read_grid_csv(None), "text=None"),

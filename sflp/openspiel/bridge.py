@@ -158,11 +158,7 @@ def state_rows(policy, game) -> dict[str, list]:
                     for state in (sb, sb.child(ACTION_IDS["shove"])):
                         key = state.information_state_string()
                         if key not in rows:
-                            answer = policy.action_probabilities(state)
-                            if not isinstance(answer, Mapping):
-                                raise ConfigError(f"the policy's action_probabilities at state {key!r} gave "
-                                                  f"{quote(answer)}, not {{action: probability}}")
-                            rows[key] = _entry_pairs(key, answer)
+                            rows[key] = _entry_pairs(key, policy.action_probabilities(state))
     except spiel.SpielError as exc:
         raise ConfigError(f"the policy could not be read: {exc}") from None
     return rows
@@ -173,10 +169,19 @@ def policy_rows(policy, game=None) -> dict[str, list]:
     if isinstance(policy, Mapping):
         return _rows_from_mapping(policy)
     if hasattr(policy, "state_lookup") and hasattr(policy, "action_probability_array"):  # python TabularPolicy
-        array = np.asarray(policy.action_probability_array, dtype=np.float64)
-        return {key: list(enumerate(array[row].tolist())) for key, row in policy.state_lookup.items()}
+        try:
+            array = np.asarray(policy.action_probability_array, dtype=np.float64)
+            table = {key: list(enumerate(array[row].tolist())) for key, row in policy.state_lookup.items()}
+        except (TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise ConfigError(f"the {type(policy).__name__}'s action_probability_array could not be read by its "
+                              f"state_lookup: {quote(str(exc), 120)}") from None
+        return _rows_from_mapping(table)
     if hasattr(policy, "policy_table"):  # pyspiel.TabularPolicy
-        return _rows_from_mapping(policy.policy_table())
+        table = policy.policy_table()
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"the {type(policy).__name__}'s policy_table() gave a {type(table).__name__}, not "
+                              "{information state: [(action, probability), ...]}")
+        return _rows_from_mapping(table)
     if hasattr(policy, "action_probabilities"):
         return state_rows(policy, game)
     raise ConfigError(f"policy of type {type(policy).__name__}: expected an OpenSpiel policy or a mapping "
