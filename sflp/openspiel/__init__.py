@@ -12,6 +12,8 @@ and OpenSpiel policies scored exactly.
   as plain mappings;
 * :mod:`.atlas` -- OpenSpiel's solvers run on the exported game beside sflp's own approximate
   solvers, scored exactly (``sflp approx-bench --openspiel``).
+* :mod:`.quote` -- a bad input (a policy entry, a state, a path) quoted in one short line in
+  the errors of the two above, however large it is.
 
 ``pyspiel`` is imported on first use, never with this package.
 """
