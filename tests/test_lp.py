@@ -1,5 +1,6 @@
 """The LP layer: builders on documented matrix games, then the push/fold LP and its checks."""
 
+from fractions import Fraction
 from types import SimpleNamespace
 
 import numpy as np
@@ -309,3 +310,184 @@ def test_a_cache_entry_with_a_changed_number_is_not_trusted(tmp_path, monkeypatc
     assert highs.load_cached(lp.cache_key()) is None
     assert PushFoldLP(lp.payoffs).compiled().same_as(lp.compile())
     assert path.read_bytes() == damaged
+
+
+# ---------------------------------------------------------------- scale: the LP in units of the pot (issue 30, case 12)
+
+
+@pytest.mark.parametrize("stack", [1.5e6, 2e6])
+def test_huge_antes_solve(stack):
+    """HiGHS ended "Unknown" at these in bb.  With an ante of 1e6 bb the stack left behind it is at
+    most 1e6 against a dead pot of 2e6 + 1.5: every hand shoves and every hand calls (even 32o
+    vs AA has the 25% equity a call needs), so both stacks go in whole from symmetric positions and
+    SB's value is exactly 0 (reasoned from the rules, not from a solver)."""
+    s = solve(GameConfig(stack=stack, ante=1e6), exact=True)
+    assert s.certified and s.value_exact == 0
+    assert s.push_pct == 100.0 and s.call_pct == 100.0
+
+
+SCALED = [
+    # (base game, factor, the same game with every amount times the factor, written as decimals)
+    (GameConfig(stack=3, small_blind=0.5, big_blind=1, ante=1), 10**6,
+     GameConfig(stack=3e6, small_blind=5e5, big_blind=1e6, ante=1e6)),
+    (GameConfig(stack=10, small_blind=0.5, big_blind=1, ante=0.1), 10**8,
+     GameConfig(stack=1e9, small_blind=5e7, big_blind=1e8, ante=1e7)),
+    (GameConfig(stack=10, small_blind=0.5, big_blind=1, ante=0.1, bb_ante=1), Fraction(1, 10**8),
+     GameConfig(stack=1e-7, small_blind=5e-9, big_blind=1e-8, ante=1e-9, bb_ante=1e-8)),
+]
+
+
+@pytest.mark.parametrize("base, factor, scaled", SCALED)
+def test_the_game_is_homogeneous_and_so_are_the_answers(base, factor, scaled):
+    """Multiplying every amount by c multiplies the value by c and leaves the strategies as they
+    are: the certified answers satisfy it exactly, from 1e-9 bb antes to 1e9 bb stacks."""
+    a, b = solve(base, exact=True), solve(scaled, exact=True)
+    assert a.certified and b.certified
+    assert b.value_exact == a.value_exact * factor
+    assert a.sb_exact == b.sb_exact and a.bb_exact == b.bb_exact
+
+
+def test_a_solver_failure_names_the_stack_and_is_not_a_bare_status():
+    import dataclasses
+
+    from sflp.solving.highs import WarmLP
+    from sflp.solving.lp import PushFoldLP
+
+    lp = PushFoldLP(PushFoldGame(GameConfig(stack=10)).payoffs)
+    bad = dataclasses.replace(lp.compiled(), row_lower=np.full(lp.compiled().num_row, -np.inf),
+                              row_upper=np.full(lp.compiled().num_row, -1e12))
+    lp._warm = WarmLP(bad)
+    with pytest.raises(SolveError, match=r"^the LP solver found no optimal answer at stack=10 bb .*please report"):
+        lp.solve(10.0)
+
+
+# ---------------------------------------------------------------- a wrong cache entry (issue 30, case 20)
+
+
+def _forge(folder, victim: GameConfig, donor: GameConfig):
+    """A self-consistent wrong entry: the compiled LP of ``donor`` stored under ``victim``'s key,
+    with sflp's magic and a correct digest of its (wrong) arrays.  Returns the entry's path."""
+    from sflp.solving import highs
+    from sflp.solving.lp import PushFoldLP
+
+    key = PushFoldLP(PushFoldGame(victim).payoffs).cache_key()
+    assert highs.store_cached(key, PushFoldLP(PushFoldGame(donor).payoffs).compile())
+    path = folder / f"lp-{key}.npz"
+    assert highs.load_cached(key) is not None  # magic, key and digest all pass
+    return path
+
+
+def _fresh_value(monkeypatch, config: GameConfig):
+    """The certified value with the disk cache off and no LP of this process reused: cvxpy's own
+    compile (the independent route)."""
+    from sflp.solving import lp as lp_module
+
+    with monkeypatch.context() as m:
+        m.setenv("SFLP_CACHE_DIR", "")
+        m.setattr(lp_module, "_LP_CACHE", {})
+        return solve(config, exact=True).value_exact
+
+
+def test_fits_accepts_cvxpys_compile_and_sees_a_wrong_one():
+    import dataclasses
+
+    from sflp.solving.lp import PushFoldLP, fits
+
+    configs = [GameConfig(stack=10), GameConfig(stack=10, ante=0.2), GameConfig(stack=10, small_blind=0.4, bb_ante=1),
+               GameConfig(stack=2e6, ante=1e6)]
+    lps = [PushFoldLP(PushFoldGame(c).payoffs) for c in configs]
+    compiled = [lp.compile() for lp in lps]
+    for k, c in enumerate(compiled):
+        for j, lp in enumerate(lps):
+            assert fits(c, *lp.inputs()) == (j == k), (k, j)
+    c, inputs = compiled[1], lps[1].inputs()
+    x_entry = int(np.flatnonzero(np.isin(np.repeat(np.arange(c.num_col), np.diff(c.start)), c.x_cols)
+                                 & np.isin(c.index, c.call_rows) & (c.value0 != 0))[5])
+    for name, change in [
+        ("value0", lambda a: a.__setitem__(x_entry, a[x_entry] * (1 + 1e-6))),
+        ("value1", lambda a: a.__setitem__(x_entry, a[x_entry] + 1e-3)),
+        ("cost0", lambda a: a.__setitem__(int(c.x_cols[3]), a[int(c.x_cols[3])] * 1.001)),
+        ("col_upper", lambda a: a.__setitem__(int(c.x_cols[0]), 2.0)),
+        ("call_rows", lambda a: a.__setitem__(slice(None), np.roll(a, 1))),
+    ]:
+        arr = getattr(c, name).copy()
+        change(arr)
+        assert not fits(dataclasses.replace(c, **{name: arr}), *inputs), name
+    assert not fits(dataclasses.replace(c, offset0=c.offset0 * 1.01), *inputs)
+    assert not fits(dataclasses.replace(c, maximise=not c.maximise), *inputs)
+
+
+def test_a_forged_cache_entry_is_rebuilt_with_a_note_and_the_right_answer(tmp_path, monkeypatch):
+    """The issue's case at the command line: the entry of 10 bb with no ante holds the LP of an
+    ante of 0.2 bb (right magic, right key, a correct digest of its arrays).  `sflp solve` says so
+    in one line on stderr, answers with the value of a fresh compile with the cache off, and
+    replaces the entry with the right one; the next run is silent."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from sflp.solving import highs
+    from sflp.solving.lp import PushFoldLP, fits
+
+    monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
+    victim = GameConfig(stack=10)
+    path = _forge(tmp_path, victim, GameConfig(stack=10, ante=0.2))
+    env = {**os.environ, "SFLP_CACHE_DIR": str(tmp_path)}
+
+    def run():
+        return subprocess.run([sys.executable, "-m", "sflp", "solve", "--stack", "10", "--json"], capture_output=True,
+                              text=True, env=env, cwd=tmp_path, timeout=300)
+
+    proc = run()
+    assert proc.returncode == 0, proc.stderr
+    note = proc.stderr.splitlines()
+    assert len(note) == 1 and note[0].startswith(f"sflp: note: the cached LP {path} does not fit"), proc.stderr
+    assert Fraction(json.loads(proc.stdout)["value_exact"]) == _fresh_value(monkeypatch, victim)
+    lp = PushFoldLP(PushFoldGame(victim).payoffs)
+    entry = highs.load_cached(lp.cache_key())
+    assert fits(entry, *lp.inputs()) and entry.same_as(lp.compile())
+    again = run()
+    assert again.returncode == 0 and again.stderr == ""
+
+
+def test_a_wrong_entry_the_structural_check_misses_is_caught_by_the_answer(tmp_path, monkeypatch, capsys):
+    """The second guard: were the check of the entry blind (here it is switched off), the answer of
+    the wrong LP fails the best-response check, the LP is compiled afresh (one line on stderr) and
+    the solve succeeds with the fresh compile's value."""
+    from sflp.solving import lp as lp_module
+
+    monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
+    victim = GameConfig(stack=10, bb_ante=1)
+    path = _forge(tmp_path, victim, GameConfig(stack=10, bb_ante=1, small_blind=0.3, ante=0.5))
+    expected = _fresh_value(monkeypatch, victim)
+    capsys.readouterr()
+    monkeypatch.setattr(lp_module, "_LP_CACHE", {})
+    monkeypatch.setattr(lp_module, "fits", lambda *args: True)
+    s = solve(victim, exact=True)
+    assert s.certified and s.value_exact == expected
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0] == (f"sflp: note: the cached LP {path} gave an answer that fails the "
+                                        "best-response check; compiled it afresh from the model and replaced the entry")
+
+
+def test_only_an_entry_sflp_wrote_is_ever_replaced(tmp_path, monkeypatch):
+    from sflp.solving import highs
+    from sflp.solving.lp import PushFoldLP
+
+    monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
+    lp = PushFoldLP(PushFoldGame(GameConfig(stack=10, ante=0.3)).payoffs)
+    compiled, key = lp.compile(), lp.cache_key()
+    path = tmp_path / f"lp-{key}.npz"
+    path.write_bytes(b"someone else's file")
+    assert not highs.store_cached(key, compiled, replace=True)
+    assert path.read_bytes() == b"someone else's file"
+    path.unlink()
+    target = tmp_path / "elsewhere.npz"
+    path.symlink_to(target)  # a dangling link: neither followed nor replaced
+    assert not highs.store_cached(key, compiled, replace=True)
+    assert path.is_symlink() and not target.exists()
+    path.unlink()
+    assert highs.store_cached(key, compiled) and highs.store_cached(key, compiled, replace=True)
+    assert highs.load_cached(key).same_as(compiled)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temporary file left

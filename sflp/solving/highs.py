@@ -22,9 +22,14 @@ near the previous stack that is a few pivots instead of a solve from scratch.  O
 certified exactly, as every answer is (:mod:`sflp.solving.solver`, :mod:`sflp.solving.certify`).
 
 :func:`store_cached` stores a compiled LP on disk (a ``.npz`` of plain arrays, keyed by the LP's input
-numbers, sflp's and cvxpy's versions), so that a new process solves without importing cvxpy;
-``tests/test_lp.py`` checks that the cache and a fresh compile give the same problem and that a
-damaged cache file is ignored, never trusted and never overwritten.
+numbers, sflp's and cvxpy's versions, in sflp's cache folder: :mod:`sflp.cache`), so that a new
+process solves without importing cvxpy.  An entry carries sflp's magic, its key and a digest of
+its arrays; :func:`load_cached` ignores a file that fails any of them, and the caller checks an
+entry that passes against the problem it claims to be (:func:`sflp.solving.lp.fits`).  Only an
+entry sflp wrote (:func:`is_entry`) is ever replaced, atomically, and only by a fresh compile;
+``sflp cache clear`` removes those entries and nothing else.  ``tests/test_lp.py`` checks that the
+cache and a fresh compile give the same problem, that a damaged file is ignored, never trusted and
+never overwritten, and that a self-consistent entry of another problem is found and rebuilt.
 
 This module needs numpy and highspy only.
 """
@@ -34,15 +39,19 @@ from __future__ import annotations
 import hashlib
 import os
 import pathlib
+import re
+import stat
+import zipfile
 from dataclasses import dataclass, fields
 
 import numpy as np
 
+from sflp.cache import cache_root
 from sflp.errors import SolveError
 from sflp.quiet import native_output, verbose
 
-CACHE_FORMAT = 2
-"""Version of the on-disk layout of a compiled LP (part of the cache key)."""
+CACHE_FORMAT = 3
+"""Version of the on-disk layout of a compiled LP (part of the cache key; 3: the LP in units of the pot)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,13 +218,10 @@ _MINIMIZE = 1  # HiGHS's ObjSense::kMinimize
 
 
 def cache_dir() -> pathlib.Path | None:
-    """Where compiled LPs are kept: ``$SFLP_CACHE_DIR``, else ``$XDG_CACHE_HOME/sflp``, else
-    ``~/.cache/sflp``; ``SFLP_CACHE_DIR=`` (empty) turns the cache off (None)."""
-    env = os.environ.get("SFLP_CACHE_DIR")
-    if env is not None:
-        return pathlib.Path(env) if env.strip() else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return pathlib.Path(base) / "sflp"
+    """Where compiled LPs are kept: sflp's cache folder (:func:`sflp.cache.cache_root`:
+    ``$SFLP_CACHE_DIR``, else the platform's cache folder, e.g. ``~/.cache/sflp``);
+    ``SFLP_CACHE_DIR=`` (empty) turns the cache off (None)."""
+    return cache_root()
 
 
 def cache_key(*arrays: np.ndarray, extra: str = "") -> str:
@@ -237,6 +243,8 @@ def cache_key(*arrays: np.ndarray, extra: str = "") -> str:
 
 
 _MAGIC = "sflp compiled LP"
+_NAME = re.compile(r"lp-[0-9a-f]{32}\.npz\Z")
+"""The name of a cache entry: ``lp-<key>.npz``."""
 
 
 def _digest(arrays: dict) -> str:
@@ -249,21 +257,51 @@ def _digest(arrays: dict) -> str:
     return h.hexdigest()
 
 
+def entry_path(key: str) -> pathlib.Path | None:
+    """The file of the entry ``key`` (None when the cache is off)."""
+    folder = cache_dir()
+    return None if folder is None else folder / f"lp-{key}.npz"
+
+
+def is_entry(path: pathlib.Path) -> bool:
+    """Whether ``path`` is a regular file named ``lp-<key>.npz`` that carries sflp's magic (a file
+    sflp wrote: the only kind it ever replaces or removes)."""
+    try:
+        if not _NAME.match(path.name) or not stat.S_ISREG(path.lstat().st_mode):
+            return False
+        with np.load(path, allow_pickle=False) as data:
+            return str(data["magic"]) == _MAGIC
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return False
+
+
+def cached_files() -> list[pathlib.Path]:
+    """The compiled LPs in the cache folder (files that :func:`is_entry` recognises), sorted."""
+    folder = cache_dir()
+    if folder is None:
+        return []
+    try:
+        names = sorted(e.name for e in os.scandir(folder) if _NAME.match(e.name))
+    except OSError:
+        return []
+    return [folder / n for n in names if is_entry(folder / n)]
+
+
 def load_cached(key: str) -> CompiledLP | None:
     """The compiled LP stored under ``key``, or None (no cache, no file, or a file that is not a
     complete sflp cache entry of this key with its arrays' digest intact: such a file is ignored,
-    not trusted)."""
-    folder = cache_dir()
-    if folder is None:
+    not trusted).  An entry that passes is still only what it claims to be: the caller checks it
+    against the problem (:meth:`sflp.solving.lp.PushFoldLP.compiled`)."""
+    path = entry_path(key)
+    if path is None:
         return None
-    path = folder / f"lp-{key}.npz"
     try:
         with np.load(path, allow_pickle=False) as data:
             if str(data["magic"]) != _MAGIC or str(data["key"]) != key:
                 return None
             values = {f.name: data[f.name] for f in fields(CompiledLP)}
             digest = str(data["digest"])
-    except (OSError, ValueError, KeyError, EOFError):
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
     if digest != _digest(values):  # a damaged entry is not trusted
         return None
@@ -273,24 +311,32 @@ def load_cached(key: str) -> CompiledLP | None:
     return CompiledLP(**values)
 
 
-def store_cached(key: str, compiled: CompiledLP) -> None:
-    """Write ``compiled`` under ``key``, atomically; never replaces an existing file (a file of
-    that name that :func:`load_cached` refused is left alone), and any failure only means no cache."""
-    folder = cache_dir()
-    if folder is None:
-        return
-    path = folder / f"lp-{key}.npz"
+def store_cached(key: str, compiled: CompiledLP, *, replace: bool = False) -> bool:
+    """Write ``compiled`` under ``key``, atomically (a temporary file in the folder, then a link or
+    a rename); any failure only means no cache.  An existing file of that name is left alone,
+    unless ``replace`` is given and it is an entry sflp wrote (:func:`is_entry`: a wrong entry is
+    replaced by a right one; someone else's file never is).  Returns whether the entry was written."""
+    path = entry_path(key)
+    if path is None:
+        return False
+    folder = path.parent
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            return
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        exists = os.path.lexists(path)
+        if exists and not (replace and is_entry(path)):
+            return False
         tmp = folder / f".lp-{key}.{os.getpid()}.tmp.npz"
         arrays = {f.name: np.asarray(getattr(compiled, f.name)) for f in fields(CompiledLP)}
-        with open(tmp, "xb") as fh:
+        with open(tmp, "xb") as fh:  # O_EXCL: never through a symlink, never over another file
             np.savez(fh, magic=np.array(_MAGIC), key=np.array(key), digest=np.array(_digest(arrays)), **arrays)
         try:
-            os.link(tmp, path)  # fails if the name exists: nothing is ever overwritten
+            if exists:
+                os.replace(tmp, path)  # the old entry, sflp's own, goes in one step
+            else:
+                os.link(tmp, path)  # fails if the name appeared meanwhile: nothing is ever overwritten
         finally:
-            tmp.unlink()
+            if os.path.lexists(tmp):
+                tmp.unlink()
     except OSError:
-        return
+        return False
+    return True

@@ -6,7 +6,7 @@ equations of the mixed hands directly, which removes the solver's ~1e-9 noise (t
 algebra lives in :mod:`sflp.solving.support`; the polish reads supports with the tolerances
 :data:`sflp.solving.support.POLISH_TOLERANCES` and keeps the best candidate by exploitability).  The result is
 checked by best responses (:meth:`sflp.core.game.PushFoldGame.exploitability`); above
-``MAX_EXPLOITABILITY`` the solve fails loudly with :class:`~sflp.errors.SolveError`.
+:func:`max_exploitability` the solve fails loudly with :class:`~sflp.errors.SolveError`.
 
 ``solve_many(stacks, config)`` walks the stacks in order and first tries the previous stack's
 support (a few matrix-vector products); only where that candidate fails the best-response check
@@ -36,38 +36,67 @@ from sflp.errors import ConfigError, SolveError
 from sflp.solving.support import POLISH_TOLERANCES, Support, solve_on_support
 
 MAX_EXPLOITABILITY = 1e-9
-"""Largest exploitability (bb per hand) a returned solution may have."""
+"""Largest exploitability (bb per hand) a returned solution may have when the big blind and antes
+come to at most 1 bb; larger ones scale it (:func:`max_exploitability`)."""
+
+
+def max_exploitability(config: GameConfig) -> float:
+    """The largest exploitability (bb per hand) a solution of ``config`` may have:
+    :data:`MAX_EXPLOITABILITY` times the big blind and antes (what BB posts) when they exceed 1 bb.
+
+    The game is homogeneous: multiplying every amount by ``c`` multiplies every exploitability, and
+    so its float noise, by ``c`` (an ante of 10^9 bb leaves a float answer ~1e-6 bb of noise)."""
+    return MAX_EXPLOITABILITY * max(1.0, float(config.big_blind) + float(config.ante) + float(config.bb_ante))
 
 
 LP_STACK_LIMIT = 1e9
-"""Largest stack (bb) handed to the LP.  Its coefficients grow with the stack while the blinds
-stay put, so far above this HiGHS no longer resolves them (it fails near 1e15).  Past the last
-breakpoint (about 834 bb without antes) the support no longer changes -- only AA is shoved and
-called -- so a larger stack takes the support the LP finds here, solves its indifference
-equations at the stack asked for, and is checked by best responses like every answer."""
+"""Largest stack handed to the LP, in units of the pot before anyone acts (``sb + bb + 2 ante +
+BB ante``, the LP's own unit: 1.5 bb with the default blinds, see :mod:`sflp.solving.lp`).  The
+showdown coefficients grow with the stack while the blinds and antes stay put, so far above this
+HiGHS no longer resolves them (it fails near 1e15).  Past the last breakpoint (about 834 bb
+without antes) the support no longer changes -- only AA is shoved and called -- so a larger
+stack takes the support the LP finds here, solves its indifference equations at the stack asked
+for, and is checked by best responses like every answer."""
 
 
 def _solve_lp(game: PushFoldGame, solver: str | None) -> tuple[np.ndarray, np.ndarray, str]:
     """The polished LP answer, and its method name (large stacks: see ``LP_STACK_LIMIT``)."""
-    from sflp.solving.lp import DEFAULT_SOLVER, solve_lp
+    from sflp.solving.lp import DEFAULT_SOLVER, lp_for
 
+    lp = lp_for(game, solver or DEFAULT_SOLVER)
     stack = float(game.config.stack)
-    if stack <= LP_STACK_LIMIT:
-        x, y, _ = solve_lp(game, solver or DEFAULT_SOLVER)
-        x, y = _polish(game, x, y)
+    limit = LP_STACK_LIMIT * lp.unit
+    if stack <= limit:
+        x, y = _lp_answer(lp, game)
         return x, y, "lp"
-    ref = game.at_stack(LP_STACK_LIMIT)
-    x, y, _ = solve_lp(ref, solver or DEFAULT_SOLVER)
-    x, y = _polish(ref, x, y)
+    ref = game.at_stack(limit)
+    x, y = _lp_answer(lp, ref)
     for tol in POLISH_TOLERANCES:
         candidate = solve_on_support(game, Support.of(x, y, tol))
-        if candidate is not None and game.exploitability(*candidate) <= MAX_EXPLOITABILITY:
+        if candidate is not None and game.exploitability(*candidate) <= max_exploitability(game.config):
             return candidate[0], candidate[1], "support"
     raise SolveError(
-        f"stack={stack:g} bb is beyond what the LP resolves ({LP_STACK_LIMIT:g} bb), and the equilibrium "
-        f"support at {LP_STACK_LIMIT:g} bb does not hold at {stack:g} bb; solve a stack of at most "
-        f"{LP_STACK_LIMIT:g} bb"
+        f"stack={stack:g} bb is beyond what the LP resolves ({LP_STACK_LIMIT:g} times the pot, {limit:g} bb here), "
+        f"and the equilibrium support at {limit:g} bb does not hold at {stack:g} bb; solve a stack of at most "
+        f"{limit:g} bb"
     )
+
+
+def _lp_answer(lp, game: PushFoldGame) -> tuple[np.ndarray, np.ndarray]:
+    """The LP's answer at ``game``'s stack, polished.  A compiled LP read from the disk cache whose
+    first answer fails the best-response check is compiled afresh (said on stderr) and solved
+    again: a wrong cache entry must not break solving for good; one answer that passes vouches
+    for the entry."""
+    stack = float(game.config.stack)
+    x, y, _ = lp.solve(stack)
+    x, y = _polish(game, x, y)
+    if lp.from_disk:
+        if game.exploitability(x, y) <= max_exploitability(game.config):
+            lp.from_disk = False
+        elif lp.recompile("gave an answer that fails the best-response check"):
+            x, y, _ = lp.solve(stack)
+            x, y = _polish(game, x, y)
+    return x, y
 
 
 def _polish(game: PushFoldGame, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -134,7 +163,7 @@ def _repair(game: PushFoldGame, x: np.ndarray, y: np.ndarray, keep: Support | No
                     if candidate is None:
                         continue
                     e = game.exploitability(*candidate)
-                    if e <= MAX_EXPLOITABILITY:
+                    if e <= max_exploitability(game.config):
                         return candidate
                     if e < best_exp:
                         best, best_exp = candidate, e
@@ -145,10 +174,11 @@ def _repair(game: PushFoldGame, x: np.ndarray, y: np.ndarray, keep: Support | No
 
 
 def _finish(game: PushFoldGame, solution: Solution, exact: bool) -> Solution:
-    if not solution.exploitability <= MAX_EXPLOITABILITY:
+    limit = max_exploitability(game.config)
+    if not solution.exploitability <= limit:
         raise SolveError(
             f"solution for {game.config} has exploitability {solution.exploitability:.3g} bb "
-            f"> {MAX_EXPLOITABILITY:g}: refusing to return it"
+            f"> {limit:g}: refusing to return it"
         )
     if exact:
         from sflp.solving.certify import certify
@@ -425,10 +455,11 @@ def _solve_general(stacks: list[float], game0: PushFoldGame, solver, exact: bool
 def _checked(game: PushFoldGame, x, y, method: str) -> Solution | None:
     """The solution of ``(x, y)`` if it passes the best-response check, else None (the check
     first: a candidate that fails costs no EV margins)."""
-    if not game.exploitability(np.clip(x, 0.0, 1.0), np.clip(y, 0.0, 1.0)) <= MAX_EXPLOITABILITY:
+    limit = max_exploitability(game.config)
+    if not game.exploitability(np.clip(x, 0.0, 1.0), np.clip(y, 0.0, 1.0)) <= limit:
         return None
     solution = make_solution(game, x, y, method)
-    return solution if solution.exploitability <= MAX_EXPLOITABILITY else None
+    return solution if solution.exploitability <= limit else None
 
 
 PARALLEL_MIN = 500
