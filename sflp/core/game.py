@@ -55,6 +55,7 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -70,6 +71,19 @@ from sflp.errors import ConfigError
 DEALS = N_COMBOS * 1225
 """Ordered deals of two disjoint combos: 1,326 * 1,225 = 1,624,350."""
 
+MIN_AMOUNT = 1e-100
+"""The smallest blind or ante (bb) :class:`GameConfig` accepts; an ante may also be 0.  Below it
+the float payoffs (an amount times a deal probability of about 1e-13) would fall out of the
+normal floats and the exact numbers would carry denominators of hundreds of digits, for no
+difference a player could see: a blind or ante of 1e-300 bb gave an ``OverflowError``."""
+
+MAX_AMOUNT = 1e100
+"""The largest blind or ante (bb) :class:`GameConfig` accepts.  The showdown matrix sums an amount
+times up to 2.5e8 board counts before scaling, so amounts past about 1e299 overflow the floats;
+this bound keeps that out of reach with room to spare.  (The stack has no bound of its own
+but the floats': past :data:`sflp.solving.solver.LP_STACK_LIMIT` pots it is solved by carrying
+the LP's support up.)"""
+
 
 def to_fraction(value: Real | str) -> Fraction:
     """Exact value of a number: ints and fractions as they are, floats by their shortest decimal.
@@ -83,12 +97,20 @@ def to_fraction(value: Real | str) -> Fraction:
 
 
 def min_stack(big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0) -> float:
-    """The smallest stack that covers the big blind and the antes (exact sum, then float).
+    """The smallest stack that covers the big blind and the antes: their exact sum as a float, or
+    the next float up when the nearest one falls below the sum (:class:`GameConfig` compares
+    exactly, reading a float by its shortest decimal, so the stack this returns is always valid).
 
-    >>> min_stack(1, 0.1, 0.2), min_stack(bb_ante=1)
-    (1.3, 2.0)
+    >>> min_stack(1, 0.1, 0.2), min_stack(bb_ante=1), min_stack(1, 1e6)
+    (1.3, 2.0, 1000001.0)
+    >>> min_stack(1, 0.1343642441124012)   # the float nearest 1.1343642441124012 is below it
+    1.1343642441124013
     """
-    return float(exact_min_stack(big_blind, ante, bb_ante))
+    need = exact_min_stack(big_blind, ante, bb_ante)
+    stack = float(need)
+    while to_fraction(stack) < need:
+        stack = math.nextafter(stack, math.inf)
+    return stack
 
 
 def exact_min_stack(big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0) -> Fraction:
@@ -96,9 +118,58 @@ def exact_min_stack(big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 
     return to_fraction(big_blind) + to_fraction(ante) + to_fraction(bb_ante)
 
 
+def _decimal(value: Fraction) -> str:
+    """An exact decimal fraction (blinds and antes read by their shortest decimals sum to one) as
+    text, every digit kept; anything else by its float.
+
+    >>> _decimal(Fraction(11343642441124012, 10**16)), _decimal(Fraction(3, 2)), _decimal(Fraction(1, 3))
+    ('1.1343642441124012', '1.5', '0.3333333333333333')
+    """
+    digits = 0
+    while (value * 10**digits).denominator != 1:
+        digits += 1
+        if digits > 400:
+            return repr(float(value))
+    whole = value * 10**digits
+    text = str(abs(whole.numerator)).rjust(digits + 1, "0")
+    sign = "-" if value < 0 else ""
+    return sign + (f"{text[:-digits]}.{text[-digits:]}" if digits else text)
+
+
+def stack_text(stack: float) -> str:
+    """A stack as the CLI takes it back exactly: the float's shortest decimal, without a trailing ``.0``.
+
+    >>> stack_text(1000001.0), stack_text(1.1234567891), stack_text(2e+16)
+    ('1000001', '1.1234567891', '2e+16')
+    """
+    text = repr(float(stack))
+    return text[:-2] if text.endswith(".0") else text
+
+
+DEFAULT_TOP, DEFAULT_STEP = 25.0, 0.05
+"""The default chart range is ``1:25:0.05`` (from the first stack that covers the blinds and antes)."""
+
+
+def stacks_hint(big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0) -> str:
+    """A ``START:STOP:STEP`` range valid for ``--stacks`` under these blinds and antes: the default
+    ``1:25:0.05`` from :func:`min_stack` on, or, when the blinds and antes pass 25 bb, the
+    default range scaled by that stack (``S:25S:S/20``, 481 stacks: the same chart in units
+    of what BB posts).  Every hint sflp prints about ``--stacks`` comes from here.
+
+    >>> stacks_hint(), stacks_hint(ante=0.125), stacks_hint(ante=1e6)
+    ('1:25:0.05', '1.125:25:0.05', '1000001:25000025:50000.05')
+    """
+    start = min_stack(big_blind, ante, bb_ante)
+    if start <= DEFAULT_TOP:
+        return f"{stack_text(start)}:{stack_text(DEFAULT_TOP)}:{stack_text(DEFAULT_STEP)}"
+    exact = to_fraction(start)
+    stop, step = float(exact * int(DEFAULT_TOP)), float(exact * to_fraction(DEFAULT_STEP))
+    return f"{stack_text(start)}:{stack_text(stop)}:{stack_text(step)}"
+
+
 def default_stacks(
-    big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0, low: float = 1.0, high: float = 25.0,
-    step: float = 0.05,
+    big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0, low: float = 1.0, high: float = DEFAULT_TOP,
+    step: float = DEFAULT_STEP,
 ) -> list[float]:
     """The default chart stacks ``low:high:step`` for a blind structure, starting at the first
     stack that covers the big blind and antes when ``low`` does not: that stack itself, then the
@@ -110,27 +181,30 @@ def default_stacks(
     ([1.125, 1.15, 1.2], [2.0, 2.05])
     """
     start, stop, inc = to_fraction(low), to_fraction(high), to_fraction(step)
-    floor = to_fraction(min_stack(big_blind, ante, bb_ante))
+    first = min_stack(big_blind, ante, bb_ante)
+    floor = to_fraction(first)
     if floor > stop:
         raise ConfigError(
-            f"the big blind and antes ({float(floor):g} bb) exceed the default top stack {float(stop):g} bb: "
-            "give --stacks"
+            f"the big blind and antes ({stack_text(first)} bb) exceed the default top stack {float(stop):g} bb: "
+            f"give --stacks, e.g. --stacks {stacks_hint(big_blind, ante, bb_ante)}"
         )
     grid = [start + k * inc for k in range(int((stop - start) / inc) + 1)]
     if floor <= start:
         return [float(s) for s in grid]
-    return [float(floor)] + [float(s) for s in grid if s > floor]
+    return [first] + [float(s) for s in grid if s > floor]
 
 
 def check_stacks(stacks, config: GameConfig, option: str = "--stacks") -> None:
     """Every stack of a sweep covers ``config``'s big blind and antes, else a ConfigError that
-    names the first bad stack and suggests a valid start."""
-    floor = config.min_stack
-    low = [s for s in stacks if s < floor]
+    names the first bad stack and suggests a valid range (:func:`stacks_hint`)."""
+    first = min_stack(config.big_blind, config.ante, config.bb_ante)
+    low = [s for s in stacks if s < first]
     if low:
         raise ConfigError(
-            f"{option}: stack {low[0]:g} bb cannot cover the big blind and antes ({floor:g} bb in all); "
-            f"start at {floor:g} bb or above, e.g. {option} {floor:g}:25:0.05"
+            f"{option}: stack {stack_text(low[0])} bb cannot cover the big blind and antes "
+            f"({_decimal(exact_min_stack(config.big_blind, config.ante, config.bb_ante))} bb in all); start at "
+            f"{stack_text(first)} bb or above, e.g. "
+            f"{option} {stacks_hint(config.big_blind, config.ante, config.bb_ante)}"
         )
 
 
@@ -143,7 +217,7 @@ class GameConfig:
     >>> GameConfig(stack=0.4)
     Traceback (most recent call last):
     ...
-    sflp.errors.ConfigError: stack=0.4 cannot cover the big blind and antes (1.0 in all)
+    sflp.errors.ConfigError: stack=0.4 cannot cover the big blind and antes (1 in all): the smallest stack is 1
     """
 
     stack: float
@@ -156,15 +230,32 @@ class GameConfig:
         for name in ("stack", "small_blind", "big_blind", "ante", "bb_ante"):
             value = getattr(self, name)
             # the one number check (sflp.checks): a real number, finite, in range
-            number = checks.real(name, value, positive=name in ("stack", "small_blind", "big_blind"),
-                                 low=0 if name in ("ante", "bb_ante") else None)
+            try:
+                number = checks.real(name, value, positive=name in ("stack", "small_blind", "big_blind"),
+                                     low=0 if name in ("ante", "bb_ante") else None)
+            except ConfigError:
+                if name != "stack" and isinstance(value, (Rational, Decimal)) and 0 < value < MIN_AMOUNT:
+                    self._refuse_amount(name, value, 0.0)  # positive, but 0.0 as a float
+                raise
             if isinstance(value, Decimal):  # to_fraction() reads floats by their shortest decimal
                 object.__setattr__(self, name, number)
+            if name != "stack" and value != 0 and not MIN_AMOUNT <= number <= MAX_AMOUNT:
+                self._refuse_amount(name, value, number)
         if self.small_blind > self.big_blind:
             raise ConfigError(
                 f"small_blind={self.small_blind!r} is larger than big_blind={self.big_blind!r}"
             )
         self._check_covers()
+
+    @staticmethod
+    def _refuse_amount(name: str, value, number: float) -> None:
+        """sflp's error for a blind or ante outside [MIN_AMOUNT, MAX_AMOUNT], naming its CLI option too."""
+        low = number < MIN_AMOUNT
+        where = f"below {MIN_AMOUNT:g} bb, the smallest" if low else f"above {MAX_AMOUNT:g} bb, the largest"
+        raise ConfigError(
+            f"{name}={checks.short(value)} (--{name.replace('_', '-')}) is {where} blind or ante sflp solves "
+            f"(blinds and antes go from {MIN_AMOUNT:g} to {MAX_AMOUNT:g} bb; an ante may also be 0)"
+        )
 
     def _check_covers(self) -> None:
         """The stack covers the big blind and antes, compared exactly (a Fraction stack of 11/10
@@ -177,7 +268,8 @@ class GameConfig:
         need = exact_min_stack(self.big_blind, self.ante, self.bb_ante)  # 1 + 0.1 + 0.2 is 1.3
         if to_fraction(self.stack) < need:
             raise ConfigError(
-                f"stack={self.stack!r} cannot cover the big blind and antes ({float(need)!r} in all)"
+                f"stack={checks.short(self.stack)} cannot cover the big blind and antes ({_decimal(need)} in all): "
+                f"the smallest stack is {stack_text(min_stack(self.big_blind, self.ante, self.bb_ante))}"
             )
 
     def with_stack(self, stack: float) -> GameConfig:
