@@ -1,4 +1,4 @@
-"""``sflp equity``, ``solve``, ``rank`` and ``sc``: one game, one answer."""
+"""``sflp equity``, ``solve``, ``rank`` and ``sc``: one game, one answer; ``sflp cache``: what sflp keeps on disk."""
 
 from __future__ import annotations
 
@@ -113,8 +113,50 @@ def cmd_sc(args) -> int:
     return 0
 
 
+def _megabytes(n: int) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def _cache_text(info: dict) -> str:
+    """``sflp cache info`` as text."""
+    if not info["enabled"]:
+        return "Caching is off (SFLP_CACHE_DIR is set but empty): sflp keeps nothing on disk."
+    lines = [f"Cache folder: {info['folder']} ({info['set_by']}; SFLP_CACHE_DIR moves it, SFLP_CACHE_DIR= turns "
+             "caching off)"]
+    if not info["writable"]:
+        lines.append("  not writable: sflp runs without caching (numba compiles its kernels in each process)")
+    lp, nb = info["lp"], info["numba"]
+    lines.append(f"  compiled LPs:  {lp['files']} file(s), {_megabytes(lp['bytes'])}")
+    if nb["own"]:
+        lines.append(f"  numba kernels: {nb['files']} file(s), {_megabytes(nb['bytes'])} in {nb['folder']}")
+    else:
+        lines.append(f"  numba kernels: in your NUMBA_CACHE_DIR {nb['folder']} (not counted, never cleared by sflp)")
+    lines.append(f"  in all:        {_megabytes(info['bytes'])}; `sflp cache clear` removes them")
+    return "\n".join(lines)
+
+
+def cmd_cache(args) -> int:
+    from sflp import cache
+    from sflp.solving.highs import cached_files
+
+    if args.action == "info":
+        result = cache.info(cached_files())
+        text = _cache_text(result)
+    else:
+        result = cache.clear(cached_files())
+        lp, nb = result["lp"], result["numba"]
+        text = (f"Removed {lp['files']} compiled LP(s) ({_megabytes(lp['bytes'])}) and {nb['files']} numba file(s) "
+                f"({_megabytes(nb['bytes'])}) from {result['folder']}" if result["folder"] is not None
+                else "Caching is off (SFLP_CACHE_DIR is set but empty): nothing to clear.")
+    if args.json:
+        print_json(result)
+    else:
+        print(text)
+    return 0
+
+
 def add_commands(sub) -> None:
-    """equity, solve, rank, sc."""
+    """equity, solve, rank, sc, cache."""
     p = add_parser(sub, "equity", help="exact all-in equity of two hands/classes/ranges, or `equity build`")
     p.add_argument("hands", nargs="+", metavar="HAND",
                    help="two combos (AhAd KcKs), classes (AA KK) or ranges; or `build`")
@@ -143,3 +185,10 @@ def add_commands(sub) -> None:
     add_structure(p, stack=False)
     add_output(p)
     p.set_defaults(func=cmd_sc)
+
+    p = add_parser(sub, "cache", help="where sflp's caches are and how big (compiled LPs, numba's kernels); "
+                                      "clear them")
+    p.add_argument("action", choices=("info", "clear"),
+                   help="info: the folder, files and sizes; clear: remove the files sflp wrote there (only those)")
+    add_output(p)
+    p.set_defaults(func=cmd_cache)
