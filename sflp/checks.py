@@ -17,6 +17,7 @@ sflp.errors.ConfigError: ante='0.1' is not a number (give an int, float, Fractio
 from __future__ import annotations
 
 import math
+import reprlib
 import sys
 from decimal import Decimal
 from fractions import Fraction
@@ -32,10 +33,42 @@ STRATEGY_FILE_MAX_BYTES = 10 * 1024 * 1024
 strategy is a few kB, a combo-level one tens of kB."""
 
 
-def short(value) -> str:
-    """``repr`` of a value, shortened when it is long (a number with hundreds of digits)."""
-    text = repr(value)
-    return text if len(text) <= 40 else f"{text[:12]}...({len(text)} characters)"
+SHORT_LIMIT = 60
+"""The longest quote of a bad input in an error message, in characters."""
+
+
+def _bounded_repr(limit: int) -> reprlib.Repr:
+    """A :class:`reprlib.Repr` that shows at most ``limit`` characters of a string or number
+    and four items of a container, three levels deep."""
+    out = reprlib.Repr()
+    out.maxstring = out.maxother = limit
+    out.maxlist = out.maxtuple = out.maxdict = out.maxset = out.maxfrozenset = 4
+    out.maxlevel = 3
+    return out
+
+
+_REPR = _bounded_repr(SHORT_LIMIT)
+
+
+def short(value, limit: int = SHORT_LIMIT) -> str:
+    """``repr(value)`` in one short line, bounded in time and memory however large the value: a
+    40 MB string, a list of a million items or an integer of 10,000 digits (whose ``repr`` Python
+    refuses) is shown by its start, cut to ``limit`` characters (ending ``...``).
+
+    >>> short("AA"), short(2.0), short(10 ** 5000)
+    ("'AA'", '2.0', 'an integer of about 5,001 digits')
+    >>> short("x" * 1000, 20)
+    "'xxxxxxxxxxxxxxxx..."
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
+        digits = int(abs(value).bit_length() * math.log10(2)) + 1
+        return f"an integer of about {digits:,} digits"
+    repr_of = _REPR if limit <= SHORT_LIMIT else _bounded_repr(limit)
+    try:
+        text = repr_of.repr(value)
+    except Exception:  # a user's object whose repr fails: its type says enough
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def real(name: str, value, *, low: float | None = None, positive: bool = False) -> float:

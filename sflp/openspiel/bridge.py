@@ -42,11 +42,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sflp.checks import short
 from sflp.core.cards import CLASS_NAMES, N_CLASSES
 from sflp.errors import ArgumentTypeError, ConfigError
 from sflp.inputs import parse_json, read_text
 from sflp.openspiel.efg import ACTION_IDS, ACTIONS, efg_text, info_state
-from sflp.openspiel.quote import quote
 
 INSTALL_HINT = "pip install 'sflp[openspiel]'"
 SUM_TOLERANCE = 1e-9
@@ -107,7 +107,7 @@ def _rows_from_mapping(policy: Mapping) -> dict[str, list]:
     rows = {}
     for key, entry in policy.items():
         if not isinstance(key, str):
-            raise ConfigError(f"policy state {quote(key)}: an information state is a string such as "
+            raise ConfigError(f"policy state {short(key)}: an information state is a string such as "
                               f"'0-0-2-AKs', not a {type(key).__name__}")
         rows[key] = _entry_pairs(key, entry)
     return rows
@@ -124,7 +124,7 @@ def _entry_pairs(state: str, entry) -> list[tuple]:
     else:
         raise _shape_error(state, entry)
     if size > len(ACTION_IDS):
-        raise ConfigError(f"policy state {quote(state)}: {size:,} entries, but the game has "
+        raise ConfigError(f"policy state {short(state)}: {size:,} entries, but the game has "
                           f"{len(ACTION_IDS)} actions (fold 0, shove 1, call 2), each listed at most once")
     if isinstance(entry, Mapping):
         return list(entry.items())
@@ -134,8 +134,8 @@ def _entry_pairs(state: str, entry) -> list[tuple]:
 
 
 def _shape_error(state: str, entry) -> ConfigError:
-    kind = f"a string of {len(entry):,} characters" if isinstance(entry, str) else quote(entry)
-    return ConfigError(f"policy state {quote(state)}: expected [(action, probability), ...] or "
+    kind = f"a string of {len(entry):,} characters" if isinstance(entry, str) else short(entry)
+    return ConfigError(f"policy state {short(state)}: expected [(action, probability), ...] or "
                        f"{{action: probability}}, got {kind}")
 
 
@@ -174,7 +174,7 @@ def policy_rows(policy, game=None) -> dict[str, list]:
             table = {key: list(enumerate(array[row].tolist())) for key, row in policy.state_lookup.items()}
         except (TypeError, ValueError, IndexError, AttributeError) as exc:
             raise ConfigError(f"the {type(policy).__name__}'s action_probability_array could not be read by its "
-                              f"state_lookup: {quote(str(exc), 120)}") from None
+                              f"state_lookup: {short(str(exc), 120)}") from None
         return _rows_from_mapping(table)
     if hasattr(policy, "policy_table"):  # pyspiel.TabularPolicy
         table = policy.policy_table()
@@ -202,8 +202,8 @@ def read_policy(path) -> dict:
     (a key twice in one object, ``NaN``, an integer of more than 100 digits or nesting too deep is
     refused; an action listed twice in a state's object is refused naming the state)."""
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
-        raise ArgumentTypeError(f"path={quote(path)}: expected the policy file to read (a str or a Path)")
-    what = f"policy file {quote(os.fspath(path), 300)}"
+        raise ArgumentTypeError(f"path={short(path)}: expected the policy file to read (a str or a Path)")
+    what = f"policy file {short(os.fspath(path), 300)}"
     text = read_text(path, what, max_bytes=MAX_POLICY_BYTES)
     try:
         data = parse_json(text, what)
@@ -211,7 +211,7 @@ def read_policy(path) -> dict:
         twice = _action_twice(text)
         if twice is None:
             raise
-        raise ConfigError(f"{what}: policy state {quote(twice[0])} lists the action {quote(twice[1])} twice "
+        raise ConfigError(f"{what}: policy state {short(twice[0])} lists the action {short(twice[1])} twice "
                           "(a key twice in one JSON object)") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{what}: expected a JSON object {{information state: [[action, probability], ...]}}, "
@@ -256,10 +256,10 @@ def _action(player: str, state: str, action) -> str:
     elif isinstance(action, str):
         name = _ACTION_TEXT.get(action.strip().lower())
     else:
-        raise ConfigError(f"policy state {quote(state)}: action {quote(action)} is a {type(action).__name__}; "
+        raise ConfigError(f"policy state {short(state)}: action {short(action)} is a {type(action).__name__}; "
                           "an action is a number (fold 0, shove 1, call 2) or a name")
     if name is None:
-        raise ConfigError(f"policy state {quote(state)}: unknown action {quote(action)}; {player.upper()} has "
+        raise ConfigError(f"policy state {short(state)}: unknown action {short(action)}; {player.upper()} has "
                           f"{_allowed(player)}")
     return name
 
@@ -273,10 +273,10 @@ def _probability(state: str, action, p) -> float:
     never an OverflowError); a string, a bool or anything not a real number is refused."""
     if isinstance(p, (bool, np.bool_)) or not isinstance(p, (numbers.Real, Decimal)):
         kind = "a string" if isinstance(p, str) else f"a {type(p).__name__}"
-        raise ConfigError(f"policy state {quote(state)}: the probability of action {quote(action)} is "
-                          f"{quote(p)}, {kind}; a probability is a number in [0, 1]")
+        raise ConfigError(f"policy state {short(state)}: the probability of action {short(action)} is "
+                          f"{short(p)}, {kind}; a probability is a number in [0, 1]")
     if (isinstance(p, Decimal) and not p.is_finite()) or not 0 <= p <= 1:  # exact for int, Fraction; NaN fails
-        raise ConfigError(f"policy state {quote(state)}: the probability of action {quote(action)} is {quote(p)}, "
+        raise ConfigError(f"policy state {short(state)}: the probability of action {short(action)} is {short(p)}, "
                           "outside [0, 1]")
     return float(p)
 
@@ -290,14 +290,14 @@ def _state_probabilities(player: str, state: str, pairs: list[tuple]) -> dict[st
     for action, p in pairs:
         name = _action(player, state, action)
         if name in given:
-            raise ConfigError(f"policy state {quote(state)}: the action {name} is listed twice (as "
-                              f"{quote(given[name])} and {quote(action)}); list each action once")
+            raise ConfigError(f"policy state {short(state)}: the action {name} is listed twice (as "
+                              f"{short(given[name])} and {short(action)}); list each action once")
         given[name] = action
         q = _probability(state, action, p)
         if name not in probs:
             if q == 0.0:
                 continue
-            raise ConfigError(f"policy state {quote(state)}: action {quote(action)} is {name}, which "
+            raise ConfigError(f"policy state {short(state)}: action {short(action)} is {name}, which "
                               f"{player.upper()} does not have; {player.upper()} has {_allowed(player)}")
         probs[name] = q
     return probs
@@ -311,11 +311,11 @@ def to_strategy(policy, game=None, *, source: str | None = None):
     from sflp.study.strategy import StrategySpec
 
     if source is not None and not isinstance(source, str):
-        raise ArgumentTypeError(f"source={quote(source)}: expected a str naming the policy, or None")
+        raise ArgumentTypeError(f"source={short(source)}: expected a str naming the policy, or None")
     rows = policy_rows(policy, game)
     unknown = sorted(set(rows) - set(_STATES))
     if unknown:
-        raise ConfigError(f"policy state {quote(unknown[0])} is not a state of sflp's exported game"
+        raise ConfigError(f"policy state {short(unknown[0])} is not a state of sflp's exported game"
                           f"{f' (and {len(unknown) - 1} more)' if len(unknown) > 1 else ''}: its states are "
                           "'0-0-<n>-<hand>' for SB and '1-1-<n>-<hand>' for BB, e.g. '0-0-2-AKs'")
     missing = [s for s in _STATES if s not in rows]
@@ -358,18 +358,18 @@ def _class_frequencies(player: str, strategy) -> np.ndarray:
         owner = getattr(strategy, "player", player)
         if owner != player:
             raise ConfigError(f"the {who} strategy given is {str(owner).upper()}'s "
-                              f"({quote(getattr(strategy, 'source', type(strategy).__name__))}): "
+                              f"({short(getattr(strategy, 'source', type(strategy).__name__))}): "
                               "pass SB's strategy first, then BB's")
         strategy = strategy.class_freq
     elif isinstance(strategy, (str, bytes, Mapping)) or strategy is None:
-        hint = f"; for a range or a file, load_strategy({quote(strategy)}, {player!r}) first" \
+        hint = f"; for a range or a file, load_strategy({short(strategy)}, {player!r}) first" \
             if isinstance(strategy, str) else ""
-        raise ConfigError(f"{who} strategy {quote(strategy)}: expected {N_CLASSES} class frequencies in class "
+        raise ConfigError(f"{who} strategy {short(strategy)}: expected {N_CLASSES} class frequencies in class "
                           f"order or a StrategySpec{hint}")
     try:
         values = np.asarray(strategy, dtype=np.float64)
     except (TypeError, ValueError, OverflowError):
-        raise ConfigError(f"{who} strategy {quote(strategy)}: expected {N_CLASSES} class frequencies, numbers "
+        raise ConfigError(f"{who} strategy {short(strategy)}: expected {N_CLASSES} class frequencies, numbers "
                           "in [0, 1]") from None
     if values.shape != (N_CLASSES,):
         raise ConfigError(f"{who} strategy: expected {N_CLASSES} class frequencies, got shape {values.shape}")
@@ -390,6 +390,6 @@ def verify(policy, config, game=None, *, solution=None, source: str | None = Non
     from sflp.study.verify import verify as verify_strategies
 
     if not isinstance(config, GameConfig):
-        raise ArgumentTypeError(f"config={quote(config)}: expected a GameConfig, e.g. GameConfig(stack=10)")
+        raise ArgumentTypeError(f"config={short(config)}: expected a GameConfig, e.g. GameConfig(stack=10)")
     s = to_strategy(policy, game, source=source)
     return verify_strategies(config, s.sb, s.bb, solution=solution, exact=True)

@@ -52,11 +52,11 @@ from pathlib import Path
 import numpy as np
 
 from sflp.atomic import check_name, write_bytes
+from sflp.checks import short
 from sflp.core.cards import CLASS_NAMES, CLASS_SIZES, N_CLASSES, class_id
 from sflp.core.game import DEALS, GameConfig, PushFoldGame
 from sflp.errors import ArgumentTypeError, ConfigError, NotationError, OutputError
 from sflp.inputs import read_bytes
-from sflp.openspiel.quote import quote
 
 ACTIONS = {"sb": ("fold", "shove"), "bb": ("fold", "call")}
 """Each player's actions, in the order every node of the file lists them."""
@@ -74,13 +74,13 @@ def info_state(player: str, hand: str) -> str:
     :class:`~sflp.errors.NotationError`, each quoting the bad value."""
     key = player.strip().lower() if isinstance(player, str) else None
     if key not in PLAYER_INDEX:
-        raise ConfigError(f"player={quote(player)}: expected 'sb' or 'bb'")
+        raise ConfigError(f"player={short(player)}: expected 'sb' or 'bb'")
     if not isinstance(hand, str):
-        raise NotationError(f"hand={quote(hand)}: expected a hand class name such as 'AKs', 'T9o' or '22'")
+        raise NotationError(f"hand={short(hand)}: expected a hand class name such as 'AKs', 'T9o' or '22'")
     try:
         k = class_id(hand)
     except NotationError:
-        raise NotationError(f"hand {quote(hand)} is not a hand class: expected a pair ('TT'), or two ranks "
+        raise NotationError(f"hand {short(hand)} is not a hand class: expected a pair ('TT'), or two ranks "
                             "and s/o ('AKs', 'T9o')") from None
     p = PLAYER_INDEX[key]
     return f"{p}-{p}-{k + 1}-{CLASS_NAMES[k]}"
@@ -226,7 +226,7 @@ def write_efg(config: GameConfig, path: Path | str, table=None) -> EfgSummary:
     folder, a FIFO, a device or a symlink is never replaced or written through)."""
     start = time.perf_counter()
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
-        raise ArgumentTypeError(f"path={quote(path)}: expected the .efg file to write (a str or a Path)")
+        raise ArgumentTypeError(f"path={short(path)}: expected the .efg file to write (a str or a Path)")
     path = check_name(Path(path), what="output file")
     _check_target(path)
     text = efg_text(config, table)

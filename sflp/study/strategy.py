@@ -66,7 +66,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sflp.checks import STRATEGY_FILE_MAX_BYTES
+from sflp.checks import STRATEGY_FILE_MAX_BYTES, short
 from sflp.core.cards import (
     CLASS_COMBOS,
     CLASS_NAMES,
@@ -198,19 +198,7 @@ def _floats(values, expected: str) -> np.ndarray:
         return np.array(values, dtype=np.float64)
     except (TypeError, ValueError, OverflowError):
         raise ConfigError(f"expected {expected} (numbers in [0, 1]), got {type(values).__name__} "
-                          f"{_short(values)}") from None
-
-
-def _short(value) -> str:
-    """``repr(value)`` cut to 40 characters; an integer too long for ``repr`` by its size."""
-    if isinstance(value, int) and value.bit_length() > 128:
-        return f"(an integer of {value.bit_length():,} bits)"
-    try:
-        text = repr(value) if not isinstance(value, (list, tuple)) or len(value) <= 8 else \
-            f"[{', '.join(_short(v) for v in value[:3])}, ... ({len(value):,} items)]"
-    except Exception:  # a user's object whose repr fails
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 40 else text[:37] + "..."
+                          f"{short(values)}") from None
 
 
 def _player(player: str) -> str:
@@ -412,7 +400,7 @@ def _frequency(value, source: str, line: int, what: str) -> float:
             raise StrategyFileError(source, line, f"non-numeric frequency {value!r} for {what}") from None
         shown = value
     elif isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= 1:
-        raise StrategyFileError(source, line, f"frequency {_short(value)} for {what} is outside [0, 1] "
+        raise StrategyFileError(source, line, f"frequency {short(value)} for {what} is outside [0, 1] "
                                               "(frequencies, not percent)")
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         number, shown = float(value), json.dumps(value)
@@ -524,7 +512,7 @@ def read_grid_csv(text: str, source: str = "<grid>") -> np.ndarray:
     tabs or blanks); errors are :class:`StrategyFileError` naming ``source`` and the line.
     """
     if not isinstance(text, str):
-        raise ConfigError(f"text={_short(text)}: expected the grid CSV as a str")
+        raise ConfigError(f"text={short(text)}: expected the grid CSV as a str")
     rows = _table_rows(text)
     if not rows:
         raise StrategyFileError(source, 1, "empty grid: only comments or blank lines")

@@ -72,9 +72,10 @@ from fractions import Fraction
 
 import numpy as np
 
+from sflp.checks import short
 from sflp.core.cards import CLASS_NAMES, COMBO_CLASS, N_CLASSES
-from sflp.core.game import GameConfig, PushFoldGame
-from sflp.errors import ConfigError
+from sflp.core.game import GameConfig, PushFoldGame, Solution
+from sflp.errors import ArgumentTypeError, ConfigError
 from sflp.study.strategy import (  # noqa: F401  (re-exported: these lived here before sflp.study.strategy)
     GRID_RANKS,
     MBB,
@@ -201,6 +202,9 @@ class VerifyReport:
 
 def _equilibrium(config: GameConfig, solution, table, exact: bool):
     """The exact equilibrium (solved unless ``solution`` is given; certified when ``exact``)."""
+    if solution is not None and not isinstance(solution, Solution):
+        raise ArgumentTypeError(f"solution must be an sflp Solution (from solve) or None, not "
+                                f"{type(solution).__name__} {short(solution)}")
     if solution is None or (exact and solution.value_exact is None):
         from sflp.solving.solver import solve
 
