@@ -72,17 +72,44 @@ DEALS = N_COMBOS * 1225
 """Ordered deals of two disjoint combos: 1,326 * 1,225 = 1,624,350."""
 
 MIN_AMOUNT = 1e-100
-"""The smallest blind or ante (bb) :class:`GameConfig` accepts; an ante may also be 0.  Below it
-the float payoffs (an amount times a deal probability of about 1e-13) would fall out of the
-normal floats and the exact numbers would carry denominators of hundreds of digits, for no
-difference a player could see: a blind or ante of 1e-300 bb gave an ``OverflowError``."""
+"""The smallest blind or ante (bb) of a game sflp solves (:func:`check_amounts`); an ante may also
+be 0.  Below it the float payoffs (an amount times a deal probability of about 1e-13) would fall
+out of the normal floats, and the exact numbers would carry denominators of hundreds of digits,
+for no difference a player could see: a blind or ante of 1e-300 bb gave an ``OverflowError``."""
 
 MAX_AMOUNT = 1e100
-"""The largest blind or ante (bb) :class:`GameConfig` accepts.  The showdown matrix sums an amount
-times up to 2.5e8 board counts before scaling, so amounts past about 1e299 overflow the floats;
-this bound keeps that out of reach with room to spare.  (The stack has no bound of its own
-but the floats': past :data:`sflp.solving.solver.LP_STACK_LIMIT` pots it is solved by carrying
-the LP's support up.)"""
+"""The largest blind or ante (bb) of a game sflp solves (:func:`check_amounts`).  The showdown
+matrix sums an amount times up to 2.5e8 board counts before scaling, so amounts past about 1e299
+overflow the floats; this bound keeps that out of reach with room to spare.  (The stack has no
+bound of its own but the floats': past :data:`sflp.solving.solver.LP_STACK_LIMIT` pots it is
+solved by carrying the LP's support up.)"""
+
+
+def check_amounts(config: GameConfig) -> None:
+    """The one domain check of the float game (its payoff matrices, so every solve, chart, verify,
+    exploit and simulation): each blind and ante is 0 (antes only) or between :data:`MIN_AMOUNT`
+    and :data:`MAX_AMOUNT` bb, else sflp's error naming the option and the bounds.  A
+    :class:`GameConfig` itself takes any positive amount, since the exact computations that need
+    no floats (Sklansky-Chubukov numbers) hold at any scale.
+
+    >>> check_amounts(GameConfig(stack=10, small_blind=1e-300))
+    Traceback (most recent call last):
+    ...
+    sflp.errors.ConfigError: small_blind=1e-300 (--small-blind) is below 1e-100 bb, the smallest blind or ante sflp \
+solves (blinds and antes go from 1e-100 to 1e+100 bb; an ante may also be 0)
+    """
+    for name in ("small_blind", "big_blind", "ante", "bb_ante"):
+        value = getattr(config, name)
+        if value == 0:
+            continue
+        number = float(value)  # a positive Fraction below the floats is 0.0, below the bound too
+        if not MIN_AMOUNT <= number <= MAX_AMOUNT:
+            low = number < MIN_AMOUNT
+            where = f"below {MIN_AMOUNT:g} bb, the smallest" if low else f"above {MAX_AMOUNT:g} bb, the largest"
+            raise ConfigError(
+                f"{name}={checks.short(value)} (--{name.replace('_', '-')}) is {where} blind or ante sflp solves "
+                f"(blinds and antes go from {MIN_AMOUNT:g} to {MAX_AMOUNT:g} bb; an ante may also be 0)"
+            )
 
 
 def to_fraction(value: Real | str) -> Fraction:
@@ -230,32 +257,15 @@ class GameConfig:
         for name in ("stack", "small_blind", "big_blind", "ante", "bb_ante"):
             value = getattr(self, name)
             # the one number check (sflp.checks): a real number, finite, in range
-            try:
-                number = checks.real(name, value, positive=name in ("stack", "small_blind", "big_blind"),
-                                     low=0 if name in ("ante", "bb_ante") else None)
-            except ConfigError:
-                if name != "stack" and isinstance(value, (Rational, Decimal)) and 0 < value < MIN_AMOUNT:
-                    self._refuse_amount(name, value, 0.0)  # positive, but 0.0 as a float
-                raise
+            number = checks.real(name, value, positive=name in ("stack", "small_blind", "big_blind"),
+                                 low=0 if name in ("ante", "bb_ante") else None)
             if isinstance(value, Decimal):  # to_fraction() reads floats by their shortest decimal
                 object.__setattr__(self, name, number)
-            if name != "stack" and value != 0 and not MIN_AMOUNT <= number <= MAX_AMOUNT:
-                self._refuse_amount(name, value, number)
         if self.small_blind > self.big_blind:
             raise ConfigError(
                 f"small_blind={self.small_blind!r} is larger than big_blind={self.big_blind!r}"
             )
         self._check_covers()
-
-    @staticmethod
-    def _refuse_amount(name: str, value, number: float) -> None:
-        """sflp's error for a blind or ante outside [MIN_AMOUNT, MAX_AMOUNT], naming its CLI option too."""
-        low = number < MIN_AMOUNT
-        where = f"below {MIN_AMOUNT:g} bb, the smallest" if low else f"above {MAX_AMOUNT:g} bb, the largest"
-        raise ConfigError(
-            f"{name}={checks.short(value)} (--{name.replace('_', '-')}) is {where} blind or ante sflp solves "
-            f"(blinds and antes go from {MIN_AMOUNT:g} to {MAX_AMOUNT:g} bb; an ante may also be 0)"
-        )
 
     def _check_covers(self) -> None:
         """The stack covers the big blind and antes, compared exactly (a Fraction stack of 11/10
@@ -336,6 +346,7 @@ def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: s
     from the one payoff home :mod:`sflp.core.payoff`, in floats."""
     from sflp.core.payoff import showdown, stack_split, terminal_payoffs
 
+    check_amounts(config)  # the float game's domain, before anything is built
     table = table_arg(table)
     pairs, wins, ties, losses = (a.astype(np.float64) for a in table.level_counts(level))
     terms = terminal_payoffs(config, float)
