@@ -491,3 +491,22 @@ def test_only_an_entry_sflp_wrote_is_ever_replaced(tmp_path, monkeypatch):
     assert highs.store_cached(key, compiled) and highs.store_cached(key, compiled, replace=True)
     assert highs.load_cached(key).same_as(compiled)
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temporary file left
+
+
+def test_the_exploitability_limit_scales_with_the_game():
+    """The float check is relative, as the game is homogeneous: at blinds of 1e-6 bb another stack's
+    equilibrium, a few 1e-10 bb from optimal there, is refused (a fixed 1e-9 bb let it through),
+    while at an ante of 1e9 bb the right answer, ~1e-6 bb of float noise, is accepted."""
+    from sflp.core.game import make_solution
+    from sflp.solving.solver import MAX_EXPLOITABILITY, _finish, make_game, max_exploitability
+
+    assert max_exploitability(GameConfig(stack=10)) == MAX_EXPLOITABILITY
+    small = GameConfig(stack=1e-5, small_blind=5e-7, big_blind=1e-6)
+    game = make_game(small)
+    other = solve(small.with_stack(1.02e-5))
+    wrong = make_solution(game, other.sb_strategy, other.bb_strategy, "manual")
+    assert 1e-15 < wrong.exploitability < 1e-9
+    with pytest.raises(SolveError, match="refusing to return it"):
+        _finish(game, wrong, exact=False)
+    big = solve(GameConfig(stack=2e9, ante=1e9))
+    assert 0 <= big.exploitability <= max_exploitability(big.config)

@@ -37,16 +37,17 @@ from sflp.solving.support import POLISH_TOLERANCES, Support, solve_on_support
 
 MAX_EXPLOITABILITY = 1e-9
 """Largest exploitability (bb per hand) a returned solution may have when the big blind and antes
-come to at most 1 bb; larger ones scale it (:func:`max_exploitability`)."""
+come to 1 bb (the default blinds); other structures scale it (:func:`max_exploitability`)."""
 
 
 def max_exploitability(config: GameConfig) -> float:
     """The largest exploitability (bb per hand) a solution of ``config`` may have:
-    :data:`MAX_EXPLOITABILITY` times the big blind and antes (what BB posts) when they exceed 1 bb.
+    :data:`MAX_EXPLOITABILITY` times the big blind and antes (what BB posts).
 
     The game is homogeneous: multiplying every amount by ``c`` multiplies every exploitability, and
-    so its float noise, by ``c`` (an ante of 10^9 bb leaves a float answer ~1e-6 bb of noise)."""
-    return MAX_EXPLOITABILITY * max(1.0, float(config.big_blind) + float(config.ante) + float(config.bb_ante))
+    so its float noise, by ``c``.  A fixed limit in bb would refuse the right answer of an ante of
+    10^9 bb (~1e-6 bb of float noise) and let a wrong support through at blinds of 10^-6 bb."""
+    return MAX_EXPLOITABILITY * (float(config.big_blind) + float(config.ante) + float(config.bb_ante))
 
 
 LP_STACK_LIMIT = 1e9
