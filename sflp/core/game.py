@@ -179,14 +179,15 @@ DEFAULT_TOP, DEFAULT_STEP = 25.0, 0.05
 
 def stacks_hint(big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0) -> str:
     """A ``START:STOP:STEP`` range valid for ``--stacks`` under these blinds and antes: the default
-    ``1:25:0.05`` from :func:`min_stack` on, or, when the blinds and antes pass 25 bb, the
-    default range scaled by that stack (``S:25S:S/20``, 481 stacks: the same chart in units
-    of what BB posts).  Every hint sflp prints about ``--stacks`` comes from here.
+    range (``1:25:0.05``, from :func:`min_stack` on when that is above 1 bb), or, when the blinds
+    and antes pass 25 bb, the default range scaled by :func:`min_stack` (``S:25S:S/20``, 481
+    stacks: the same chart in units of what BB posts).  Every hint sflp prints about ``--stacks``
+    comes from here.
 
-    >>> stacks_hint(), stacks_hint(ante=0.125), stacks_hint(ante=1e6)
-    ('1:25:0.05', '1.125:25:0.05', '1000001:25000025:50000.05')
+    >>> stacks_hint(), stacks_hint(ante=0.125), stacks_hint(big_blind=0.5), stacks_hint(ante=1e6)
+    ('1:25:0.05', '1.125:25:0.05', '1:25:0.05', '1000001:25000025:50000.05')
     """
-    start = min_stack(big_blind, ante, bb_ante)
+    start = max(1.0, min_stack(big_blind, ante, bb_ante))
     if start <= DEFAULT_TOP:
         return f"{stack_text(start)}:{stack_text(DEFAULT_TOP)}:{stack_text(DEFAULT_STEP)}"
     exact = to_fraction(start)
