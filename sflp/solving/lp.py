@@ -42,11 +42,12 @@ persistent HiGHS instance that re-solves at each new stack warm from the previou
 canonicalisation and a cold start (``benchmarks/bench_core.py`` prints both).  The compiled
 numbers are also kept on disk (:func:`sflp.solving.highs.load_cached`), so a new process does not import
 cvxpy at all; cvxpy rebuilds the entry when it is missing or stale.  An entry read back is checked
-against the problem it claims to be (:func:`fits`: its matrix, objective and bounds at a probe point
-against the payoffs), and an entry that does not fit, or whose answer fails the best-response
-check, is compiled afresh, said on stderr in one line, and replaced (only an entry sflp wrote).  Any other solver name
-(``solver="CLARABEL"``, ...) and :meth:`PushFoldLP.solve_cvxpy` solve through cvxpy's own
-``problem.solve``; ``tests/test_lp.py`` checks that both routes give the same answer.
+against the problem it claims to be (:func:`fits`: its matrix, objective and bounds against the
+payoffs, entry by entry), and an entry that does not fit, or whose first answer fails the
+best-response check, is compiled afresh, said on stderr in one line, and replaced (only an entry
+sflp wrote).  Any other solver name (``solver="CLARABEL"``, ...) and :meth:`PushFoldLP.solve_cvxpy`
+solve through cvxpy's own ``problem.solve``; ``tests/test_lp.py`` checks that both routes give the
+same answer.
 Solves run inside :func:`sflp.quiet.native_output`, so nothing HiGHS prints from C++ reaches
 standard output (``--verbose`` shows it on standard error).
 Only the status ``optimal`` is accepted: anything else, ``optimal_inaccurate`` included, raises
