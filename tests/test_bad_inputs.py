@@ -10,6 +10,7 @@ and SHA-256).  API rows call the library and expect sflp's own error naming the 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import sflp
+from sflp.core.cards import CLASS_NAMES
 from sflp.core.game import GameConfig
 from sflp.errors import SflpError
 
@@ -50,6 +52,38 @@ CLI_ROWS = [
 ]
 if Path("/proc").is_dir():
     CLI_ROWS.append((["equity", "build", "--data-dir", "/proc"], "/proc", {}))
+ISSUE_30_ROWS = [  # issue 30's repros that are one command (the case number first in each comment)
+    (["chart", "--stacks", "1:2:0.5", "--out", "X" * 240], "choose a shorter name", {}),  # 10
+    (["chart", "--stacks", "1:2:0.5", "--out", LONG], "choose a shorter name", {}),  # 10
+    (["solve", "--stack", "10", "--out", LONG], "choose a shorter name", {}),  # 10
+    (["export", "efg", "--stack", "10", "--out", LONG], LONG[:40], {}),  # 10
+    (["export", "efg", "--stack", "10", "--out", "fifo.json"], "is a FIFO", {}),  # 8: never opened, never waits
+    (["export", "efg", "--stack", "10", "--out", "/dev/stdout"], "--out -", {}),  # 8
+    (["export", "efg", "--stack", "10", "--out", "mine/values.csv"], "not written by sflp", {}),
+    (["export", "efg", "--stack", "10", "--out", "mine"], "mine is a folder", {}),
+    (["export", "efg", "--stack", "10", "--out", ""], "--out ''", {}),
+    (["verify", "--stack", "10", "--policy", "longentry.json"], "a string of 1,000 characters", {}),  # 7
+    (["verify", "--stack", "10", "--policy", "bigint.json"], "5,000 digits", {}),  # 17
+    (["verify", "--stack", "10", "--policy", "deep.json"], "nested too deeply", {}),  # 17
+    (["verify", "--stack", "10", "--sb", "bigint.json", "--bb", "30%"], "5,000 digits", {}),  # 17
+    (["verify", "--stack", "10", "--sb", "deep.json", "--bb", "30%"], "nested too deeply", {}),  # 17
+    (["verify", "--stack", "10", "--policy", "fifo.json"], "not a regular file", {}),  # 17
+    (["verify", "--stack", "10", "--sb", "fifo.json", "--bb", "30%"], "fifo.json", {}),
+    (["verify", "--stack", "10", "--policy", "dupkey.json"], "lists the action '0' twice", {}),  # 22
+    (["verify", "--stack", "10", "--policy", "textprob.json"], "a string", {}),  # 22
+    (["verify", "--stack", "10", "--policy", "mine"], "not a regular file", {}),
+    (["verify", "--stack", "10", "--policy", ""], "--policy ''", {}),
+    (["compare", "fifoset", "nash", "--stacks", "2:5", "--out", "new"], "not a regular file", {}),
+    (["solve", "--stack", "10", "--small-blind", "1e-300"], "--small-blind", {}),  # 11
+    (["solve", "--stack", "10", "--ante", "1e-300"], "--ante", {}),  # 11
+    (["solve", "--stack", "10", "--bb-ante", "1e-300"], "(--bb-ante) is below 1e-100 bb", {}),  # 11
+    (["simulate", "--stack", "10", "--ante", "1e-300"], "(--ante) is below 1e-100 bb", {}),  # 11
+    (["solve", "--stack", "1e300", "--ante", "2e100"], "(--ante) is above 1e+100 bb", {}),  # 11
+    (["chart", "--ante", "1e6", "--out", "new"], "e.g. --stacks 1000001:25000025:50000.05", {}),  # 12
+    (["chart", "--ante", "1e6", "--stacks", "1:30:1", "--out", "new"], "--stacks 1000001:25000025:50000.05", {}),
+    (["chart", "--ante", "0.1234567891", "--stacks", "1:2:1", "--out", "new"], "--stacks 1.1234567891:25:0.05", {}),
+]
+CLI_ROWS += ISSUE_30_ROWS
 
 
 def tree(folder: Path) -> dict[str, str]:
@@ -61,7 +95,7 @@ def tree(folder: Path) -> dict[str, str]:
         elif path.is_file():
             out[key] = hashlib.sha256(path.read_bytes()).hexdigest()
         else:
-            out[key] = "dir"
+            out[key] = "dir" if path.is_dir() else "special"  # a FIFO is never opened
     return out
 
 
@@ -85,6 +119,18 @@ def workdir(tmp_path):
     (tmp_path / "resigned" / "equity_table.bin").write_bytes(bytes(blob))
     digest = hashlib.sha256(bytes(blob)).hexdigest()
     (tmp_path / "resigned" / "equity_table.sha256").write_text(f"{digest}  equity_table.bin\n")
+    # hostile policies and strategies (issue 30, cases 7, 17, 22)
+    os.mkfifo(tmp_path / "fifo.json")
+    (tmp_path / "longentry.json").write_text(json.dumps({"0-0-1-AA": "x" * 1000}))
+    (tmp_path / "bigint.json").write_text('{"0-0-1-AA": [[0, ' + "1" * 5000 + "]]}")
+    (tmp_path / "deep.json").write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    (tmp_path / "dupkey.json").write_text('{"0-0-1-AA": {"0": 0.5, "0": 0.5}}')
+    states = [f"0-0-{k}-{h}" for k, h in enumerate(CLASS_NAMES, 1)] + [f"1-1-{k}-{h}" for k, h in
+                                                                       enumerate(CLASS_NAMES, 1)]
+    (tmp_path / "textprob.json").write_text(json.dumps({s: [[0, "0.5"], [1 if s[0] == "0" else 2, "0.5"]]
+                                                        for s in states}))
+    (tmp_path / "fifoset").mkdir()  # a chart set whose thresholds.csv is a FIFO
+    os.mkfifo(tmp_path / "fifoset" / "thresholds.csv")
     return tmp_path
 
 
@@ -131,3 +177,157 @@ def test_a_bad_api_argument_is_sflps_error_naming_it(call, needle):
     with pytest.raises(SflpError) as info:
         call()
     assert needle in str(info.value), str(info.value)
+
+
+# ---------------------------------------------------------------- issue 30: every case, one table
+
+ISSUE_30 = {
+    # case: (what was wrong, what sflp does now, the tests that show it: file::test or file::ROWS)
+    1: ("cleanup deleted users' folders whose names began like a staging folder's",
+        "only folders named exactly .NAME.staging-/old-<8 hex> whose marker names this target go",
+        ["test_output_edges.py::test_cleanup_removes_a_killed_runs_marked_stage_and_nothing_that_only_looks_like_one",
+         "test_output_edges.py::test_the_cli_run_of_the_issue_leaves_the_users_hidden_folders",
+         "test_output_interleavings.py::test_concurrent_runs_end_complete_or_cleanly_and_lose_no_user_file"]),
+    2: ("a run deleted another run's live staging folder",
+        "a run cleans only its own target's marked folders, holding that target's lock",
+        ["test_output_edges.py::test_a_run_never_removes_another_targets_live_staging_folder",
+         "test_output_edges.py::test_a_live_run_of_the_same_target_holds_the_lock_and_keeps_its_stage",
+         "test_output_interleavings.py::test_many_random_interleavings"]),
+    3: ("a read-only target was replaced and its old set left hidden",
+        "refused before any work (mode without u+w, or not writable), with chmod u+w suggested",
+        ["test_output_edges.py::test_a_read_only_target_is_refused_before_any_work"]),
+    4: ("read_ranges returned wrong rows for unsorted stacks",
+        "one canonical row order from every ranges form, whatever the order asked",
+        ["test_read_ranges.py::test_every_form_gives_the_canonical_rows_for_any_order_of_stacks",
+         "test_read_ranges.py::test_the_issue_example_sb_83s_at_3_bb_is_never_pushed",
+         "test_read_ranges.py::test_reversed_values_csv_is_refused_not_misread"]),
+    5: ("read_ranges validated nothing",
+        "manifest checked first; columns, types, ranges and row counts checked; one DataError or ConfigError",
+        ["test_read_ranges.py::test_a_damaged_folder_is_refused_by_its_manifest",
+         "test_read_ranges.py::test_a_damaged_folder_is_refused_by_its_content_when_the_manifest_agrees",
+         "test_read_ranges.py::test_bad_stacks_are_one_config_error"]),
+    6: ("a small parquet file of 300 M rows ran out of memory",
+        "sizes and the parquet footer's row counts are checked against the stack count before any row",
+        ["test_read_ranges.py::test_a_parquet_file_of_ten_million_rows_is_refused_from_its_footer",
+         "test_read_ranges.py::test_a_parquet_footer_whose_row_groups_hold_more_rows_than_it_says_is_refused",
+         "test_read_ranges.py::test_a_csv_larger_than_its_stacks_allow_is_refused_before_parsing"]),
+    7: ("a policy entry that is a long string was iterated character by character",
+        "entries are type- and size-checked before anything iterates them",
+        ["test_policy_inputs.py::test_a_string_entry_is_refused_whole_never_iterated",
+         "test_policy_inputs.py::test_a_policy_file_with_one_long_string_entry_is_refused_fast",
+         "test_bad_inputs.py::ISSUE_30_ROWS"]),
+    8: ("export efg to a FIFO or /dev/stdout blocked forever",
+        "an output is never opened for reading; a non-regular target is refused, pointing to --out -",
+        ["test_policy_inputs.py::test_a_fifo_target_is_refused_never_opened",
+         "test_policy_inputs.py::test_cli_export_to_a_fifo_exits_2_at_once",
+         "test_policy_inputs.py::test_cli_export_to_stdout_stops_quietly_when_the_reader_goes",
+         "test_bad_inputs.py::ISSUE_30_ROWS"]),
+    9: ("numba wrote caches into the installed package; a read-only install crashed",
+        "one user cache folder (SFLP_CACHE_DIR or the platform's), uncached when none is writable",
+        ["test_caches.py::test_a_read_only_install_without_a_writable_home_runs_uncached_and_writes_nothing",
+         "test_caches.py::test_the_user_nobody_runs_a_read_only_install",
+         "test_caches.py::test_pip_uninstall_after_a_numba_run_leaves_no_sflp_folder",
+         "test_caches.py::test_numba_and_the_lp_cache_go_to_the_cache_folder_and_clear_removes_only_sflp_files"]),
+    10: ("a long --out was an ENAMETOOLONG traceback at the end",
+         "refused before any work when the name or its hidden twin would pass NAME_MAX or PATH_MAX",
+         ["test_output_edges.py::test_a_name_too_long_for_the_staging_folder_is_refused_before_any_work",
+          "test_output_edges.py::test_the_longest_name_that_fits_is_written",
+          "test_policy_inputs.py::test_a_name_too_long_is_refused_before_any_work",
+          "test_bad_inputs.py::ISSUE_30_ROWS"]),
+    11: ("blinds or antes of 1e-300 were an OverflowError",
+         "blinds and antes from 1e-100 to 1e100 bb (antes also 0), refused outside naming the option and the bounds; "
+         "the threshold path is followed in units of a power of two near the pot, so tiny blinds lose no breakpoint",
+         ["test_game.py::test_blinds_and_antes_outside_the_stated_domain_are_refused",
+          "test_game.py::test_the_edges_of_the_domain_and_zero_antes_are_accepted",
+          "test_thresholds.py::test_thresholds_of_a_scaled_structure_are_the_default_ones_scaled_to_the_bit",
+          "test_bad_inputs.py::ISSUE_30_ROWS"]),
+    12: ("huge antes gave HiGHS status 'Unknown'; a suggested --stacks range was itself invalid",
+         "the LP is solved in units of the pot (certified in the real game); every hint is a valid range",
+         ["test_lp.py::test_huge_antes_solve",
+          "test_lp.py::test_the_game_is_homogeneous_and_so_are_the_answers",
+          "test_lp.py::test_a_solver_failure_names_the_stack_and_is_not_a_bare_status",
+          "test_game.py::test_every_printed_stacks_hint_is_a_valid_range",
+          "test_bad_inputs.py::ISSUE_30_ROWS"]),
+    13: ("no free inode was an OSError traceback",
+         "one line naming the target; the old set intact",
+         ["test_output_edges.py::test_no_free_inode_is_one_line_and_the_old_set_stays"]),
+    14: ("a full TMPDIR was a traceback and left openpyxl's temporary files",
+         "every temporary file is made inside the staging folder",
+         ["test_output_edges.py::test_a_full_tmpdir_does_not_matter_every_temporary_file_is_in_the_staging_folder"]),
+    15: ("a worker killed by the OOM killer was a BrokenProcessPool traceback",
+         "one line, exit 2, the old set intact",
+         ["test_output_edges.py::test_a_worker_killed_by_the_oom_killer_is_one_line_and_the_old_set_stays"]),
+    16: ("a mount point or immutable --out failed after all the work",
+         "refused before any work, with the reason and --out <it>/charts suggested",
+         ["test_output_edges.py::test_a_mount_point_is_refused_before_any_work_with_a_suggestion",
+          "test_output_edges.py::test_a_real_tmpfs_mount_point_is_refused_before_any_work",
+          "test_output_edges.py::test_an_immutable_target_is_refused_before_any_work"]),
+    17: ("hostile policy JSON raised ValueError or RecursionError",
+         "strict JSON (sflp.inputs): huge integers, deep nesting, NaN are one error",
+         ["test_policy_inputs.py::test_hostile_policy_json_is_one_clear_error",
+          "test_policy_inputs.py::test_a_policy_fifo_is_refused_not_waited_on",
+          "test_bad_inputs.py::ISSUE_30_ROWS"]),
+    18: ("a dangling lock symlink made sflp create a file elsewhere",
+         "locks are opened O_NOFOLLOW, created O_EXCL; a lock that is not sflp's is neither used nor removed",
+         ["test_output_edges.py::test_a_dangling_lock_symlink_is_refused_and_never_followed",
+          "test_output_edges.py::test_a_lock_symlink_to_a_users_file_is_refused_and_the_file_untouched",
+          "test_output_edges.py::test_a_lock_name_holding_the_users_data_is_not_used_or_removed"]),
+    19: ("a strategy named =1+2 became a live formula in the workbook",
+         "user text is a string cell, quote-prefixed when it starts with = + - @ tab or CR",
+         ["test_excel.py::test_user_text_on_the_about_sheet_is_a_string_never_a_formula",
+          "test_excel.py::test_an_exploit_sets_strategy_name_is_text_in_the_workbook"]),
+    20: ("a self-consistent wrong LP cache entry broke solving for good",
+         "an entry must fit the problem it is filed under, and its first answer must pass the best-response "
+         "check; else it is compiled afresh and replaced (only an sflp file), said in one line on stderr",
+         ["test_lp.py::test_fits_accepts_cvxpys_compile_and_sees_a_wrong_one",
+          "test_lp.py::test_a_forged_cache_entry_is_rebuilt_with_a_note_and_the_right_answer",
+          "test_lp.py::test_a_wrong_entry_the_structural_check_misses_is_caught_by_the_answer",
+          "test_lp.py::test_only_an_entry_sflp_wrote_is_ever_replaced"]),
+    21: ("the action keys json.dump writes ('0', '1') were refused",
+         "string action keys that are integers or action names are accepted",
+         ["test_policy_inputs.py::test_an_int_keyed_policy_written_by_json_dump_is_read_back",
+          "test_policy_inputs.py::test_other_action_strings_are_refused_naming_the_state_and_the_actions"]),
+    22: ("duplicate keys, text or boolean probabilities and repeated actions were accepted",
+         "each is refused naming the state",
+         ["test_policy_inputs.py::test_duplicate_json_keys_are_refused_naming_the_state",
+          "test_policy_inputs.py::test_a_probability_that_is_not_a_number_is_refused",
+          "test_policy_inputs.py::test_an_action_listed_twice_is_refused_not_summed",
+          "test_bad_inputs.py::ISSUE_30_ROWS"]),
+    23: ("from_strategy, info_state and check_manifest raised foreign exceptions or returned nonsense",
+         "sflp's own error, naming the argument",
+         ["test_policy_inputs.py::test_from_strategy_refuses_what_is_not_169_frequencies_in_0_1",
+          "test_policy_inputs.py::test_info_state_names_a_bad_player_or_hand",
+          "test_policy_inputs.py::test_a_probability_out_of_range_is_refused_however_large",
+          "test_bad_inputs.py::test_check_manifest_of_an_entry_without_a_size_is_a_problem_not_a_key_error"]),
+}
+
+
+def test_check_manifest_of_an_entry_without_a_size_is_a_problem_not_a_key_error(tmp_path):
+    from sflp.report.staging import write_manifest
+
+    (tmp_path / "a.csv").write_text("x\n")
+    write_manifest(tmp_path, {})
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    for key in ("bytes", "sha256"):
+        entry = dict(manifest["files"][0])
+        del entry[key]
+        (tmp_path / "manifest.json").write_text(json.dumps({**manifest, "files": [entry]}))
+        problems = sflp.check_manifest(tmp_path)
+        assert len(problems) == 1 and "not a valid sflp manifest" in problems[0] and "a.csv" in problems[0]
+
+
+def _test_names(path: Path) -> set[str]:
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)} | {
+        t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+
+
+def test_every_case_of_issue_30_names_tests_that_exist():
+    assert sorted(ISSUE_30) == list(range(1, 24)), "issue 30 has 23 cases, each with a row"
+    for case, (_, _, tests) in ISSUE_30.items():
+        assert tests, f"case {case} names no test"
+        for test in tests:
+            file, name = test.split("::")
+            assert name in _test_names(ROOT / "tests" / file), f"case {case}: {test} does not exist"

@@ -91,6 +91,10 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp approx cfr+ --stack 10 --seconds 2": ("run",),
     "sflp approx-bench --stacks 5,10,20": ("slow",),
     "sflp simulate --stack 10 --hands 1000000 --seed 1": ("slow",),
+    "sflp cache info": ("run",),
+    "sflp cache clear":
+        "tests/test_caches.py::test_numba_and_the_lp_cache_go_to_the_cache_folder_and_clear_removes_only_sflp_files "
+        "runs it on a cache folder of its own (run here, it would empty the cache the test session shares)",
 }
 
 

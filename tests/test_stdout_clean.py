@@ -48,6 +48,7 @@ JSON_COMMANDS = {
     "exploit --stacks": ["exploit", "--stacks", "5,10", "--bb", "30%", "--out", "{tmp}/exploit"],
     "sc": ["sc"],
     "compare": ["compare", "nash", "ante=0.125", "--stacks", "5:6", "--out", "{tmp}/compare"],
+    "cache": ["cache", "info"],  # not clear: it would empty the cache the test session shares
 }
 
 

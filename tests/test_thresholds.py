@@ -233,3 +233,29 @@ def test_get_and_range_errors(th25):
     with pytest.raises(ConfigError):
         compute_thresholds(WITH_ANTE, 1.0, 5.0)  # 1 bb cannot cover blind + ante
     assert math.isclose(th25.get("sb", "T3s").max_stack, th25.get("sb", "T3s").intervals[-1][1])
+
+
+# ------------------------------------------------------------------ homogeneity (issue 30, case 11)
+# Every amount times c is the same game with every stack times c.  Structures whose pot is far
+# from 1 bb (blinds of 2^-40 bb, antes of 2^40 bb) are followed in units of a power of two, so
+# their thresholds are the default structure's times c to the last bit.  Followed as given, the
+# path lost every breakpoint at blinds of 2^-40 bb (its tolerances are stated for a pot of ~1.5 bb).
+
+
+@pytest.mark.parametrize("k", [-40, -12, 12, 40])
+def test_thresholds_of_a_scaled_structure_are_the_default_ones_scaled_to_the_bit(th25, k):
+    c = 2.0**k
+    scaled = compute_thresholds(GameConfig(stack=c, small_blind=0.5 * c, big_blind=c), c, 25 * c)
+    assert scaled.breakpoints == tuple(b * c for b in th25.breakpoints)
+    for mine, default in zip(scaled.hands, th25.hands):
+        assert mine.intervals == tuple((a * c, b * c) for a, b in default.intervals), mine.hand
+        assert mine.any_intervals == tuple((a * c, b * c) for a, b in default.any_intervals), mine.hand
+    stack = 7.3 * c  # a stack read off the path: the default strategies, and BB's value times c
+    assert np.array_equal(np.stack(scaled.strategies_at(stack)), np.stack(th25.strategies_at(7.3)))
+
+
+def test_tiny_blinds_not_a_power_of_two_agree_with_the_default_to_rounding(th25):
+    c = 1e-30
+    scaled = compute_thresholds(GameConfig(stack=c, small_blind=0.5 * c, big_blind=c), c, 25 * c)
+    assert len(scaled.breakpoints) == len(th25.breakpoints)
+    assert np.allclose(np.array(scaled.breakpoints) / c, th25.breakpoints, rtol=1e-9, atol=0)

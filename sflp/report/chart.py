@@ -60,14 +60,14 @@ class ChartResult:
 
 
 def _stacks(stacks, config) -> tuple[list[float], str | None]:
-    from sflp.core.game import check_stacks, default_stacks
+    from sflp.core.game import check_stacks, default_stacks, stack_text, stacks_hint
 
     note = None
     if stacks is None:  # the default starts at the first stack covering the blinds and antes
         stacks = default_stacks(config.big_blind, config.ante, config.bb_ante)
         if stacks[0] > 1:
-            note = (f"stacks {stacks[0]:g}:25:0.05: the default range starts at {stacks[0]:g} bb, "
-                    "the first stack that covers the big blind and antes")
+            note = (f"stacks {stacks_hint(config.big_blind, config.ante, config.bb_ante)}: the default range starts "
+                    f"at {stack_text(stacks[0])} bb, the first stack that covers the big blind and antes")
     elif isinstance(stacks, str):
         stacks = parse_stacks(stacks)
     else:

@@ -12,8 +12,9 @@ agree bit for bit and with the exact values.  :func:`dd_rows` sums a segment's r
 (numpy sums them pairwise): both are within the bound :mod:`sflp.solving.segment` states.
 
 Importing this module imports numba and compiles the kernels on first use (a few seconds),
-cached on disk by numba (``cache=True``: in ``__pycache__`` beside this file, or numba's own
-cache folder when that is not writable; ``NUMBA_CACHE_DIR`` moves it).
+cached on disk in sflp's one cache folder (:func:`sflp.cache.njit`: ``numba/`` in
+``$SFLP_CACHE_DIR`` or the platform's cache folder, never beside this file in the installed
+package; uncached when no cache folder is writable).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import types
 import numba
 import numpy as np
 
+from sflp.cache import njit
 from sflp.solving import ddeval
 
 _NS: dict = {"_SPLIT": ddeval._SPLIT}
@@ -89,7 +91,7 @@ def _rounded_ratio(H, L, B, num, den, wh, wl, pw, out, ok):  # pragma: no cover 
                         & (abs(rh) < np.inf) & (abs(rh) >= 2.0**-900))
 
 
-@numba.njit(cache=True, error_model="numpy")  # one thread: a segment's rows are a few thousand products
+@njit(cache=True, error_model="numpy")  # one thread: a segment's rows are a few thousand products
 def dd_rows(a_hi, a_lo, p_hi, p_lo, hi, lo, mag):  # pragma: no cover - compiled
     groups, m, n = a_hi.shape
     size = p_hi.shape[2]
@@ -116,7 +118,7 @@ def _compiled(func, parallel: bool):
     name = func.__name__.lstrip("_") + ("_parallel" if parallel else "_serial")
     copy = types.FunctionType(func.__code__, func.__globals__, name)
     copy.__qualname__ = name
-    return numba.njit(cache=True, parallel=parallel, error_model="numpy")(copy)
+    return njit(cache=True, parallel=parallel, error_model="numpy")(copy)
 
 
 comp_horner = {p: _compiled(_comp_horner, p) for p in (False, True)}

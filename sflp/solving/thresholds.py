@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.polynomial import chebyshev as _cheb
@@ -633,10 +633,13 @@ def compute_thresholds(
         raise ConfigError(f"need low < high, got low={low!r}, high={high!r}")
     base = config.with_stack(low)  # validates that low covers the blinds and antes
     config.with_stack(high)
-    follower = _PathFollower(PushFoldGame(base, table), low, high, progress)
+    unit = normalising_unit(base)
+    game = PushFoldGame(base if unit == 1.0 else _scaled(base, 1.0 / unit), table)
+    tick = progress if progress is None or unit == 1.0 else (lambda reached: progress(reached * unit))
+    follower = _PathFollower(game, low / unit, high / unit, tick)
     segments = follower.run()
 
-    hands = _hand_thresholds(segments, low, high)
+    hands = _hand_thresholds(segments, low / unit, high / unit)
     # pieces of one support on neighbouring fit windows are one segment; breakpoints are where
     # the support changes
     merged: list[tuple[float, float, Support]] = []
@@ -645,6 +648,11 @@ def compute_thresholds(
             merged[-1] = (merged[-1][0], b, pc.support)
         else:
             merged.append((a, b, pc.support))
+    payoffs = follower.payoffs
+    if unit != 1.0:  # back to bb: every stack times a power of two, exactly
+        hands = tuple(_scaled_hand(h, unit) for h in hands)
+        merged = [(a * unit, b * unit, sup) for a, b, sup in merged]
+        payoffs = PushFoldGame(base, table).payoffs
     breakpoints = tuple(float(seg[0]) for seg in merged[1:])
     return Thresholds(
         config=config,
@@ -655,8 +663,48 @@ def compute_thresholds(
         segments=tuple(merged),
         lp_solves=follower.lp_solves,
         pivots=follower.pivots,
-        _payoffs=follower.payoffs,
+        _payoffs=payoffs,
     )
+
+
+NORMAL_POT = (1 / 16, 16.0)
+"""The pots (small blind + big blind + both antes + BB ante, in bb) for which the path is followed
+as given; other structures are followed in units of a power of two near their pot."""
+
+
+def normalising_unit(config: GameConfig) -> float:
+    """1.0 when ``config``'s pot is within :data:`NORMAL_POT`, else the power of two ``2^e`` with
+    the pot in ``[2^e, 2^(e+1))``.
+
+    The game is homogeneous: every amount times ``c`` is the same game with every stack, threshold
+    and value times ``c``.  The path follower's tolerances are stated for a pot of about 1.5 bb
+    (a probe of 1e-6 bb, a gap of 1e-10 bb), so a structure of blinds of 2^-40 bb would be
+    followed far too coarsely (breakpoints lost) and one of antes of 1e9 bb far too finely; in
+    units of a power of two the arithmetic is the same to the last bit, and so are the thresholds
+    once multiplied back.
+
+    >>> normalising_unit(GameConfig(stack=10)), normalising_unit(GameConfig(stack=1e-5, small_blind=1e-6,
+    ...                                                                     big_blind=1e-6))
+    (1.0, 1.9073486328125e-06)
+    """
+    pot = float(config.small_blind) + float(config.big_blind) + 2 * float(config.ante) + float(config.bb_ante)
+    if NORMAL_POT[0] <= pot <= NORMAL_POT[1]:
+        return 1.0
+    return math.ldexp(1.0, math.frexp(pot)[1] - 1)
+
+
+def _scaled(config: GameConfig, factor: float) -> GameConfig:
+    """``config`` with every amount times ``factor`` (a power of two: exact)."""
+    return GameConfig(stack=float(config.stack) * factor, small_blind=float(config.small_blind) * factor,
+                      big_blind=float(config.big_blind) * factor, ante=float(config.ante) * factor,
+                      bb_ante=float(config.bb_ante) * factor)
+
+
+def _scaled_hand(hand: HandThresholds, factor: float) -> HandThresholds:
+    """``hand`` with every stack times ``factor``."""
+    return replace(hand, intervals=tuple((a * factor, b * factor) for a, b in hand.intervals),
+                   any_intervals=tuple((a * factor, b * factor) for a, b in hand.any_intervals),
+                   max_stack=None if hand.max_stack is None else hand.max_stack * factor)
 
 
 class _PathFollower:
@@ -705,10 +753,12 @@ class _PathFollower:
 
     def piece_at(self, p: float) -> _Piece | None:
         """A valid piece at ``p`` from an LP solve, reading its support with the ladder
-        :data:`sflp.solving.support.PATH_TOLERANCES` (the first valid one wins)."""
-        from sflp.solving.lp import DEFAULT_SOLVER, solve_lp
+        :data:`sflp.solving.support.PATH_TOLERANCES` (the first valid one wins).  Past
+        :data:`~sflp.solving.solver.LP_STACK_LIMIT` pots the LP is solved there and its support
+        carried to ``p``, as :func:`sflp.solve` does."""
+        from sflp.solving.solver import _solve_lp
 
-        x, y, _ = solve_lp(self.game0.at_stack(p), DEFAULT_SOLVER)
+        x, y, _ = _solve_lp(self.game0.at_stack(p), None)
         self.lp_solves += 1
         seen = set()
         for tol in PATH_TOLERANCES:
@@ -724,7 +774,7 @@ class _PathFollower:
     def accept(self, piece: _Piece, p: float, lo: float, hi: float) -> tuple[float, float, int] | None:
         """The segment ``(a, b, end_row)`` of ``piece`` around ``p`` if it checks out inside
         (event rows at three interior stacks, exploitability at its midpoint), else None."""
-        from sflp.solving.solver import MAX_EXPLOITABILITY
+        from sflp.solving.solver import max_exploitability
 
         self.segments_checked += 1
         if self.segments_checked > _MAX_SEGMENTS:
@@ -736,7 +786,7 @@ class _PathFollower:
             if piece.rows(a + t * (b - a)).min() < -_VALID_TOL:
                 return None
         mid = 0.5 * (a + b)
-        if self.game0.at_stack(mid).exploitability(*piece.strategies(mid)) > MAX_EXPLOITABILITY:
+        if self.game0.at_stack(mid).exploitability(*piece.strategies(mid)) > max_exploitability(self.game0.config):
             return None
         return a, b, brow
 
