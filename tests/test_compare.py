@@ -88,7 +88,7 @@ def test_load_chart_errors(tmp_path):
         load_chart(tmp_path)
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(DataError, match="cannot be read"):
+    with pytest.raises(DataError, match="thresholds.csv .*does not exist"):
         load_chart(empty)
     with pytest.raises(DataError, match="not a folder"):
         load_chart(tmp_path / "missing")

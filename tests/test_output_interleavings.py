@@ -114,7 +114,7 @@ def test_concurrent_runs_end_complete_or_cleanly_and_lose_no_user_file(plan, use
 
 
 @pytest.mark.slow
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @PROPERTY
 def test_many_random_interleavings(plan, users, kill_first_after):
     check_interleaving(plan, users, kill_first_after)

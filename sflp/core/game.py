@@ -225,7 +225,7 @@ def default_stacks(
 def check_stacks(stacks, config: GameConfig, option: str = "--stacks") -> None:
     """Every stack of a sweep covers ``config``'s big blind and antes, else a ConfigError that
     names the first bad stack and suggests a valid range (:func:`stacks_hint`)."""
-    first = min_stack(config.big_blind, config.ante, config.bb_ante)
+    first = config.min_stack
     low = [s for s in stacks if s < first]
     if low:
         raise ConfigError(
@@ -301,6 +301,27 @@ class GameConfig:
         1.125
         """
         return min_stack(self.big_blind, self.ante, self.bb_ante)
+
+    @property
+    def pot(self) -> float:
+        """The pot before anyone acts (both blinds, both antes and the BB ante), in bb.
+
+        >>> GameConfig(stack=10, ante=0.125, bb_ante=0.25).pot
+        2.0
+        """
+        return float(self.small_blind) + float(self.big_blind) + 2 * float(self.ante) + float(self.bb_ante)
+
+    def scaled(self, factor: float) -> GameConfig:
+        """The same game with every amount (stack, blinds, antes) times ``factor``: by homogeneity
+        every stack, threshold and value of it is this game's times ``factor`` (a power of two
+        keeps every float exact).
+
+        >>> GameConfig(stack=10, ante=0.125).scaled(2.0)
+        GameConfig(stack=20.0, small_blind=1.0, big_blind=2.0, ante=0.25, bb_ante=0.0)
+        """
+        return GameConfig(stack=float(self.stack) * factor, small_blind=float(self.small_blind) * factor,
+                          big_blind=float(self.big_blind) * factor, ante=float(self.ante) * factor,
+                          bb_ante=float(self.bb_ante) * factor)
 
     def exact(self) -> dict[str, Fraction]:
         """The five numbers as exact fractions (floats read by their shortest decimal)."""

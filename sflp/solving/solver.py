@@ -47,7 +47,7 @@ def max_exploitability(config: GameConfig) -> float:
     The game is homogeneous: multiplying every amount by ``c`` multiplies every exploitability, and
     so its float noise, by ``c``.  A fixed limit in bb would refuse the right answer of an ante of
     10^9 bb (~1e-6 bb of float noise) and let a wrong support through at blinds of 10^-6 bb."""
-    return MAX_EXPLOITABILITY * (float(config.big_blind) + float(config.ante) + float(config.bb_ante))
+    return MAX_EXPLOITABILITY * config.min_stack
 
 
 LP_STACK_LIMIT = 1e9

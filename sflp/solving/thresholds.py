@@ -634,7 +634,7 @@ def compute_thresholds(
     base = config.with_stack(low)  # validates that low covers the blinds and antes
     config.with_stack(high)
     unit = normalising_unit(base)
-    game = PushFoldGame(base if unit == 1.0 else _scaled(base, 1.0 / unit), table)
+    game = PushFoldGame(base if unit == 1.0 else base.scaled(1.0 / unit), table)
     tick = progress if progress is None or unit == 1.0 else (lambda reached: progress(reached * unit))
     follower = _PathFollower(game, low / unit, high / unit, tick)
     segments = follower.run()
@@ -687,17 +687,10 @@ def normalising_unit(config: GameConfig) -> float:
     ...                                                                     big_blind=1e-6))
     (1.0, 1.9073486328125e-06)
     """
-    pot = float(config.small_blind) + float(config.big_blind) + 2 * float(config.ante) + float(config.bb_ante)
+    pot = config.pot
     if NORMAL_POT[0] <= pot <= NORMAL_POT[1]:
         return 1.0
     return math.ldexp(1.0, math.frexp(pot)[1] - 1)
-
-
-def _scaled(config: GameConfig, factor: float) -> GameConfig:
-    """``config`` with every amount times ``factor`` (a power of two: exact)."""
-    return GameConfig(stack=float(config.stack) * factor, small_blind=float(config.small_blind) * factor,
-                      big_blind=float(config.big_blind) * factor, ante=float(config.ante) * factor,
-                      bb_ante=float(config.bb_ante) * factor)
 
 
 def _scaled_hand(hand: HandThresholds, factor: float) -> HandThresholds:
