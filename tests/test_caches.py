@@ -380,3 +380,35 @@ def test_the_lp_cache_entry_is_recognised_by_its_magic_only(monkeypatch, tmp_pat
     (tmp_path / ("lp-" + "2" * 32 + ".npz")).symlink_to(entry)  # never followed, never counted
     assert highs.cached_files() == [entry]
     assert highs.is_entry(entry) and not highs.is_entry(tmp_path / ("lp-" + "1" * 32 + ".npz"))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "folder"])
+def test_an_lp_cache_entry_that_is_not_a_regular_file_is_never_read_or_replaced(monkeypatch, tmp_path, kind):
+    """A FIFO, a symlink or a folder where the compiled LP would be is passed over: never waited on
+    (np.load of a FIFO blocks), never followed, never replaced; the solve compiles afresh and is right."""
+    import threading
+
+    from sflp.core.game import GameConfig, PushFoldGame
+    from sflp.solving import highs
+    from sflp.solving import lp as lp_module
+    from sflp.solving.lp import PushFoldLP
+
+    monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(lp_module, "_LP_CACHE", {})  # this process's compiled LPs: the solve must look on disk
+    payoffs = PushFoldGame(GameConfig(stack=10)).payoffs
+    entry = highs.entry_path(PushFoldLP(payoffs).cache_key())
+    elsewhere = tmp_path / "elsewhere.npz"
+    elsewhere.write_bytes(b"the user's")
+    {"fifo": lambda: os.mkfifo(entry), "symlink": lambda: entry.symlink_to(elsewhere),
+     "folder": lambda: entry.mkdir()}[kind]()
+    before = (stat.S_IFMT(entry.lstat().st_mode), elsewhere.read_bytes())
+    answer = {}
+    def solve() -> None:
+        answer["value"] = sflp.solve(GameConfig(stack=10), exact=True).value_exact
+
+    worker = threading.Thread(target=solve, daemon=True)
+    worker.start()
+    worker.join(timeout=120)
+    assert not worker.is_alive(), f"the solve waited on a {kind} in the cache"
+    assert answer["value"] == sflp.solve(GameConfig(stack=10), exact=True).value_exact
+    assert (stat.S_IFMT(entry.lstat().st_mode), elsewhere.read_bytes()) == before

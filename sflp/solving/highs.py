@@ -37,6 +37,7 @@ This module needs numpy and highspy only.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import pathlib
 import re
@@ -47,7 +48,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from sflp.cache import cache_root
-from sflp.errors import SolveError
+from sflp.errors import ConfigError, SolveError
+from sflp.inputs import read_bytes
 from sflp.quiet import native_output, verbose
 
 CACHE_FORMAT = 3
@@ -269,10 +271,21 @@ def is_entry(path: pathlib.Path) -> bool:
     try:
         if not _NAME.match(path.name) or not stat.S_ISREG(path.lstat().st_mode):
             return False
-        with np.load(path, allow_pickle=False) as data:
+        with _open_entry(path) as data:
             return str(data["magic"]) == _MAGIC
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, ConfigError):
         return False
+
+
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+"""The largest file read as a compiled LP (a class-level one is about 0.6 MB)."""
+
+
+def _open_entry(path: pathlib.Path):
+    """``np.load`` of the cache file ``path``, read as untrusted input (:func:`sflp.inputs.read_bytes`:
+    a regular file, not through a symlink, never a FIFO waited on, at most :data:`MAX_ENTRY_BYTES`)."""
+    data = read_bytes(path, str(path), max_bytes=MAX_ENTRY_BYTES, follow_symlinks=False)
+    return np.load(io.BytesIO(data), allow_pickle=False)
 
 
 def cached_files() -> list[pathlib.Path]:
@@ -296,12 +309,12 @@ def load_cached(key: str) -> CompiledLP | None:
     if path is None:
         return None
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with _open_entry(path) as data:
             if str(data["magic"]) != _MAGIC or str(data["key"]) != key:
                 return None
             values = {f.name: data[f.name] for f in fields(CompiledLP)}
             digest = str(data["digest"])
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, ConfigError):
         return None
     if digest != _digest(values):  # a damaged entry is not trusted
         return None
