@@ -259,3 +259,15 @@ def test_tiny_blinds_not_a_power_of_two_agree_with_the_default_to_rounding(th25)
     scaled = compute_thresholds(GameConfig(stack=c, small_blind=0.5 * c, big_blind=c), c, 25 * c)
     assert len(scaled.breakpoints) == len(th25.breakpoints)
     assert np.allclose(np.array(scaled.breakpoints) / c, th25.breakpoints, rtol=1e-9, atol=0)
+
+
+@pytest.mark.parametrize("amounts", [{"ante": 1e6}, {"small_blind": 1e-100, "big_blind": 1e100}],
+                         ids=["ante 1e6", "blinds 1e-100/1e100"])
+def test_the_path_runs_from_the_smallest_stack_at_the_edges_of_the_domain(amounts):
+    # the path is followed in other units, where the amounts leave the stated domain and the
+    # smallest stack read as a decimal no longer covers exactly: neither may refuse the user's game
+    config = GameConfig(stack=1e300, **amounts)
+    low = config.min_stack
+    th = compute_thresholds(config, low, 25 * low)
+    assert th.low == low and th.high == 25 * low and th.config == config
+    assert all(low <= b <= 25 * low for b in th.breakpoints)

@@ -98,6 +98,8 @@ def check_amounts(config: GameConfig) -> None:
     sflp.errors.ConfigError: small_blind=1e-300 (--small-blind) is below 1e-100 bb, the smallest blind or ante sflp \
 solves (blinds and antes go from 1e-100 to 1e+100 bb; an ante may also be 0)
     """
+    if config.__dict__.get("_scaled_copy"):  # GameConfig.scaled checked the game it copies
+        return
     for name in ("small_blind", "big_blind", "ante", "bb_ante"):
         value = getattr(config, name)
         if value == 0:
@@ -290,7 +292,10 @@ class GameConfig:
         for name in ("small_blind", "big_blind", "ante", "bb_ante"):
             object.__setattr__(new, name, getattr(self, name))
         object.__setattr__(new, "stack", number if isinstance(stack, Decimal) else stack)
-        new._check_covers()
+        if self.__dict__.get("_scaled_copy"):  # the float game of a checked game, in other units
+            object.__setattr__(new, "_scaled_copy", True)
+        else:
+            new._check_covers()
         return new
 
     @property
@@ -312,16 +317,25 @@ class GameConfig:
         return float(self.small_blind) + float(self.big_blind) + 2 * float(self.ante) + float(self.bb_ante)
 
     def scaled(self, factor: float) -> GameConfig:
-        """The same game with every amount (stack, blinds, antes) times ``factor``: by homogeneity
-        every stack, threshold and value of it is this game's times ``factor`` (a power of two
-        keeps every float exact).
+        """The same game with every amount (stack, blinds, antes) times ``factor``, a power of two:
+        by homogeneity every stack, threshold and value of it is this game's times ``factor``, and
+        every float of its float game is this one's times ``factor`` exactly.  This game is checked
+        (:func:`check_amounts`); the copy is not checked again (its amounts may leave the stated
+        domain, as units change, while the game stays the same), and it is a float game only: its
+        numbers read as decimals are not exactly this game's, so nothing exact is computed on it.
 
         >>> GameConfig(stack=10, ante=0.125).scaled(2.0)
         GameConfig(stack=20.0, small_blind=1.0, big_blind=2.0, ante=0.25, bb_ante=0.0)
         """
-        return GameConfig(stack=float(self.stack) * factor, small_blind=float(self.small_blind) * factor,
-                          big_blind=float(self.big_blind) * factor, ante=float(self.ante) * factor,
-                          bb_ante=float(self.bb_ante) * factor)
+        mantissa, _ = math.frexp(factor)
+        if mantissa != 0.5:
+            raise ConfigError(f"factor={factor!r}: scaled takes a power of two (the floats stay exact)")
+        check_amounts(self)
+        new = object.__new__(GameConfig)
+        for name in ("stack", "small_blind", "big_blind", "ante", "bb_ante"):
+            object.__setattr__(new, name, float(getattr(self, name)) * factor)
+        object.__setattr__(new, "_scaled_copy", True)
+        return new
 
     def exact(self) -> dict[str, Fraction]:
         """The five numbers as exact fractions (floats read by their shortest decimal)."""
