@@ -11,7 +11,8 @@ Inside it the compiled LPs are files ``lp-<key>.npz`` (:mod:`sflp.solving.highs`
 per blind structure) and numba's compiled kernels live in the subfolder ``numba/``
 (:data:`NUMBA_FOLDER`), one folder per source folder as numba names them.  A ``NUMBA_CACHE_DIR``
 you set yourself is numba's own setting and is respected: sflp's kernels go there instead, and
-``sflp cache clear`` leaves that folder alone.
+while it is set ``sflp cache clear`` touches no numba file anywhere (numba writes every program's
+kernels there, not only sflp's).  Clearing removes files only, never a folder.
 
 numba's ``cache=True`` writes into ``__pycache__`` beside the module when its own cache folder is
 not set, so an installed sflp would gain files that ``pip uninstall`` leaves behind (a leftover
@@ -81,6 +82,13 @@ def user_numba_dir() -> Path | None:
     """``$NUMBA_CACHE_DIR`` when you set it (numba's own setting, which sflp respects), else None."""
     env = os.environ.get("NUMBA_CACHE_DIR", "")
     return Path(os.path.abspath(os.path.expanduser(env))) if env.strip() else None
+
+
+def numba_is_users() -> bool:
+    """Whether ``NUMBA_CACHE_DIR`` is set (to any folder, even sflp's own ``numba/``; an empty or
+    blank value does not count, as :func:`user_numba_dir`): then numba's cache is yours, shared by
+    every program that uses numba, and sflp neither counts nor clears any numba file."""
+    return user_numba_dir() is not None
 
 
 def numba_dir() -> Path | None:
@@ -202,11 +210,10 @@ def size_of(paths: list[Path]) -> int:
 
 
 def remove_files(paths: list[Path]) -> tuple[int, int]:
-    """Remove ``paths`` (files already proven to be sflp's) and then their folders when left empty
-    (up to, not including, the cache folder).  Returns ``(files removed, bytes freed)``; a file
-    that cannot be removed is skipped."""
+    """Remove ``paths`` (files already proven to be sflp's), never a folder: an emptied folder
+    stays (it may be a folder you made or share, such as a ``NUMBA_CACHE_DIR``).  Returns ``(files
+    removed, bytes freed)``; a file that cannot be removed is skipped."""
     count = freed = 0
-    folders = set()
     for p in paths:
         try:
             size = p.lstat().st_size
@@ -215,15 +222,6 @@ def remove_files(paths: list[Path]) -> tuple[int, int]:
             continue
         count += 1
         freed += size
-        folders.add(p.parent)
-    root = cache_root()
-    for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
-        while root is not None and folder != root and _inside(folder, root):
-            try:
-                folder.rmdir()  # only an empty folder goes
-            except OSError:
-                break
-            folder = folder.parent
     return count, freed
 
 
@@ -251,7 +249,7 @@ def info(lp_files: list[Path]) -> dict:
     are numba's, not only sflp's)."""
     root = cache_root()
     folder = numba_dir()
-    own = folder is not None and folder == own_numba_dir()
+    own = folder is not None and not numba_is_users()
     kernels = numba_files() if own else []
     lp_bytes, numba_bytes = size_of(lp_files), size_of(kernels)
     return {
@@ -269,14 +267,16 @@ def info(lp_files: list[Path]) -> dict:
 def clear(lp_files: list[Path]) -> dict:
     """Remove what sflp cached and nothing else: the compiled LPs ``lp_files`` (files
     :func:`sflp.solving.highs.is_entry` recognises by sflp's magic) and numba's files in sflp's own
-    numba subfolder (never a ``NUMBA_CACHE_DIR`` of yours).  Any other file in the cache folder is
-    left where it is.  Returns the counts and bytes removed, and the folder."""
+    numba subfolder -- none at all while ``NUMBA_CACHE_DIR`` is set (:func:`numba_is_users`; then
+    ``numba.left`` names that folder).  Any other file in the cache folder is left where it is, and
+    no folder is ever removed.  Returns the counts and bytes removed, and the folder."""
     lp_count, lp_bytes = remove_files(lp_files)
-    numba_count, numba_bytes = remove_files(numba_files())
+    users = numba_is_users()
+    numba_count, numba_bytes = (0, 0) if users else remove_files(numba_files())
     root = cache_root()
     return {
         "folder": None if root is None else str(root),
         "lp": {"files": lp_count, "bytes": lp_bytes},
-        "numba": {"files": numba_count, "bytes": numba_bytes},
+        "numba": {"files": numba_count, "bytes": numba_bytes, "left": str(user_numba_dir()) if users else None},
         "bytes": lp_bytes + numba_bytes,
     }

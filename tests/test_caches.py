@@ -334,23 +334,56 @@ def test_njit_caches_in_the_folder_or_nowhere(monkeypatch, tmp_path):
     assert cache.njit(add_one)(3) == 4  # bare, as numba's
 
 
+def _numba_like(folder: Path, tag: str) -> dict[Path, bytes]:
+    """Two numba-like cache files in a numba-like subfolder of ``folder``: path -> bytes."""
+    sub = folder / ("core_" + tag * 40)
+    sub.mkdir(parents=True)
+    files = {sub / "evaluator.f-1.py311.nbi": b"y", sub / "evaluator.f-1.py311.1.nbc": b"zz"}
+    for path, data in files.items():
+        path.write_bytes(data)
+    return files
+
+
 def test_clear_never_touches_a_numba_folder_of_the_user(monkeypatch, tmp_path):
     monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    theirs = _numba_like(tmp_path / "theirs", "a")
+    ours = _numba_like(tmp_path / "cache" / "numba", "b")
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "theirs"))
-    sub = tmp_path / "theirs" / ("core_" + "a" * 40)
-    sub.mkdir(parents=True)
-    (sub / "evaluator.f-1.py311.nbi").write_bytes(b"x")
-    ours = tmp_path / "cache" / "numba" / ("core_" + "b" * 40)
-    ours.mkdir(parents=True)
-    (ours / "evaluator.f-1.py311.nbi").write_bytes(b"y")
-    (ours / "evaluator.f-1.py311.1.nbc").write_bytes(b"zz")
     info = cache.info([])
     assert info["numba"] == {"folder": str(tmp_path / "theirs"), "own": False, "files": 0, "bytes": 0}
+    # while NUMBA_CACHE_DIR is set no numba file is cleared, not even in sflp's own folder
     assert cache.clear([]) == {"folder": str(tmp_path / "cache"), "lp": {"files": 0, "bytes": 0},
-                               "numba": {"files": 2, "bytes": 3}, "bytes": 3}
-    assert (sub / "evaluator.f-1.py311.nbi").read_bytes() == b"x"
-    assert not (tmp_path / "cache" / "numba").exists()  # emptied folders go, the cache folder stays
-    assert (tmp_path / "cache").is_dir()
+                               "numba": {"files": 0, "bytes": 0, "left": str(tmp_path / "theirs")}, "bytes": 0}
+    for path, data in {**theirs, **ours}.items():
+        assert path.read_bytes() == data
+    # unset, sflp's own files go; no folder ever does
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    assert cache.clear([]) == {"folder": str(tmp_path / "cache"), "lp": {"files": 0, "bytes": 0},
+                               "numba": {"files": 2, "bytes": 3, "left": None}, "bytes": 3}
+    assert not any(path.exists() for path in ours)
+    assert all(path.parent.is_dir() for path in ours) and (tmp_path / "cache" / "numba").is_dir()
+
+
+def test_clear_leaves_numba_alone_when_numba_cache_dir_is_sflps_own_folder(monkeypatch, tmp_path, capsys):
+    """``NUMBA_CACHE_DIR=$SFLP_CACHE_DIR/numba``: numba writes every program's kernels there, so the
+    folder is the user's; ``clear`` removes the LP entries only, says why, and removes no folder."""
+    from sflp.cli import main
+
+    root = tmp_path / "cache"
+    monkeypatch.setenv("SFLP_CACHE_DIR", str(root))
+    shared = _numba_like(root / "numba", "c")
+    other = root / "numba" / "someone_else.nbi"
+    other.write_bytes(b"another program's")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(root / "numba"))
+    assert cache.info([])["numba"]["own"] is False
+    assert main(["cache", "clear"]) == 0
+    out = capsys.readouterr().out
+    assert "numba's files left alone: NUMBA_CACHE_DIR is set" in out and str(root / "numba") in out
+    for path, data in {**shared, other: b"another program's"}.items():
+        assert path.read_bytes() == data
+    assert main(["cache", "clear", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["numba"] == {"files": 0, "bytes": 0, "left": str(root / "numba")}
 
 
 def test_cache_info_text_when_off_or_unwritable(monkeypatch, tmp_path, capsys):

@@ -135,6 +135,19 @@ def _cache_text(info: dict) -> str:
     return "\n".join(lines)
 
 
+def _clear_text(result: dict) -> str:
+    """``sflp cache clear`` as text: what went, and why numba's files stayed when they did."""
+    if result["folder"] is None:
+        return "Caching is off (SFLP_CACHE_DIR is set but empty): nothing to clear."
+    lp, nb = result["lp"], result["numba"]
+    if nb["left"] is not None:
+        return (f"Removed {lp['files']} compiled LP(s) ({_megabytes(lp['bytes'])}) from {result['folder']}; "
+                f"numba's files left alone: NUMBA_CACHE_DIR is set ({nb['left']}), and numba keeps every "
+                "program's kernels there (unset it to clear sflp's own)")
+    return (f"Removed {lp['files']} compiled LP(s) ({_megabytes(lp['bytes'])}) and {nb['files']} numba file(s) "
+            f"({_megabytes(nb['bytes'])}) from {result['folder']}")
+
+
 def cmd_cache(args) -> int:
     from sflp import cache
     from sflp.solving.highs import cached_files
@@ -144,10 +157,7 @@ def cmd_cache(args) -> int:
         text = _cache_text(result)
     else:
         result = cache.clear(cached_files())
-        lp, nb = result["lp"], result["numba"]
-        text = (f"Removed {lp['files']} compiled LP(s) ({_megabytes(lp['bytes'])}) and {nb['files']} numba file(s) "
-                f"({_megabytes(nb['bytes'])}) from {result['folder']}" if result["folder"] is not None
-                else "Caching is off (SFLP_CACHE_DIR is set but empty): nothing to clear.")
+        text = _clear_text(result)
     if args.json:
         print_json(result)
     else:
