@@ -725,6 +725,58 @@ def test_page_survives_script_end_tags_in_text(tmp_path):
     assert dict(data["about"])["note"] == nasty and data["structure"] == "SB 0.5 / BB 1 __DATA__"
 
 
+MARKUP_NAME = "<!--<script>"
+"""A strategy named like markup (issue 30's leftovers): with ``</`` escaped but not ``<!--``, the
+HTML parser met ``<!--<script>`` inside the data script, entered its "double escaped" state, read
+the rest of the page as script data, and Chromium rendered an empty page."""
+
+
+def _markup_page(tmp_path: Path) -> Path:
+    values, ranges = _synthetic(2)
+    about = [("Locked player", "BB"), ("Locked strategy", MARKUP_NAME), ("note", "a & b > c \u2028\u2029 <")]
+    return write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1, no ante", about,
+                            title=f"Exploitative: SB vs BB locked to {MARKUP_NAME!r}")
+
+
+def test_page_data_script_holds_no_markup_for_a_strategy_named_like_markup(tmp_path):
+    text = _markup_page(tmp_path).read_text(encoding="utf-8")
+    head, _, rest = text.partition('<script type="application/json" id="chart-data">')
+    blob, _, _ = rest.partition("</script>")
+    for needle in ("<", ">", "&", "\u2028", "\u2029"):  # every one written as its \uXXXX escape
+        assert needle not in blob, needle
+    assert "\\u003c!--\\u003cscript\\u003e" in blob
+    data = json.loads(blob)  # and the escapes read back as the same text
+    assert dict(data["about"])["Locked strategy"] == MARKUP_NAME
+    assert dict(data["about"])["note"] == "a & b > c \u2028\u2029 <"
+    assert data["page"]["lead"] == f"BB locked to {MARKUP_NAME!r}"
+    # the title and heading are HTML-escaped text
+    assert "<title>sflp exploitative chart, SB vs BB locked to '&lt;!--&lt;script&gt;'" in head
+
+
+def test_browser_renders_the_grids_of_a_strategy_named_like_markup(chromium, tmp_path):
+    html = dump_dom(chromium, _markup_page(tmp_path), "", tmp_path)
+    dom = parse_dom(html)
+    assert len(dom.cells) == 2 * 169 and all(dom.cells[f"sb-{h}"]["attrs"].get("data-freq") for h in CLASS_NAMES)
+    assert dom.by_id["heading"]["text"] == "SB's best response to a locked BB"
+    assert f"BB locked to {MARKUP_NAME!r}" in dom.by_id["subtitle"]["text"]
+
+
+def test_page_of_text_that_is_not_utf8_shows_u_fffd(tmp_path):
+    """A strategy file name that is not UTF-8 reaches the page as lone surrogates: the page is
+    written (it was a UnicodeEncodeError in a worker, after all the work) with U+FFFD for them."""
+    values, ranges = _synthetic(2)
+    name = "\udcff\udcfe.csv\x01"
+    path = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1 \udcff",
+                            [("Locked player", "BB"), ("Locked strategy", name), ("k\udcff", 1.5)],
+                            title=f"Exploitative: {name}")
+    text = path.read_bytes().decode("utf-8")  # strict
+    data = embedded_data(path)
+    assert dict(data["about"]) == {"Locked player": "BB", "Locked strategy": "\ufffd\ufffd.csv\ufffd",
+                                   "k\ufffd": 1.5}
+    assert data["structure"] == "SB 0.5 / BB 1 \ufffd"
+    assert "<title>sflp exploitative chart, \ufffd\ufffd.csv\ufffd, SB 0.5 / BB 1 \ufffd</title>" in text
+
+
 def test_page_rejects_incomplete_ranges(tmp_path):
     values, ranges = _synthetic(2)
     with pytest.raises(ConfigError, match="every hand"):

@@ -217,7 +217,7 @@ def test_svg_and_png_keep_non_ascii_text():
         single.text(4, 15, sign, 12)
         return np.asarray(Image.open(io.BytesIO(png_bytes(single, DPI)))).astype(int)
 
-    missing = picture("\uffff")  # a noncharacter: DejaVu has no glyph for it
+    missing = picture("\u4e00")  # a CJK ideograph: DejaVu Sans has no glyph for it
     pictures = {sign: picture(sign) for sign in "≤−×é…"}
     for sign, px in pictures.items():
         assert (px < 128).any() and not np.array_equal(px, missing), sign
@@ -225,6 +225,30 @@ def test_svg_and_png_keep_non_ascii_text():
     png = np.asarray(Image.open(io.BytesIO(png_bytes(d, DPI)))).astype(int)
     left, _, right, _ = ink_box(png, (0, 30, 600, 70))
     assert abs((right - left) - 2 * text_width(UNICODE, 12)) <= 6
+
+
+DIRTY = "T\udcff\udcfe.csv \x01\x7f\x85 \ufffe end"
+"""A file name that is not UTF-8 (lone surrogates, as Python decodes it), control characters and
+a noncharacter: none can be written as UTF-8 or XML, each must become U+FFFD."""
+CLEANED = "T\ufffd\ufffd.csv \ufffd\ufffd\ufffd \ufffd end"
+
+
+def test_text_that_is_not_text_is_drawn_as_u_fffd_in_svg_png_and_pdf(poppler):
+    """issue 30's leftovers: a strategy file named ``$'\\xff\\xfe.csv'`` made the SVG and the PDF
+    fail at the end of a chart set; every drawn text and title is cleaned by ``clean_text``."""
+    d = Drawing(300, 60)
+    d.text(5, 20, DIRTY, 10)
+    d.text(5, 40, "two\nlines\tand\ra tab", 10)  # one drawn line each: breaks are spaces
+    assert [item.text for item in d.items] == [CLEANED, "two lines and a tab"]
+    svg = svg_bytes(d, title=DIRTY).decode("utf-8")  # strict: no lone surrogate got through
+    root = ET.fromstring(svg)  # XML: no control character either
+    assert root.find("{http://www.w3.org/2000/svg}title").text == CLEANED
+    assert [t.text for t in root.findall("{http://www.w3.org/2000/svg}text")] == [CLEANED, "two lines and a tab"]
+    Image.open(io.BytesIO(png_bytes(d, DPI))).verify()
+    data = pdf_bytes(d, title=DIRTY)
+    out = subprocess.run([poppler["pdftotext"], "-enc", "UTF-8", "-", "-"], input=data, capture_output=True,
+                         check=True).stdout.decode("utf-8")
+    assert "T\ufffd\ufffd.csv" in out and "end" in out
 
 
 @pytest.mark.skipif(shutil.which("pdffonts") is None, reason="pdffonts (poppler-utils) is not installed")

@@ -624,3 +624,35 @@ def test_a_chart_set_from_blocks_is_the_chart_set_from_solutions(tmp_path):
     for name in csvs:
         assert Path(a[name]).read_bytes() == Path(b[name]).read_bytes(), name
     assert "/" in Path(a["values.csv"]).read_text().splitlines()[1]  # the exact value column is there
+
+
+def test_an_exploit_set_of_a_strategy_file_not_named_in_utf8_is_written_in_every_medium(tmp_path, monkeypatch,
+                                                                                         capsys):
+    """issue 30's leftovers: ``sflp exploit --stacks 2,5 --bb $'file:\\xff\\xfe.csv' --out set`` ended in a
+    worker's UnicodeEncodeError (exit 1) after all the work.  The name reaches every medium: the
+    lone surrogates Python decodes it to are U+FFFD in the page, the workbook and the pictures
+    (:func:`sflp.report.format.clean_text`), and every file reads back as strict UTF-8 / XML / JSON."""
+    import json
+    import xml.etree.ElementTree as ET
+
+    from sflp.cli import main
+
+    name = os.fsdecode(b"\xff\xfe.csv")
+    try:
+        (tmp_path / name).write_text("AA,1\nKK,1\nAKs,0.5\n", encoding="utf-8")
+    except (UnicodeEncodeError, OSError):
+        pytest.skip("this file system takes UTF-8 file names only")
+    monkeypatch.chdir(tmp_path)
+    assert main(["exploit", "--stacks", "2,5", "--bb", f"file:{name}", "--out", "set", "--json"]) == 0
+    files = json.loads(capsys.readouterr().out)["files"]
+    out = tmp_path / "set"
+    assert {"chart.html", "chart.pdf", "chart.xlsx", "sb_push.svg", "sb_push.png", "manifest.json"} <= set(files)
+    page = (out / "chart.html").read_bytes().decode("utf-8")
+    assert '"Locked strategy","\ufffd\ufffd.csv"' in page
+    about = openpyxl.load_workbook(out / "chart.xlsx")["About"]
+    assert "\ufffd\ufffd.csv" in [row[1] for row in about.iter_rows(values_only=True) if row[0] == "Locked strategy"]
+    for svg in out.glob("*.svg"):
+        ET.fromstring(svg.read_bytes())
+    assert (out / "chart.pdf").read_bytes().startswith(b"%PDF-")
+    manifest = json.loads((out / "manifest.json").read_bytes().decode("utf-8"))
+    assert manifest["title"].startswith("Exploitative: SB vs BB locked to")

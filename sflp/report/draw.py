@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sflp.errors import OutputError
+from sflp.report.format import clean_text
 
 FONT_FILES = {"normal": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
 FONT_FAMILY = "DejaVu Sans"
@@ -141,8 +142,9 @@ class Drawing:
     def text(self, x, y, text, size, colour="000000", weight="normal", anchor="start", angle=0) -> None:
         if anchor not in ("start", "middle", "end") or weight not in FONT_FILES or angle not in (0, 90):
             raise ValueError(f"text {text!r}: anchor {anchor!r}, weight {weight!r}, angle {angle!r} not supported")
+        text = one_line(text)
         if text:
-            self.items.append(Text(float(x), float(y), str(text), float(size), colour, weight, anchor, angle))
+            self.items.append(Text(float(x), float(y), text, float(size), colour, weight, anchor, angle))
 
     def lines(self, x, y, lines, size, colour="000000", weight="normal", spacing=1.2, anchor="start") -> float:
         """Texts one under another, the first line's top at ``y``; returns the y below the last."""
@@ -151,6 +153,16 @@ class Drawing:
         for k, line in enumerate(lines):
             self.text(x, base + k * step, line, size, colour, weight, anchor)
         return y + step * len(lines)
+
+
+def one_line(text: object) -> str:
+    """``text`` as one line of drawn text: cleaned (:func:`sflp.report.format.clean_text`, so a
+    file name that is not UTF-8 draws U+FFFD instead of failing the SVG and the PDF), with tab
+    and line breaks as spaces."""
+    return clean_text(text).translate(_BREAKS)
+
+
+_BREAKS = str.maketrans("\t\n\r", "   ")
 
 
 # ---------------------------------------------------------------- fonts and widths
@@ -235,7 +247,7 @@ def svg_bytes(drawing: Drawing, title: str = "") -> bytes:
         f'viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}, Verdana, sans-serif">',
     ]
     if title:
-        out.append(f"<title>{_esc(title)}</title>")
+        out.append(f"<title>{_esc(one_line(title))}</title>")
     out.append(f'<rect width="{w}" height="{h}" fill="#FFFFFF"/>')
     for item in drawing.items:
         if isinstance(item, Rect):
@@ -351,7 +363,7 @@ def pdf_bytes(drawing: Drawing | Sequence[Drawing], title: str = "", creator: st
     buf = io.BytesIO()
     pdf = Canvas(buf, pagesize=(pages[0].width, pages[0].height), invariant=1, pageCompression=1,
                  initialFontName=fonts["normal"])
-    pdf.setTitle(title)
+    pdf.setTitle(one_line(title))
     pdf.setCreator(creator)
     pdf.setProducer("sflp")
     pdf.setAuthor("")

@@ -86,6 +86,7 @@ from sflp.report.colors import (
     text_colour,
     threshold_colour,
 )
+from sflp.report.format import clean_text
 from sflp.report.frames import PLAYER_TITLES, grid_from_tidy, select, wide_by_stack
 from sflp.report.stacks import thin_indices
 from sflp.report.text import fmt_num
@@ -182,8 +183,6 @@ CSV-injection guidance).  A text cell starting with one gets Excel's *quote pref
 flag behind a typed leading apostrophe): the cell is shown as text, and stays text when edited."""
 MAX_CELL_TEXT = 32767
 """The most characters a cell holds (Excel's limit); a longer text is cut, ending in an ellipsis."""
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-"""Characters XML 1.0 cannot hold (control characters, lone surrogates from undecodable file names)."""
 
 
 def text_cell(cell, text: object):
@@ -193,7 +192,8 @@ def text_cell(cell, text: object):
     openpyxl stores a string starting with ``=`` as a formula and ``#REF!``-like strings as error
     codes; here the cell's type is set to string after the value, so the file holds the text
     (``t="inlineStr"``, no ``<f>``).  A text starting with one of :data:`FORMULA_STARTS` gets the
-    quote prefix.  Characters XML cannot hold become U+FFFD, and a text longer than
+    quote prefix.  Control characters and lone surrogates become U+FFFD
+    (:func:`sflp.report.format.clean_text`, as in every medium of a set), and a text longer than
     :data:`MAX_CELL_TEXT` is cut with an ellipsis, instead of failing the workbook.
 
     >>> from openpyxl import Workbook
@@ -201,7 +201,7 @@ def text_cell(cell, text: object):
     >>> cell.value, cell.data_type, cell.quotePrefix
     ('=1+2', 's', True)
     """
-    text = _NOT_XML.sub("\ufffd", str(text))
+    text = clean_text(text)
     if len(text) > MAX_CELL_TEXT:
         text = text[:MAX_CELL_TEXT - 1] + "\u2026"
     cell.value = text

@@ -40,6 +40,31 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+# ------------------------------------------------------------------ text a user gave us
+
+NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+"""Characters that are not text in any medium of a chart set: control characters (C0 but tab,
+line feed and carriage return; DEL; C1), lone surrogates (what Python makes of a file name that
+is not UTF-8) and the non-characters U+FFFE / U+FFFF.  UTF-8 cannot encode a lone surrogate, and
+XML 1.0 (the workbook, SVG) cannot hold a control character."""
+
+
+def clean_text(text: object) -> str:
+    r"""``text`` (made a ``str``) with every :data:`NOT_TEXT` character replaced by U+FFFD: the one
+    cleaning of user text (a title, a strategy's name or file name, an About key or value) on its
+    way into a chart set, used by every medium -- the workbook's text cells, ``chart.html``, the
+    drawn pictures and ``chart.pdf`` (whose text items are one line each, so they also turn tab
+    and line breaks into spaces).  Text that is clean comes back as it is.
+
+    >>> clean_text("\udcff\udcfe.csv") == "\ufffd\ufffd.csv", clean_text("a\x01b\x85") == "a\ufffdb\ufffd"
+    (True, True)
+    >>> clean_text("=1+2\tok\n")
+    '=1+2\tok\n'
+    """
+    text = str(text)
+    return NOT_TEXT.sub("\ufffd", text) if NOT_TEXT.search(text) else text
+
+
 # ------------------------------------------------------------------ JSON
 
 

@@ -81,6 +81,7 @@ from sflp.core.cards import CLASS_INDEX as _CLASS_INDEX
 from sflp.core.cards import CLASS_NAMES
 from sflp.errors import ConfigError
 from sflp.report.colors import FREQUENCY_FULL, NEVER, THRESHOLD_BANDS
+from sflp.report.format import clean_text
 from sflp.report.frames import PLAYERS
 
 MAX_STACKS = 1000
@@ -124,7 +125,13 @@ def _scaled(values: np.ndarray, scale: int) -> list:
 def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | None, structure: str,
                about: Sequence[tuple[str, object]], *, max_stacks: int = MAX_STACKS,
                max_curve_points: int = MAX_CURVE_POINTS, title: str | None = None) -> dict:
-    """The JSON object embedded in the page (see the module doc for the encoding)."""
+    """The JSON object embedded in the page (see the module doc for the encoding).  The title, the
+    structure and the ``about`` texts are the user's: cleaned by
+    :func:`~sflp.report.format.clean_text` (a file name that is not UTF-8 shows U+FFFD)."""
+    title = None if title is None else clean_text(title)
+    structure = clean_text(structure)
+    about = [(clean_text(k), v if isinstance(v, (int, float)) and not isinstance(v, bool) else clean_text(v))
+             for k, v in about]
     ev_col = _ev_column(ranges)
     stacks_all = np.unique(ranges["stack"].to_numpy(dtype=np.float64))
     if len(stacks_all) == 0:
@@ -166,8 +173,7 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
     return {
         "structure": structure,
         "page": page_kind(title, about),
-        "about": [[str(k), v if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)]
-                  for k, v in about],
+        "about": [[k, v] for k, v in about],
         "hands": list(CLASS_NAMES),
         "stacks": [float(s) for s in chosen],
         "solved": int(len(values)),
@@ -248,8 +254,7 @@ def chart_html(data: dict) -> str:
     """The page for ``data`` (from :func:`chart_data`)."""
     # plain numbers built above (NaN already None): json.dumps directly, strict, not through
     # sflp.report.format.json_ready, whose copy would double the cost of this large blob
-    blob = json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
-    blob = blob.replace("</", "<\\/")  # the JSON cannot end its <script> element
+    blob = script_json(json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False))
     page = data["page"]
     slots = {"TITLE": _escape(f"{page['title']}, {data['structure']}"), "HEADING": _escape(page["h1"]), "DATA": blob,
              # the skeleton ends these two slots' lines itself, so not the files' last newline too
@@ -257,6 +262,26 @@ def chart_html(data: dict) -> str:
              "SCRIPT": static_text("chart.js").removesuffix("\n")}
     # one pass, so text put in one slot (the data, the title) is never read as another slot
     return _SLOT.sub(lambda m: slots[m[1]], static_text("chart.html"))
+
+
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
+                              "\u2029": "\\u2029"})
+"""What :func:`script_json` escapes: the HTML parser reads ``<`` (``</script``, ``<!--``, ``<script``)
+inside a script element, ``&`` and ``>`` matter to older parsers, and U+2028 / U+2029 end a line
+in JavaScript before ES2019."""
+
+
+def script_json(blob: str) -> str:
+    r"""JSON text made safe inside a ``<script>`` element: every ``<``, ``>``, ``&``, U+2028 and
+    U+2029 written as its ``\uXXXX`` escape.  Outside strings JSON has none of these, and inside a
+    string the escape means the same character, so ``JSON.parse`` reads the same data; the HTML
+    parser sees no ``</script``, ``<!--`` or ``<script`` (a strategy named ``<!--<script>`` once
+    put Chromium's parser in its escaped state and the page rendered empty).
+
+    >>> print(script_json('{"t":"<!--<script></script>&"}'))
+    {"t":"\u003c!--\u003cscript\u003e\u003c/script\u003e\u0026"}
+    """
+    return blob.translate(_SCRIPT_SAFE)
 
 
 def _escape(text: str) -> str:
