@@ -17,6 +17,7 @@ sflp.errors.ConfigError: ante='0.1' is not a number (give an int, float, Fractio
 from __future__ import annotations
 
 import math
+import re
 import reprlib
 import sys
 from decimal import Decimal
@@ -32,6 +33,9 @@ STRATEGY_FILE_MAX_BYTES = 10 * 1024 * 1024
 """Strategy files larger than this (10 MiB) are refused before they are read; a class-level
 strategy is a few kB, a combo-level one tens of kB."""
 
+
+_SPACE = " \t"
+"""The spaces allowed around the items of a list of stacks (``2, 5, 10``): ASCII only."""
 
 SHORT_LIMIT = 60
 """The longest quote of a bad input in an error message, in characters."""
@@ -114,6 +118,48 @@ def instance(name: str, value, cls: type, example: str):
     return value
 
 
+PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+"""A number as a user types one: ASCII digits, an optional sign, point and exponent (``10``,
+``-1``, ``0.125``, ``.5``, ``1e-6``).  Python's ``float``, ``int`` and ``Fraction`` also take
+``1_0`` (ten), full-width or other Unicode digits (``\uff11``), surrounding whitespace and
+``p/q``; sflp does not."""
+_SPECIAL = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+_WHOLE = re.compile(r"[+-]?[0-9]{1,4300}")
+
+
+def parse_number(text: str, what: str, *, special: bool = False, exact: bool = False,
+                 whole: bool = False) -> float | Fraction | int:
+    """``text`` read as a :data:`PLAIN_NUMBER`: the one reader of numbers typed on the command
+    line (every numeric option, ``--stacks``, ``--grid-stacks``, ``compare``'s configurations).
+    Returns a float, or with ``exact`` the exact :class:`~fractions.Fraction` of the decimal (by
+    way of its float when the exponent has four digits or more: an :class:`OverflowError` when
+    that is too large);
+    ``special`` also lets ``inf`` / ``nan`` through (for a caller whose own check names them);
+    ``whole`` asks for an ``int``: ASCII digits with an optional sign (at most 4,300 of them).
+    Anything else is a :class:`~sflp.errors.ConfigError` of one line naming ``what`` and quoting
+    ``text``.
+
+    >>> parse_number("0.125", "--ante"), parse_number("1e-6", "--ante"), parse_number("3.5", "x", exact=True)
+    (0.125, 1e-06, Fraction(7, 2))
+    >>> parse_number("1_0", "--ante")
+    Traceback (most recent call last):
+    ...
+    sflp.errors.ConfigError: --ante '1_0' is not a number (write plain digits, such as 10, 0.125 or 1e-6)
+    """
+    if whole:
+        if not isinstance(text, str) or not _WHOLE.fullmatch(text):
+            raise ConfigError(f"{what} {short(text)} is not a whole number (write plain digits, such as 10)")
+        return int(text)
+    if not isinstance(text, str) or not (PLAIN_NUMBER.fullmatch(text) or (special and _SPECIAL.fullmatch(text))):
+        raise ConfigError(f"{what} {short(text)} is not a number (write plain digits, such as 10, 0.125 or 1e-6)")
+    if not exact:
+        return float(text)
+    exponent = text.lower().partition("e")[2].lstrip("+-").lstrip("0")
+    if len(exponent) > 3:  # 1e999999999 as a Fraction is a billion-digit integer: by its float (inf raises)
+        return Fraction(float(text))
+    return Fraction(text)
+
+
 def parse_stacks(text: str, option: str = "--stacks") -> list[float]:
     """``"1:25:0.05"`` (start:stop:step, stop included when on the grid) or ``"2,5,10"``; errors
     name ``option``.
@@ -123,12 +169,14 @@ def parse_stacks(text: str, option: str = "--stacks") -> list[float]:
     >>> parse_stacks("10,2,5")
     [2.0, 5.0, 10.0]
     """
-    text = text.strip()
+    text = text.strip(_SPACE)
     usage = f"{option} {text!r} is not START:STOP:STEP (e.g. 1:25:0.05) or a comma list (e.g. 2,5,10)"
-    try:
-        parts = [Fraction(p.strip()) for p in text.split(":" if ":" in text else ",")]
-    except (ValueError, ZeroDivisionError):
+    try:  # exact decimals, so that the grid lands on STOP; each a plain number (not 1_0, p/q, inf)
+        parts = [parse_number(p.strip(_SPACE), option, exact=True) for p in text.split(":" if ":" in text else ",")]
+    except ConfigError:
         raise ConfigError(usage) from None
+    except OverflowError:
+        raise ConfigError(f"{option} {text!r:.60}: a stack is too large for a float (at most ~1.8e308)") from None
     if ":" in text:
         if len(parts) != 3:
             raise ConfigError(usage)
@@ -168,8 +216,8 @@ def parse_grid_stacks(text: str | None, low: float, high: float, option: str = "
     if text is None:
         return None
     try:
-        stacks = sorted({float(t) for t in text.split(",") if t.strip()})
-    except ValueError:
+        stacks = sorted({parse_number(t.strip(_SPACE), option) for t in text.split(",") if t.strip(_SPACE)})
+    except ConfigError:
         raise ConfigError(f"{option} {text!r}: expected a comma list of stacks in bb, such as 5,10,20") from None
     if not stacks:
         raise ConfigError(f"{option} is empty: give a comma list of stacks in bb, such as 5,10,20")

@@ -137,3 +137,67 @@ def test_out_that_is_a_file_is_a_clear_error(tmp_path, capsys):
     code, _, err = run(capsys, "solve", "--stack", "10", "--out", str(blocker / "sub"))
     assert code == 2 and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+# ---------------------------------------------------------------- numbers on the command line: plain ASCII only
+
+NOT_PLAIN = ["1_0", "\uff11", "\u0661", " 1", "1 ", "0x10", "1/2", "1e", ".", "1,5", "+-1", "\uff11\uff10"]
+"""What Python's float / int / Fraction take but a typed number is not: underscores (``1_0`` is
+ten), full-width and Arabic-Indic digits, whitespace, hex, ``p/q``; and plain typos."""
+
+
+@pytest.mark.parametrize("text", NOT_PLAIN)
+@pytest.mark.parametrize("argv", [
+    ["solve", "--stack", "{}"], ["solve", "--stack", "10", "--small-blind", "{}"],
+    ["solve", "--stack", "10", "--big-blind", "{}"], ["solve", "--stack", "10", "--ante", "{}"],
+    ["sc", "--bb-ante", "{}"], ["verify", "--stack", "10", "--sb", "30%", "--max-exploitability", "{}"],
+    ["approx", "cfr+", "--stack", "10", "--seconds", "{}"], ["approx", "cfr+", "--stack", "10", "--iterations", "{}"],
+    ["simulate", "--stack", "10", "--hands", "{}"], ["simulate", "--stack", "10", "--seed", "{}"],
+    ["compare", "nash", "nash", "--top", "{}"],
+], ids=lambda argv: argv[-2])
+def test_a_numeric_option_takes_plain_ascii_digits_only(capsys, argv, text):
+    argv = [a.replace("{}", text) for a in argv]
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and err.count("\n") == 1, err
+    assert f"{argv[-2]} {text!r} is not a" in err, err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["chart", "--stacks", "1_0,20"], "--stacks '1_0,20' is not START:STOP:STEP"),
+    (["chart", "--stacks", "1:2_0:1"], "--stacks '1:2_0:1' is not START:STOP:STEP"),
+    (["chart", "--stacks", "\uff11,2"], "--stacks '\uff11,2' is not START:STOP:STEP"),
+    (["chart", "--stacks", "1/2,1"], "--stacks '1/2,1' is not START:STOP:STEP"),
+    (["chart", "--stacks", "1:3:1", "--grid-stacks", "1_0"], "--grid-stacks '1_0'"),
+    (["exploit", "--stacks", "1_0,20", "--bb", "30%"], "--stacks '1_0,20'"),
+    (["approx-bench", "--stacks", "1_0"], "--stacks '1_0'"),
+    (["compare", "nash", "ante=1_0"], "ante='1_0' in 'ante=1_0' is not a number"),
+    (["compare", "nash", "ante=0.1", "--stacks", "5:1_0"], "--stacks '5:1_0': compare needs LOW:HIGH"),
+], ids=lambda x: x if isinstance(x, str) else " ".join(x))
+def test_stack_lists_and_compare_configurations_take_plain_ascii_digits_only(capsys, tmp_path, argv, needle):
+    code = main([*argv, "--out", str(tmp_path / "out")] if argv[0] != "approx-bench" else argv)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and needle in err, err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("text, value", [("10", 10.0), ("+10", 10.0), ("-1", -1.0), ("0.125", 0.125), (".5", 0.5),
+                                         ("5.", 5.0), ("1e-6", 1e-6), ("1E+6", 1e6), ("007", 7.0)])
+def test_plain_numbers_are_read_as_float_reads_them(text, value):
+    from sflp.checks import parse_number
+    from sflp.cli.options import number, whole
+
+    assert number("--ante")(text) == value == parse_number(text, "x")
+    if text.lstrip("+-").isdigit():
+        assert whole("--seed", low=-10)(text) == int(value)
+    if value > 0:
+        assert parse_stacks(f"{text},20") == sorted({value, 20.0})
+
+
+def test_inf_and_nan_still_reach_the_options_own_check(capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", "--stack", "10", "--ante", "1e400"])
+    assert "--ante '1e400' is too large for a float" in capsys.readouterr().err
+    assert main(["solve", "--stack", "nan"]) == 2
+    assert "stack=nan" in capsys.readouterr().err

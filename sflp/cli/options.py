@@ -8,15 +8,19 @@ import os
 import sys
 from pathlib import Path
 
+from sflp.checks import parse_number
+from sflp.errors import ConfigError
 from sflp.report.format import json_text
 
 
 def number(name: str):
+    """The argparse type of a numeric option: plain ASCII digits only (:func:`sflp.checks.parse_number`:
+    ``10``, ``0.125``, ``1e-6``, ``-1``; not ``1_0`` or a full-width digit, which ``float`` takes)."""
     def parse(text: str) -> float:
         try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} {text!r} is not a number") from None
+            value = parse_number(text, name, special=True)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         if math.isinf(value) and "inf" not in text.lower():  # 1e400: name the input, not "inf"
             raise argparse.ArgumentTypeError(f"{name} {text!r} is too large for a float (at most ~1.8e308)")
         return value  # nan / inf themselves are refused by the check of the option's value
@@ -25,11 +29,12 @@ def number(name: str):
 
 
 def whole(name: str, low: int = 0):
+    """The argparse type of a whole-number option: plain ASCII digits (:func:`sflp.checks.parse_number`)."""
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} {text!r} is not a whole number") from None
+            value = parse_number(text, name, whole=True)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         if value < low:
             raise argparse.ArgumentTypeError(f"{name} {text!r} must be at least {low}")
         return value

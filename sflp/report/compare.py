@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from sflp.atomic import write_bytes
+from sflp.checks import parse_number
 from sflp.core.cards import CLASS_NAMES
 from sflp.errors import ConfigError, DataError
 from sflp.report.colors import blend
@@ -216,14 +217,14 @@ def resolve_chart(text: str, stacks: str):
                     "'ante=0.125' or 'sb=0.5,bb=1,ante=0.1,bb_ante=0' (or 'nash' for the default game)"
                 )
             try:
-                values[_COMPARE_KEYS[key]] = float(value)
-            except ValueError:
+                values[_COMPARE_KEYS[key]] = parse_number(value.strip(" \t"), key, special=True)
+            except ConfigError:
                 raise ConfigError(f"compare: {key}={value!r} in {text!r} is not a number") from None
             if not math.isfinite(values[_COMPARE_KEYS[key]]):
                 raise ConfigError(f"compare: {key}={value!r} in {text!r} is not a finite number")
     try:
-        low, high = (float(v) for v in stacks.split(":")[:2])
-    except ValueError:
+        low, high = (parse_number(v.strip(" \t"), "--stacks") for v in stacks.split(":")[:2])
+    except (ConfigError, ValueError):
         raise ConfigError(f"--stacks {stacks!r}: compare needs LOW:HIGH, such as 1:25") from None
     if not 0 < low < high or not math.isfinite(high):
         raise ConfigError(f"--stacks {stacks!r}: compare needs a stack range LOW:HIGH with 0 < LOW < HIGH")
