@@ -112,11 +112,20 @@ def test_an_int_keyed_policy_written_by_json_dump_is_read_back(tmp_path):
     ({"0": 0.5, "01": 0.5}, "unknown action '01'"),
     ({"0": 0.5, "": 0.5}, "unknown action ''"),
     ({"fold": 0.5, "raise": 0.5}, "unknown action 'raise'"),
+    # a string is an action exactly as json.dump writes it, or the lowercase name: nothing looser
+    ({" 0": 0.5, "1": 0.5}, "unknown action ' 0'"),
+    ({"0": 0.5, "1\n": 0.5}, "unknown action '1\\n'"),
+    ({"0": 0.5, "SHOVE": 0.5}, "unknown action 'SHOVE'"),
+    ({"Fold": 0.5, "1": 0.5}, "unknown action 'Fold'"),
+    ({"0": 0.5, " shove ": 0.5}, "unknown action ' shove '"),
+    ({"+0": 0.5, "1": 0.5}, "unknown action '+0'"),
+    ({"0": 0.5, "\uff11": 0.5}, "unknown action '\uff11'"),
 ])
 def test_other_action_strings_are_refused_naming_the_state_and_the_actions(entry, needle):
     table = policy()
     table["0-0-1-AA"] = entry
-    refused(lambda: to_strategy(table), "policy state '0-0-1-AA'", needle, "SB has fold (0), shove (1)")
+    refused(lambda: to_strategy(table), "policy state '0-0-1-AA'", needle, "SB has fold (0), shove (1)",
+            "(as text exactly '0', '1' or 'fold', 'shove')")
 
 
 def test_an_unknown_action_is_refused_even_at_probability_zero():

@@ -16,7 +16,8 @@ the ``game`` is needed), an ``open_spiel.python.policy.TabularPolicy`` (the Pyth
 ``average_policy()``), any other ``open_spiel.python.policy.Policy`` (read state by state, with
 the ``game``), or a plain mapping ``{information state: [(action, probability), ...]}`` (or
 ``{information state: {action: probability}}``), such as ``policy_table()`` written to JSON.
-Actions are OpenSpiel's numbers (fold 0, shove 1, call 2) or their names.
+Actions are OpenSpiel's numbers (fold 0, shove 1, call 2) or their names; as text (a JSON
+object's keys) exactly ``"0"``, ``"1"``, ``"2"`` or ``"fold"``, ``"shove"``, ``"call"``.
 
 Only the mapping needs nothing but sflp; the rest needs OpenSpiel (``pip install
 'sflp[openspiel]'``), imported on first use.  A policy that misses an information state, names an
@@ -245,22 +246,25 @@ def _action_twice(text: str) -> tuple[str, str] | None:
 
 
 _ACTION_TEXT = {**{name: name for name in ACTION_IDS}, **{str(i): name for name, i in ACTION_IDS.items()}}
-"""An action given as text: its name (``"fold"``) or its number as JSON writes an int key (``"0"``)."""
+"""An action given as text, exactly: its name (``"fold"``, lowercase) or its number as JSON writes an
+int key (``"0"``); nothing else (not ``" 0"``, ``"00"``, ``"+0"``, ``"1\n"`` or ``"SHOVE"``)."""
 
 
 def _action(player: str, state: str, action) -> str:
     """The game's name (fold, shove, call) of ``action``: an action number, its name, or its number
-    as a string, else one error naming the state."""
+    as a string (:data:`_ACTION_TEXT`, exactly), else one error naming the state."""
     if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
         name = _ACTION_NAMES.get(int(action))
     elif isinstance(action, str):
-        name = _ACTION_TEXT.get(action.strip().lower())
+        name = _ACTION_TEXT.get(action)
     else:
         raise ConfigError(f"policy state {short(state)}: action {short(action)} is a {type(action).__name__}; "
                           "an action is a number (fold 0, shove 1, call 2) or a name")
     if name is None:
+        as_text = (f" (as text exactly {', '.join(repr(str(ACTION_IDS[a])) for a in ACTIONS[player])} or "
+                   f"{', '.join(repr(a) for a in ACTIONS[player])})") if isinstance(action, str) else ""
         raise ConfigError(f"policy state {short(state)}: unknown action {short(action)}; {player.upper()} has "
-                          f"{_allowed(player)}")
+                          f"{_allowed(player)}{as_text}")
     return name
 
 
