@@ -345,6 +345,45 @@ def test_from_strategy_refuses_what_is_not_169_frequencies_in_0_1(sb, bb, needle
     refused(lambda: from_strategy(sb, bb), *needles)
 
 
+@pytest.mark.parametrize("sb, needles", [
+    (np.array(["0.5"] * 169), ("SB strategy: an array of text (<U3)", "int or float dtype")),
+    (np.full(169, 0.5 + 0j), ("SB strategy: an array of complex numbers (complex128)",)),
+    ([0.5 + 0j] * 169, ("the frequency of AA is (0.5+0j), a complex",)),
+    (np.ones(169, dtype=bool), ("SB strategy: an array of booleans",)),
+    ([True] + [0.5] * 168, ("the frequency of AA is True, a bool",)),  # numpy would make it 1.0
+    (["0.5"] * 169, ("the frequency of AA is '0.5', a str",)),
+    (np.ma.masked_array(np.full(169, 0.5), mask=[True] + [False] * 168), ("a masked array with 1 masked entry",)),
+    (np.ma.masked_array(np.full(169, 0.5), mask=True), ("a masked array with 169 masked entries",)),
+], ids=["text array", "complex array", "complex list", "bool array", "bool in a list", "text list", "masked",
+        "all masked"])
+def test_from_strategy_takes_real_numbers_only(sb, needles):
+    """issue 30's leftovers: numpy read text, dropped an imaginary part (a warning on stderr) and
+    ignored a mask; a frequency is a real number, and True/False are not frequencies (as in a
+    policy's probabilities)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # not even numpy's ComplexWarning on the way
+        refused(lambda: from_strategy(sb, np.zeros(169)), *needles)
+
+
+def test_from_strategy_takes_every_kind_of_real_number_and_no_negative_zero():
+    import math
+    from decimal import Decimal
+
+    import pandas as pd
+
+    half = [(0, 0.5), (1, 0.5)]
+    for sb in (np.full(169, 0.5, dtype=np.float32), np.full(169, 0.5, dtype=np.float16), [Fraction(1, 2)] * 169,
+               [Decimal("0.5")] * 169, pd.Series(np.full(169, 0.5)), np.ma.masked_array(np.full(169, 0.5), mask=False)):
+        assert from_strategy(sb, np.zeros(169))["0-0-1-AA"] == half, type(sb)
+    table = from_strategy(np.ones(169, dtype=np.int8), [0] * 169)
+    assert table["0-0-1-AA"] == [(0, 0.0), (1, 1.0)] and table["1-1-1-AA"] == [(0, 1.0), (2, 0.0)]
+    table = from_strategy(np.full(169, -0.0), [-0.0] * 169)
+    for state in ("0-0-1-AA", "1-1-169-22"):
+        assert all(math.copysign(1.0, p) == 1.0 for _, p in table[state]), table[state]
+
+
 def test_from_strategy_takes_strategy_specs_of_the_right_player_only():
     sb, bb = load_strategy("22+", "sb"), load_strategy("AA", "bb")
     table = from_strategy(sb, bb)

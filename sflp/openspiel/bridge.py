@@ -344,8 +344,10 @@ def from_strategy(sb, bb) -> dict[str, list[tuple[int, float]]]:
     """sflp strategies (169 class frequencies in class order, or a
     :class:`~sflp.study.strategy.StrategySpec` of that player) as an OpenSpiel policy table on the
     exported game: ``{info state: [(action id, probability), ...]}``.  Each frequency must be a
-    finite number in [0, 1]; anything else is one :class:`~sflp.errors.ConfigError` naming the
-    player (and the hand)."""
+    real number (an int or float array, or a sequence of ``int``, ``float``, ``Fraction`` or
+    ``Decimal``; not text, ``True``/``False``, complex numbers or a masked entry), finite, in
+    [0, 1]; anything else is one :class:`~sflp.errors.ConfigError` naming the player (and the
+    hand).  ``-0.0`` is published as ``0.0``."""
     out = {}
     for player, strategy in (("sb", sb), ("bb", bb)):
         values = _class_frequencies(player, strategy)
@@ -370,20 +372,63 @@ def _class_frequencies(player: str, strategy) -> np.ndarray:
             if isinstance(strategy, str) else ""
         raise ConfigError(f"{who} strategy {short(strategy)}: expected {N_CLASSES} class frequencies in class "
                           f"order or a StrategySpec{hint}")
-    try:
-        values = np.asarray(strategy, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError):
-        raise ConfigError(f"{who} strategy {short(strategy)}: expected {N_CLASSES} class frequencies, numbers "
-                          "in [0, 1]") from None
-    if values.shape != (N_CLASSES,):
-        raise ConfigError(f"{who} strategy: expected {N_CLASSES} class frequencies, got shape {values.shape}")
+    values = _real_numbers(who, strategy)
     bad = np.flatnonzero(~((values >= 0) & (values <= 1)))  # NaN is bad too
     if bad.size:
         k = int(bad[0])
         raise ConfigError(f"{who} strategy: the frequency of {CLASS_NAMES[k]} is {float(values[k])!r}"
                           f"{f' (and {bad.size - 1} more are bad)' if bad.size > 1 else ''}; a frequency is a "
                           "finite number in [0, 1]")
-    return values
+    return values + 0.0  # -0.0 becomes 0.0
+
+
+_KINDS = {"b": "booleans", "c": "complex numbers", "U": "text", "S": "bytes", "M": "dates", "m": "time spans",
+          "V": "raw records"}
+
+
+def _real_numbers(who: str, strategy) -> np.ndarray:
+    """``strategy`` as 169 float64 frequencies, each given as a real number: an array of int or
+    float dtype, or a sequence whose every item is an ``int``, ``float``, ``Fraction`` or
+    ``Decimal`` (numpy's included).  Refused, naming the player: text (``"0.5"``), ``True``/``False``,
+    complex numbers (numpy would drop the imaginary part with only a warning), a masked array with
+    a masked entry (its data there is no frequency), another shape, a number too large for a float."""
+    usage = f"expected {N_CLASSES} class frequencies, numbers in [0, 1]"
+    if isinstance(strategy, np.ma.MaskedArray):
+        masked = np.ma.getmaskarray(strategy)
+        if masked.any():
+            raise ConfigError(f"{who} strategy: a masked array with {int(masked.sum())} masked entr"
+                              f"{'y' if masked.sum() == 1 else 'ies'}; {usage} (fill them, or pass the data)")
+        strategy = np.ma.getdata(strategy)
+    if isinstance(strategy, np.ndarray):
+        array = strategy
+    elif hasattr(strategy, "__array__") and not isinstance(strategy, (list, tuple)):  # a pandas Series, say
+        try:
+            array = np.asarray(strategy)  # its own dtype, checked below
+        except (TypeError, ValueError):
+            raise ConfigError(f"{who} strategy {short(strategy)}: {usage}") from None
+    else:
+        try:
+            array = np.asarray(strategy, dtype=object)  # each item as it was given, checked below
+        except (TypeError, ValueError):
+            raise ConfigError(f"{who} strategy {short(strategy)}: {usage}") from None
+    if array.shape != (N_CLASSES,):
+        raise ConfigError(f"{who} strategy: expected {N_CLASSES} class frequencies, got shape {array.shape}")
+    if array.dtype.kind in "iuf":
+        return array.astype(np.float64)
+    if array.dtype.kind != "O":
+        kind = _KINDS.get(array.dtype.kind, f"dtype {array.dtype}")
+        raise ConfigError(f"{who} strategy: an array of {kind} ({array.dtype}); {usage}, of an int or float dtype")
+    out = np.empty(N_CLASSES)
+    for k, v in enumerate(array):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, Decimal)):
+            raise ConfigError(f"{who} strategy: the frequency of {CLASS_NAMES[k]} is {short(v)}, a "
+                              f"{type(v).__name__}; {usage}")
+        try:
+            out[k] = float(v)
+        except OverflowError:
+            raise ConfigError(f"{who} strategy: the frequency of {CLASS_NAMES[k]} is {short(v)}, too large for "
+                              f"a float; {usage}") from None
+    return out
 
 
 def verify(policy, config, game=None, *, solution=None, source: str | None = None):
