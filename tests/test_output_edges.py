@@ -311,10 +311,14 @@ def _can_mount() -> str | None:
 
 
 @pytest.mark.skipif(_can_mount() is not None, reason=f"a real mount point needs them: {_can_mount()}")
-def test_a_real_tmpfs_mount_point_is_refused_before_any_work(tmp_path):
+@pytest.mark.parametrize("kind", ["tmpfs", "bind"])  # a bind mount of the same file system: not os.path.ismount
+def test_a_real_tmpfs_mount_point_is_refused_before_any_work(tmp_path, kind):
     target = tmp_path / "volume"
     target.mkdir()
-    script = (f"mount -t tmpfs tmpfs {target} && cd {tmp_path} && "
+    source = tmp_path / "source"
+    source.mkdir()
+    mount = f"mount -t tmpfs tmpfs {target}" if kind == "tmpfs" else f"mount --bind {source} {target}"
+    script = (f"{mount} && cd {tmp_path} && "
               f"{sys.executable} -m sflp chart --stacks 1:3:0.5 --out volume --formats csv")
     proc = subprocess.run(["unshare", "-r", "-m", "sh", "-c", script], capture_output=True, text=True, env=env(),
                           timeout=300)
@@ -408,4 +412,223 @@ def test_a_failing_second_rename_puts_the_old_set_back(solutions, tmp_path, monk
     monkeypatch.setattr(os, "rename", rename)
     with pytest.raises(OutputError, match="cannot move the new report"):
         write(solutions, tmp_path / "set")
+    assert tree(tmp_path) == before
+
+
+# ---------------------------------------------------------------- the second round (an attacker's findings)
+
+
+def _wait_for(flag: Path, proc: subprocess.Popen, seconds: float = 120) -> None:
+    import time
+
+    end = time.monotonic() + seconds
+    while not flag.exists() and proc.poll() is None and time.monotonic() < end:
+        time.sleep(0.01)
+    assert flag.exists(), proc.communicate(timeout=60)
+
+
+def _paused(tmp_path: Path, point: str, *args: str) -> tuple[subprocess.Popen, Path]:
+    points = tmp_path / "points"
+    points.mkdir(exist_ok=True)
+    proc = subprocess.Popen([sys.executable, "-m", "sflp", "chart", *args], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env(SFLP_PAUSE_AT=f"{point}={points}"))
+    _wait_for(points / point, proc)
+    return proc, points / point
+
+
+def test_files_the_user_adds_while_a_run_works_are_kept(tmp_path):
+    assert sflp("chart", "--stacks", "2,3", "--out", "set", "--formats", "csv", cwd=tmp_path).returncode == 0
+    proc, flag = _paused(tmp_path, "manifest", "--stacks", "2,3,4", "--out", "set", "--formats", "csv")
+    try:
+        (tmp_path / "set" / "my-analysis.txt").write_text("mine\n")
+        (tmp_path / "set" / "mydir").mkdir()
+        (tmp_path / "set" / "mydir" / "a.txt").write_text("a\n")
+        flag.unlink()  # the run goes on, and swaps
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert (tmp_path / "set" / "my-analysis.txt").read_text() == "mine\n"
+    assert (tmp_path / "set" / "mydir" / "a.txt").read_text() == "a\n"
+    assert sorted(check_manifest(tmp_path / "set")) == ["my-analysis.txt: not listed in the manifest",
+                                                        "mydir: not listed in the manifest"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_file_that_appears_during_the_swap_itself_joins_the_new_set(solutions, tmp_path, monkeypatch):
+    from sflp.report import staging
+
+    write(solutions, tmp_path / "set")
+    real = staging.exchange
+
+    def late_exchange(a, b):  # the user writes between sflp's last look and the swap
+        (tmp_path / "set" / "late.txt").write_text("just in time\n")
+        return real(a, b)
+
+    monkeypatch.setattr(staging, "exchange", late_exchange)
+    write(solutions, tmp_path / "set")
+    assert (tmp_path / "set" / "late.txt").read_text() == "just in time\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the chart job's workers are forked")
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_a_second_signal_during_the_workers_shutdown_ends_cleanly(tmp_path, signal_name):
+    import signal
+    import time
+
+    assert sflp("chart", "--stacks", "2,3", "--out", "set", "--formats", "csv,png", cwd=tmp_path).returncode == 0
+    before = tree(tmp_path / "set")
+    proc, _ = _paused(tmp_path, "jobs", "--stacks", "1:6:0.1", "--out", "set", "--formats", "csv,png,xlsx,svg")
+    sig = getattr(signal, signal_name)
+    try:
+        proc.send_signal(sig)  # GNU timeout signals the process, then its group: twice in a row
+        time.sleep(0.02)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            pytest.fail("the run hung after a second signal")
+    assert proc.returncode == (130 if signal_name == "SIGINT" else 143), err
+    assert "Traceback" not in err and "Exception" not in err and err.count("\n") == 1, err
+    assert tree(tmp_path / "set") == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["points", "set"]
+
+
+def test_what_cannot_be_removed_now_stays_marked_for_the_next_run(tmp_path, monkeypatch):
+    from sflp.report import staging
+
+    stage = killed_stage(tmp_path / "set")
+    (stage / "refs").mkdir()
+    (stage / "refs" / "p.txt").write_text("p\n")
+    real = os.unlink
+
+    def stuck(path, *a, **k):
+        if str(path).endswith("p.txt"):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return real(path, *a, **k)
+
+    monkeypatch.setattr(os, "unlink", stuck)
+    assert not staging.remove_marked(stage)
+    assert (stage / MARKER).is_file() and leftovers(tmp_path, "set") == [stage]  # still provably sflp's
+    monkeypatch.setattr(os, "unlink", real)
+    assert staging.remove_marked(stage) and not stage.exists()
+
+
+@pytest.mark.skipif(_chattr() is not None, reason=f"an immutable file: {_chattr()}")
+@pytest.mark.parametrize("what", ["ranges.csv", "refs"])
+def test_an_immutable_file_or_kept_folder_in_the_set_is_refused_before_any_work(solutions, tmp_path, what):
+    write(solutions, tmp_path / "set")
+    (tmp_path / "set" / "refs").mkdir()
+    (tmp_path / "set" / "refs" / "p.txt").write_text("p\n")
+    if subprocess.run(["chattr", "+i", str(tmp_path / "set" / what)], capture_output=True).returncode != 0:
+        pytest.skip("this file system keeps no immutable flag")
+    try:
+        before = tree(tmp_path)
+        with pytest.raises(OutputError, match=f"{what} is immutable"):
+            write(solutions, tmp_path / "set")
+        assert tree(tmp_path) == before
+    finally:
+        subprocess.run(["chattr", "-i", str(tmp_path / "set" / what)], check=True)
+
+
+KILL_AFTER_SWAP = """
+import os, signal
+from sflp.report import staging
+_exchange = staging.exchange
+def exchange(a, b):
+    done = _exchange(a, b)
+    os.kill(os.getpid(), signal.SIGKILL)  # killed between the swap and anything after it
+    return done
+staging.exchange = exchange
+"""
+
+
+def test_a_run_killed_right_after_the_swap_leaves_only_what_the_next_run_removes(tmp_path):
+    assert sflp("chart", "--stacks", "2,3", "--out", "set", "--formats", "csv", cwd=tmp_path).returncode == 0
+    proc = sflp("chart", "--stacks", "2,3,4", "--out", "set", "--formats", "csv", cwd=tmp_path,
+                inject=KILL_AFTER_SWAP)
+    assert proc.returncode == -9
+    hidden = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))
+    assert len(hidden) == 2 and hidden[0].startswith(".set.lock") or any(".staging-" in h for h in hidden), hidden
+    assert (tmp_path / "set" / MARKER).exists()  # the marker that came along with the new set
+    assert sflp("chart", "--stacks", "2,5", "--out", "set", "--formats", "csv", cwd=tmp_path).returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set"]
+    assert check_manifest(tmp_path / "set") == [] and not (tmp_path / "set" / MARKER).exists()
+
+
+def test_a_users_hidden_tmp_folder_in_the_set_is_kept_and_a_marker_name_of_theirs_refused(solutions, tmp_path):
+    write(solutions, tmp_path / "set")
+    (tmp_path / "set" / ".tmp").mkdir()
+    (tmp_path / "set" / ".tmp" / "mine.txt").write_text("x\n")
+    write(solutions, tmp_path / "set")
+    assert (tmp_path / "set" / ".tmp" / "mine.txt").read_text() == "x\n"
+    (tmp_path / "set" / MARKER).write_text("my file\n")
+    before = tree(tmp_path)
+    with pytest.raises(OutputError, match="is not sflp's marker"):
+        check_target(tmp_path / "set")
+    assert tree(tmp_path) == before
+
+
+def test_a_folder_made_only_to_reach_the_target_is_removed_again(tmp_path):
+    proc = sflp("chart", "--stacks", "2,3", "--out", "a/../set", "--formats", "csv", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set"]
+
+
+def test_an_unreadable_target_is_one_line(solutions, tmp_path, monkeypatch):
+    from pathlib import Path as P
+
+    write(solutions, tmp_path / "set")
+    real = P.iterdir
+
+    def iterdir(self):
+        if self == tmp_path / "set":
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))
+        return real(self)
+
+    monkeypatch.setattr(P, "iterdir", iterdir)
+    with pytest.raises(OutputError, match=r"cannot read .*set: Permission denied"):
+        check_target(tmp_path / "set")
+
+
+def test_a_symlink_as_the_target_is_named_as_one(solutions, tmp_path):
+    write(solutions, tmp_path / "real")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with pytest.raises(OutputError, match="is a symlink"):
+        check_target(tmp_path / "link")
+
+
+def test_a_closed_standard_output_is_one_line_before_any_work(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "sflp", "solve", "--stack", "10", "--out", "s10"], cwd=tmp_path,
+                          stderr=subprocess.PIPE, text=True, env=env(), timeout=120, preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "standard output" in proc.stderr, proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+NO_SPACE_FOR = """
+import builtins, errno, os
+_open, _os_open = builtins.open, os.open
+WHERE = "{where}"
+def full_open(file, mode="r", *a, **k):
+    if WHERE == "ranges" and str(file).endswith("ranges.csv") and "x" in mode:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(file))
+    return _open(file, mode, *a, **k)
+def full_os_open(path, flags, *a, **k):
+    if WHERE == "sheet" and "/.tmp/openpyxl" in os.fspath(path):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), os.fspath(path))
+    return _os_open(path, flags, *a, **k)
+builtins.open, os.open = full_open, full_os_open
+"""
+
+
+@pytest.mark.parametrize("where", ["ranges", "sheet"])
+def test_no_space_for_the_ranges_file_or_a_workbook_sheet_is_one_line(tmp_path, where):
+    assert sflp("chart", "--stacks", "2,3", "--out", "set", "--formats", "csv,xlsx", cwd=tmp_path).returncode == 0
+    before = tree(tmp_path)
+    proc = sflp("chart", "--stacks", "2,3,4", "--out", "set", "--formats", "csv,xlsx", cwd=tmp_path,
+                inject=NO_SPACE_FOR.replace("{where}", where))
+    one_line_error(proc, "No space left on device")
     assert tree(tmp_path) == before

@@ -70,6 +70,8 @@ class _GuardedStdout:
         self._stream = stream
 
     def _guard(self, method, *args):
+        if self._stream is None:  # started with fd 1 closed (`sflp solve >&-`): Python made sys.stdout None
+            raise _StdoutError("cannot write to standard output: it is closed")
         try:
             return method(*args)
         except BrokenPipeError:
@@ -78,12 +80,18 @@ class _GuardedStdout:
             raise _StdoutError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
     def write(self, text: str) -> int:
-        return self._guard(self._stream.write, text)
+        return self._guard(lambda: self._stream.write(text))
 
     def flush(self) -> None:
-        self._guard(self._stream.flush)
+        if self._stream is not None:  # a closed stdout had nothing written to it: nothing to flush
+            self._guard(self._stream.flush)
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
 
     def __getattr__(self, name: str):
+        if self._stream is None:
+            raise _StdoutError("cannot write to standard output: it is closed")
         return getattr(self._stream, name)
 
 
@@ -120,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     stdout = sys.stdout
     sys.stdout = _GuardedStdout(stdout)
     try:
+        if stdout is None:  # before any work: every command prints its result there
+            raise _StdoutError("cannot write to standard output: it is closed (run the command with an open stdout, "
+                               "e.g. > /dev/null)")
         code = args.func(args)
         sys.stdout.flush()
         return code

@@ -73,8 +73,17 @@ def _run_pickled(payload: bytes, temp_folder: str | None = None):
     """A job as :meth:`Jobs.submit` captured it: ``fn(*args, **kwargs)`` from their pickle, its
     temporary files in ``temp_folder``."""
     fn, args, kwargs = pickle.loads(payload)
-    with temporary_files_in(temp_folder):
-        return fn(*args, **kwargs)
+    try:
+        with temporary_files_in(temp_folder):
+            return fn(*args, **kwargs)
+    except OSError as exc:  # a full disk or no inode left where a library writes (openpyxl's sheets)
+        raise _output_error(exc) from None
+
+
+def _output_error(exc: OSError) -> OutputError:
+    """An operating-system error of a job, as sflp's one line naming the file."""
+    where = f" {exc.filename}" if exc.filename else " the chart set"
+    return OutputError(f"cannot write{where}: {exc.strerror or type(exc).__name__}")
 
 
 def _worker_died() -> OutputError:
@@ -93,6 +102,15 @@ class _Future:
             return self._future.result()
         except BrokenProcessPool:
             raise _worker_died() from None
+
+
+def _end(process) -> None:
+    """SIGTERM to one of the pool's worker processes (which keep SIGTERM's default: they end)."""
+    try:
+        if process.is_alive():
+            process.terminate()
+    except (OSError, ValueError, AttributeError):  # already gone, or closed
+        pass
 
 
 class _Done:
@@ -146,10 +164,22 @@ class Jobs:
         return self
 
     def close(self, cancel: bool = True) -> None:
-        """Shut the workers down (idempotent): drop jobs not started, let running ones finish."""
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=cancel)
-            self.pool = None
+        """Shut the workers down (idempotent).  Without ``cancel``, after their jobs; with it (an
+        error or an interrupt: nothing they make is wanted any more) at once: the jobs not started
+        are dropped and the workers are ended with SIGTERM.  SIGINT and SIGTERM are held back
+        meanwhile, so that a second Ctrl-C (or ``timeout``, which signals the process and then its
+        group) cannot cut the shutdown short: the workers would be left waiting for work and the
+        process for them at exit, and a worker could still write into a staging folder being removed."""
+        if self.pool is None:
+            return
+        from sflp.report.staging import signals_deferred
+
+        with signals_deferred():
+            pool, self.pool = self.pool, None
+            if cancel:  # the pool's processes: private, but Python 3.11-3.13 have no public way to end them
+                for process in list((getattr(pool, "_processes", None) or {}).values()):
+                    _end(process)
+            pool.shutdown(wait=True, cancel_futures=cancel)
 
     def submit(self, fn, *args, **kwargs):
         """Run ``fn(*args, **kwargs)`` in a worker (or now, inline); returns a future.
@@ -159,8 +189,11 @@ class Jobs:
         on changing them (the exact path fills its segments' caches as stacks are read off it,
         and a chart job hands that path to its threshold pictures)."""
         if self.pool is None:
-            with temporary_files_in(self.temp_folder):
-                fut = _Done(fn(*args, **kwargs))
+            try:
+                with temporary_files_in(self.temp_folder):
+                    fut = _Done(fn(*args, **kwargs))
+            except OSError as exc:
+                raise _output_error(exc) from None
         else:
             payload = pickle.dumps((fn, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
             try:

@@ -61,10 +61,12 @@ import ctypes
 import errno
 import hashlib
 import os
+import re
 import secrets
 import shutil
 import signal
 import stat
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -196,9 +198,20 @@ def foreign_entries(target: Path) -> list[Path]:
     it (:class:`StagedFolder` carries it over into the new set)."""
     if not target.exists() and not target.is_symlink():
         return []
-    if target.is_symlink() or not target.is_dir():
+    if target.is_symlink():
+        raise OutputError(f"{target} is a symlink: sflp puts a set in place of a folder and never writes through a "
+                          "symlink; give the folder itself")
+    if not target.is_dir():
         raise OutputError(f"{target} exists and is not a folder")
-    entries = sorted(target.iterdir())
+    try:
+        entries = sorted(target.iterdir())
+    except OSError as exc:
+        raise OutputError(f"cannot read {target}: {_reason(exc)}") from None
+    marker = target / MARKER
+    if marker in entries:  # a swap cut short by SIGKILL leaves sflp's marker in the target
+        if not _marked(target, target.name, None):
+            raise OutputError(f"{marker} is not sflp's marker (sflp uses that name); rename it")
+        entries.remove(marker)
     if not entries:
         return []
     manifest = read_manifest(target)
@@ -217,6 +230,14 @@ def foreign_entries(target: Path) -> list[Path]:
         raise OutputError(f"{target / MANIFEST} is not a valid sflp manifest ({'; '.join(problems[:3])}); "
                           "sflp will not replace anything there")
     return [p for p in entries if p.name not in listed and p.name != MANIFEST]
+
+
+def listed_names(target: Path) -> set[str]:
+    """The names ``target``'s (valid) manifest lists, with the manifest itself: sflp's files."""
+    manifest = read_manifest(target)
+    if manifest is None or manifest_problems(manifest):
+        return set()
+    return {e["name"] for e in manifest["files"]} | {MANIFEST}
 
 
 def _carry(entry: Path, into: Path) -> None:
@@ -248,15 +269,19 @@ _TOKEN_DIGITS = "0123456789abcdef"
 
 
 def _immutable(path: Path) -> str | None:
-    """``"immutable"`` or ``"append-only"`` when Linux says so of the folder ``path`` (chattr +i/+a),
-    else None (other systems, or a file system that keeps no such flags)."""
+    """``"immutable"`` or ``"append-only"`` when Linux says so of the regular file or folder
+    ``path`` (chattr +i/+a), else None (other systems, other kinds of file, or a file system that
+    keeps no such flags).  Opened without following a symlink and without blocking."""
     try:
         import fcntl
         import struct
     except ImportError:  # pragma: no cover - not POSIX
         return None
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0))
+        kind = stat.S_IFMT(path.lstat().st_mode)
+        if kind not in (stat.S_IFREG, stat.S_IFDIR):
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     try:
@@ -272,9 +297,64 @@ def _immutable(path: Path) -> str | None:
     return None
 
 
+def _mount_points() -> set[str]:
+    """Every mount point of this process's mount namespace (Linux's ``/proc/self/mountinfo``, whose
+    fifth field is the mount point with space, tab, newline and backslash octal-escaped); empty
+    where there is no such file."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return set()
+    points = set()
+    for line in lines:
+        fields = line.split(" ")
+        if len(fields) > 4:
+            points.add(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4]))
+    return points
+
+
+def _is_mount(path: Path) -> bool:
+    """Whether ``path`` is a mount point, a bind mount of a folder of the same file system included
+    (which :func:`os.path.ismount` does not see)."""
+    if os.path.ismount(path):
+        return True
+    return os.path.realpath(path) in _mount_points()
+
+
+def _removal_problem(target: Path, foreign: list[Path]) -> str | None:
+    """Why the old set in ``target`` could not be removed after the swap, or the user's entries
+    ``foreign`` could not be kept in the new set, or None.  Checked before any work: a file or
+    folder flagged immutable or append-only (sflp's files and everything of the user's it keeps),
+    a folder of the user's that sflp cannot read (to keep it) or cannot make writable (to remove
+    the old copy: it is not this user's).  Folders of the user's without write permission are
+    fine: sflp makes the old copy writable to remove it."""
+    user = os.geteuid() if hasattr(os, "geteuid") else None
+    names = set(p.name for p in foreign)
+    for entry in sorted(target.iterdir()):
+        todo = [entry]
+        while todo:
+            path = todo.pop()
+            flag = _immutable(path)
+            if flag is not None:
+                return (f"{path} is {flag} (chattr): sflp could not remove the old set after the swap, so it does "
+                        f"not replace {target}; clear the flag or choose another folder")
+            if entry.name in names and path.is_dir() and not path.is_symlink():
+                if not os.access(path, os.R_OK | os.X_OK):
+                    return f"cannot read {path} to keep it in the new set: Permission denied; choose another folder"
+                if user not in (None, 0) and path.lstat().st_uid != user and not os.access(path, os.W_OK):
+                    return (f"{path} is another user's read-only folder: sflp could not remove the old copy after "
+                            f"the swap, so it does not replace {target}")
+                try:
+                    todo.extend(path.iterdir())
+                except OSError as exc:
+                    return f"cannot read {path} to keep it in the new set: {_reason(exc)}"
+    return None
+
+
 def _unswappable(target: Path) -> str | None:
     """Why an existing folder ``target`` cannot be replaced by a swap, or None."""
-    if os.path.ismount(target):
+    if _is_mount(target):
         return (f"{target} is a mount point: sflp writes a set beside its folder and swaps the two, which a "
                 f"mount point does not allow; write into a folder inside it, e.g. --out {target / 'charts'}")
     flag = _immutable(target)
@@ -304,9 +384,9 @@ def check_target(target: Path | str) -> Path:
             if folder != target and not folder.is_dir():
                 raise OutputError(f"output folder {target} cannot be created: {folder} is a file")
             break
-    foreign_entries(target)
+    foreign = foreign_entries(target)
     if target.is_dir():
-        why = _unswappable(target)
+        why = _unswappable(target) or _removal_problem(target, foreign)
         if why is not None:
             raise OutputError(why)
     lock = target.parent / f".{target.name}.lock"
@@ -469,9 +549,10 @@ def _write_marker(folder: Path, target: str, token: str) -> None:
         os.close(fd)
 
 
-def _marked(folder: Path, target: str, token: str) -> bool:
+def _marked(folder: Path, target: str, token: str | None) -> bool:
     """Whether ``folder`` is a real folder (not a symlink) whose :data:`MARKER` names ``target`` and
-    ``token``: the proof that sflp made it for this target."""
+    ``token`` (any token of 8 hexadecimal digits when None): the proof that sflp made it for this
+    target."""
     from sflp.errors import ConfigError
     from sflp.inputs import read_json
 
@@ -481,8 +562,55 @@ def _marked(folder: Path, target: str, token: str) -> bool:
         data = read_json(folder / MARKER, str(folder / MARKER), max_bytes=4096, follow_symlinks=False)
     except (OSError, ConfigError):
         return False
-    return (isinstance(data, dict) and data.get("format") == MARKER_FORMAT and data.get("target") == target
-            and data.get("token") == token)
+    if not isinstance(data, dict) or data.get("format") != MARKER_FORMAT or data.get("target") != target:
+        return False
+    found = data.get("token")
+    if token is None:
+        return isinstance(found, str) and len(found) == 8 and all(c in _TOKEN_DIGITS for c in found)
+    return found == token
+
+
+def _unlink_quietly(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+def remove_marked(folder: Path) -> bool:
+    """Remove the sflp folder ``folder`` (a staging folder or an old set), its marker last, so that
+    what cannot be removed now stays provably sflp's for a later run.  A folder inside it without
+    write permission (a read-only folder of the user's, carried into the new set) is made
+    writable first.  Returns whether the folder is gone."""
+    def retry(function, path, exc_info):
+        parent = os.path.dirname(path)
+        try:
+            os.chmod(parent, stat.S_IMODE(os.lstat(parent).st_mode) | stat.S_IWUSR | stat.S_IXUSR)
+            function(path)
+        except OSError:
+            pass
+
+    try:
+        entries = [e for e in folder.iterdir() if e.name != MARKER]
+    except OSError:
+        return False
+    for entry in entries:
+        if entry.is_dir() and not entry.is_symlink():
+            try:
+                os.chmod(entry, stat.S_IMODE(entry.lstat().st_mode) | stat.S_IWUSR | stat.S_IXUSR | stat.S_IRUSR)
+            except OSError:
+                pass
+            shutil.rmtree(entry, onerror=retry)
+        else:
+            _unlink_quietly(entry)
+    try:
+        if any(e.name != MARKER for e in folder.iterdir()):
+            return False
+        _unlink_quietly(folder / MARKER)
+        folder.rmdir()
+    except OSError:
+        return False
+    return True
 
 
 def leftovers(parent: Path, target: str) -> list[Path]:
@@ -568,10 +696,13 @@ class StagedFolder:
             self.lock.acquire(self.wait, self.on_wait)
             with signals_deferred():
                 for old in leftovers(self.parent, self.name):
-                    shutil.rmtree(old, ignore_errors=True)
+                    remove_marked(old)
+                stale = self.target / MARKER  # a swap cut short: sflp's marker left in the target
+                if self.target.is_dir() and not stale.is_symlink() and _marked(self.target, self.name, None):
+                    stale.unlink()
             self.foreign = foreign_entries(self.target)
             if self.target.is_dir():  # the checks again, holding the lock
-                why = _unswappable(self.target)
+                why = _unswappable(self.target) or _removal_problem(self.target, self.foreign)
                 if why is not None:
                     raise OutputError(why)
             with signals_deferred():
@@ -586,7 +717,7 @@ class StagedFolder:
     def _abort(self) -> None:
         with signals_deferred():
             if self.stage is not None:
-                shutil.rmtree(self.stage, ignore_errors=True)
+                remove_marked(self.stage)  # what cannot go now stays marked, for the next run
                 self.stage = None
             self.lock.release()
             for folder in reversed(self.created):  # innermost first
@@ -598,51 +729,91 @@ class StagedFolder:
     def _commit(self) -> None:
         stage = self.stage
         assert stage is not None
-        clash = sorted(p.name for p in self.foreign if (stage / p.name).exists() or (stage / p.name).is_symlink())
-        if clash:
-            raise OutputError(
-                f"{self.target / clash[0]} was not written by sflp (its manifest does not list it) and the new "
-                "report has a file of that name; move it away or choose another folder. Nothing was changed"
-            )
         with signals_deferred():
+            try:
+                shutil.rmtree(stage / TEMP_FOLDER)
+            except OSError as exc:
+                raise OutputError(f"cannot write {self.target}: {_reason(exc)}") from None
+            # the user's entries as they are now (files added while the run worked are kept too)
+            self.foreign = foreign_entries(self.target)
+            listed = listed_names(self.target)
+            clash = sorted(p.name for p in self.foreign if os.path.lexists(stage / p.name))
+            if clash:
+                raise OutputError(
+                    f"{self.target / clash[0]} was not written by sflp (its manifest does not list it) and the new "
+                    "report has a file of that name; move it away or choose another folder. Nothing was changed"
+                )
             try:  # the user's files go into the new set before the swap; their originals stay until then
                 for entry in self.foreign:
                     _carry(entry, stage)
             except OSError as exc:
                 raise OutputError(f"cannot keep {entry} in the new report: {_reason(exc)}") from None
             try:
-                shutil.rmtree(stage / TEMP_FOLDER)
                 os.chmod(stage, 0o777 & ~_umask())
-                os.unlink(stage / MARKER)  # the new set must not carry it
+                if self.target.exists():  # the folder that becomes the old set is marked before the swap
+                    _write_marker(self.target, self.name, self.token)
             except OSError as exc:
                 raise OutputError(f"cannot write {self.target}: {_reason(exc)}") from None
             try:
-                if self.target.exists():
-                    if exchange(stage, self.target):
-                        old = stage
-                    else:
-                        old = self.parent / f".{self.name}.old-{self.token}"
-                        os.rename(self.target, old)
-                        try:
-                            os.rename(stage, self.target)
-                        except OSError:
-                            os.rename(old, self.target)  # the old set back in its place
-                            raise
-                else:
-                    os.rename(stage, self.target)
-                    old = None
+                old = self._swap(stage)
             except OSError as exc:
+                _unlink_quietly(self.target / MARKER)
                 raise OutputError(f"cannot move the new report into {self.target}: {_reason(exc)}") from None
-            if old is not None:  # now the old set: marked as sflp's, so that a later run may finish removing it
-                try:
-                    _write_marker(old, self.name, self.token)
-                except OSError:
-                    pass
-                shutil.rmtree(old, ignore_errors=True)
+            _unlink_quietly(self.target / MARKER)  # the staging folder's marker came along
             self.stage = None
-            self.created = []
+            if old is not None:
+                carried = {p.name for p in self.foreign}
+                late = [e for e in sorted(old.iterdir()) if e.name not in listed | carried | {MARKER}]
+                if self._rescue(late):  # files the user added in the last moment: into the new set
+                    remove_marked(old)
             self.kept = [p.name for p in self.foreign]
             self.lock.release()
+            self._drop_created()  # after the lock: its file may be reached through one of them
+
+    def _swap(self, stage: Path) -> Path | None:
+        """Put ``stage`` in the target's place; the old set's folder (marked), or None if there was none."""
+        if not self.target.exists():
+            os.rename(stage, self.target)
+            return None
+        if exchange(stage, self.target):
+            return stage
+        old = self.parent / f".{self.name}.old-{self.token}"
+        os.rename(self.target, old)
+        try:
+            os.rename(stage, self.target)
+        except OSError:
+            os.rename(old, self.target)  # the old set back in its place
+            raise
+        return old
+
+    def _rescue(self, late: list[Path]) -> bool:
+        """Move entries the user put into the target after sflp last looked (between that look and
+        the swap: they are in the old set now) into the new set; False (the old set is then kept,
+        marked, and said on stderr) when one cannot go there."""
+        ok = True
+        for entry in late:
+            try:
+                if os.path.lexists(self.target / entry.name):
+                    raise FileExistsError(errno.EEXIST, "the new report has a file of that name")
+                os.rename(entry, self.target / entry.name)
+            except OSError as exc:
+                ok = False
+                print(f"sflp: {entry.name} appeared in {self.target} during the swap and could not join the new "
+                      f"set ({_reason(exc)}); it is in {entry.parent}", file=sys.stderr)
+        return ok
+
+    def _drop_created(self) -> None:
+        """Remove the folders this run created that the target does not live in (``--out a/../set``
+        creates ``a`` to reach ``set``), if empty; the others are the target's own parents."""
+        real = Path(os.path.realpath(self.target))
+        keep = {str(p) for p in (real, *real.parents)}
+        for folder in reversed(self.created):
+            if os.path.realpath(folder) not in keep:
+                try:
+                    folder.rmdir()
+                except OSError:
+                    pass
+        self.created = []
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if exc_type is None:

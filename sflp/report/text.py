@@ -118,7 +118,10 @@ class RangesCsvStream:
     def __init__(self, path: Path | str):
         self.path = Path(path)
         self.digest = hashlib.sha256()
-        self.fh = open(self.path, "wb", buffering=1 << 20)
+        try:  # in a fresh staging folder: O_EXCL, no inode left is sflp's error like a full disk
+            self.fh = open(self.path, "xb", buffering=1 << 20)
+        except OSError as exc:
+            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         self.rows = 0
         self._write(",".join(RANGES_COLUMNS) + "\n")
 
