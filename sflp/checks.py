@@ -75,6 +75,32 @@ def short(value, limit: int = SHORT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+SHORT_ABOVE = 1e20
+"""A magnitude from which readable text shows a number in a short form (``-9.90954e+24``) instead
+of its fixed-point digits (``-9909539200295503115845632.000000``); ``--json`` keeps the exact float."""
+_FIXED = re.compile(r"(?P<head>.*?)(?:\.(?P<digits>[0-9]+))?[fF]")
+
+
+def number_text(value, spec: str, digits: int = 6) -> str:
+    """``value`` in the fixed-point format ``spec`` (``"+.9f"``, ``">12.3f"``) as readable text
+    shows it, or -- when its magnitude is :data:`SHORT_ABOVE` or more -- with the same sign, width
+    and alignment in ``%g`` style with ``digits`` significant digits: huge stacks and antes give
+    values of 1e25 bb, whose 100 digits say nothing more.
+
+    >>> number_text(-0.49321636, "+.9f"), number_text(-9909539200295503115845632.0, "+.9f")
+    ('-0.493216360', '-9.90954e+24')
+    >>> number_text(6.5e27, ">12.3f"), number_text(2e25, "+.2f", 3), number_text(float("nan"), ".2f")
+    ('     6.5e+27', '+2e+25', 'nan')
+    """
+    value = float(value)
+    fixed = _FIXED.fullmatch(spec)
+    if fixed is None:
+        raise ValueError(f"number_text: {spec!r} is not a fixed-point format such as '+.6f'")
+    if math.isfinite(value) and abs(value) >= SHORT_ABOVE:
+        return format(value, f"{fixed['head']}.{digits}g")
+    return format(value, spec)
+
+
 def real(name: str, value, *, low: float | None = None, positive: bool = False) -> float:
     """``value`` as a finite float, else sflp's error naming ``name``.
 

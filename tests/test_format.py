@@ -3,6 +3,7 @@
 import json
 import math
 import pathlib
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -159,3 +160,50 @@ def test_coloured_terminal_grids_use_the_charts_colours():
             assert rgb[0] > rgb[2]
         elif v >= 0.05:
             assert rgb[2] > rgb[0]
+
+
+# ---------------------------------------------------------------- huge numbers in readable text
+
+HUGE = ["--stack", "1e30", "--ante", "1e25"]
+"""A game whose values are about 1e25 bb: fixed-point text printed them with 25 digits and more
+(``-9909539200295503115845632.000000``), and ``--bb-ante 1e100`` with a hundred."""
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", *HUGE], ["simulate", *HUGE, "--hands", "1000"], ["verify", *HUGE, "--sb", "30%", "--bb", "30%"],
+    ["exploit", *HUGE, "--bb", "30%"], ["sc", "--ante", "1e25"],
+], ids=lambda argv: argv[0])
+def test_readable_text_shows_huge_values_in_short_form_and_json_keeps_them_exact(capsys, argv):
+    from sflp.cli import main
+
+    assert main([*argv, "--no-color"]) == 0
+    text = capsys.readouterr().out
+    long_numbers = [line for line in text.splitlines()
+                    if re.search(r"\d{21}", line) and not re.search(r"exact|/\d", line)]  # exact fractions stay whole
+    assert not long_numbers, long_numbers[:3]
+    assert re.search(r"\de\+2\d", text), text[:400]  # in %g style instead
+    if argv[0] != "sc":
+        assert main([*argv, "--json"]) == 0
+        numbers = [v for v in _floats(json.loads(capsys.readouterr().out)) if abs(v) >= 1e20]
+        assert numbers and all(isinstance(v, float) for v in numbers)  # --json: the floats themselves
+
+
+def _floats(obj):
+    if isinstance(obj, dict):
+        for v in obj.values():
+            yield from _floats(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _floats(v)
+    elif isinstance(obj, float):
+        yield obj
+
+
+@pytest.mark.parametrize("value, spec, digits, text", [
+    (0.5, "+.9f", 6, "+0.500000000"), (-1e20, "+.9f", 6, "-1e+20"), (99999999999999991611392.0, ".2f", 3, "1e+23"),
+    (1e19, ".1f", 3, "10000000000000000000.0"), (6.5e27, ">12.3f", 6, "     6.5e+27"), (float("inf"), ".2f", 6, "inf"),
+])
+def test_number_text_is_fixed_point_below_1e20_and_short_above(value, spec, digits, text):
+    from sflp.checks import number_text
+
+    assert number_text(value, spec, digits) == text

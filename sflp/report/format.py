@@ -40,6 +40,8 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+from sflp.checks import number_text
+
 # ------------------------------------------------------------------ text a user gave us
 
 NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
@@ -316,7 +318,7 @@ def format_solution(solution, color: bool = False, width: int | None = None) -> 
     lines = [
         f"Heads-up push/fold, stack {c.stack:g} bb (SB {c.small_blind:g}, BB {c.big_blind:g}, "
         f"ante {c.ante:g}, BB ante {c.bb_ante:g}) - {solution.level} level",
-        f"Value (SB's EV per hand): {solution.value:+.9f} bb",
+        f"Value (SB's EV per hand): {number_text(solution.value, '+.9f')} bb",
     ]
     if solution.value_exact is not None:
         v = solution.value_exact
@@ -367,7 +369,7 @@ def ev_margin_grids(solution, width: int | None = None, color: bool = False) -> 
         _, _, sb_ev, bb_ev = class_arrays(solution)
 
     def cells(values):
-        texts = ["." if not math.isfinite(float(v)) else f"{float(v):+.2f}" for v in values]
+        texts = ["." if not math.isfinite(float(v)) else number_text(v, "+.2f", 3) for v in values]
         if not color:
             return texts
         return [ansi(ev_colour(float(v), EV_TEXT_SCALE), f"{t:>6}") for v, t in zip(values, texts)]
@@ -467,7 +469,7 @@ def format_exploit_sweep(sweep, locked, out_dir, files, stacks) -> str:
     t = sweep.thresholds
     verb = "push" if hero == "sb" else "call"
     labels = [t.get(hero, n).label() if t.get(hero, n).intervals and t.get(hero, n).intervals[0][0] <= low
-              else (f">{t.get(hero, n).intervals[0][0]:.1f}" if t.get(hero, n).intervals else "-")
+              else (f">{number_text(t.get(hero, n).intervals[0][0], '.1f', 3)}" if t.get(hero, n).intervals else "-")
               for n in CLASS_NAMES]
     return "\n".join([
         f"{exploit_sweep_title(locked)}: {len(stacks)} stacks from {low:g} to {high:g} bb, "
@@ -513,7 +515,7 @@ def _threshold_text(threshold: float | None, capped: bool) -> str:
     """
     if threshold is None:
         return "never"
-    return f"{threshold:g}+" if capped else f"{threshold:.2f}"
+    return f"{threshold:g}+" if capped else number_text(threshold, ".2f")
 
 
 def _where_text(intervals, most: int = 3) -> str:
@@ -523,10 +525,11 @@ def _where_text(intervals, most: int = 3) -> str:
     >>> _where_text([(2.0, 2.004), (5.0, 6.5)]), _where_text([(2.0, 2.001)])
     ('5.00-6.50', '2.00')
     """
-    shown = [(x, y) for x, y in intervals if f"{x:.2f}" != f"{y:.2f}"]
+    shown = [(x, y) for x, y in intervals if number_text(x, ".2f") != number_text(y, ".2f")]
     if not shown:
-        return f"{intervals[0][0]:.2f}" if intervals else ""
-    return ", ".join(f"{x:.2f}-{y:.2f}" for x, y in shown[:most]) + (" ..." if len(shown) > most else "")
+        return number_text(intervals[0][0], ".2f") if intervals else ""
+    return (", ".join(f"{number_text(x, '.2f')}-{number_text(y, '.2f')}" for x, y in shown[:most])
+            + (" ..." if len(shown) > most else ""))
 
 
 def format_compare(a, b, diffs, out_dir, files, top: int = 10) -> str:

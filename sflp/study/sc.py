@@ -97,12 +97,13 @@ class SCNumber:
     from_stack: Fraction | None
 
     def label(self) -> str:
-        """``"19.334520"``, ``"inf"`` or ``"-"`` (never profitable)."""
+        """``"19.334520"``, ``"inf"`` or ``"-"`` (never profitable); ``%g`` style from 1e20 bb
+        (:func:`sflp.checks.number_text`)."""
         if self.unbounded:
             return "inf"
         if self.never:
             return "-"
-        return f"{float(self.stack):.6f}"
+        return checks.number_text(self.stack, ".6f")
 
     def to_dict(self) -> dict:
         def text(v):
@@ -374,7 +375,7 @@ def format_text(config: GameConfig, numbers: dict[str, SCNumber]) -> str:
     cells = []
     for name in CLASS_NAMES:
         sc = numbers[name]
-        cells.append("inf" if sc.unbounded else "-" if sc.never else f"{float(sc.stack):.1f}")
+        cells.append("inf" if sc.unbounded else "-" if sc.never else checks.number_text(sc.stack, ".1f", 3))
     lines = [
         f"Sklansky-Chubukov numbers (bb, stack before posting): SB {config.small_blind:g}, BB "
         f"{config.big_blind:g}, ante {config.ante:g}, BB ante {config.bb_ante:g}",

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sflp.cache import njit  # numba's njit, cached in sflp's cache folder (never in the package)
+from sflp.checks import number_text
 from sflp.core.cards import COMBO_INDEX, N_CLASSES, N_COMBOS, parse_cards
 from sflp.core.evaluator import STRAIGHT_TOP, value_from_masks
 from sflp.core.game import GameConfig, PushFoldGame
@@ -526,9 +527,10 @@ def format_text(report: SimulationReport) -> str:
         f"simulate: stack {c.stack:g} bb, blinds {c.small_blind:g}/{c.big_blind:g}, ante {c.ante:g}, "
         f"BB ante {c.bb_ante:g}; {n:,} hands, seed {report.seed}",
         f"SB strategy: {report.sb_source}; BB strategy: {report.bb_source}",
-        f"SB mean net   {report.mean:+.6f} bb/hand  (stderr {report.stderr:.6f})",
-        f"95% interval  [{report.ci_low:+.6f}, {report.ci_high:+.6f}]",
-        f"exact value   {report.exact_value:+.6f} bb/hand: {verdict} the interval (z = {report.z_score:+.2f})",
+        f"SB mean net   {number_text(report.mean, '+.6f')} bb/hand  (stderr {number_text(report.stderr, '.6f')})",
+        f"95% interval  [{number_text(report.ci_low, '+.6f')}, {number_text(report.ci_high, '+.6f')}]",
+        f"exact value   {number_text(report.exact_value, '+.6f')} bb/hand: {verdict} the interval "
+        f"(z = {number_text(report.z_score, '+.2f')})",
         "",
         f"SB folds           {report.folds:>12,}  {100 * report.folds / n:6.2f}%",
         f"shove, BB folds    {report.uncontested:>12,}  {100 * report.uncontested / n:6.2f}%",

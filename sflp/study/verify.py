@@ -72,7 +72,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from sflp.checks import short
+from sflp.checks import number_text, short
 from sflp.core.cards import CLASS_NAMES, COMBO_CLASS, N_CLASSES
 from sflp.core.game import GameConfig, PushFoldGame, Solution
 from sflp.errors import ArgumentTypeError, ConfigError
@@ -330,7 +330,7 @@ def exceeds(report: VerifyReport, max_exploitability: float) -> bool:
 
 
 def _fmt(v: float | None, digits: int = 6) -> str:
-    return "-" if v is None else f"{v:+.{digits}f}"
+    return "-" if v is None else number_text(v, f"+.{digits}f")
 
 
 def _names(names: tuple[str, ...], limit: int = 12) -> str:
@@ -368,7 +368,7 @@ def format_text(report: VerifyReport, top: int = 15) -> str:
     lines = [
         f"verify: stack {c.stack:g} bb, blinds {c.small_blind:g}/{c.big_blind:g}, "
         f"ante {c.ante:g}, BB ante {c.bb_ante:g}  ({report.level} level)",
-        f"exact equilibrium value (SB): {report.nash_value:+.6f} bb/hand",
+        f"exact equilibrium value (SB): {number_text(report.nash_value, '+.6f')} bb/hand",
         "",
         f"{'side':<6}{'exploitability bb/hand':>24}{'mbb/hand':>12}   strategy",
     ]
@@ -380,13 +380,15 @@ def format_text(report: VerifyReport, top: int = 15) -> str:
         if e is None:
             lines.append(f"{who:<6}{'(not given)':>24}")
         else:
-            lines.append(f"{who:<6}{e:>24.9f}{mbb:>12.3f}   {src}")
-    lines.append(f"{'total':<6}{report.total_exploitability:>24.9f}{report.total_exploitability_mbb:>12.3f}")
+            lines.append(f"{who:<6}{number_text(e, '>24.9f')}{number_text(mbb, '>12.3f')}   {src}")
+    lines.append(f"{'total':<6}{number_text(report.total_exploitability, '>24.9f')}"
+                 f"{number_text(report.total_exploitability_mbb, '>12.3f')}")
     for who in PLAYERS:
         if report.notes.get(who):
             lines.append(f"note ({who.upper()}): {report.notes[who]}")
     if report.value_vs_each_other is not None:
-        lines.append(f"value of the given SB vs the given BB: {report.value_vs_each_other:+.6f} bb/hand")
+        value = number_text(report.value_vs_each_other, "+.6f")
+        lines.append(f"value of the given SB vs the given BB: {value} bb/hand")
     if report.exact is not None:
         lines += _exact_lines(report.exact)
     for who in PLAYERS:
@@ -402,14 +404,14 @@ def format_text(report: VerifyReport, top: int = 15) -> str:
         lines += [
             "",
             f"{who.upper()} hands vs the exact {('BB' if who == 'sb' else 'SB')} strategy: "
-            f"{total * MBB:.3f} mbb/hand lost in all",
+            f"{number_text(total * MBB, '.3f')} mbb/hand lost in all",
         ]
         if not costly:
             lines.append(f"  every hand is played as a best reply (to {DISPLAY_FLOOR:g} bb)")
             continue
         lines.append(f"  {'hand':<6}{'given':>8}{'exact':>8}{'ev lost mbb/hand':>18}")
         for r in costly:
-            lines.append(f"  {r.hand:<6}{r.given:>8.3f}{r.exact:>8.3f}{r.ev_lost * MBB:>18.4f}")
+            lines.append(f"  {r.hand:<6}{r.given:>8.3f}{r.exact:>8.3f}{number_text(r.ev_lost * MBB, '>18.4f')}")
     return "\n".join(lines) + "\n"
 
 
