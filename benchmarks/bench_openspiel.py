@@ -1,6 +1,6 @@
 """Benchmark of the OpenSpiel bridge: the .efg export, OpenSpiel loading it, and scoring a policy.
 
-Run:  python benchmarks/bench_openspiel.py [--runs 5] [--stack 10]
+Run:  python benchmarks/bench_openspiel.py [--runs 5] [--stack 10] [--record]
 
 Prints medians of ``--runs`` runs (in this process, the equity table already loaded) of
 
@@ -11,7 +11,9 @@ Prints medians of ``--runs`` runs (in this process, the equity table already loa
   C++ ``pyspiel.nash_conv`` of the same policy (floats);
 * one CFR+ iteration in OpenSpiel's C++, for scale;
 
-and the cold command ``sflp export efg`` in a fresh process.  Needs ``pip install 'sflp[openspiel]'``.
+and the cold command ``sflp export efg`` in a fresh process, and the file's size with no ante and
+with the README's ante of 0.125.  Every time is wall seconds in one process (CPU beside it).
+Needs ``pip install 'sflp[openspiel]'``.
 """
 
 from __future__ import annotations
@@ -21,17 +23,21 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import cold_command, machine, median_time, report
+from _common import Record, cold_command, machine, measure, report
 
 import sflp
 from sflp.core.equity import load_table
+
+RECORD = Record("openspiel")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--stack", type=float, default=10.0)
+    RECORD.arguments(parser)
     args = parser.parse_args(argv)
+    RECORD.use(args)
     try:
         import pyspiel
     except ImportError:
@@ -45,30 +51,45 @@ def main(argv: list[str] | None = None) -> int:
     efg_text(config)  # the exact payoffs of this structure, cached like any solve's
     text = efg_text(config)
     print(f"export: {len(text.encode()):,} bytes, {text.count(chr(10)):,} lines")
-    export, times = median_time(lambda: efg_text(config), args.runs)
-    report(f"export, {args.stack:g} bb (efg_text)", export, times)
-    load, times = median_time(lambda: pyspiel.load_efg_game(text), args.runs)
-    report("OpenSpiel load_efg_game of that text (reference)", load, times)
+    size = len(text.encode())
+    RECORD.put("efg.bytes", size, f"{size / 1e6:.1f} MB", f"the .efg text at {args.stack:g} bb, no ante")
+    ante = len(efg_text(sflp.GameConfig(stack=args.stack, ante=0.125)).encode())
+    print(f"export with ante 0.125: {ante:,} bytes")
+    RECORD.put("efg_ante.bytes", ante, f"{ante / 1e6:.1f} MB", f"the .efg text at {args.stack:g} bb, ante 0.125")
+    t = measure(lambda: efg_text(config), args.runs)
+    report(f"export, {args.stack:g} bb (efg_text)", t)
+    RECORD.timing("export", t, "efg_text of one stack, warm")
+    export = t.wall
+    t = measure(lambda: pyspiel.load_efg_game(text), args.runs)
+    report("OpenSpiel load_efg_game of that text (reference)", t)
+    RECORD.timing("load", t, "pyspiel.load_efg_game of that text")
+    load = t.wall
     print(f"ratio export / load: {export / load:.2f}")
 
     game = load_game(config)
     solver = pyspiel.CFRPlusSolver(game)
-    step, times = median_time(solver.evaluate_and_update_policy, args.runs)
-    report("OpenSpiel CFR+, one iteration (C++)", step, times)
+    t = measure(solver.evaluate_and_update_policy, args.runs)
+    report("OpenSpiel CFR+, one iteration (C++)", t)
+    RECORD.timing("cfr_step", t, "one OpenSpiel CFR+ iteration (C++)")
     for _ in range(20):
         solver.evaluate_and_update_policy()
     policy = solver.tabular_average_policy()
-    theirs, times = median_time(lambda: pyspiel.nash_conv(game, policy), args.runs)
-    report("OpenSpiel nash_conv of a CFR+ average policy (C++, floats; reference)", theirs, times)
-    ours, times = median_time(lambda: verify(policy, config), args.runs)
-    report("sflp.openspiel.verify of the same policy (exact rationals, with the per-hand report)", ours, times)
-    print(f"ratio exact verify / OpenSpiel nash_conv: {ours / theirs:.2f}")
+    t = measure(lambda: pyspiel.nash_conv(game, policy), args.runs)
+    report("OpenSpiel nash_conv of a CFR+ average policy (C++, floats; reference)", t)
+    RECORD.timing("nash_conv", t, "pyspiel.nash_conv of a policy")
+    theirs = t.wall
+    t = measure(lambda: verify(policy, config), args.runs)
+    report("sflp.openspiel.verify of the same policy (exact rationals, with the per-hand report)", t)
+    RECORD.timing("verify", t, "sflp.openspiel.verify of the same policy", sig=3)
+    print(f"ratio exact verify / OpenSpiel nash_conv: {t.wall / theirs:.2f}")
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "g.efg"
-        cold, times = cold_command([sys.executable, "-m", "sflp", "export", "efg", "--stack", f"{args.stack:g}",
-                                    "--out", str(out)], args.runs)
-        report("cold `sflp export efg` (a new process: imports, table, exact payoffs, write)", cold, times)
+        t = cold_command([sys.executable, "-m", "sflp", "export", "efg", "--stack", f"{args.stack:g}",
+                          "--out", str(out)], args.runs)
+        report("cold `sflp export efg` (a new process: imports, table, exact payoffs, write)", t)
+        RECORD.timing("cold_export", t, "sflp export efg in a new process")
+    RECORD.write()
     return 0
 
 

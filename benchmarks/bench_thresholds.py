@@ -1,54 +1,54 @@
 """Benchmark of sflp.solving.thresholds: exact thresholds of all 169 x 2 hands by path following.
 
-Run:  python benchmarks/bench_thresholds.py [--runs 3]
+Run:  python benchmarks/bench_thresholds.py [--runs 3] [--record]
 
-Prints, for 1-200 bb and 1-25 bb (blinds 0.5/1, no ante), the median wall time of ``--runs``
-runs of :func:`sflp.solving.thresholds.compute_thresholds`, after one untimed cold run (loading the
-equity table and compiling the LP), and the number of breakpoints, segments, LP solves and
-pivots (supports found without an LP).  Target: <= 30 s for 1-200 bb.
+Prints, for 1-200 bb and 1-25 bb (blinds 0.5/1, no ante), the median wall and CPU seconds of
+``--runs`` runs of :func:`sflp.solving.thresholds.compute_thresholds` in this process (one
+process: CPU and wall differ only by what other programs take from it), after one untimed cold
+run (loading the equity table and compiling the LP), and the number of breakpoints, segments, LP
+solves and pivots (supports found without an LP).  Target (wall): <= 30 s for 1-200 bb.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import statistics
 import sys
 import time
 
-from _common import peak_rss
+from _common import Record, Timing, machine, peak_rss, report, timed
 
 from sflp.core.game import GameConfig
 from sflp.solving.thresholds import compute_thresholds
+
+RECORD = Record("thresholds")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    RECORD.arguments(parser)
     args = parser.parse_args(argv)
+    RECORD.use(args)
     config = GameConfig(stack=10)
 
-    print(f"machine: {platform.platform()}, python {platform.python_version()}, "
-          f"os.cpu_count()={os.cpu_count()}")
+    print(f"machine: {machine()}")
     t0 = time.perf_counter()
     compute_thresholds(config, 1.0, 25.0)
     print(f"cold run 1-25 bb (table load + LP compile): {time.perf_counter() - t0:.2f} s; {peak_rss()}")
 
     for low, high in ((1.0, 200.0), (1.0, 25.0)):
-        times = []
-        result = None
+        t = Timing()
         for _ in range(args.runs):
-            t0 = time.perf_counter()
-            result = compute_thresholds(config, low, high)
-            times.append(time.perf_counter() - t0)
-        assert result is not None
-        print(
-            f"exact thresholds {low:g}-{high:g} bb, 169x2 hands: median {statistics.median(times):.3f} s "
-            f"of {args.runs} runs (min {min(times):.3f}, max {max(times):.3f}); "
-            f"{len(result.breakpoints)} breakpoints, {len(result.segments)} segments, "
-            f"{result.lp_solves} LP solves, {result.pivots} pivots; {peak_rss()}"
-        )
+            result = timed(lambda lo=low, hi=high: compute_thresholds(config, lo, hi), t)
+        what = f"exact thresholds {low:g}-{high:g} bb, 169x2 hands"
+        report(what, t, target="wall <= 30 s" if high == 200 else "")
+        print(f"    {len(result.breakpoints)} breakpoints, {len(result.segments)} segments, "
+              f"{result.lp_solves} LP solves, {result.pivots} pivots")
+        key = f"{low:g}-{high:g}"
+        RECORD.timing(key, t, what)
+        RECORD.put(f"{key}.breakpoints", len(result.breakpoints), f"{len(result.breakpoints):,}", "breakpoints")
+        RECORD.put(f"{key}.segments", len(result.segments), f"{len(result.segments):,}", "segments")
+    RECORD.write()
     return 0
 
 
