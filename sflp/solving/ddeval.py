@@ -184,8 +184,19 @@ def comp_horner(ch: np.ndarray, cl: np.ndarray, x: np.ndarray, cabs: np.ndarray 
 
 
 def proven_sign(h: np.ndarray, bound: np.ndarray) -> np.ndarray:
-    """+1 / -1 where the sign of the exact value is proven, 0 where it is not (int8)."""
-    return (np.sign(h) * (np.abs(h) > bound)).astype(np.int8)
+    """+1 / -1 where the sign of the exact value is proven, 0 where it is not (int8).
+
+    Only a finite value beyond a finite bound is proven: an evaluation that overflowed gives an
+    infinite bound, an inf or a NaN, and none of them proves a sign.  (The comparisons are
+    False for NaN, so nothing here casts a NaN to an integer, which would be undefined in C.)
+
+    >>> proven_sign(np.array([3.0, -3.0, 1.0, np.nan, np.inf, -np.inf, 5.0]),
+    ...             np.array([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, np.inf])).tolist()
+    [1, -1, 0, 0, 0, 0, 0]
+    """
+    h, bound = np.asarray(h), np.asarray(bound)
+    decided = np.isfinite(h) & np.isfinite(bound)
+    return ((decided & (h > bound)).astype(np.int8) - (decided & (h < -bound)).astype(np.int8))
 
 
 def ratios(H, L, B, num, den, wh, wl, scale):

@@ -66,7 +66,9 @@ def _comp_horner(ch, cl, ca, x, H, L, B, S):  # pragma: no cover - compiled
             H[r, s] = h
             L[r, s] = lo
             B[r, s] = bound
-            S[r, s] = (h > bound) - (h < -bound)
+            # as ddeval.proven_sign: only a finite value beyond a finite bound proves a sign
+            decided = (abs(h) < np.inf) & (bound < np.inf)
+            S[r, s] = (decided & (h > bound)) - (decided & (h < -bound))
 
 
 def _rounded_ratio(H, L, B, num, den, wh, wl, pw, out, ok):  # pragma: no cover - compiled
