@@ -1,6 +1,7 @@
 import pytest
 
 from sflp.core.equity import load_table
+from tests.tool_skips import pytest_runtest_makereport  # noqa: F401 (CI=true: a missing tool fails, see there)
 
 
 @pytest.fixture(scope="session")
