@@ -282,3 +282,46 @@ def test_a_neighbouring_segments_support_certifies_nothing(config, low, high, co
                     assert _no_equilibrium(game0.at_stack(s), segment, s), (k, j, s)
                     refuted += 1
     assert tried > 200 and refuted > 0.9 * tried  # the test ran on many segments, and exactly
+
+
+# ---------------------------------------------------------------- guards that real sweeps never reach
+
+
+@pytest.mark.parametrize("compiled", ROUTES)
+def test_a_ratio_in_the_subnormal_range_is_not_proven(compiled):
+    """5 (2^60 + 1) / 2^1135 = 2.5 (1 + 2^-60) 2^-1074 rounds up to 3 * 2^-1074.  Its double-double
+    is 2.5 (times the power of two) in the high part and the 2^-60 in the low part; scaled into
+    the subnormal range the high part is a tie that rounds to even (2 * 2^-1074), the low part
+    vanishes and so does the slack: only the guard ``|ratio| >= 2^-900`` keeps that wrong float
+    from being published.  The same ratio times 2^1000 is normal and is proven."""
+    for exponent, truth in ((1135, 3 * 2.0**-1074), (135, float(Fraction(5 * (2**60 + 1), 2**135)))):
+        polys = [[5 * (2**60 + 1)], [2**exponent]]
+        hi, lo, shift = ddeval.scaled_coefficients(polys)
+        values, ok, _ = evaluate(hi, lo, 1, np.array([1.0]), [0], [1], [1.0], [0.0], shift[[0]] - shift[[1]],
+                                 compiled=compiled)
+        if ok[0, 0]:
+            assert values[0, 0] == truth, exponent
+        assert ok[0, 0] == (exponent == 135)
+
+
+@pytest.mark.parametrize("compiled", ROUTES)
+def test_stacks_with_long_decimals_are_the_stacks_one_at_a_time(compiled):
+    """Stacks with 9 to 12 decimals: the common denominator's powers pass 2^53, so the block
+    cannot evaluate them exactly in floats and must leave them to the exact route; the numbers
+    are SegmentCertificate.solution's, bit for bit."""
+    config = GameConfig(stack=10)
+    path = compute_thresholds(config, 6.0, 9.0)
+    game0 = make_game(config)
+    k, support = path.segment_of(7.5)
+    low, high = path.segments[k][:2]
+    stacks = [s for s in (round(low + (high - low) * f, n) for f, n in ((0.2, 9), (0.5, 12), (0.7, 10)))
+              if low < s < high]
+    assert len(stacks) == 3
+    segment = SegmentCertificate(game0.at_stack(stacks[0]), support)
+    block = segment.block(stacks, game0.config, compiled=compiled)
+    for s, fast in zip(stacks, block.solutions()):
+        slow = SegmentCertificate(game0.at_stack(s), support).solution(game0.config.with_stack(s))
+        assert slow is not None and fast is not None
+        for field in ("sb_strategy", "bb_strategy", "sb_ev", "bb_ev"):
+            assert getattr(fast, field).tobytes() == getattr(slow, field).tobytes(), (s, field)
+        assert (fast.value, fast.push_pct, fast.call_pct) == (slow.value, slow.push_pct, slow.call_pct)
