@@ -80,6 +80,7 @@ _EXPORTS: dict[str, str] = {
     "chart": "sflp.report.chart",
     "ChartResult": "sflp.report.chart",
     "read_ranges": "sflp.report.readback",
+    "read_margins": "sflp.report.readback",
     "write_chart_set": "sflp.report",
     "write_solution": "sflp.report",
     "check_manifest": "sflp.report.staging",

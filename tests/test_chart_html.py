@@ -466,7 +466,7 @@ def test_layout_keys_and_typed_stack(layout):
         ["cell ArrowDown", "5", "sb-KK", "#stack=5", "5"],
         ["cell End", "5", "sb-K2s", "#stack=5", "5"],
         ["cell +", "7.7", "sb-K2s", "#stack=7.7", "7.7"],
-        ["typed 4", "5", "", "#stack=5", "5"],  # the nearest solved stack
+        ["typed 4", "5", "", "#stack=5", "5"],  # the nearest stack on the page (every stack is on it here)
         ["typed nothing", "5", "", "#stack=5", "5"],
         ["typed 2.4, Enter", "2", "stack-input", "#stack=2", "2"],
         ["ArrowRight in the input", "2", "stack-input", "#stack=2", "2"],

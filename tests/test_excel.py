@@ -213,7 +213,8 @@ def test_hand_ev_sheet_shows_a_bounded_even_sample_with_the_grid_stacks(full_set
     grid = [5.0, 10.0, 15.0, 20.0, 25.0]
     assert len(stacks) <= excel.HAND_EV_STACKS + len(grid)
     assert set(grid) <= set(stacks) and stacks[0] == 1.0 and stacks[-1] == 25.0 and stacks == sorted(stacks)
-    assert f"{len(stacks)} of the 481 stacks shown here" in rows[0][1]
+    assert f"{len(stacks)} of the 481 solved stacks are shown here: 1 to 25 bb" in rows[0][1]
+    assert rows[0][1].endswith("The EV margins of every stack are in ranges.csv.")
     full = read_ranges(full_set)
     hands = rows[1][1:170]
     for row in rows[2:]:

@@ -51,6 +51,14 @@ class ChartResult:
     """The part of ``seconds`` spent solving: the thresholds and reading every stack off the path;
     the rest is the writers' (``seconds - solve_seconds``)."""
     note: str | None = None
+    ranges: str | None = None
+    """The form of the every-stack ranges written (``csv``, ``segments``, ``parquet``)."""
+    every_stack: dict | None = None
+    """Where the set keeps every stack's values, frequencies and EV margins
+    (:func:`sflp.report.chartset.homes`)."""
+    subsets: list = field(default_factory=list)
+    """The places of the set that show part of the stacks, each with its note
+    (:func:`sflp.report.chartset.subset_notes`)."""
 
     def to_dict(self) -> dict:
         """The JSON object of ``sflp chart --json``."""
@@ -151,7 +159,8 @@ def chart(
     lp = summary.methods.get("lp", 0) + (thresholds.lp_solves if thresholds is not None else 0)
     return ChartResult(out_dir=out_dir, files=files, config=config, stacks=tuple(stacks), thresholds=thresholds,
                        lp_solves=lp, certified=summary.certified, max_exploitability=summary.max_exploitability,
-                       exact=exact, seconds=clock.elapsed(), solve_seconds=clock.solving, note=note)
+                       exact=exact, seconds=clock.elapsed(), solve_seconds=clock.solving, note=note,
+                       ranges=summary.ranges, every_stack=summary.homes, subsets=summary.subsets)
 
 
 def _structure(config):

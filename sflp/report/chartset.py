@@ -103,6 +103,9 @@ class SweepSummary:
         self.methods: dict[str, int] = {}
         self.max_exploitability = 0.0
         self.certified = 0
+        self.ranges: str | None = None  # what write_set wrote: the ranges form,
+        self.homes: dict | None = None  # where every stack is (:func:`homes`)
+        self.subsets: list = []  # and the places showing part of the stacks (:func:`subset_notes`)
 
     def add(self, solution) -> None:
         self.add_stack(solution.config, float(solution.config.stack), solution.level, solution.method,
@@ -214,7 +217,82 @@ def _check_thresholds(config, thresholds) -> None:
 
 MAX_SHEET_STACKS = 500
 """Stacks kept for the workbook's ``Values`` sheet and the HTML page at most (chosen evenly, the
-grid stacks with them; ``values.csv`` and the ranges file have them all)."""
+grid stacks with them, so up to 500 plus the grid stacks; ``values.csv`` and the every-stack
+files have them all).  The ``Hand EV`` sheet shows fewer:
+:data:`sflp.report.stacks.HAND_EV_STACKS` (50) of them, with the grid stacks."""
+
+RANGE_FILE = {"csv": "ranges.csv", "segments": "ranges_segments.csv", "parquet": "ranges.parquet"}
+"""The file holding every stack's frequencies, by ranges form (:data:`.writers.RANGE_FORMS`)."""
+
+
+SEGMENT_MARGINS = "margins_supports.csv + margins_stacks.csv"
+"""The EV margins of every stack beside ``ranges_segments.csv`` (:class:`.writers.MarginsSupports`)."""
+
+
+def homes(formats: Sequence[str], ranges: str) -> dict[str, str | None]:
+    """Where a set keeps every solved stack's ``values``, ``frequencies`` and ``margins`` (EV
+    margins): file names, None when the set has no such file (written without ``csv``).
+
+    >>> homes(["csv", "xlsx"], "segments")["margins"]
+    'margins_supports.csv + margins_stacks.csv (read with sflp.read_margins)'
+    >>> homes(["xlsx"], "csv")
+    {'values': None, 'frequencies': None, 'margins': None}
+    """
+    if "csv" not in formats:
+        return {"values": None, "frequencies": None, "margins": None}
+    margins = RANGE_FILE[ranges] if ranges != "segments" else \
+        f"{SEGMENT_MARGINS} (read with sflp.read_margins)"
+    return {"values": "values.csv", "frequencies": RANGE_FILE[ranges], "margins": margins}
+
+
+def subset_text(shown: Sequence[float], total: int, home: str | None, what: str, grid: bool = True) -> str:
+    """The note of a sheet or page that shows the stacks ``shown`` of ``total`` solved stacks:
+    how many, which, and where ``what`` of every stack is (``home``; None: in no file of the set).
+
+    >>> print(subset_text([1.0, 13.0, 25.0], 481, "values.csv", "values").replace(". ", ".\\n"))
+    3 of the 481 solved stacks are shown here: 1 to 25 bb, spread evenly, with the grid stacks.
+    The values of every stack are in values.csv.
+    >>> subset_text([1.0, 25.0], 481, None, "EV margins").endswith("no file of this set (it was written without csv).")
+    True
+    """
+    shown = sorted(float(s) for s in shown)
+    head = (f"{len(shown):,} of the {total:,} solved stacks are shown here: {fmt_num(shown[0])} to "
+            f"{fmt_num(shown[-1])} bb, spread evenly{', with the grid stacks' if grid else ''}.")
+    if home is None:
+        return f"{head} The {what} of the other stacks are in no file of this set (it was written without csv)."
+    return f"{head} The {what} of every stack are in {home}."
+
+
+def subset_notes(solved: Sequence[float], kept: Sequence[float], chosen: Sequence[float], formats: Sequence[str],
+                 ranges: str) -> list[dict]:
+    """Every place of a set that shows part of its ``solved`` stacks, as written into it
+    (``kept``: the stacks of the workbook's ``Values`` sheet and of the page; ``chosen``: the grid
+    stacks): ``{"file", "part", "shown", "of", "from", "to", "rest", "text"}``, ``rest`` the
+    file(s) with every stack (None: none in this set) and ``text`` the note written there.
+    ``manifest.json`` (``subsets``) and the command's summary carry the same list."""
+    from sflp.report.stacks import PAGE_CURVE_POINTS, PAGE_STACKS, hand_ev_stacks, thin_indices
+
+    where = homes(formats, ranges)
+    total = len(solved)
+    page = [kept[k] for k in thin_indices(len(kept), PAGE_STACKS)]
+    curve = [solved[k] for k in thin_indices(total, PAGE_CURVE_POINTS)]
+    places = []
+    if "xlsx" in formats:
+        places += [("chart.xlsx", "Values sheet", kept, "values", "values"),
+                   ("chart.xlsx", "Hand EV sheet", hand_ev_stacks(kept, chosen), "margins", "EV margins")]
+    if "html" in formats:
+        places += [("chart.html", "grids and hand details", page, "frequencies", "grids and EV margins"),
+                   ("chart.html", "value curve", curve, "values", "values")]
+    notes = []
+    for file, part, shown, key, what in places:
+        if len(shown) < total:
+            rest = where[key]
+            if rest is not None and ranges == "segments" and key == "frequencies":  # margins in other files
+                rest = f"{rest} (frequencies) with {SEGMENT_MARGINS} (EV margins, read with sflp.read_margins)"
+            notes.append({"file": file, "part": part, "shown": len(shown), "of": total, "from": min(shown),
+                          "to": max(shown), "rest": rest,
+                          "text": subset_text(shown, total, rest, what, grid=part != "value curve")})
+    return notes
 
 
 def _stack_list(solutions, stacks) -> tuple[Iterable, list[float]]:
@@ -315,7 +393,7 @@ def _stream(solutions, solved: list[float], thresholds, exact: bool, summary: Sw
 
     position = 0
     announced = np.asarray(solved, dtype=np.float64)
-    for stacks, config, rows, values, texts in _blocks(solutions, exact, summary):
+    for stacks, config, rows, values, texts, support in _blocks(solutions, exact, summary):
         expected = announced[position:position + len(stacks)]
         if len(expected) != len(stacks) or not np.array_equal(expected, stacks):
             k = next((k for k in range(len(stacks)) if k >= len(expected) or stacks[k] != expected[k]), 0)
@@ -324,7 +402,7 @@ def _stream(solutions, solved: list[float], thresholds, exact: bool, summary: Sw
         if position == 0:
             _check_thresholds(config, thresholds)
         position += len(stacks)
-        yield Block(stacks, rows, values, texts)
+        yield Block(stacks, rows, values, texts, *(support or (None, None)))
         tick("solving", position, len(solved))
     if position != len(solved):
         raise ConfigError(f"{len(solved)} stacks were announced but {position} solutions came")
@@ -389,6 +467,9 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
         sweep.config = summary.config  # the solutions' (the same structure as the thresholds')
         sweep.sc = sc.result()
         sweep.about = about_items(summary, exact=exact, thresholds=thresholds, range_stacks=chosen, extra=extra_about)
+        sweep.homes = homes(formats, ranges)
+        sweep.subsets = subset_notes(solved, sweep.kept_stacks, chosen, formats, ranges)
+        summary.ranges, summary.homes, summary.subsets = ranges, sweep.homes, sweep.subsets
         known: dict[str, str] = {}
         # the slow files are jobs for the worker processes; this process writes the every-stack
         # files meanwhile and then waits
@@ -430,6 +511,8 @@ def _manifest_info(sweep, summary: SweepSummary, thresholds, title: str | None, 
         "made_with": made_with(),
         **({"formats": list(formats), "ranges": ranges} if tuple(formats) != FORMATS or ranges != "csv" else {}),
         **({"paper": paper} if paper != "a4" and "pdf" in formats else {}),
+        "every_stack": sweep.homes,
+        "subsets": [{k: v for k, v in note.items() if k != "text"} for note in sweep.subsets],
         **(extra or {}),
     }
 
@@ -481,7 +564,8 @@ def _blocks(items, exact: bool, summary: SweepSummary):
     blocks (:class:`sflp.solving.segment.SegmentBlock`, from :func:`sflp.solving.solver.iter_blocks`), every stack
     also added to ``summary``.  A block's rows and values come from its arrays, with no Solution
     made; ``values`` is a ``(stacks, 5)`` array of ``values.csv``'s numbers, the exact values
-    ``"p/q"`` texts (None without ``exact``)."""
+    ``"p/q"`` texts (None without ``exact``), then ``(support, by_support)`` of a block's path
+    segment (:class:`~sflp.report.writers.Block`; None for a Solution)."""
     from sflp.core.game import Solution
     from sflp.solving.segment import SegmentBlock
 
@@ -490,7 +574,7 @@ def _blocks(items, exact: bool, summary: SweepSummary):
             summary.add(item)
             row = _values_row(item, exact)
             yield ([float(item.config.stack)], item.config, solution_rows(item)[None], np.array([row[:5]]),
-                   [row[5]] if exact else None)
+                   [row[5]] if exact else None, None)
             continue
         if not isinstance(item, SegmentBlock):
             raise ConfigError(f"write_chart_set needs sflp Solution objects or blocks (from iter_solve / "
@@ -505,7 +589,7 @@ def _blocks(items, exact: bool, summary: SweepSummary):
             summary.add(solution)
             values[s] = _values_row(solution, exact)[:5]
         texts = [fraction_text(item.exact_value(s)) for s in range(len(stacks))] if exact else None
-        yield stacks.tolist(), item.config, item.rows(), values, texts
+        yield stacks.tolist(), item.config, item.rows(), values, texts, (item.segment.support, ~item.general)
 
 
 def _values_row(solution, exact: bool) -> tuple:

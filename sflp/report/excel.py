@@ -88,13 +88,8 @@ from sflp.report.colors import (
 )
 from sflp.report.format import clean_text
 from sflp.report.frames import PLAYER_TITLES, grid_from_tidy, select, wide_by_stack
-from sflp.report.stacks import thin_indices
+from sflp.report.stacks import HAND_EV_STACKS, hand_ev_stacks  # noqa: F401 -- HAND_EV_STACKS: the cap, documented here
 from sflp.report.text import fmt_num
-
-HAND_EV_STACKS = 50
-"""Stacks on the ``Hand EV`` sheet at most (spread evenly, the grid stacks with them): 338 cells a
-stack, each written by openpyxl (about 10 us a cell), so the sheet stays a fraction of a second;
-the every-stack files (``ranges.csv`` / ``.parquet``) hold every margin."""
 
 GRID_TOP = 3
 """Worksheet row of the grid's first (aces) row."""
@@ -749,6 +744,8 @@ def chart_workbook(
     range_stacks: Sequence[float],
     about: Sequence[tuple[str, object]],
     structure: str,
+    *,
+    homes: dict | None = None,
 ) -> Workbook:
     """The chart-set workbook (see the module doc); ``thresholds`` None skips the threshold sheets.
 
@@ -759,6 +756,10 @@ def chart_workbook(
     :data:`sflp.report.chartset.MAX_SHEET_STACKS`, evenly chosen) and the ``range_stacks``;
     ``values`` may hold more stacks (only those in ``ranges`` are shown).  The ``Hand EV`` sheet
     shows at most :data:`HAND_EV_STACKS` of them, spread evenly, with the ``range_stacks``.
+    A sheet showing part of the stacks says so in its note row: how many of how many, which
+    ones, and where every stack is -- ``homes["values"]`` and ``homes["margins"]``, the set's
+    files (:func:`sflp.report.chartset.subset_notes` words the notes; None: this set has no
+    such file).
     """
     workbook_time()  # a bad SOURCE_DATE_EPOCH fails here, before any work
     wb = Workbook(write_only=True)
@@ -766,18 +767,21 @@ def chart_workbook(
         for player in PLAYERS:
             _threshold_sheet(_sheet(wb, SHEET_NAMES[player]), thresholds, player, low, high, structure)
     _ranges_sheet(_sheet(wb, "Ranges"), ranges, range_stacks)
+    from sflp.report.chartset import subset_text
+
+    homes = {"values": "values.csv", "margins": "the ranges file"} if homes is None else homes
     shown = np.unique(ranges["stack"].to_numpy())
     total = len(values)
     note = None
     if len(shown) < total:
+        note = subset_text(shown, total, homes.get("values"), "values")
         values = values[np.isin(values["stack"].to_numpy(), shown)]
-        note = (f"{len(shown)} of the {total} stacks shown here, spread evenly; "
-                "values.csv and the ranges file have every stack.")
     _values_sheet(wb.create_sheet("Values"), values, note=note)
-    ev_stacks = set(shown[thin_indices(len(shown), HAND_EV_STACKS)].tolist()) | {float(s) for s in range_stacks}
-    if len(ev_stacks) < len(shown):
-        ranges = ranges[np.isin(ranges["stack"].to_numpy(), sorted(ev_stacks))]
-        note = f"{len(ev_stacks)} of the {total} stacks shown here, spread evenly; the ranges file has every stack."
+    ev_stacks = hand_ev_stacks(shown, range_stacks)
+    note = None
+    if len(ev_stacks) < total:
+        note = subset_text(ev_stacks, total, homes.get("margins"), "EV margins")
+        ranges = ranges[np.isin(ranges["stack"].to_numpy(), ev_stacks)]
     _LATE_ROWS[wb] = _hand_ev_sheet(wb.create_sheet("Hand EV"), ranges, note=note)
     _about_sheet(_sheet(wb, "About"), about)
     return wb

@@ -420,6 +420,9 @@ def chart_summary_dict(result) -> dict:
         "seconds": result.seconds,
         "solve_seconds": result.solve_seconds,
         "note": result.note,
+        "ranges": result.ranges,
+        "every_stack": result.every_stack,
+        "subsets": [dict(note) for note in result.subsets],
     }
 
 
@@ -438,7 +441,32 @@ def format_chart_summary(summary: dict, thresholds, color: bool = False, width: 
     if thresholds is not None:
         lines.append(format_thresholds(thresholds, color, width))
     lines.append(f"\nWrote {len(summary['files'])} files to {summary['out_dir']}/")
+    lines += subset_lines(summary.get("every_stack"), summary.get("subsets") or [])
     return "\n".join(lines)
+
+
+def subset_lines(every_stack: dict | None, subsets: list[dict]) -> list[str]:
+    r"""The summary's lines on where every stack is and which files show part of the stacks.
+
+    >>> every = {"values": "values.csv", "frequencies": "ranges_segments.csv", "margins": "margins_supports.csv"}
+    >>> subsets = [{"file": "chart.xlsx", "part": "Hand EV sheet", "shown": 54, "of": 2401,
+    ...             "rest": "margins_supports.csv"}]
+    >>> print("\n".join(subset_lines(every, subsets)))
+    Every stack: values in values.csv, frequencies in ranges_segments.csv, EV margins in margins_supports.csv
+    Shows part: chart.xlsx Hand EV sheet 54 of 2,401 stacks (every stack: margins_supports.csv)
+    """
+    lines = []
+    if every_stack:
+        if every_stack.get("values") is None:
+            lines.append("Every stack: in no file (the set was written without csv)")
+        else:
+            lines.append(f"Every stack: values in {every_stack['values']}, frequencies in "
+                         f"{every_stack['frequencies']}, EV margins in {every_stack['margins']}")
+    for note in subsets:
+        rest = note["rest"] or "in no file of this set"
+        lines.append(f"Shows part: {note['file']} {note['part']} {note['shown']:,} of {note['of']:,} stacks "
+                     f"(every stack: {rest})")
+    return lines
 
 
 def exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config) -> dict:

@@ -4,13 +4,13 @@
 in the page as one JSON block and a few hundred lines of plain JavaScript draw everything
 (no library, no fonts or pictures to fetch).  The page shows
 
-* a **stack slider** over the embedded stacks, with ``-``/``+`` buttons, a number field (type a stack,
-  Enter jumps to the nearest embedded one) and keys (left/right arrow previous/next stack, Home/End
-  first/last).  The page opens at **10 bb** (the embedded stack nearest 10; a set of one stack at that
-  stack); the URL hash ``#stack=12.5`` opens it at the embedded stack nearest 12.5 (a value that is
-  not a finite number is ignored), ``&mode=thr`` with the threshold charts, ``&hand=sb:43s`` with that
-  cell's details pinned.  Every change rewrites the hash (``history.replaceState``), so a view can
-  be bookmarked or linked;
+* a **stack slider** over the embedded stacks, with ``-``/``+`` buttons, a number field (type a
+  stack, Enter jumps to the nearest stack on the page, as its help says) and keys (left/right arrow
+  previous/next stack, Home/End first/last). The page opens at **10 bb** (the embedded stack nearest
+  10; a set of one stack at that stack); the URL hash ``#stack=12.5`` opens it at the embedded stack
+  nearest 12.5 (a value that is not a finite number is ignored), ``&mode=thr`` with the threshold
+  charts, ``&hand=sb:43s`` with that cell's details pinned. Every change rewrites the hash
+  (``history.replaceState``), so a view can be bookmarked or linked;
 * the **SB push and BB call 13x13 grids** at that stack, aces top-left, suited above the
   diagonal, cells shaded white (0) to the player's colour (1) as in the PNGs, mixed frequencies
   written in the cell; a switch shows the exact **threshold charts** instead, coloured by the
@@ -29,7 +29,10 @@ integers in 1/10,000 bb (4 decimals), per stack as two arrays of 169 numbers, so
 take about 1.5 MB.  A chart set can hold 100,000 stacks, so at most ``max_stacks`` (default
 1,000) grid stacks are embedded, chosen evenly by position among the stacks of ``ranges`` and
 always including the first and last; the curve keeps at most ``max_curve_points`` points the
-same way.  The page says how many stacks it holds out of how many were solved.
+same way.  In a chart set the page holds the stacks of the workbook's ``Values`` sheet (at most
+:data:`sflp.report.chartset.MAX_SHEET_STACKS`, 500, with the grid stacks), so the 1,000 cap
+is not reached there.  The page says which stacks it holds out of how many were solved, and in
+which files of the set the rest is (``coverage``, from :func:`sflp.report.chartset.subset_notes`).
 
 Layout (``chart.css``).  From 1200 px wide the detail panel (hand details and curves) stands
 beside the grids, narrower it goes below them; each grid fills its column and its cells and text
@@ -83,11 +86,12 @@ from sflp.errors import ConfigError
 from sflp.report.colors import FREQUENCY_FULL, NEVER, THRESHOLD_BANDS
 from sflp.report.format import clean_text
 from sflp.report.frames import PLAYERS
+from sflp.report.stacks import PAGE_CURVE_POINTS, PAGE_STACKS
 
-MAX_STACKS = 1000
-"""Most grid stacks a page embeds (chosen evenly, ends included)."""
-MAX_CURVE_POINTS = 4000
-"""Most points of the value curve a page embeds."""
+MAX_STACKS = PAGE_STACKS
+"""Most grid stacks a page embeds (chosen evenly, ends included; 1,000)."""
+MAX_CURVE_POINTS = PAGE_CURVE_POINTS
+"""Most points of the value curve a page embeds (4,000)."""
 FREQ_SCALE = 1000
 EV_SCALE = 10_000
 STATIC_FILES = ("chart.html", "chart.css", "chart.js")
@@ -290,16 +294,20 @@ def _escape(text: str) -> str:
 
 def write_chart_html(path: Path | str, values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | None,
                      structure: str, about: Sequence[tuple[str, object]], *, low: float | None = None,
-                     high: float | None = None, max_stacks: int = MAX_STACKS, title: str | None = None) -> Path:
+                     high: float | None = None, max_stacks: int = MAX_STACKS, title: str | None = None,
+                     coverage: Sequence[str] = ()) -> Path:
     """Write ``chart.html`` (see the module doc) atomically; returns the path.
 
     ``values`` is the tidy values frame (all solved stacks), ``ranges`` the tidy ranges frame
     (``ev`` or ``ev_margin`` column) for any subset of stacks, ``tdf`` the thresholds frame or
     None, ``about`` the configuration items; ``low``/``high`` the threshold range (default: the
     values' first and last stack); ``title`` the set's title (None: an equilibrium set; see
-    :func:`page_kind`).
+    :func:`page_kind`).  ``coverage`` are the notes of what the page leaves out and where it is
+    (:func:`sflp.report.chartset.subset_notes`), shown above the grids; without them a page that
+    holds part of the stacks says how many, and no more.
     """
     data = chart_data(values, ranges, tdf, structure, about, max_stacks=max_stacks, title=title)
+    data["coverage"] = [clean_text(t) for t in coverage]
     if low is not None:
         data["low"] = float(low)
     if high is not None:

@@ -104,3 +104,24 @@ def default_range_stacks(solved: Sequence[float]) -> list[float]:
     """
     solved = sorted(float(s) for s in solved)
     return nearest_stacks(solved, nice_stacks(solved[0], solved[-1]))
+
+
+HAND_EV_STACKS = 50
+"""Stacks on the workbook's ``Hand EV`` sheet at most (spread evenly, the grid stacks with them):
+338 cells a stack, each written by openpyxl (about 10 us a cell), so the sheet stays a fraction
+of a second; the set's every-stack files hold every margin."""
+PAGE_STACKS = 1000
+"""Most grid stacks ``chart.html`` embeds (chosen evenly, ends included)."""
+PAGE_CURVE_POINTS = 4000
+"""Most points of the value curve ``chart.html`` embeds (chosen evenly, ends included)."""
+
+
+def hand_ev_stacks(shown: Sequence[float], range_stacks: Iterable[float]) -> list[float]:
+    """The stacks of the ``Hand EV`` sheet: at most :data:`HAND_EV_STACKS` of the workbook's
+    stacks ``shown`` (increasing) spread evenly, with the grid stacks ``range_stacks``.
+
+    >>> len(hand_ev_stacks([k / 10 for k in range(10, 251)], [5.0, 10.0, 12.3]))
+    52
+    """
+    shown = np.asarray(shown, dtype=np.float64)
+    return sorted(set(shown[thin_indices(len(shown), HAND_EV_STACKS)].tolist()) | {float(s) for s in range_stacks})

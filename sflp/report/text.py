@@ -89,6 +89,9 @@ def frequency_texts(values: np.ndarray) -> list[str]:
 _ROW_TEMPLATE = "".join(f"%s,{player},{hand},%s,%s\n" for player in PLAYERS for hand in CLASS_NAMES)
 """The 338 rows of one stack as one format string: (stack, frequency, ev_margin) per row."""
 _N_ROWS = len(PLAYERS) * len(CLASS_NAMES)
+_MARGIN_TEMPLATE = "".join(f"%s,{player},{hand},%s\n" for player in PLAYERS for hand in CLASS_NAMES)
+MARGINS_COLUMNS = ("stack", "player", "hand", "ev_margin")
+"""The columns of ``margins_stacks.csv``: those of ``ranges.csv`` without ``frequency``."""
 
 
 def values_csv_text(rows: np.ndarray, exact: list[str] | None = None, header: bool = True) -> str:
@@ -115,15 +118,16 @@ class RangesCsvStream:
     (:mod:`sflp.report.staging`), which makes the whole set appear at once.
     """
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, *, margins: bool = False):
         self.path = Path(path)
+        self.margins = margins  # the EV margins only (``margins_stacks.csv``, :data:`MARGINS_COLUMNS`)
         self.digest = hashlib.sha256()
         try:  # in a fresh staging folder: O_EXCL, no inode left is sflp's error like a full disk
             self.fh = open(self.path, "xb", buffering=1 << 20)
         except OSError as exc:
             raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         self.rows = 0
-        self._write(",".join(RANGES_COLUMNS) + "\n")
+        self._write(",".join(MARGINS_COLUMNS if margins else RANGES_COLUMNS) + "\n")
 
     def _write(self, text: str) -> None:
         data = text.encode("utf-8")
@@ -135,6 +139,12 @@ class RangesCsvStream:
 
     def add(self, stack: float, rows: np.ndarray) -> None:
         """Write one stack: ``rows`` is :func:`sflp.report.frames.solution_rows` (4 x 169)."""
+        if self.margins:
+            args = [repr(float(stack))] * (2 * _N_ROWS)
+            args[1::2] = float_texts(rows[2:4].ravel() + 0.0)
+            self._write(_MARGIN_TEMPLATE % tuple(args))
+            self.rows += _N_ROWS
+            return
         args: list[str] = [repr(float(stack))] * (3 * _N_ROWS)
         args[1::3] = frequency_texts(rows[0:2].ravel() + 0.0)
         args[2::3] = float_texts(rows[2:4].ravel() + 0.0)

@@ -80,6 +80,11 @@ class Block:
     rows: np.ndarray
     values: np.ndarray
     exact: list[str] | None = None
+    support: object = None
+    """The support of the exact path's segment these stacks lie on
+    (:class:`sflp.solving.support.Support`), None when they were not read off the path."""
+    by_support: np.ndarray | None = None
+    """Which stacks that support gives (False where a stack was solved the general way)."""
 
 
 @dataclass
@@ -134,6 +139,12 @@ class Sweep(Head):
     """The rows (:class:`Block`) of the kept stacks: at most about :data:`.chartset.MAX_SHEET_STACKS`,
     spread evenly, with the grid stacks; the workbook, page and pictures are made from them."""
     about: list = field(default_factory=list)
+    homes: dict | None = None
+    """Where the set keeps every stack's values, frequencies and margins
+    (:func:`sflp.report.chartset.homes`)."""
+    subsets: list = field(default_factory=list)
+    """The set's notes of the places that show part of the stacks
+    (:func:`sflp.report.chartset.subset_notes`)."""
     sc: dict | None = None
     """The Sklansky-Chubukov numbers (:func:`sflp.study.sc.sc_numbers`), computed once by a worker
     while the main process solved (None: each job that needs them computes them)."""
@@ -251,10 +262,14 @@ class CsvWriter(Writer):
 
     def __init__(self, ranges: str):
         self.ranges = {"csv": RangesCsv, "segments": RangesSegments, "parquet": RangesParquet}[ranges]()
+        # the segments carry no EV margins: the supports (and the stacks off them) do
+        self.margins = MarginsSupports() if ranges == "segments" else None
 
     def open(self, stage: Path, head: Head, submit: Callable) -> None:
         super().open(stage, head, submit)
         self.ranges.open(stage, head, submit)
+        if self.margins is not None:
+            self.margins.open(stage, head, submit)
         self.with_exact = False  # whether the blocks carry exact values (values.csv's last column)
         self.values: list[np.ndarray] = []  # rows of values.csv not yet handed to a worker
         self.exact: list[str] = []
@@ -262,6 +277,8 @@ class CsvWriter(Writer):
 
     def add(self, block: Block) -> None:
         self.ranges.add(block)
+        if self.margins is not None:
+            self.margins.add(block)
         for stack, rows in self.grid_rows(block):
             self.submit(_grid_csvs, self.stage, stack, rows)
         self.values.append(block.values)
@@ -277,6 +294,8 @@ class CsvWriter(Writer):
 
     def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
         known = self.ranges.finish(sweep, submit)  # the segments' text is the longest csv job: first
+        if self.margins is not None:
+            known.update(self.margins.finish(sweep, submit))
         self._piece()  # the last piece; values.csv is joined at close, when every piece is made
         if sweep.thresholds is not None:
             submit(_thresholds_csv, self.stage / "thresholds.csv", sweep)
@@ -294,6 +313,8 @@ class CsvWriter(Writer):
 
     def discard(self) -> None:
         self.ranges.discard()
+        if self.margins is not None:
+            self.margins.discard()
 
 
 class RangesCsv(Writer):
@@ -367,6 +388,93 @@ class RangesSegments(Writer):
 
         text = ",".join(SEGMENTS_COLUMNS) + "\n" + "".join(piece.result() for piece in self.pieces)
         write_bytes(self.path, text.encode("utf-8"))
+
+
+MARGINS_FILES = ("margins_supports.csv", "margins_stacks.csv")
+"""The EV margins of a set whose ranges are ``ranges_segments.csv`` (see :class:`MarginsSupports`)."""
+SUPPORTS_COLUMNS = ("stack_from", "stack_to", "sb", "bb")
+SUPPORT_CODES = {"never": "0", "always": "1", "mixed": "m"}
+"""A hand's letter in a support text: never played, always played, at a mixed frequency."""
+
+
+def support_texts(support) -> tuple[str, str]:
+    """SB's and BB's part of a :class:`~sflp.solving.support.Support` as 169 letters each, one a
+    hand in class-id order (:data:`sflp.core.cards.CLASS_NAMES`): ``1`` always, ``m`` mixed, ``0``
+    never.
+
+    >>> from sflp.solving.support import Support
+    >>> sb, bb = support_texts(Support(frozenset({0}), (2,), frozenset(), ()))
+    >>> sb[:4], bb[:4], len(sb)
+    ('10m0', '0000', 169)
+    """
+    out = []
+    for pure, mixed in ((support.sb_pure, support.sb_mixed), (support.bb_pure, support.bb_mixed)):
+        codes = ["0"] * N_CLASSES
+        for i in pure:
+            codes[i] = "1"
+        for i in mixed:
+            codes[i] = "m"
+        out.append("".join(codes))
+    return out[0], out[1]
+
+
+class MarginsSupports(Writer):
+    """The EV margins of every stack beside ``ranges_segments.csv`` (which has none), exactly:
+
+    * ``margins_supports.csv`` -- ``stack_from, stack_to, sb, bb``: one row per run of
+      consecutive solved stacks read off one segment of the exact path, with that segment's
+      support (:func:`support_texts`).  On a segment the support is fixed and every hand's
+      margin is a rational function of the stack (:mod:`sflp.solving.segment`), so the margins
+      of each stack of the run follow exactly from the support, the blinds and antes of
+      ``manifest.json`` and the equity table whose SHA-256 it gives;
+    * ``margins_stacks.csv`` -- ``stack, player, hand, ev_margin`` (the columns of
+      ``ranges.csv`` without ``frequency``), 338 rows for each solved stack that no support row
+      covers: a stack solved the general way (on a breakpoint), or every stack of a set not read
+      off a path (an exploitative set).
+
+    Every solved stack is in exactly one of the two.  :func:`sflp.report.readback.read_margins`
+    recomputes the margins of a support row's stacks with
+    :meth:`sflp.solving.segment.SegmentCertificate.block` -- the exact values rounded once, the
+    floats ``ranges.csv`` would hold -- and checks the frequencies it finds against
+    ``ranges_segments.csv``."""
+
+    def open(self, stage: Path, head: Head, submit: Callable) -> None:
+        from sflp.report.text import RangesCsvStream
+
+        self.stage = stage
+        self.runs: list[tuple[float, float, str, str]] = []
+        self.current: list | None = None  # [support, first stack, last stack] of the open run
+        self.stream = RangesCsvStream(stage / MARGINS_FILES[1], margins=True)
+
+    def _close_run(self) -> None:
+        if self.current is not None:
+            support, first, last = self.current
+            self.runs.append((first, last, *support_texts(support)))
+            self.current = None
+
+    def add(self, block: Block) -> None:
+        for k, stack in enumerate(block.stacks):
+            if block.support is not None and block.by_support[k]:
+                if self.current is not None and self.current[0] == block.support:
+                    self.current[2] = stack
+                else:
+                    self._close_run()
+                    self.current = [block.support, stack, stack]
+            else:  # a stack the support does not give: its margins written out
+                self._close_run()
+                self.stream.add(stack, block.rows[k])
+
+    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
+        from sflp.atomic import write_bytes
+
+        self._close_run()
+        text = ",".join(SUPPORTS_COLUMNS) + "\n" + "".join(
+            f"{float(a)!r},{float(b)!r},{sb},{bb}\n" for a, b, sb, bb in self.runs)
+        write_bytes(self.stage / MARGINS_FILES[0], text.encode("ascii"))
+        return {MARGINS_FILES[1]: self.stream.close()}
+
+    def discard(self) -> None:
+        self.stream.discard()
 
 
 def _segments_text(col: np.ndarray, run_from: np.ndarray, run_to: np.ndarray, value: np.ndarray) -> str:
@@ -452,7 +560,7 @@ def _workbook(path: Path, sweep: Sweep) -> None:
     sc = sweep.sc_numbers()
     tdf = add_sc_column(sweep.tdf, sc) if sweep.tdf is not None else None
     wb = chart_workbook(sweep.values, sweep.kept, tdf, sweep.low, sweep.high, sweep.chosen, sweep.about,
-                        sweep.structure)
+                        sweep.structure, homes=sweep.homes)
     add_sc_sheet(wb, sc_frame(sc), sweep.structure, TIE_RULE)
     save_workbook(wb, path)
 
@@ -473,7 +581,8 @@ def _page(path: Path, sweep: Sweep) -> None:
     # the page heads itself with the set's title (an exploit's locked player and strategy), so it
     # takes the blinds without the title in front
     write_chart_html(path, sweep.values, sweep.kept, sweep.tdf, structure_text(sweep.config), sweep.about,
-                     low=sweep.low, high=sweep.high, title=sweep.title)
+                     low=sweep.low, high=sweep.high, title=sweep.title,
+                     coverage=[note["text"] for note in sweep.subsets if note["file"] == "chart.html"])
 
 
 class PageWriter(Writer):

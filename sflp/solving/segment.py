@@ -639,6 +639,10 @@ class SegmentBlock:
         self.sb_ev, self.bb_ev = np.zeros((N, n)), np.zeros((N, n))
         self.value, self.push_pct, self.call_pct = np.zeros(N), np.zeros(N), np.zeros(N)
         self.missing = np.zeros(N, dtype=bool)
+        self.general = np.zeros(N, dtype=bool)
+        """The stacks solved the general way (:meth:`put` by the caller where ``missing``): the
+        segment's support does not give their numbers, so a chart set writes their EV margins out
+        (``margins_stacks.csv``) instead of reading them off the support."""
         self._solutions: dict[int, Solution] = {}
 
     def __len__(self) -> int:

@@ -425,6 +425,7 @@ def _path_blocks(stacks: list[float], game0: PushFoldGame, path, solver=None, co
             block = segment.block(run, config0, compiled=compiled)
             for s in np.flatnonzero(block.missing).tolist():
                 block.put(s, next(_solve_general([run[s]], game0, solver, True, path)))
+                block.general[s] = True
             yield block
 
 

@@ -373,9 +373,11 @@ function init() {
   if (!D.thresholds) $("modes").style.display = "none";
   PLAYERS.forEach(buildGrid);
   $("coverage").textContent = single ? "This chart set has one solved stack."
-    : D.stacks.length === D.solved ? "All " + D.solved + " solved stacks are in this page."
-      : "This page holds the grids of " + D.stacks.length + " of the " + D.solved + " solved stacks, spread evenly"
-        + " (first and last included); the slider steps through those. ranges.csv has every solved stack.";
+    : D.coverage && D.coverage.length ? D.coverage.join(" ") + " The slider and the stack field go through the stacks"
+        + " on this page."
+      : D.stacks.length === D.solved ? "All " + D.solved + " solved stacks are in this page."
+        : "This page holds the grids of " + D.stacks.length + " of the " + D.solved + " solved stacks, spread evenly"
+          + " (first and last included); the slider and the stack field go through those.";
   const about = $("about");
   for (const [k, v] of D.about) {
     const tr = document.createElement("tr"); const a = document.createElement("td"); const b = document.createElement("td");
