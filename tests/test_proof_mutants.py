@@ -187,8 +187,16 @@ def test_rows_summed_from_cancelling_terms_stay_within_their_bound(compiled):
     qc = 100
     xs = [1, 137, 2_500, 99_999, 10**6]
     ch, cl, ca = ddeval.at_denominator(hi, lo, qc, cabs)
-    H, L, B = ddeval.comp_horner(ch, cl, np.array(xs, dtype=np.float64), ca)
-    sign = ddeval.proven_sign(H, B)
+    if compiled:
+        from sflp.solving import ddkernel
+
+        H, L, B, sign = ddkernel.horner_block(ch, cl, ca, np.array(xs, dtype=np.float64))
+    else:
+        H, L, B = ddeval.comp_horner(ch, cl, np.array(xs, dtype=np.float64), ca)
+        sign = ddeval.proven_sign(H, B)
+    # a sign is proven only beyond the bound: some values here are nonzero floats within it
+    unproven = (H != 0) & (np.abs(H) <= B)
+    assert unproven.any() and (sign[unproven] == 0).all()
     proven = 0
     for r, row in enumerate(exact):
         for s, x in enumerate(xs):
