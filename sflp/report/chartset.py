@@ -5,6 +5,8 @@
 =====================  ================================================================
 ``values.csv``         stack, value, push_pct, call_pct, exploitability (+ value_exact)
 ``ranges.csv``         stack, player, hand, frequency, ev_margin -- one row per stack x player x hand
+                       (or ``ranges.parquet``, or ``ranges_segments.csv`` with ``margins_supports.csv``
+                       and ``margins_stacks.csv``, by ``ranges``: see :mod:`.writers`)
 ``thresholds.csv``     player, hand, max_stack, capped, intervals, any_intervals, sc_number
 ``chart.xlsx``         SB push, BB call, Ranges, Values, Hand EV, About, SC numbers (see :mod:`.excel`)
 ``chart.html``         one self-contained interactive page: stack slider, grids, curve (:mod:`.html`)
@@ -20,8 +22,12 @@
 The set is written as one unit (:mod:`sflp.report.staging`): into a staging folder beside
 ``out_dir``, under a lock, then swapped in, so ``out_dir`` never holds a mix of two runs.  It is
 streamed: ``ranges.csv`` grows one stack at a time and the workbook is written in openpyxl's
-write-only mode, with the ``Values`` and ``Hand EV`` sheets showing at most
-:data:`MAX_SHEET_STACKS` evenly chosen stacks, so 100,000 stacks fit in bounded memory.
+write-only mode, with the ``Values`` sheet (and ``chart.html``) showing at most
+:data:`MAX_SHEET_STACKS` (500) evenly chosen stacks plus the grid stacks and the ``Hand EV``
+sheet at most :data:`sflp.report.stacks.HAND_EV_STACKS` (50) plus the grid stacks, so 100,000
+stacks fit in bounded memory.  Every stack is in the csv files (:func:`homes`); each place that
+shows part of the stacks says so in itself, in ``manifest.json`` (``subsets``) and in the
+command's summary (:func:`subset_notes`).
 
 Without thresholds (``thresholds=None``, e.g. a single stack) the threshold files and sheets are
 left out.  :func:`default_out_dir` names the folder after the configuration:

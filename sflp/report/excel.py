@@ -23,7 +23,10 @@ Chart workbook (:func:`chart_workbook`), sheets in order:
 ``Hand EV``
     Per-hand EV margins by stack, wide: stacks as rows; columns ``B..`` the 169 SB hands
     (EV(shove) - EV(fold)), then the 169 BB hands (EV(call) - EV(fold) facing a shove, empty
-    where SB never shoves).  Row 1 names the player block, row 2 the hand; panes frozen.
+    where SB never shoves).  Row 1 names the player block, row 2 the hand; panes frozen.  At most
+    :data:`~sflp.report.stacks.HAND_EV_STACKS` (50) stacks plus the grid stacks; a sheet showing
+    part of the stacks says which and where every stack's margins are (``Values`` likewise, at
+    most :data:`sflp.report.chartset.MAX_SHEET_STACKS`, 500, plus the grid stacks).
 ``About``
     Configuration, versions, equity checksum, solver, exploitability and certificate status.
 ``SC numbers`` (:func:`add_sc_sheet`)

@@ -5,7 +5,8 @@ A chart-set folder holds the ranges of every solved stack in one of three forms
 ``ranges.parquet``, with ``values.csv`` listing the solved stacks.  :func:`read_ranges` gives the
 same **canonical frame** from each:
 
-* columns ``stack, player, hand, frequency, ev_margin`` (segments carry no ``ev_margin``);
+* columns ``stack, player, hand, frequency, ev_margin`` (segments carry no ``ev_margin``:
+  :func:`read_margins` gives it);
 * one row per requested stack x player x hand, 338 rows a stack, in this order: **stack
   ascending, then SB before BB, then the hands in class-id order** (:data:`sflp.core.cards.CLASS_NAMES`:
   ``AA, AKs, AQs, ...``), whatever the order of the ``stacks`` asked for (they are sorted, and a
@@ -40,6 +41,11 @@ the problem; a bad argument is a :class:`~sflp.errors.ConfigError`):
 6. each requested stack is a solved stack (the same float as in ``values.csv``).
 
 No exception of pandas, pyarrow or the operating system escapes: each becomes sflp's error.
+
+:func:`read_margins` gives the EV margins of every solved stack from any form: the ``ev_margin``
+column of ``ranges.csv`` / ``ranges.parquet``, or, beside ``ranges_segments.csv``, the supports
+of ``margins_supports.csv`` (recomputed exactly) and ``margins_stacks.csv``
+(:class:`sflp.report.writers.MarginsSupports`), with the same checks and more (its doc).
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ A chart set is written in three steps, and a format takes part in each through i
    stack order (``ranges.csv`` grows here, so memory does not grow with the number of stacks;
    a grid stack's pictures and CSVs start as its block passes);
 3. ``finish(sweep, submit)`` -- the whole :class:`Sweep` (the values of every stack, the ranges of
-   a few hundred chosen stacks, the exact thresholds); a slow file is handed to ``submit(fn,
+   at most :data:`.chartset.MAX_SHEET_STACKS` chosen stacks plus the grid stacks, the exact
+   thresholds, the notes of what is shown in part); a slow file is handed to ``submit(fn,
    *args)``, which runs it in a worker process (:mod:`sflp.report.jobs`), a quick one is written
    at once.  It returns the SHA-256 of files it hashed on the way (the manifest hashes the rest).
 
@@ -35,13 +36,15 @@ The ranges of every stack (:data:`RANGE_FORMS`):
   row per run of consecutive solved stacks over which the hand's frequency is the same number.
   Between two exact thresholds a hand is played always or never, so a run spans a whole segment
   of the path; only a mixed hand changes at every stack.  About 100 times smaller than
-  ``ranges.csv`` (no EV margins: those are in ``chart.xlsx`` at the chosen stacks);
+  ``ranges.csv``.  It has no EV margins: ``margins_supports.csv`` and ``margins_stacks.csv``,
+  written with it, hold every stack's (:class:`MarginsSupports`);
 * ``parquet`` -- ``ranges.parquet``: the columns of ``ranges.csv`` in Apache Parquet (zstd),
   written by pyarrow (``pip install 'sflp[parquet]'``);
 * ``auto`` (the default) -- ``csv`` up to :data:`RANGES_CSV_MAX_STACKS` stacks, ``segments`` above.
 
 :func:`sflp.report.readback.read_ranges` reads any of the three back into the same canonical
-tidy frame, checking the folder against its manifest and every value.  A new format is one new
+tidy frame, checking the folder against its manifest and every value;
+:func:`sflp.report.readback.read_margins` gives every stack's EV margins from any of them.  A new format is one new
 class here with its ``format`` name, registered in :data:`WRITERS`.
 """
 
