@@ -117,7 +117,8 @@ def cmd_exploit(args) -> int:
         else:
             print(format_text(report))
         return 0
-    from sflp.report import default_out_dir, write_chart_set
+    from sflp.report import default_out_dir
+    from sflp.report.chartset import write_set
     from sflp.study.exploit import exploit_sweep
 
     stacks = parse_stacks(args.stacks)
@@ -134,12 +135,13 @@ def cmd_exploit(args) -> int:
     from sflp.report.format import exploit_sweep_dict, exploit_sweep_title, format_exploit_sweep
 
     title = exploit_sweep_title(locked)
-    files = write_chart_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title,
-                            paper=args.paper, **lock_options(args, out_dir))
+    files, written = write_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title,
+                               paper=args.paper, **lock_options(args, out_dir))
+    shown = {"ranges": written.ranges, "every_stack": written.homes, "subsets": written.subsets}
     if args.json:
-        print_json(exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config))
+        print_json({**exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config), **shown})
         return 0
-    print(format_exploit_sweep(sweep, locked, out_dir, files, stacks))
+    print(format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown))
     return 0
 
 

@@ -488,8 +488,10 @@ def exploit_sweep_title(locked) -> str:
     return f"Exploitative: {hero.upper()} vs {locked.player.upper()} locked to {locked.source!r}"
 
 
-def format_exploit_sweep(sweep, locked, out_dir, files, stacks) -> str:
-    """The text of ``sflp exploit --stacks``: the hero's thresholds as a 13x13 grid."""
+def format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown: dict | None = None) -> str:
+    """The text of ``sflp exploit --stacks``: the hero's thresholds as a 13x13 grid, then where
+    every stack is and what shows part of the stacks (``shown``: ``every_stack`` and ``subsets``,
+    as in :func:`subset_lines`)."""
     from sflp.core.cards import CLASS_NAMES, grid_text
 
     hero = "sb" if locked.player == "bb" else "bb"
@@ -508,6 +510,7 @@ def format_exploit_sweep(sweep, locked, out_dir, files, stacks) -> str:
         f"  ({high:g}+ = up to the top of the range, '>x' = from x bb up, - = never; pairs on the diagonal, "
         "suited above it)",
         f"\nWrote {len(files)} files to {out_dir}/",
+        *subset_lines((shown or {}).get("every_stack"), (shown or {}).get("subsets") or []),
     ])
 
 
