@@ -80,15 +80,16 @@ def _near_tie_ratios(x: int, cs: list[int]) -> tuple[list, list[Fraction]]:
     return [cs, [1, 0]], targets
 
 
-def _evaluate_near_ties(x: int, cs: list[int], compiled: bool, shrink: float = 1.0):
+def _evaluate_near_ties(x: int, cs: list[int], compiled: bool, shrink: float = 1.0, swap: bool = False):
     """The published floats and their proofs for every target; ``shrink`` divides the stated
-    bound (the test's check of its own power, numpy route)."""
+    bound (the test's check of its own power, numpy route); ``swap`` puts the cancelling row in
+    the denominator (``T = 100 w / N``)."""
     polys, targets = _near_tie_ratios(x, cs)
     value = QC * cs[0] + cs[1] * x
-    weights = [ddeval.to_dd(t * QC / value) for t in targets]
+    weights = [ddeval.to_dd(t * value / QC if swap else t * QC / value) for t in targets]
     hi, lo, shift = ddeval.scaled_coefficients(polys)
     m = len(targets)
-    num, den = [0] * m, [1] * m
+    num, den = ([1] * m, [0] * m) if swap else ([0] * m, [1] * m)
     wh, wl = [w[0] for w in weights], [w[1] for w in weights]
     scale = shift[num] - shift[den]
     xs = np.array([float(x)])
@@ -101,13 +102,15 @@ def _evaluate_near_ties(x: int, cs: list[int], compiled: bool, shrink: float = 1
     return targets, values[:, 0], ok[:, 0]
 
 
+@pytest.mark.parametrize("swap", [False, True], ids=["N/1", "1/N"])
 @pytest.mark.parametrize("compiled", ROUTES)
 @pytest.mark.parametrize("x, cs", NEAR_TIES)
-def test_near_ties_never_publish_a_wrong_float(x, cs, compiled):
+def test_near_ties_never_publish_a_wrong_float(x, cs, compiled, swap):
     """Ratios 3 units of 1/N from a rounding midpoint, N cancelling to 2^-15 .. 2^-45 of its
-    terms: every float the proof publishes is the exact ratio rounded once (Fraction), the
-    floats far from a boundary are proven, and the near-ties are not."""
-    targets, values, ok = _evaluate_near_ties(x, cs, compiled)
+    terms, N in the numerator or in the denominator: every float the proof publishes is the
+    exact ratio rounded once (Fraction), the floats far from a boundary are proven, and the
+    near-ties are not."""
+    targets, values, ok = _evaluate_near_ties(x, cs, compiled, swap=swap)
     for t, v, proven in zip(targets, values, ok):
         if proven:
             assert v == float(t), (x, t)
@@ -115,11 +118,12 @@ def test_near_ties_never_publish_a_wrong_float(x, cs, compiled):
     assert not ok[1::3].any() and not ok[2::3].any()  # 3/N from a midpoint: within any honest bound
 
 
+@pytest.mark.parametrize("swap", [False, True], ids=["N/1", "1/N"])
 @pytest.mark.parametrize("x, cs", NEAR_TIES)
-def test_near_ties_catch_a_bound_32_times_too_small(x, cs):
+def test_near_ties_catch_a_bound_32_times_too_small(x, cs, swap):
     """The test above has teeth: the same evaluation with comp_horner's bound divided by 32
     publishes a wrong float at every case (the real error is 1/19 to 1/24 of the bound)."""
-    targets, values, ok = _evaluate_near_ties(x, cs, False, shrink=32.0)
+    targets, values, ok = _evaluate_near_ties(x, cs, False, shrink=32.0, swap=swap)
     wrong = [t for t, v, proven in zip(targets, values, ok) if proven and v != float(t)]
     assert len(wrong) >= len(FLOATS) - 1, (x, len(wrong))
 
