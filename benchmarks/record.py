@@ -11,8 +11,9 @@ average at the start and the end, Python and library versions, the commit) and e
 a key, with the exact text the docs quote.  The quotes in README.md and docs/*.md are marked
 ``<!--fig KEY-->TEXT<!--/fig-->`` (see ``benchmarks/figures.py``); after the runs each TEXT is
 replaced by its record's, and ``tests/test_docs_figures.py`` fails when one differs.  Run it on
-an idle machine: the record says what the load was.  About 5 minutes on the project's 2-core
-machine when idle.
+an idle machine: the record says what the load was.  The chart jobs take about half the time
+(on the shared 2-core machine at load 8-10 the whole run took about 30 minutes; idle, several).
+A benchmark that fails leaves its old record; the quotes are rewritten from whatever records exist.
 """
 
 from __future__ import annotations
