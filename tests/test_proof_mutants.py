@@ -324,12 +324,13 @@ def test_stacks_with_long_decimals_are_the_stacks_one_at_a_time(compiled):
     config = GameConfig(stack=10)
     path = compute_thresholds(config, 6.0, 9.0)
     game0 = make_game(config)
-    k, support = path.segment_of(7.5)
-    low, high = path.segments[k][:2]
-    stacks = [s for s in (round(low + (high - low) * f, n) for f, n in ((0.2, 9), (0.5, 12), (0.7, 10)))
+    # the widest segment with a mixed hand: degree d = 2, so qc^2 = 10^24 is no exact float
+    low, high, support = max((seg for seg in path.segments if seg[2].sb_mixed), key=lambda seg: seg[1] - seg[0])
+    stacks = [s for s in (round(low + (high - low) * f, n) for f in (0.1, 0.3, 0.5, 0.7, 0.9) for n in (9, 10, 12))
               if low < s < high]
-    assert len(stacks) == 3
+    assert len(stacks) == 15
     segment = SegmentCertificate(game0.at_stack(stacks[0]), support)
+    assert segment.d >= 2 and float(10**12) ** segment.d > 2.0**53
     block = segment.block(stacks, game0.config, compiled=compiled)
     for s, fast in zip(stacks, block.solutions()):
         slow = SegmentCertificate(game0.at_stack(s), support).solution(game0.config.with_stack(s))
