@@ -7,6 +7,11 @@ Prints, for 1-200 bb and 1-25 bb (blinds 0.5/1, no ante), the median wall and CP
 process: CPU and wall differ only by what other programs take from it), after one untimed cold
 run (loading the equity table and compiling the LP), and the number of breakpoints, segments, LP
 solves and pivots (supports found without an LP).  Target (wall): <= 30 s for 1-200 bb.
+
+Each range is also timed without the exact certificate of the thresholds (``certify=False``:
+the float path alone), alternating with the certified runs in the same process, and the ratio
+certified / float is printed in wall and in CPU seconds.  Target (CPU): the certificate
+(:mod:`sflp.solving.threshcert`) costs at most 1.5x the float path.
 """
 
 from __future__ import annotations
@@ -37,15 +42,22 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cold run 1-25 bb (table load + LP compile): {time.perf_counter() - t0:.2f} s; {peak_rss()}")
 
     for low, high in ((1.0, 200.0), (1.0, 25.0)):
-        t = Timing()
+        t, t_float = Timing(), Timing()
         for _ in range(args.runs):
+            timed(lambda lo=low, hi=high: compute_thresholds(config, lo, hi, certify=False), t_float)
             result = timed(lambda lo=low, hi=high: compute_thresholds(config, lo, hi), t)
         what = f"exact thresholds {low:g}-{high:g} bb, 169x2 hands"
         report(what, t, target="wall <= 30 s" if high == 200 else "")
+        report("    the same without the exact certificate (float path alone)", t_float)
+        print(f"    certified / float: wall {t.wall / t_float.wall:.2f}x, CPU {t.cpu / t_float.cpu:.2f}x "
+              f"(target CPU <= 1.5x); {result.certificate.exact_checks} exact integer checks")
         print(f"    {len(result.breakpoints)} breakpoints, {len(result.segments)} segments, "
               f"{result.lp_solves} LP solves, {result.pivots} pivots")
         key = f"{low:g}-{high:g}"
         RECORD.timing(key, t, what)
+        RECORD.timing(f"{key}.float", t_float, what + ", float path without the certificate")
+        RECORD.put(f"{key}.certificate_cpu_ratio", round(t.cpu / t_float.cpu, 2), f"{t.cpu / t_float.cpu:.2f}x",
+                   "CPU of the certified thresholds over the float path's")
         RECORD.put(f"{key}.breakpoints", len(result.breakpoints), f"{len(result.breakpoints):,}", "breakpoints")
         RECORD.put(f"{key}.segments", len(result.segments), f"{len(result.segments):,}", "segments")
     RECORD.write()

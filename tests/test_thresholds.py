@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from sflp.core.cards import CLASS_NAMES, N_CLASSES
-from sflp.core.game import GameConfig
+from sflp.core.game import GameConfig, to_fraction
 from sflp.errors import ConfigError
 from sflp.solving.solver import solve
 from sflp.solving.thresholds import HandThresholds, Thresholds, compute_thresholds, format_intervals
@@ -245,9 +246,20 @@ def test_get_and_range_errors(th25):
 @pytest.mark.parametrize("k", [-40, -12, 12, 40])
 def test_thresholds_of_a_scaled_structure_are_the_default_ones_scaled_to_the_bit(th25, k):
     c = 2.0**k
+    # the float path is the default's to the bit; the certified roots are those of the exact game,
+    # whose blinds are read as shortest decimals (2^-40 is not 9.094947017729282e-13 exactly):
+    # within a few ulps of the default's times c, and to the bit when c is an exact decimal
+    floats = compute_thresholds(GameConfig(stack=c, small_blind=0.5 * c, big_blind=c), c, 25 * c, certify=False)
+    th25_floats = compute_thresholds(NO_ANTE, 1.0, 25.0, certify=False)
+    assert floats.breakpoints == tuple(b * c for b in th25_floats.breakpoints)
     scaled = compute_thresholds(GameConfig(stack=c, small_blind=0.5 * c, big_blind=c), c, 25 * c)
-    assert scaled.breakpoints == tuple(b * c for b in th25.breakpoints)
-    for mine, default in zip(scaled.hands, th25.hands):
+    assert np.allclose(np.array(scaled.breakpoints) / c, th25.breakpoints, rtol=1e-14, atol=0)
+    if to_fraction(c) == Fraction(c):  # 2^-12, 2^12, 2^40: the exact game is the default's scaled
+        assert scaled.breakpoints == tuple(b * c for b in th25.breakpoints)
+        for mine, default in zip(scaled.hands, th25.hands):
+            assert mine.intervals == tuple((a * c, b * c) for a, b in default.intervals), mine.hand
+    scaled = floats
+    for mine, default in zip(scaled.hands, th25_floats.hands):
         assert mine.intervals == tuple((a * c, b * c) for a, b in default.intervals), mine.hand
         assert mine.any_intervals == tuple((a * c, b * c) for a, b in default.any_intervals), mine.hand
     stack = 7.3 * c  # a stack read off the path: the default strategies, and BB's value times c

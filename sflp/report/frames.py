@@ -33,15 +33,13 @@ from sflp.core.cards import CLASS_NAMES, GRID_RANKS, N_CLASSES, PLAYERS
 from sflp.errors import ConfigError
 from sflp.report.stacks import sorted_solutions
 from sflp.report.text import fraction_text, solution_rows
-from sflp.solving.thresholds import format_intervals
 
 PLAYER_TITLES = {"sb": "SB push", "bb": "BB call"}
 """Titles of the two players' charts; also the workbook's sheet titles."""
 THRESHOLD_DECIMALS = 6
-"""Published stack thresholds (``max_stack``, like the intervals) are rounded to 1e-6 bb.  The path
-follower finds them to ~1e-13 relative, so the rounding, not the float root finder, sets every
-published digit: two machines can only disagree if a threshold lies within ~1e-12 bb of a
-rounding boundary."""
+"""Published stack thresholds (``max_stack``, like the intervals) are rounded to 1e-6 bb: each is
+an exact root, isolated with integers, and correctly rounded by exact signs at the rounding
+boundary (:mod:`sflp.solving.threshcert`), so every published digit is proven."""
 
 THRESHOLDS_COLUMNS = ("player", "hand", "max_stack", "capped", "intervals", "any_intervals")
 
@@ -104,14 +102,15 @@ def thresholds_frame(thresholds) -> pd.DataFrame:
     for player in PLAYERS:
         for hand in CLASS_NAMES:
             h = thresholds.get(player, hand)
+            iv_text, any_text, top_text = h.published_texts()  # the certified decimals
             rows.append(
                 (
                     player,
                     hand,
-                    math.nan if h.max_stack is None else round(float(h.max_stack), THRESHOLD_DECIMALS),
+                    math.nan if top_text is None else float(top_text),
                     bool(h.capped),
-                    format_intervals(h.intervals),
-                    format_intervals(h.any_intervals),
+                    iv_text,
+                    any_text,
                     h.label(),
                     bool(h.multi),
                 )

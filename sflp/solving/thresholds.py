@@ -105,6 +105,24 @@ class HandThresholds:
     any_intervals: tuple[tuple[float, float], ...]
     max_stack: float | None
     capped: bool
+    exact_label: str | None = field(default=None, compare=False)
+    """The label decided exactly from the certified root ``max_stack`` rounds (set by the
+    certified path, :func:`sflp.solving.threshcert.certified_hands`); None: from the float."""
+    texts: tuple | None = field(default=None, compare=False)
+    """``(intervals, any_intervals, max_stack)`` as published text, each end the exact root
+    correctly rounded to 6 decimals (set by the certified path); None: from the floats."""
+
+    def published_texts(self) -> tuple[str, str, str | None]:
+        """The ``intervals``, ``any_intervals`` and ``max_stack`` of ``thresholds.csv``: the exact
+        roots' decimals when certified, else the floats' (:func:`format_intervals`).
+
+        >>> HandThresholds("sb", "T3s", ((1.0, 7.7912),), ((1.0, 8.0),), 7.7912, False).published_texts()
+        ('1.000000-7.791200', '1.000000-8.000000', '7.791200')
+        """
+        if self.texts is not None:
+            return self.texts
+        top = None if self.max_stack is None else f"{self.max_stack:.6f}"
+        return format_intervals(self.intervals), format_intervals(self.any_intervals), top
 
     @property
     def multi(self) -> bool:
@@ -127,6 +145,8 @@ class HandThresholds:
             return "-"
         if self.capped:
             return f"{self.max_stack:g}+"
+        if self.exact_label is not None:
+            return self.exact_label
         return f"{math.floor(self.max_stack * 10 + 1e-9) / 10:.1f}"
 
 
@@ -143,6 +163,9 @@ class Thresholds:
     lp_solves: int = 0
     pivots: int = 0
     _payoffs: Payoffs | None = field(default=None, compare=False, repr=False)
+    certificate: object = field(default=None, compare=False, repr=False)
+    """The proof of the thresholds (:class:`sflp.solving.threshcert.PathCertificate`), None when
+    computed with ``certify=False``."""
 
     def get(self, player: str, hand: str) -> HandThresholds:
         """The thresholds of ``hand`` (class name such as ``"T3s"``) for ``player`` ("sb"/"bb")."""
@@ -621,11 +644,17 @@ def compute_thresholds(
     high: float = 200.0,
     table=None,
     progress=None,
+    *,
+    certify: bool = True,
 ) -> Thresholds:
     """Exact stack thresholds of every class for SB (push) and BB (call) over ``[low, high]``.
 
     ``config``'s blinds and antes are used, its stack is ignored.  ``progress`` is an optional
-    callable receiving the stack reached so far.
+    callable receiving the stack reached so far.  With ``certify`` (the default) every breakpoint
+    and 0.5 crossing is isolated exactly and the path is proven to miss none
+    (:func:`sflp.solving.threshcert.certify_path`): the hands' intervals are the exact roots'
+    floats, their 6-decimal printing and labels decided exactly, and ``certificate`` holds the
+    proof; ``certify=False`` is the float path alone (for comparisons and benchmarks).
     """
     checks.instance("config", config, GameConfig, "GameConfig(stack=10)")
     low, high = checks.real("low", low, positive=True), checks.real("high", high, positive=True)
@@ -639,7 +668,7 @@ def compute_thresholds(
     follower = _PathFollower(game, low / unit, high / unit, tick)
     segments = follower.run()
 
-    hands = _hand_thresholds(segments, low / unit, high / unit)
+    hands = None if certify else _hand_thresholds(segments, low / unit, high / unit)
     # pieces of one support on neighbouring fit windows are one segment; breakpoints are where
     # the support changes
     merged: list[tuple[float, float, Support]] = []
@@ -650,9 +679,18 @@ def compute_thresholds(
             merged.append((a, b, pc.support))
     payoffs = follower.payoffs
     if unit != 1.0:  # back to bb: every stack times a power of two, exactly
-        hands = tuple(_scaled_hand(h, unit) for h in hands)
+        hands = None if hands is None else tuple(_scaled_hand(h, unit) for h in hands)
         merged = [(a * unit, b * unit, sup) for a, b, sup in merged]
         payoffs = PushFoldGame(base, table).payoffs
+    certificate = None
+    if certify:
+        from sflp.solving.threshcert import certified_hands, certify_path
+
+        certificate = certify_path(config, low, high, merged, table)
+        hands = certified_hands(certificate)
+        merged = [(root_a.value, root_b.value, sup) for root_a, root_b, sup in
+                  zip([certificate.low, *certificate.breakpoints], [*certificate.breakpoints, certificate.high],
+                      certificate.supports)]
     breakpoints = tuple(float(seg[0]) for seg in merged[1:])
     return Thresholds(
         config=config,
@@ -664,6 +702,7 @@ def compute_thresholds(
         lp_solves=follower.lp_solves,
         pivots=follower.pivots,
         _payoffs=payoffs,
+        certificate=certificate,
     )
 
 
