@@ -21,7 +21,8 @@ Import order:
     errors / quiet / cache -> checks / atomic / inputs -> core.cards -> core.evaluator -> core.ranges
     -> core.equity_build -> core.equity -> core.payoff -> core.game -> solving.support -> solving.highs
     -> solving.lp / solving.certify
-    -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.solver -> solving.thresholds
+    -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.rootcert -> solving.threshcert
+    -> solving.solver -> solving.thresholds
     -> study.strategy -> study.verify -> approx / study.simulate / study.exploit / study.sc / study.compare
     -> openspiel -> report -> cli
 
@@ -81,6 +82,7 @@ _EXPORTS: dict[str, str] = {
     "ChartResult": "sflp.report.chart",
     "read_ranges": "sflp.report.readback",
     "read_margins": "sflp.report.readback",
+    "verify_thresholds": "sflp.report.threshexact",
     "write_chart_set": "sflp.report",
     "write_solution": "sflp.report",
     "check_manifest": "sflp.report.staging",

@@ -344,7 +344,7 @@ DAMAGES = [
     ("csv", "ev_margin text", set_field(RANGES, 4, 4, "0.1.2"), r"line 4: ev_margin '0.1.2' is not a number"),
     ("csv", "binary garbage", write_bytes(RANGES, bytes(range(256)) * 40), r"ranges.csv (is not UTF-8|has the col)"),
     ("csv", "not UTF-8", replace_bytes(RANGES, b"AKs", b"AK\xff"), r"ranges.csv is not UTF-8 text"),
-    ("csv", "a NUL byte", set_field(RANGES, 20, 2, "A\0A"), r"line 20: hand 'A\\x00A' is not a hand class"),
+    ("csv", "a NUL byte", set_field(RANGES, 20, 2, "A\0A"), r"line 20: a NUL byte"),  # pandas 2.0 read 'A\0A' as 'A'
     ("csv", "a stack's rows twice", edit_lines(RANGES, lambda ls: ls + ls[1:339]), r"holds 1,690 rows"),
     ("csv", "a row twice", edit_lines(RANGES, lambda ls: ls[:3] + [ls[2]] + ls[3:]), r"holds 1,353 rows"),
     ("csv", "a row twice, one dropped", edit_lines(RANGES, lambda ls: ls[:3] + [ls[2]] + ls[4:]),

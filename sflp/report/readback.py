@@ -167,6 +167,10 @@ def _parse_csv(data: bytes, path: Path, columns: Sequence[str], text_columns: Se
 
     if not data.strip():
         raise DataError(f"{path} is empty (expected the header {','.join(columns)})")
+    nul = data.find(b"\0")
+    if nul >= 0:  # pandas' C parser ends a field at a NUL in some versions (2.0 read 'A\0A' as 'A')
+        line = data.count(b"\n", 0, nul) + 1
+        raise DataError(f"{path} line {line}: a NUL byte (sflp writes none)")
     try:
         head = list(_read_csv(io.BytesIO(data), nrows=0).columns)
         if head != list(columns) + list(optional[:len(head) - len(columns)]):

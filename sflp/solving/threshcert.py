@@ -445,12 +445,12 @@ def certify_path(config, low: float, high: float, segments, table=None) -> PathC
     return PathCertificate(lo_root, hi_root, [s for _, _, s in segments], bps, crossings, over, checks)
 
 
-def certified_hands(cert: PathCertificate, n: int = N_CLASSES):
+def certified_hands(cert: PathCertificate, hand_type, n: int = N_CLASSES):
     """The :class:`~sflp.solving.thresholds.HandThresholds` of every player x hand from a proven path:
     ``intervals`` where the frequency is >= 0.5 (pure, or a mixed piece of positive sign),
     ``any_intervals`` where it is > 0, endpoints the published floats of their roots; a hand's
-    ``exact`` holds the :class:`Root` ends of its intervals, and its label is decided from them."""
-    from sflp.solving.thresholds import HandThresholds
+    ``exact`` holds the :class:`Root` ends of its intervals, and its label is decided from them.
+    ``hand_type`` is that class, passed in by its module (imports run one way: this module is below it)."""
 
     J = len(cert.supports)
     ends = [cert.low, *cert.breakpoints, cert.high]
@@ -503,7 +503,7 @@ def certified_hands(cert: PathCertificate, n: int = N_CLASSES):
         top = iv[-1][1] if iv else None
         label = None if top is None or capped else label_of(top)
         texts = (intervals_text(iv), intervals_text(anyp[idx]), None if top is None else top.decimal())
-        hands.append(HandThresholds(
+        hands.append(hand_type(
             PLAYERS[idx // n], CLASS_NAMES[idx % n],
             tuple((a.value, b.value) for a, b in iv), tuple((a.value, b.value) for a, b in anyp[idx]),
             None if top is None else top.value, capped, exact_label=label, texts=texts))

@@ -687,7 +687,7 @@ def compute_thresholds(
         from sflp.solving.threshcert import certified_hands, certify_path
 
         certificate = certify_path(config, low, high, merged, table)
-        hands = certified_hands(certificate)
+        hands = certified_hands(certificate, HandThresholds)
         merged = [(root_a.value, root_b.value, sup) for root_a, root_b, sup in
                   zip([certificate.low, *certificate.breakpoints], [*certificate.breakpoints, certificate.high],
                       certificate.supports)]
