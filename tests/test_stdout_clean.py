@@ -49,12 +49,15 @@ JSON_COMMANDS = {
     "sc": ["sc"],
     "compare": ["compare", "nash", "ante=0.125", "--stacks", "5:6", "--out", "{tmp}/compare"],
     "cache": ["cache", "info"],  # not clear: it would empty the cache the test session shares
+    "verify-thresholds": ["verify-thresholds", "{tmp}/chart"],  # after a chart into {tmp}/chart (below)
 }
 
 
 @pytest.mark.parametrize("name", sorted(JSON_COMMANDS))
 def test_every_subcommand_prints_strict_json(name, tmp_path):
     args = [a.replace("{tmp}", str(tmp_path)) for a in JSON_COMMANDS[name]] + ["--json"]
+    if name == "verify-thresholds":  # it reads a chart set
+        assert _run([a.replace("{tmp}", str(tmp_path)) for a in JSON_COMMANDS["chart"]], tmp_path).returncode == 0
     proc = _run(args, tmp_path)
     assert proc.returncode == 0, proc.stderr
     json.loads(proc.stdout)  # the whole of stdout, nothing before or after

@@ -169,8 +169,21 @@ def add_paper(p) -> None:
                    help="sheet of chart.pdf, landscape: a4 (297 x 210 mm, the default) or letter (11 x 8.5 in)")
 
 
+def cmd_verify_thresholds(args) -> int:
+    """Thin over :func:`sflp.report.threshexact.verify_thresholds`: exit 0 when every check passes
+    (a failure is its one DataError, exit 1 through main's error boundary)."""
+    from sflp.report.threshexact import verify_thresholds
+
+    check = verify_thresholds(args.folder, verify=not args.no_manifest)
+    if args.json:
+        print_json(check.to_dict())
+    else:
+        print(check.text())
+    return 0
+
+
 def add_commands(sub) -> None:
-    """chart, exploit, compare."""
+    """chart, exploit, compare, verify-thresholds."""
     p = add_parser(sub, "chart", help="solve many stacks, exact thresholds, write CSV/xlsx/PNG chart set")
     p.add_argument("--stacks", default=None,
                    help="START:STOP:STEP or a comma list (default 1:25:0.05, from the first stack that "
@@ -217,3 +230,11 @@ def add_commands(sub) -> None:
     p.add_argument("--top", type=whole("--top"), default=10, help="hands listed per player in the text output")
     add_output(p)
     p.set_defaults(func=cmd_compare)
+
+    p = add_parser(sub, "verify-thresholds",
+                   help="re-check a chart set's thresholds from thresholds_exact.csv alone, with integers")
+    p.add_argument("folder", metavar="FOLDER", help="a chart-set folder (sflp chart --out)")
+    p.add_argument("--no-manifest", action="store_true",
+                   help="do not check the files against manifest.json (a folder edited by hand)")
+    add_output(p)
+    p.set_defaults(func=cmd_verify_thresholds)

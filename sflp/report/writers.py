@@ -234,6 +234,12 @@ def _thresholds_csv(path: Path, sweep: Sweep) -> None:
     write_thresholds_csv(add_sc_column(sweep.tdf, sweep.sc_numbers()), path)
 
 
+def _thresholds_exact_csv(path: Path, certificate) -> None:
+    from sflp.report.threshexact import write_thresholds_exact
+
+    write_thresholds_exact(path, certificate)
+
+
 def _grid_csvs(stage: Path, stack: float, rows: np.ndarray) -> None:
     """``sb_push_<S>bb.csv`` and ``bb_call_<S>bb.csv`` of one grid stack (``rows``: its Block rows)."""
     from sflp.report.csv_out import write_grid_csv
@@ -302,6 +308,8 @@ class CsvWriter(Writer):
         self._piece()  # the last piece; values.csv is joined at close, when every piece is made
         if sweep.thresholds is not None:
             submit(_thresholds_csv, self.stage / "thresholds.csv", sweep)
+            if getattr(sweep.thresholds, "certificate", None) is not None:  # the proof (compute_thresholds certifies)
+                submit(_thresholds_exact_csv, self.stage / "thresholds_exact.csv", sweep.thresholds.certificate)
         for stack in sorted(self.waiting):
             submit(_grid_csvs, self.stage, stack, sweep.rows_at(stack))
         return known

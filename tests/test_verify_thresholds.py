@@ -1,0 +1,183 @@
+"""thresholds_exact.csv and `sflp verify-thresholds`: a fresh set verifies, every tampering fails.
+
+The good set is also checked here without rootcert: each row's polynomial is evaluated with
+Fractions at its interval's ends (opposite signs), and each linear row's root ``-c0/c1`` is
+rounded with Python's own exact rounding and compared to the published text."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import sflp
+from sflp.cli.main import main
+from sflp.errors import DataError
+from sflp.report.threshexact import COLUMNS, verify_thresholds
+from tests.test_read_ranges import resign
+
+EXACT = "thresholds_exact.csv"
+
+
+@pytest.fixture(scope="module")
+def chart_set(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("vt") / "set"
+    sflp.chart(sflp.GameConfig(stack=1), [1 + 0.5 * k for k in range(9)], out=out, formats=["csv"], workers=0,
+               grid_stacks=[3])
+    return out
+
+
+@pytest.fixture
+def copy(chart_set, tmp_path) -> Path:
+    out = tmp_path / "copy"
+    shutil.copytree(chart_set, out)
+    return out
+
+
+def rows_of(folder: Path) -> list[dict]:
+    with open(folder / EXACT, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def write_rows(folder: Path, rows: list[dict]) -> None:
+    text = ",".join(COLUMNS) + "\n" + "".join(",".join(r[c] for c in COLUMNS) + "\n" for r in rows)
+    (folder / EXACT).write_text(text, encoding="utf-8")
+
+
+def value(coeffs: list[int], x: Fraction) -> Fraction:
+    return sum((c * x**k for k, c in enumerate(coeffs)), Fraction(0))
+
+
+def first(rows: list[dict], kind: str, degree: int | None = None) -> int:
+    return next(k for k, r in enumerate(rows)
+                if r["kind"] == kind and (degree is None or len(r["coefficients"].split()) == degree + 1))
+
+
+def test_a_fresh_set_verifies_and_its_rows_hold_by_independent_arithmetic(chart_set):
+    check = verify_thresholds(chart_set)
+    rows = rows_of(chart_set)
+    assert check.roots == len(rows) and check.kinds["end"] == 2 and check.kinds["breakpoint"] > 10
+    assert check.numbers > 338  # every hand's intervals are traced to a row
+    manifest = json.loads((chart_set / "manifest.json").read_text())
+    assert EXACT in {e["name"] for e in manifest["files"]}
+    assert (rows[0]["published"], rows[-1]["published"]) == ("1.000000", "5.000000")
+    linear = 0
+    for r in rows[1:-1]:
+        c = [int(t) for t in r["coefficients"].split()]
+        lo, hi = Fraction(r["lo"]), Fraction(r["hi"])
+        assert lo < hi and value(c, lo) * value(c, hi) < 0
+        if len(c) == 2:
+            linear += 1
+            root = Fraction(-c[0], c[1])
+            assert lo < root < hi
+            m = round(root * 10**6)  # exact, ties to even
+            assert r["published"] == f"{m // 10**6}.{m % 10**6:06d}"
+        if r["player"]:
+            assert r["polynomial"].endswith(" " + r["hand"])
+    assert linear > 0
+    stacks = [Fraction(r["published"]) for r in rows]
+    assert stacks == sorted(stacks)
+
+
+def test_the_cli_prints_a_summary_and_json(chart_set, capsys):
+    assert main(["verify-thresholds", str(chart_set)]) == 0
+    out = capsys.readouterr().out
+    assert "thresholds certified" in out and out.count("\n") == 1
+    assert main(["verify-thresholds", str(chart_set), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True and report["roots"] == len(rows_of(chart_set))
+
+
+def tamper_coefficient(rows):
+    k = first(rows, "breakpoint", 1)
+    c = rows[k]["coefficients"].split()
+    rows[k]["coefficients"] = " ".join([str(2 * int(c[0])), c[1]])  # the root doubles: far from the interval
+    return "no sign change"
+
+
+def tamper_interval(rows):
+    k = first(rows, "breakpoint", 1)
+    for end in ("lo", "hi"):
+        x = Fraction(rows[k][end]) + 1
+        rows[k][end] = f"{x.numerator}/{x.denominator}"
+    return "no sign change"
+
+
+def tamper_published(rows):
+    k = first(rows, "crossing")
+    m = int(rows[k]["published"].replace(".", "")) + 1
+    rows[k]["published"] = f"{m // 10**6}.{m % 10**6:06d}"
+    return "its root rounds to"
+
+
+@pytest.mark.parametrize("tamper", [tamper_coefficient, tamper_interval, tamper_published])
+def test_a_tampered_certificate_fails(copy, tamper, capsys):
+    rows = rows_of(copy)
+    why = tamper(rows)
+    write_rows(copy, rows)
+    with pytest.raises(DataError, match="manifest"):
+        verify_thresholds(copy)
+    with pytest.raises(DataError, match=why):
+        verify_thresholds(copy, verify=False)
+    resign(copy)
+    with pytest.raises(DataError, match=why):
+        verify_thresholds(copy)
+    assert main(["verify-thresholds", str(copy)]) != 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and why in err
+
+
+def test_an_interval_with_three_roots_fails(copy):
+    rows = rows_of(copy)
+    k = first(rows, "breakpoint", 1)
+    # (S - 1)(S - 2)(S - 3) on (0, 4): opposite signs at the ends, but three roots between them
+    rows[k].update(coefficients="-6 11 -6 1", lo="0/1", hi="4/1")
+    write_rows(copy, rows)
+    with pytest.raises(DataError, match="holds 3 roots of the polynomial, not one"):
+        verify_thresholds(copy, verify=False)
+
+
+def test_a_changed_thresholds_csv_value_fails(copy):
+    path = copy / "thresholds.csv"
+    text = path.read_text(encoding="utf-8")
+    published = {r["published"] for r in rows_of(copy)}
+    old = next(p for p in sorted(published) if p not in ("1.000000", "5.000000") and p in text)
+    m = int(old.replace(".", "")) + 1
+    new = f"{m // 10**6}.{m % 10**6:06d}"
+    assert new not in published
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(DataError, match="manifest"):
+        verify_thresholds(copy)
+    with pytest.raises(DataError, match="not the published value"):
+        verify_thresholds(copy, verify=False)
+    resign(copy)
+    with pytest.raises(DataError, match="not the published value"):
+        verify_thresholds(copy)
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"\xff\xfe", b"kind,player\n", b"x\0y\n",
+    ",".join(COLUMNS).encode() + b"\nend,,,0,end,-1 1,1/1,1/1,1.000000",  # no final line end
+    ",".join(COLUMNS).encode() + b"\nend,,,0,end,-1 1,1/0,1/1,1.000000\nend,,,0,end,-5 1,5/1,5/1,5.000000\n",
+    ",".join(COLUMNS).encode() + b"\nend,,,0,end,-1 " + b"9" * 30000 + b",1/1,1/1,1.000000\n",
+    ",".join(COLUMNS).encode() + b"\nend,sb,ZZ,0,end,-1 1,1/1,1/1,1.000000\n",
+    ",".join(COLUMNS).encode() + b"\nbreakpoint,,,0,Q,0,1/1,2/1,1.000000\nend,,,0,end,-5 1,5/1,5/1,5.000000\n",
+])
+def test_hostile_content_is_one_data_error(copy, data):
+    (copy / EXACT).write_bytes(data)
+    with pytest.raises(DataError):
+        verify_thresholds(copy, verify=False)
+
+
+def test_a_set_without_the_certificate_is_refused(copy, capsys):
+    (copy / EXACT).unlink()
+    with pytest.raises(DataError, match="manifest"):
+        verify_thresholds(copy)
+    with pytest.raises(DataError, match="no certified thresholds"):
+        verify_thresholds(copy, verify=False)
+    assert main(["verify-thresholds", str(copy / "nowhere")]) != 0
+    assert capsys.readouterr().err.count("\n") == 1
