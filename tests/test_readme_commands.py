@@ -62,6 +62,8 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp compare reports/my-chart reports/hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25 --out reports/mine-vs-nash":
         ("slow", "sflp chart --stacks 1:25:0.05", "sflp chart --stacks 1:25:0.1 --out reports/my-chart"),
     "sflp rank --json": ("run",),
+    "sflp verify-thresholds reports/ante":
+        ("run", "sflp chart --stacks 2,5,10,15 --ante 0.1 --formats csv --out reports/ante"),
     'sflp verify --stack 10 --sb "[50]AKo,KQs[/50],JJ-" --bb 30%': ("run",),
     "sflp exploit --stack 10 --bb 30%": ("run",),
     "sflp exploit --stack 8 --sb random --json": ("run",),

@@ -8,6 +8,7 @@
                        (or ``ranges.parquet``, or ``ranges_segments.csv`` with ``margins_supports.csv``
                        and ``margins_stacks.csv``, by ``ranges``: see :mod:`.writers`)
 ``thresholds.csv``     player, hand, max_stack, capped, intervals, any_intervals, sc_number
+                       (and ``thresholds_exact.csv``, their certificate: :mod:`.threshexact`)
 ``chart.xlsx``         SB push, BB call, Ranges, Values, Hand EV, About, SC numbers (see :mod:`.excel`)
 ``chart.html``         one self-contained interactive page: stack slider, grids, curve (:mod:`.html`)
 ``chart.pdf``          one A4 landscape page: both threshold charts, legend, configuration
