@@ -43,8 +43,8 @@ STACKS = [2, 5, 7.7, 10]
 LOW, HIGH = 1.0, 10.0
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHART_FILES = {
-    "values.csv", "ranges.csv", "thresholds.csv", "thresholds_exact.csv", "chart.xlsx", "chart.html", "chart.pdf",
-    "manifest.json",
+    "values.csv", "ranges.csv", "thresholds.csv", "thresholds_exact.csv", "thresholds_segments.csv", "chart.xlsx",
+    "chart.html", "chart.pdf", "manifest.json",
     *(f"{stem}.{ext}" for stem in ("sb_push", "bb_call", "value_by_stack", "range_2bb", "range_5bb",
                                     "range_7.7bb", "range_10bb")
       for ext in ("png", "svg")),

@@ -21,6 +21,7 @@ from sflp.report.threshexact import COLUMNS, verify_thresholds
 from tests.test_read_ranges import resign
 
 EXACT = "thresholds_exact.csv"
+SEGMENTS = "thresholds_segments.csv"
 
 
 @pytest.fixture(scope="module")
@@ -86,10 +87,12 @@ def test_a_fresh_set_verifies_and_its_rows_hold_by_independent_arithmetic(chart_
 def test_the_cli_prints_a_summary_and_json(chart_set, capsys):
     assert main(["verify-thresholds", str(chart_set)]) == 0
     out = capsys.readouterr().out
-    assert "thresholds certified" in out and out.count("\n") == 1
+    n = len(segment_lines(chart_set)) - 1
+    assert "thresholds certified" in out and out.count("\n") == 1 and f"path re-proved: {n} segments" in out
     assert main(["verify-thresholds", str(chart_set), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is True and report["roots"] == len(rows_of(chart_set))
+    assert report["segments"] == n and report["path"] == f"path re-proved: {n} segments"
 
 
 def tamper_coefficient(rows):
@@ -181,3 +184,126 @@ def test_a_set_without_the_certificate_is_refused(copy, capsys):
         verify_thresholds(copy, verify=False)
     assert main(["verify-thresholds", str(copy / "nowhere")]) != 0
     assert capsys.readouterr().err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- the path re-proved from the supports
+
+
+def segment_lines(folder: Path) -> list[str]:
+    return (folder / SEGMENTS).read_text(encoding="ascii").splitlines()
+
+
+def write_segments(folder: Path, lines: list[str]) -> None:
+    (folder / SEGMENTS).write_text("\n".join(lines) + "\n", encoding="ascii")
+
+
+def test_the_segments_file_is_the_path_with_its_supports(chart_set):
+    """One row per segment, contiguous over the range, its ends the published roots, and one
+    more segment than breakpoints; the letters as margins_supports.csv writes them."""
+    lines = segment_lines(chart_set)
+    assert lines[0] == "segment,stack_from,stack_to,sb,bb"
+    rows = [line.split(",") for line in lines[1:]]
+    exact = rows_of(chart_set)
+    assert len(rows) == 1 + sum(r["kind"] == "breakpoint" for r in exact)
+    assert [int(r[0]) for r in rows] == list(range(len(rows)))
+    assert (float(rows[0][1]), float(rows[-1][2])) == (1.0, 5.0)
+    assert all(a[2] == b[1] for a, b in zip(rows, rows[1:]))
+    breakpoints = [r["published"] for r in exact if r["kind"] == "breakpoint"]
+    assert [f"{float(r[2]):.6f}" for r in rows[:-1]] == breakpoints
+    for r in rows:
+        assert len(r[3]) == len(r[4]) == 169 and set(r[3] + r[4]) <= set("01m")
+    assert set(rows[0][3]) == {"1"}  # at 1 bb SB shoves every hand
+
+
+def flip_a_pure_letter(lines: list[str]) -> tuple[list[str], int]:
+    """SB's first always-shoved hand of a middle segment marked never shoved."""
+    j = len(lines) // 2
+    seg, a, b, sb, bb = lines[j].split(",")
+    k = sb.index("1")
+    lines[j] = ",".join((seg, a, b, sb[:k] + "0" + sb[k + 1:], bb))
+    return lines, int(seg)
+
+
+def test_a_changed_support_letter_fails(copy, capsys):
+    lines, seg = flip_a_pure_letter(segment_lines(copy))
+    write_segments(copy, lines)
+    with pytest.raises(DataError, match="manifest"):
+        verify_thresholds(copy)
+    why = f"{SEGMENTS}: segment {seg} does not re-prove"
+    with pytest.raises(DataError, match=why):
+        verify_thresholds(copy, verify=False)
+    resign(copy)
+    with pytest.raises(DataError, match=why):
+        verify_thresholds(copy)
+    assert main(["verify-thresholds", str(copy)]) != 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and why in err
+
+
+def test_a_dropped_breakpoint_row_fails(copy):
+    """The row stays provable on its own (every other check passes); only the re-proved path misses it."""
+    rows = rows_of(copy)
+    k = first(rows, "breakpoint")
+    seg = rows[k]["segment"]
+    del rows[k]
+    write_rows(copy, rows)
+    resign(copy)
+    with pytest.raises(DataError, match=rf"{EXACT} line {k + 2} \(segment {seg}, breakpoint of"):
+        verify_thresholds(copy)
+
+
+def test_an_extra_row_fails(copy):
+    rows = rows_of(copy)
+    rows.insert(-1, dict(rows[-2]))  # a copy of the last breakpoint or crossing: a valid row on its own
+    write_rows(copy, rows)
+    with pytest.raises(DataError, match=f"{EXACT} line {len(rows)} "):
+        verify_thresholds(copy, verify=False)
+
+
+def test_a_dropped_segment_row_fails(copy):
+    lines = segment_lines(copy)
+    j = len(lines) // 2
+    del lines[j]
+    write_segments(copy, lines)
+    resign(copy)
+    with pytest.raises(DataError, match=f"{SEGMENTS} line {j + 1}: segment '{j}', expected {j - 1} "):
+        verify_thresholds(copy)
+
+
+def test_a_segment_stretched_over_its_neighbour_misses_a_root(copy):
+    """Drop a segment and let its neighbour cover it, renumbered: a well-formed path whose proof
+    must fail, since the neighbour's support is no equilibrium on the dropped stretch (or a
+    polynomial vanishes inside it: the missed breakpoint)."""
+    lines = segment_lines(copy)
+    j = len(lines) // 2  # line j is segment j - 1
+    seg, a, _, sb, bb = lines[j - 1].split(",")
+    _, _, b, _, _ = lines[j].split(",")
+    lines[j - 1] = ",".join((seg, a, b, sb, bb))
+    del lines[j]
+    for k in range(j, len(lines)):
+        f = lines[k].split(",")
+        lines[k] = ",".join((str(k - 1), *f[1:]))
+    write_segments(copy, lines)
+    resign(copy)
+    with pytest.raises(DataError, match=rf"{SEGMENTS}: (segment|segments) [0-9]+( and [0-9]+)? does not re-prove"):
+        verify_thresholds(copy)
+
+
+def test_a_set_without_the_segments_is_refused(copy):
+    (copy / SEGMENTS).unlink()
+    with pytest.raises(DataError, match="manifest"):
+        verify_thresholds(copy)
+    with pytest.raises(DataError, match=f"no {SEGMENTS}"):
+        verify_thresholds(copy, verify=False)
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"\xff\n", b"segment,stack_from\n", b"segment,stack_from,stack_to,sb,bb\n",
+    b"segment,stack_from,stack_to,sb,bb\n0,1.0,5.0," + b"1" * 169 + b"," + b"x" * 169 + b"\n",
+    b"segment,stack_from,stack_to,sb,bb\n0,1.0,nan," + b"1" * 169 + b"," + b"1" * 169 + b"\n",
+    b"segment,stack_from,stack_to,sb,bb\n0,2.0,5.0," + b"1" * 169 + b"," + b"1" * 169 + b"\n",
+])
+def test_hostile_segments_are_one_data_error(copy, data):
+    (copy / SEGMENTS).write_bytes(data)
+    with pytest.raises(DataError):
+        verify_thresholds(copy, verify=False)

@@ -232,7 +232,8 @@ def add_commands(sub) -> None:
     p.set_defaults(func=cmd_compare)
 
     p = add_parser(sub, "verify-thresholds",
-                   help="re-check a chart set's thresholds from thresholds_exact.csv alone, with integers")
+                   help="re-check a chart set's thresholds (thresholds_exact.csv) and re-prove its path "
+                        "(thresholds_segments.csv), with integers")
     p.add_argument("folder", metavar="FOLDER", help="a chart-set folder (sflp chart --out)")
     p.add_argument("--no-manifest", action="store_true",
                    help="do not check the files against manifest.json (a folder edited by hand)")

@@ -24,9 +24,14 @@ path (:mod:`sflp.solving.threshcert`).  This file publishes each certified root,
 map on the square-free part), and that the root rounds to ``published`` (the root's side of each
 rounding boundary, decided exactly); then that every number of ``thresholds.csv``
 (``max_stack`` and the ends of ``intervals`` and ``any_intervals``) is the published text of a
-row.  What it does not re-derive is that each polynomial is its segment's event polynomial
-(``compute_thresholds`` proves that, from the supports); it checks that the numbers published
-are the roots of the polynomials written.
+row.  Then it re-derives the polynomials and proves that no root was missed:
+``thresholds_segments.csv`` (``segment, stack_from, stack_to, sb, bb``: each segment of the path,
+its ends as the published roots' floats and its support as 169 + 169 letters ``1`` always, ``m``
+mixed, ``0`` never, in class-id order, as :func:`sflp.report.writers.support_texts` writes
+them) is proven again with :func:`sflp.solving.threshcert.certify_path`, on the blinds, antes
+and range of ``manifest.json`` and the shipped equity table: every support an exact
+equilibrium on its segment, no event polynomial vanishing inside one (:func:`reprove_path`).
+The roots that proof publishes must be the rows of ``thresholds_exact.csv``, one for one.
 
 >>> from fractions import Fraction
 >>> row_problem(("breakpoint", "sb", "AA", 0, "Q", (-2, 0, 1), Fraction(1), Fraction(2), "1.414214"))
@@ -43,12 +48,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from sflp.core.cards import CLASS_NAMES
+from sflp.core.cards import CLASS_NAMES, N_CLASSES
 from sflp.errors import ArgumentTypeError, ConfigError, DataError
 from sflp.solving import rootcert as rc
 
 EXACT_FILE = "thresholds_exact.csv"
+SEGMENTS_FILE = "thresholds_segments.csv"
 THRESHOLDS_FILE = "thresholds.csv"
+SEGMENT_COLUMNS = ("segment", "stack_from", "stack_to", "sb", "bb")
 COLUMNS = ("kind", "player", "hand", "segment", "polynomial", "coefficients", "lo", "hi", "published")
 KINDS = ("end", "breakpoint", "crossing")
 MAX_BYTES = 256 * 2**20
@@ -123,6 +130,27 @@ def write_thresholds_exact(path: Path | str, certificate) -> Path:
     from sflp.atomic import write_text
 
     return write_text(Path(path), exact_csv_text(certificate))
+
+
+def segments_csv_text(certificate) -> str:
+    """``thresholds_segments.csv`` as text: one row per segment ``j`` of the path, from the float of
+    its opening root (``low`` or breakpoint ``j - 1``) to that of its closing one, with its support
+    (:func:`sflp.report.writers.support_texts`)."""
+    from sflp.report.writers import support_texts
+
+    ends = [certificate.low, *certificate.breakpoints, certificate.high]
+    lines = [",".join(SEGMENT_COLUMNS)]
+    for j, support in enumerate(certificate.supports):
+        sb, bb = support_texts(support)
+        lines.append(f"{j},{float(ends[j].value)!r},{float(ends[j + 1].value)!r},{sb},{bb}")
+    return "\n".join(lines) + "\n"
+
+
+def write_thresholds_segments(path: Path | str, certificate) -> Path:
+    """Write ``thresholds_segments.csv`` (atomically) from a path certificate."""
+    from sflp.atomic import write_text
+
+    return write_text(Path(path), segments_csv_text(certificate))
 
 
 # ---------------------------------------------------------------------------- checking
@@ -237,6 +265,143 @@ def _numbers_of_thresholds(data: bytes, path) -> list[tuple[int, str]]:
         raise DataError(f"{path} is not a valid CSV file: {exc}") from None
 
 
+def parse_segments(data: bytes, path) -> list[tuple[float, float, object]]:
+    """The segments ``(a, b, support)`` of ``thresholds_segments.csv`` bytes, numbered 0, 1, ... in
+    order, contiguous (each ``stack_to`` the next ``stack_from``), each support 169 + 169 letters
+    ``0``, ``1``, ``m``; else one DataError naming the line."""
+    import math
+
+    from sflp.report.readback import support_of_texts
+
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path} is not ASCII text (byte {exc.start:,} is not)") from None
+    lines = text.split("\n")
+    if lines[-1] != "":
+        raise DataError(f"{path} does not end with a line end: it was cut short")
+    lines.pop()
+    if not lines or lines[0] != ",".join(SEGMENT_COLUMNS):
+        raise DataError(f"{path} has the header {lines[0][:80] if lines else ''!r}; "
+                        f"expected {','.join(SEGMENT_COLUMNS)}")
+    out: list[tuple[float, float, object]] = []
+    for k, line in enumerate(lines[1:], start=2):
+        where = f"{path} line {k}"
+        f = line.split(",")
+        if len(f) != len(SEGMENT_COLUMNS):
+            raise DataError(f"{where}: {len(f)} fields, expected {len(SEGMENT_COLUMNS)}")
+        seg, a, b, sb, bb = f
+        if seg != str(len(out)):
+            raise DataError(f"{where}: segment {seg[:20]!r}, expected {len(out)} (the segments in order)")
+        try:
+            a, b = float(a), float(b)
+        except ValueError:
+            raise DataError(f"{where}: stack_from and stack_to must be numbers") from None
+        if not (math.isfinite(a) and math.isfinite(b) and 0 < a < b):
+            raise DataError(f"{where}: segment {seg} from {a!r} to {b!r} is not a stretch of positive stacks")
+        if out and out[-1][1] != a:
+            raise DataError(f"{where}: segment {seg} starts at {a!r}, not where segment {len(out) - 1} ends "
+                            f"({out[-1][1]!r}): the segments must cover the range without a gap")
+        for who, letters in (("sb", sb), ("bb", bb)):
+            if len(letters) != N_CLASSES or set(letters) - set("01m"):
+                raise DataError(f"{where}: {who} is not {N_CLASSES} letters 0, 1 or m "
+                                "(one a hand in class-id order: never, always, mixed)")
+        out.append((a, b, support_of_texts(sb, bb)))
+    if not out:
+        raise DataError(f"{path} has no segment")
+    return out
+
+
+def _path_of_manifest(folder: Path) -> tuple:
+    """``(config, low, high)`` of the set's thresholds, from ``manifest.json`` (its blinds and antes
+    and the thresholds' range), whose equity table must be the one sflp ships."""
+    from sflp.core.equity import TABLE_SHA256
+    from sflp.core.game import GameConfig
+    from sflp.report.staging import MANIFEST, read_manifest
+
+    manifest = read_manifest(folder)
+    config = manifest.get("config") if isinstance(manifest, dict) else None
+    span = manifest.get("thresholds") if isinstance(manifest, dict) else None
+    if not isinstance(config, dict) or not isinstance(span, dict):
+        raise DataError(f"{folder / MANIFEST} is missing or has no 'config' and 'thresholds': the path is "
+                        "re-proved from the set's blinds, antes and range, which it gives")
+    if manifest.get("equity_table_sha256") != TABLE_SHA256:
+        named = str(manifest.get("equity_table_sha256"))[:16]
+        raise DataError(f"{folder / MANIFEST} names the equity table {named!r}, "
+                        f"not the one sflp ships ({TABLE_SHA256[:12]}...): the path is re-proved with it")
+    keys = ("small_blind", "big_blind", "ante", "bb_ante")
+    try:
+        values = {k: config[k] for k in keys}
+        low, high = span["low"], span["high"]
+        if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in (*values.values(), low, high)):
+            raise TypeError
+        return GameConfig(stack=float(low), **values), float(low), float(high)
+    except (KeyError, TypeError):
+        raise DataError(f"{folder / MANIFEST}: its 'config' needs the numbers {', '.join(keys)} and its "
+                        "'thresholds' low and high") from None
+    except (ConfigError, ValueError) as exc:
+        raise DataError(f"{folder / MANIFEST}: its 'config' is not a valid game: {exc}") from None
+
+
+def _same_root(poly, a: tuple[Fraction, Fraction], b: tuple[Fraction, Fraction]) -> bool:
+    """Whether two isolating intervals of ``poly`` (each holding one root, or a point root) hold the
+    same root: their intersection holds it."""
+    lo, hi = max(a[0], b[0]), min(a[1], b[1])
+    if lo > hi:
+        return False
+    return rc.is_isolating(list(poly), lo, hi)
+
+
+def _segment_of(message: str, segments) -> str:
+    """The segment a :class:`~sflp.errors.SolveError` of the path's proof is about."""
+    m = re.search(r"segment (\d+)", message)
+    if m:
+        return f"segment {m.group(1)}"
+    m = re.search(r"at (-?[0-9.e+-]+)", message)
+    if m:
+        for j, (a, _, _) in enumerate(segments):
+            if j and repr(a) == m.group(1):
+                return f"segments {j - 1} and {j}"
+    return "the path"
+
+
+def reprove_path(folder: Path, rows: list[tuple], entry: dict | None) -> int:
+    """Re-prove the path of ``thresholds_segments.csv`` (:func:`sflp.solving.threshcert.certify_path`
+    on its supports, the set's blinds and antes and the shipped table) and check that the roots it
+    publishes are the rows of ``thresholds_exact.csv``, one for one, in order: same kind, player,
+    hand, segment, polynomial and published text, and the file's interval holding the re-proved
+    root.  Returns the number of segments; else one DataError naming the file and the segment."""
+    from sflp.errors import SolveError
+    from sflp.report.readback import _read
+    from sflp.solving.threshcert import certify_path
+
+    config, low, high = _path_of_manifest(folder)
+    spath, epath = folder / SEGMENTS_FILE, folder / EXACT_FILE
+    segments = parse_segments(_read(folder, SEGMENTS_FILE, MAX_BYTES, entry), spath)
+    if (segments[0][0], segments[-1][1]) != (low, high):
+        raise DataError(f"{spath} covers {segments[0][0]!r} to {segments[-1][1]!r} bb, not the thresholds' range "
+                        f"{low!r} to {high!r} of manifest.json")
+    try:
+        certificate = certify_path(config, low, high, segments)
+    except SolveError as exc:
+        raise DataError(f"{spath}: {_segment_of(str(exc), segments)} does not re-prove: {exc}") from None
+    expected = certificate_rows(certificate)
+    for k, (want, got) in enumerate(zip(expected, rows), start=2):
+        what = f"{epath} line {k} (segment {want[3]}, {want[0]} of {want[4]})"
+        if want[:6] != got[:6] or want[8] != got[8]:
+            raise DataError(f"{what}: the re-proved path has here the {want[0]} of {want[4]} of segment {want[3]} "
+                            f"at {want[8]}; the file has the {got[0]} of {got[4]} of segment {got[3]} at {got[8]}")
+        if not _same_root(want[5], want[6:8], got[6:8]):
+            raise DataError(f"{what}: its interval does not hold the re-proved root")
+    if len(expected) != len(rows):
+        k = min(len(expected), len(rows))
+        extra = rows[k] if len(rows) > k else expected[k]
+        raise DataError(f"{epath} has {len(rows):,} rows, the re-proved path {len(expected):,}: "
+                        + (f"line {k + 2} (segment {extra[3]}) is extra" if len(rows) > k
+                           else f"the {extra[0]} of segment {extra[3]} at {extra[8]} is missing"))
+    return len(segments)
+
+
 @dataclass
 class ThresholdsCheck:
     """What :func:`verify_thresholds` checked: all passed (else it raised)."""
@@ -249,17 +414,22 @@ class ThresholdsCheck:
     numbers: int = 0
     """Numbers of ``thresholds.csv`` matched to a proven root."""
     verified_manifest: bool = True
+    segments: int = 0
+    """Segments of ``thresholds_segments.csv`` whose path was re-proved."""
 
     def to_dict(self) -> dict:
         return {"folder": self.folder, "ok": True, "roots": self.roots, "kinds": self.kinds,
-                "thresholds_numbers": self.numbers, "manifest_checked": self.verified_manifest}
+                "thresholds_numbers": self.numbers, "segments": self.segments,
+                "path": f"path re-proved: {self.segments:,} segments", "manifest_checked": self.verified_manifest}
 
     def text(self) -> str:
         k = self.kinds
         return (f"{self.folder}: thresholds certified. {self.roots:,} roots in {EXACT_FILE} re-proven with "
                 f"integers ({k.get('breakpoint', 0):,} breakpoints, {k.get('crossing', 0):,} 0.5 crossings, "
                 f"{k.get('end', 0)} ends): each interval isolates one root of its polynomial, which rounds to "
-                f"the published 6 decimals; all {self.numbers:,} numbers of {THRESHOLDS_FILE} are published roots"
+                f"the published 6 decimals; path re-proved: {self.segments:,} segments (each support an "
+                f"equilibrium on its segment, no root missed, the roots those of {EXACT_FILE}); all "
+                f"{self.numbers:,} numbers of {THRESHOLDS_FILE} are published roots"
                 + ("" if self.verified_manifest else " (manifest not checked: verify=False)"))
 
 
@@ -275,12 +445,13 @@ def _entries(folder: Path) -> dict:
     if invalid:
         raise DataError(f"{folder / MANIFEST} is not a valid sflp manifest: {invalid[0]}")
     entries = {e["name"]: e for e in manifest["files"]}
-    for name in (EXACT_FILE, THRESHOLDS_FILE):
+    for name in (EXACT_FILE, SEGMENTS_FILE, THRESHOLDS_FILE):
         if name not in entries:
             raise DataError(f"{folder / MANIFEST} does not list {name}: the set has no certified thresholds "
                             "(a single stack, or made before sflp wrote the certificate)")
     try:
-        problems = [p for p in check_manifest(folder) if p.startswith((f"{EXACT_FILE}:", f"{THRESHOLDS_FILE}:"))]
+        mine = tuple(f"{name}:" for name in (EXACT_FILE, SEGMENTS_FILE, THRESHOLDS_FILE))
+        problems = [p for p in check_manifest(folder) if p.startswith(mine)]
     except OSError as exc:
         raise DataError(f"{folder} cannot be checked against its manifest: {exc.strerror or exc}") from None
     if problems:
@@ -290,12 +461,15 @@ def _entries(folder: Path) -> dict:
 
 
 def verify_thresholds(folder, *, verify: bool = True) -> ThresholdsCheck:
-    """Re-check a chart set's thresholds from ``thresholds_exact.csv`` alone, with integers.
+    """Re-check a chart set's thresholds from ``thresholds_exact.csv`` and re-prove its path from
+    ``thresholds_segments.csv``, with integers.
 
-    With ``verify`` (the default) both files must match ``manifest.json`` (size and SHA-256,
+    With ``verify`` (the default) the three files must match ``manifest.json`` (size and SHA-256,
     the bytes parsed hashed again).  Each row's interval must isolate exactly one root of its
     polynomial (opposite signs at ``lo``, ``hi`` and one root between them) that rounds to its
-    ``published`` text, and every number of ``thresholds.csv`` must be a published text.
+    ``published`` text; the path of ``thresholds_segments.csv`` must re-prove
+    (:func:`reprove_path`: each support an equilibrium on its segment, no root missed) and publish
+    exactly the rows of the file; and every number of ``thresholds.csv`` must be a published text.
     Returns a :class:`ThresholdsCheck`; any failure is one :class:`~sflp.errors.DataError`
     (a bad ``folder`` a :class:`~sflp.errors.ConfigError`)."""
     import os
@@ -322,6 +496,10 @@ def verify_thresholds(folder, *, verify: bool = True) -> ThresholdsCheck:
             raise DataError(f"{path / EXACT_FILE} line {k} ({row[0]} of {row[4]}): {problem}")
         kinds[row[0]] = kinds.get(row[0], 0) + 1
         published.add(Fraction(row[8]))
+    if not verify and not (path / SEGMENTS_FILE).exists():
+        raise DataError(f"{path} has no {SEGMENTS_FILE}: the path cannot be re-proved (a set made before sflp "
+                        "wrote it: make it again)")
+    n_segments = reprove_path(path, rows, entries.get(SEGMENTS_FILE))
     tpath = path / THRESHOLDS_FILE
     numbers = _numbers_of_thresholds(_read(path, THRESHOLDS_FILE, MAX_BYTES, entries.get(THRESHOLDS_FILE)), tpath)
     for line, text in numbers:
@@ -331,5 +509,5 @@ def verify_thresholds(folder, *, verify: bool = True) -> ThresholdsCheck:
             raise DataError(f"{tpath} line {line}: {text[:40]!r} is not a number") from None
         if value not in published:
             raise DataError(f"{tpath} line {line}: {text} is not the published value of any root of {EXACT_FILE}")
-    return ThresholdsCheck(str(path), len(rows), kinds, len(numbers), verify)
+    return ThresholdsCheck(str(path), len(rows), kinds, len(numbers), verify, n_segments)
 

@@ -235,9 +235,10 @@ def _thresholds_csv(path: Path, sweep: Sweep) -> None:
 
 
 def _thresholds_exact_csv(path: Path, certificate) -> None:
-    from sflp.report.threshexact import write_thresholds_exact
+    from sflp.report.threshexact import SEGMENTS_FILE, write_thresholds_exact, write_thresholds_segments
 
     write_thresholds_exact(path, certificate)
+    write_thresholds_segments(path.with_name(SEGMENTS_FILE), certificate)  # the supports the roots follow from
 
 
 def _grid_csvs(stage: Path, stack: float, rows: np.ndarray) -> None:
