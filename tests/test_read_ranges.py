@@ -342,7 +342,8 @@ DAMAGES = [
         "1.5,") else line for line in ls[1:]]), r"line 340: sb AA at stack 1.6 where sb AA at stack 1.5 belongs"),
     ("csv", "ev_margin inf", set_field(RANGES, 4, 4, "-inf"), r"line 4: ev_margin -inf is not finite"),
     ("csv", "ev_margin text", set_field(RANGES, 4, 4, "0.1.2"), r"line 4: ev_margin '0.1.2' is not a number"),
-    ("csv", "binary garbage", write_bytes(RANGES, bytes(range(256)) * 40), r"ranges.csv (is not UTF-8|has the col|line 1: a NUL byte)"),
+    ("csv", "binary garbage", write_bytes(RANGES, bytes(range(256)) * 40),
+     r"ranges.csv (is not UTF-8|has the col|line 1: a NUL byte)"),
     ("csv", "not UTF-8", replace_bytes(RANGES, b"AKs", b"AK\xff"), r"ranges.csv is not UTF-8 text"),
     ("csv", "a NUL byte", set_field(RANGES, 20, 2, "A\0A"), r"line 20: a NUL byte"),  # pandas 2.0 read 'A\0A' as 'A'
     ("csv", "a stack's rows twice", edit_lines(RANGES, lambda ls: ls + ls[1:339]), r"holds 1,690 rows"),
