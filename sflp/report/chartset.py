@@ -11,7 +11,8 @@
                        (and ``thresholds_exact.csv``, their certificate: :mod:`.threshexact`)
 ``chart.xlsx``         SB push, BB call, Ranges, Values, Hand EV, About, SC numbers (see :mod:`.excel`)
 ``chart.html``         one self-contained interactive page: stack slider, grids, curve (:mod:`.html`)
-``chart.pdf``          one A4 landscape page: both threshold charts, legend, configuration
+``chart.pdf``          A4 (or Letter) landscape: page 1 both threshold charts and the legend,
+                       then the configuration and the stack intervals (:mod:`.printable`)
 ``sb_push.png/.svg``   SB threshold chart
 ``bb_call.png/.svg``   BB threshold chart
 ``value_by_stack.*``   value and push/call percentages against the stack

@@ -108,8 +108,8 @@ def default_range_stacks(solved: Sequence[float]) -> list[float]:
 
 HAND_EV_STACKS = 50
 """Stacks on the workbook's ``Hand EV`` sheet at most (spread evenly, the grid stacks with them):
-338 cells a stack, each written by openpyxl (about 10 us a cell), so the sheet stays a fraction
-of a second; the set's every-stack files hold every margin."""
+338 cells a stack, each written by openpyxl one at a time, so the sheet stays small and quick;
+the set's every-stack files hold every margin."""
 PAGE_STACKS = 1000
 """Most grid stacks ``chart.html`` embeds (chosen evenly, ends included)."""
 PAGE_CURVE_POINTS = 4000
