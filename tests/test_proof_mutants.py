@@ -338,3 +338,52 @@ def test_stacks_with_long_decimals_are_the_stacks_one_at_a_time(compiled):
         for field in ("sb_strategy", "bb_strategy", "sb_ev", "bb_ev"):
             assert getattr(fast, field).tobytes() == getattr(slow, field).tobytes(), (s, field)
         assert (fast.value, fast.push_pct, fast.call_pct) == (slow.value, slow.push_pct, slow.call_pct)
+
+
+def test_certify_names_a_frequency_outside_0_1_that_the_segment_route_finds():
+    """A neighbouring segment's support whose exact mixed frequencies leave ``[0, 1]`` (found by
+    the polynomials of :class:`SegmentCertificate`) fails :mod:`sflp.solving.certify` saying so,
+    naming the hand: certify's bound check is not left to the margin checks behind it (without
+    it the attempt still failed, but on a margin, and the message hid the cause)."""
+    from sflp.core.cards import CLASS_NAMES
+    from sflp.solving.certify import _try_support, exact_payoffs
+
+    config = GameConfig(stack=10)
+    path = compute_thresholds(config, 2.0, 20.0)
+    game0 = make_game(config)
+    seen = 0
+    for k in range(len(path.segments) - 1):
+        for j, s in ((k + 1, s) for s in _inside(*path.segments[k + 1][:2])):
+            if path.segment_of(s)[0] != j:
+                continue
+            support = path.segments[k][2]
+            segment = SegmentCertificate(game0.at_stack(s), support)
+            if not segment.ok or segment.Q is None:
+                continue
+            P, Qd = _decimal(s)  # the frequencies Nx/Q, Ny/Q at S = P/Qd, homogenised
+            powers = [P ** t * Qd ** (segment.d - t) for t in range(segment.d + 1)]
+            Qh = sum(c * w for c, w in zip(segment.Q, powers))
+            if Qh == 0:
+                continue
+            x, y = [Fraction(0)] * segment.n, [Fraction(0)] * segment.n
+            for i in segment.ps:
+                x[i] = Fraction(1)
+            for j in segment.pb:
+                y[j] = Fraction(1)
+            for c, i in enumerate(segment.sm):
+                x[i] = Fraction(sum(a * w for a, w in zip(segment.Nx[c], powers)), Qh)
+            for c, j in enumerate(segment.bm):
+                y[j] = Fraction(sum(a * w for a, w in zip(segment.Ny[c], powers)), Qh)
+            outside = [("SB", i) for i in support.sb_mixed if not 0 <= x[i] <= 1]
+            outside += [("BB", i) for i in support.bb_mixed if not 0 <= y[i] <= 1]
+            if not outside:
+                continue
+            game = game0.at_stack(s)
+            attempt = _try_support(exact_payoffs(game), np.asarray(x, dtype=float), np.asarray(y, dtype=float),
+                                   "neighbour", support)
+            assert not attempt.ok
+            text = "; ".join(p[1] for p in attempt.problems)
+            for who, i in outside:
+                assert f"{who} {CLASS_NAMES[i]}:" in text and "outside [0, 1]" in text, (s, who, CLASS_NAMES[i], text)
+            seen += 1
+    assert seen >= 5  # the path has such neighbours: each breakpoint where a mixed hand goes pure
