@@ -453,6 +453,22 @@ def _unverified(folder: Path) -> str:
 # ---------------------------------------------------------------- the reader
 
 
+
+def _open_set(folder, stacks, verify):
+    """The checks :func:`read_ranges` and :func:`read_margins` share: the folder, its ranges file's
+    name and manifest entries (checked unless ``verify`` is False), its solved stacks and the
+    ones asked for (``stacks``, each a solved one)."""
+    folder = _check_folder(folder)
+    want = wanted_stacks(stacks)
+    if not isinstance(verify, bool):
+        raise ConfigError(f"verify={short(verify)} must be True or False")
+    if verify:
+        name, count, entries = _verified(folder)
+    else:
+        name, count, entries = _unverified(folder), None, {}
+    solved = read_solved_stacks(folder, count, entries.get(VALUES_FILE))
+    return folder, name, entries, solved, _solved_wanted(folder, solved, want)
+
 def read_ranges(folder: Path | str, stacks: Sequence[float] | float | None = None, *, verify: bool = True):
     """The canonical tidy ranges frame (``stack, player, hand, frequency[, ev_margin]``) of a
     chart-set folder, from whichever form it holds: ``ranges.csv``, ``ranges.parquet`` or
@@ -470,16 +486,7 @@ def read_ranges(folder: Path | str, stacks: Sequence[float] | float | None = Non
     rows: 2 bb's SB AA first, 3 bb's BB 32o last (``docs/CHARTS.md`` runs such an example).
     The EV margins of a segments set are read by :func:`read_margins`.
     """
-    folder = _check_folder(folder)
-    want = wanted_stacks(stacks)
-    if not isinstance(verify, bool):
-        raise ConfigError(f"verify={short(verify)} must be True or False")
-    if verify:
-        name, count, entries = _verified(folder)
-    else:
-        name, count, entries = _unverified(folder), None, {}
-    solved = read_solved_stacks(folder, count, entries.get(VALUES_FILE))
-    want = _solved_wanted(folder, solved, want)
+    folder, name, entries, solved, want = _open_set(folder, stacks, verify)
     return _ranges_frame(folder, name, solved, want, entries)
 
 
@@ -701,16 +708,7 @@ def read_margins(folder: Path | str, stacks: Sequence[float] | float | None = No
     stacks, and every solved stack is in exactly one of the two files.  The cost is that of
     the exact path's certificates: about a second for every stack of 1-200 bb.
     """
-    folder = _check_folder(folder)
-    want = wanted_stacks(stacks)
-    if not isinstance(verify, bool):
-        raise ConfigError(f"verify={short(verify)} must be True or False")
-    if verify:
-        name, count, entries = _verified(folder)
-    else:
-        name, count, entries = _unverified(folder), None, {}
-    solved = read_solved_stacks(folder, count, entries.get(VALUES_FILE))
-    want = _solved_wanted(folder, solved, want)
+    folder, name, entries, solved, want = _open_set(folder, stacks, verify)
     if RANGE_FILES[name] != "segments":
         return _ranges_frame(folder, name, solved, want, entries).drop(columns="frequency")
     import pandas as pd
