@@ -360,16 +360,7 @@ def _segments(folder: Path, solved: np.ndarray, want: np.ndarray, entry: dict | 
 
     players, hands = frame["player"].to_numpy(dtype=object), frame["hand"].to_numpy(dtype=object)
     cols = _check_names(players, hands, path, where)
-    ends = {}
-    for name in ("stack_from", "stack_to"):
-        stack = _numbers(frame, name, path)
-        at = np.minimum(np.searchsorted(solved, stack), n - 1)
-        bad = solved[at] != stack  # NaN too
-        if bad.any():
-            k = _first(bad)
-            raise DataError(f"{path} line {k + 2}: {name} {float(stack[k])!r} is not a solved stack of values.csv")
-        ends[name] = at
-    start, stop = ends["stack_from"], ends["stack_to"]
+    start, stop = (_solved_positions(frame, name, solved, path) for name in ("stack_from", "stack_to"))
     freq = _numbers(frame, "frequency", path)
     _check_frequencies(freq, path, where)
     # the runs tile the solved stacks: column by column (0..337), each from the first solved stack
@@ -453,6 +444,18 @@ def _unverified(folder: Path) -> str:
 # ---------------------------------------------------------------- the reader
 
 
+
+
+def _solved_positions(frame, column: str, solved: np.ndarray, path) -> np.ndarray:
+    """The positions in ``solved`` of the stacks of ``column`` (a run's ``stack_from`` or
+    ``stack_to``), each one of the solved stacks of values.csv exactly (NaN is not), else DataError."""
+    stack = _numbers(frame, column, path)
+    at = np.minimum(np.searchsorted(solved, stack), len(solved) - 1)
+    bad = solved[at] != stack  # NaN too
+    if bad.any():
+        k = _first(bad)
+        raise DataError(f"{path} line {k + 2}: {column} {float(stack[k])!r} is not a solved stack of values.csv")
+    return at
 
 def _open_set(folder, stacks, verify):
     """The checks :func:`read_ranges` and :func:`read_margins` share: the folder, its ranges file's
@@ -595,16 +598,7 @@ def _supports(folder: Path, solved: np.ndarray, entry: dict | None):
     frame = _parse_csv(data, path, SUPPORTS_COLUMNS, ("sb", "bb"))
     if len(frame) > n:
         raise DataError(f"{path} holds {len(frame):,} runs, more than the {n:,} solved stacks")
-    ends = []
-    for column in ("stack_from", "stack_to"):
-        stack = _numbers(frame, column, path)
-        at = np.minimum(np.searchsorted(solved, stack), n - 1)
-        bad = solved[at] != stack  # NaN too
-        if bad.any():
-            k = _first(bad)
-            raise DataError(f"{path} line {k + 2}: {column} {float(stack[k])!r} is not a solved stack of values.csv")
-        ends.append(at)
-    start, stop = ends
+    start, stop = (_solved_positions(frame, name, solved, path) for name in ("stack_from", "stack_to"))
     bad = (stop < start) | (start <= np.r_[-1, stop[:-1]])
     if bad.any():
         k = _first(bad)
