@@ -43,7 +43,16 @@ _RECEIVED: list[int] = []
 
 
 def _on_signal(signum, frame):
+    """The first SIGINT/SIGTERM of a run raises (the work stops and cleans up); a later one is
+    only noted.  Raised again, it could land in the cleanup between two of its steps (before a
+    block that holds signals back has begun) and leave a staging folder and lock behind: GNU
+    ``timeout`` and a terminal's Ctrl-C signal the process and then its group, twice in a row.
+    SIGQUIT (Ctrl-\\) or SIGKILL still end a run at once; what it leaves is marked and removed
+    by the next run on that folder."""
+    first = not _RECEIVED
     _RECEIVED.append(signum)
+    if not first:
+        return
     import signal
 
     raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
