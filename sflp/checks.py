@@ -91,6 +91,13 @@ def number_text(value, spec: str, digits: int = 6) -> str:
     ('-0.493216360', '-9.90954e+24')
     >>> number_text(6.5e27, ">12.3f"), number_text(2e25, "+.2f", 3), number_text(float("nan"), ".2f")
     ('     6.5e+27', '+2e+25', 'nan')
+
+    A number that rounds to zero has no sign: negative zero (``-0.00``, ``-0.000000000``) never
+    prints, nor ``+0.00``, whatever the sign of the value it rounds (the one rule for every signed
+    number of the readable text):
+
+    >>> number_text(-0.004, "+.2f"), number_text(-1e-17, ">12.9f"), number_text(0.0, "+.2f"), number_text(-0.005, ".1f")
+    ('0.00', ' 0.000000000', '0.00', '0.0')
     """
     value = float(value)
     fixed = _FIXED.fullmatch(spec)
@@ -98,7 +105,10 @@ def number_text(value, spec: str, digits: int = 6) -> str:
         raise ValueError(f"number_text: {spec!r} is not a fixed-point format such as '+.6f'")
     if math.isfinite(value) and abs(value) >= SHORT_ABOVE:
         return format(value, f"{fixed['head']}.{digits}g")
-    return format(value, spec)
+    text = format(value, spec)
+    if math.isfinite(value) and not text.strip().lstrip("+-").strip("0."):  # a zero at this precision
+        return format(0.0, spec.replace("+", "").replace("-", ""))
+    return text
 
 
 def real(name: str, value, *, low: float | None = None, positive: bool = False) -> float:
