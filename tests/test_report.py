@@ -10,9 +10,11 @@ import csv
 import io
 import math
 import os
+import re
 import subprocess
 import sys
 import zipfile
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -138,7 +140,7 @@ def test_csv_columns_exactly_as_specified(chart):
     assert read_csv(out / "values.csv")[0] == ["stack", "value", "push_pct", "call_pct", "exploitability"]
     assert read_csv(out / "ranges.csv")[0] == ["stack", "player", "hand", "frequency", "ev_margin"]
     assert read_csv(out / "thresholds.csv")[0] == [
-        "player", "hand", "max_stack", "capped", "intervals", "any_intervals", "sc_number"
+        "player", "hand", "max_stack", "capped", "intervals", "any_intervals", "chart_label", "sc_number"
     ]
 
 
@@ -185,7 +187,29 @@ def test_thresholds_csv_matches_the_thresholds(chart, thresholds):
         assert row["intervals"] == thresholds_mod.format_intervals(h.intervals)
         assert row["any_intervals"] == thresholds_mod.format_intervals(h.any_intervals)
         assert expected_label(row, HIGH) == h.label()
+        # chart_label: the cell every medium prints, the number and then its mark (never the hand)
+        assert row["chart_label"].startswith(expected_label(row, HIGH))
+        assert row["chart_label"][len(expected_label(row, HIGH)):] == ("" if len(h.intervals) < 2 else "*")
     assert any(r["capped"] == "true" for r in rows) and any(r["capped"] == "false" for r in rows)
+
+
+def test_thresholds_csv_sc_numbers_to_six_decimals(chart, config):
+    # sc_number is the exact fraction rounded to 1e-6 bb (the precision of sflp sc), no float noise
+    from sflp.study.sc import sc_numbers
+
+    numbers = sc_numbers(config)
+    _, rows = read_csv(chart[0] / "thresholds.csv")
+    for row in rows:
+        if row["player"] == "bb":
+            assert row["sc_number"] == ""
+            continue
+        sc = numbers[row["hand"]]
+        if sc.unbounded:
+            assert row["sc_number"] == "inf"
+        else:
+            assert re.fullmatch(r"\d+\.\d{1,6}", row["sc_number"]), row["sc_number"]
+            assert abs(Fraction(row["sc_number"]) - sc.stack) <= Fraction(1, 2 * 10**6)
+            assert row["sc_number"].rstrip("0") == sc.label().rstrip("0")  # as sflp sc prints it
 
 
 def test_csv_files_are_byte_identical_across_writes(solutions, thresholds, chart, tmp_path):

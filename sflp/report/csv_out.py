@@ -1,9 +1,12 @@
 """CSV files from the tidy frames: fixed columns, fixed row order, round-trip float text.
 
 Floats are written as the shortest text that reads back to the same double (Python's
-``repr``), NaN as an empty field, booleans as ``true`` / ``false``, line ends ``\\n``.  The same
-frame therefore always gives byte-identical files, and reading a CSV back gives the exact
-numbers of the solution.
+``repr``), NaN as an empty field, infinity as ``inf``, line ends ``\\n``.  A column published at a
+stated precision (thresholds and SC numbers to 1e-6 bb) holds floats already rounded to it, so its
+shortest text is those decimals and no float noise.  **Booleans** are written ``true`` /
+``false`` in every CSV of sflp, the spelling of JSON and Arrow (pandas' ``read_csv`` reads them as
+booleans).  The same frame therefore always gives byte-identical files, and reading a CSV back
+gives the numbers of the solution.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import pandas as pd
 
 from sflp.atomic import write_bytes
 from sflp.errors import ConfigError
-from sflp.report.frames import THRESHOLDS_COLUMNS
+from sflp.report.frames import THRESHOLDS_CSV_COLUMNS
 from sflp.report.text import RANGES_COLUMNS, VALUES_COLUMNS, quote
 from sflp.study.strategy import GRID_RANKS, grid_csv_text
 
@@ -55,9 +58,10 @@ def write_ranges_csv(frame: pd.DataFrame, path: Path | str) -> Path:
 
 
 def write_thresholds_csv(frame: pd.DataFrame, path: Path | str) -> Path:
-    """``thresholds.csv``: player, hand, max_stack, capped, intervals, any_intervals (+ sc_number)."""
+    """``thresholds.csv``: player, hand, max_stack, capped, intervals, any_intervals, chart_label
+    (+ sc_number)."""
     extra = ("sc_number",) if "sc_number" in frame.columns else ()
-    return write_bytes(path, csv_bytes(frame, THRESHOLDS_COLUMNS + extra))
+    return write_bytes(path, csv_bytes(frame, THRESHOLDS_CSV_COLUMNS + extra))
 
 
 def grid_csv_bytes(grid: pd.DataFrame) -> bytes:

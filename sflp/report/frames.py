@@ -8,8 +8,9 @@
   where SB never shoves).
   Rows are ordered by stack, then ``sb`` before ``bb``, then hand in class-id order.
 * :func:`thresholds_frame` -- one row per player x hand of a :class:`sflp.solving.thresholds.Thresholds`:
-  ``player, hand, max_stack, capped, intervals, any_intervals`` plus the derived ``label`` and
-  ``multi`` used by the charts.
+  ``player, hand, max_stack, capped, intervals, any_intervals`` plus the derived ``label`` (the
+  chart number alone), ``multi`` and ``chart_label`` (the cell text every medium prints: the
+  number with its mark).
 
 Wide views (a 13x13 grid, stacks x hands) are *derived* from these frames by
 :func:`grid_from_tidy` and :func:`wide_by_stack`; nothing stores them separately.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -42,6 +44,9 @@ an exact root, isolated with integers, and correctly rounded by exact signs at t
 boundary (:mod:`sflp.solving.threshcert`), so every published digit is proven."""
 
 THRESHOLDS_COLUMNS = ("player", "hand", "max_stack", "capped", "intervals", "any_intervals")
+"""The columns of :func:`thresholds_frame` that come straight from the thresholds (and open ``thresholds.csv``)."""
+THRESHOLDS_CSV_COLUMNS = (*THRESHOLDS_COLUMNS, "chart_label")
+"""``thresholds.csv``'s columns (then ``sc_number`` when the set has the SC numbers)."""
 
 
 # ---------------------------------------------------------------- solutions
@@ -95,10 +100,12 @@ def thresholds_frame(thresholds) -> pd.DataFrame:
     ``max_stack`` is the highest stack with frequency > 0.5 (``high`` when capped, NaN when
     never), ``capped`` whether the hand is played up to the top of the range, ``intervals`` /
     ``any_intervals`` the stack intervals with frequency > 0.5 / > 0 as text; ``label`` is the
-    chart text (``"7.7"``, ``"25+"``, ``"-"``) and ``multi`` marks hands with several > 0.5
-    intervals.
+    chart number (``"7.7"``, ``"25+"``, ``"-"``), ``multi`` marks hands with several > 0.5
+    intervals, and ``chart_label`` is the text of the hand's cell in every medium: the number and
+    its mark (:func:`chart_label`).
     """
     rows = []
+    top = float(thresholds.high)
     for player in PLAYERS:
         for hand in CLASS_NAMES:
             h = thresholds.get(player, hand)
@@ -113,9 +120,18 @@ def thresholds_frame(thresholds) -> pd.DataFrame:
                     any_text,
                     h.label(),
                     bool(h.multi),
+                    chart_label(h, top),
                 )
             )
-    return pd.DataFrame(rows, columns=[*THRESHOLDS_COLUMNS, "label", "multi"])
+    return pd.DataFrame(rows, columns=[*THRESHOLDS_COLUMNS, "label", "multi", "chart_label"])
+
+
+def chart_label(hand, top: float) -> str:
+    """The text of one hand's chart cell (:class:`sflp.solving.thresholds.HandThresholds` ``hand``
+    on a chart whose highest stack is ``top``): the number, then ``*`` when the hand is played on
+    several stack intervals.
+    """
+    return hand.label() + ("*" if hand.multi else "")
 
 
 # ---------------------------------------------------------------- Sklansky-Chubukov numbers
@@ -133,9 +149,35 @@ def sc_frame(numbers: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["hand", "sc_number", "sc_exact", "label"])
 
 
+SC_DECIMALS = 6
+"""``thresholds.csv`` publishes the SC numbers to 1e-6 bb, like the thresholds and ``sflp sc``."""
+
+
+def published_sc(sc) -> float:
+    """One SC number as ``thresholds.csv`` publishes it: the exact fraction correctly rounded to
+    :data:`SC_DECIMALS` decimals (half to even, decided on the fraction, so no float noise and no
+    double rounding), as the float whose shortest text is those decimals; ``inf`` when unbounded,
+    NaN when never profitable.
+
+    >>> from fractions import Fraction
+    >>> from types import SimpleNamespace as S
+    >>> published_sc(S(unbounded=False, never=False, stack=Fraction(27775499610692964, 10**14)))
+    277.754996
+    >>> published_sc(S(unbounded=False, never=False, stack=Fraction(2, 3)))
+    0.666667
+    """
+    if sc.unbounded:
+        return math.inf
+    if sc.never:
+        return math.nan
+    scale = 10**SC_DECIMALS
+    return float(Fraction(round(Fraction(sc.stack) * scale), scale))
+
+
 def add_sc_column(tdf: pd.DataFrame, numbers: dict) -> pd.DataFrame:
-    """``tdf`` with a ``sc_number`` column: the SB row's Sklansky-Chubukov number, NaN on BB rows."""
-    by_hand = dict(zip(CLASS_NAMES, sc_frame(numbers)["sc_number"]))
+    """``tdf`` with a ``sc_number`` column: the SB row's Sklansky-Chubukov number to 1e-6 bb
+    (:func:`published_sc`), NaN on BB rows."""
+    by_hand = {hand: published_sc(numbers[hand]) for hand in CLASS_NAMES}
     out = tdf.copy()
     out["sc_number"] = [by_hand[h] if p == "sb" else math.nan for p, h in zip(out["player"], out["hand"])]
     return out
