@@ -109,13 +109,14 @@ def cmd_exploit(args) -> int:
         raise ConfigError("sflp exploit needs --stack S (one stack) or --stacks START:STOP:STEP (a chart set)")
     locked = _locked_spec(args)
     if args.stack is not None:
-        from sflp.study.exploit import exploit, format_text
+        from sflp.report.format import format_exploit
+        from sflp.study.exploit import exploit
 
         report = exploit(config_from(args), locked)
         if args.json:
             print_json(report.to_dict())
         else:
-            print(format_text(report))
+            print(format_exploit(report, use_color(args), terminal_width()))
         return 0
     from sflp.report import default_out_dir
     from sflp.report.chartset import write_set

@@ -109,7 +109,7 @@ def cmd_sc(args) -> int:
     if args.json:
         print_json(sc_dict(config, numbers))
     else:
-        print(format_text(config, numbers))
+        print(format_text(config, numbers, terminal_width()))
     return 0
 
 

@@ -120,12 +120,21 @@ def print_json(obj) -> None:
     print(json_text(obj))
 
 
-def terminal_width() -> int | None:
-    """The terminal's columns when stdout is one (grids then stand side by side where they fit),
-    else None: piped output keeps one grid under another."""
+DEFAULT_COLUMNS = 80
+"""The width of text output when stdout is not a terminal and ``$COLUMNS`` does not say."""
+
+
+def terminal_width() -> int:
+    """The columns every line of text output fits in: the terminal's when stdout is one
+    (``$COLUMNS`` first, as :func:`shutil.get_terminal_size` reads it), else ``$COLUMNS`` when it
+    is a positive whole number, else :data:`DEFAULT_COLUMNS`.  Grids stand side by side where
+    they fit, and take their compact form below their wide one."""
     import shutil
 
-    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size((DEFAULT_COLUMNS, 24)).columns
+    text = os.environ.get("COLUMNS", "").strip()
+    return int(text) if text.isascii() and text.isdigit() and int(text) > 0 else DEFAULT_COLUMNS
 
 
 def use_color(args) -> bool:

@@ -99,13 +99,14 @@ def json_text(obj, **dumps_options) -> str:
 
 
 def frequency_grid(values, color: bool, player: str = "sb") -> str:
-    """13x13 grid of frequencies (class-id order) with class names.  In colour each cell is shaded
-    like every other medium's range grid, white (never) to the player's colour (always), mixed
-    hands marked ``*``; in plain text a never-played hand is ``.``."""
-    from sflp.core.cards import CLASS_NAMES
+    """13x13 grid of frequencies (class-id order) with class names under rank headers (``A K Q
+    ... 2`` across and down: pairs on the diagonal, suited above it).  In colour each cell is
+    shaded like every other medium's range grid, white (never) to the player's colour (always),
+    mixed hands marked ``*``; in plain text a never-played hand is ``.``.  66 columns wide."""
+    from sflp.core.cards import CLASS_NAMES, GRID_RANKS
     from sflp.report.colors import frequency_colour
 
-    lines = []
+    lines = ["  " + " ".join(f"{r:<4}" for r in GRID_RANKS).rstrip()]
     for row in range(13):
         cells = []
         for col in range(13):
@@ -119,7 +120,7 @@ def frequency_grid(values, color: bool, player: str = "sb") -> str:
                 cells.append(f"{name[:3]:<3}*")
             else:
                 cells.append(f"{name:<4}" if v >= 1 - 1e-9 else f"{'.':<4}")
-        lines.append(" ".join(cells))
+        lines.append(f"{GRID_RANKS[row]} " + " ".join(cells).rstrip())
     colour = {"sb": "green", "bb": "blue"}[player]
     legend = (f"  (white: never, {colour}: always, shaded*: mixed)" if color
               else "  (name: always, *: mixed, .: never)")
@@ -289,8 +290,9 @@ def solution_dict(solution) -> dict:
 
 def range_text(weights) -> str:
     """A class strategy as people write it: the hands always played in range notation, each
-    mixed hand in the bracket notation of its percentage, rounded to 0.1 (``[71.1]43s[/71.1]``);
-    :func:`sflp.parse_range` reads it back.  The exact weights are printed beside it.
+    mixed hand in the bracket notation of its percentage, rounded to 0.1 (``[71.1]43s[/71.1]``:
+    43s played 71.1 % of the time, the weighted-range notation of Equilab-style range tools);
+    :func:`sflp.parse_range` reads it back.  The exact weights are printed at the end of the text.
 
     >>> import numpy as np
     >>> from sflp.core.cards import CLASS_INDEX
@@ -310,86 +312,279 @@ def range_text(weights) -> str:
     return ",".join([pure] * bool(pure) + mixed) or "none"
 
 
+BRACKET_NOTE = "[p]hand[/p]: the hand played p % of the time (weighted-range notation)"
+"""The line that explains a mixed hand of :func:`range_text` wherever one is printed."""
+
+
+def wrap_items(head: str, items: list[str], width: int | None, sep: str = ",", indent: str = "  ") -> list[str]:
+    """``head`` followed by ``items`` joined with ``sep``, broken after a separator so that no line
+    passes ``width`` columns (None: one line); continuation lines start with ``indent``.  A range
+    broken this way still reads back: :func:`sflp.parse_range` ignores the spaces and line ends.
+
+    >>> wrap_items("SB push range: ", ["22+", "A2+", "K2+", "Q2s+"], 26)
+    ['SB push range: 22+,A2+,', '  K2+,Q2s+']
+    >>> wrap_items("x: ", ["a", "b"], None)
+    ['x: a,b']
+    """
+    if width is None:
+        return [head + sep.join(items)]
+    lines, line = [], head
+    for k, item in enumerate(items):
+        piece = item + (sep if k < len(items) - 1 else "")
+        if len(line) + len(piece.rstrip()) > width and line.strip() and line != head:
+            lines.append(line.rstrip())
+            line = indent
+        line += piece
+    lines.append(line.rstrip())
+    return lines
+
+
+def fraction_lines(label: str, value: Fraction, width: int | None, indent: str = "  ") -> list[str]:
+    """``label p/q`` on one line when it fits ``width``, else the numerator and the denominator
+    on lines of their own (an exact fraction is never cut in the middle of a number).
+
+    >>> fraction_lines("SB value", Fraction(-1, 3), 80)
+    ['  SB value = -1/3']
+    >>> fraction_lines("SB value", Fraction(-12345, 677), 16)
+    ['  SB value =', '    -12345', '    / 677']
+    """
+    line = f"{indent}{label} = {value.numerator}/{value.denominator}"
+    if width is None or len(line) <= width:
+        return [line]
+    return [f"{indent}{label} =", f"{indent}  {value.numerator}", f"{indent}  / {value.denominator}"]
+
+
 def format_solution(solution, color: bool = False, width: int | None = None) -> str:
-    """One solution as text: value, ranges, 13x13 grids, mixed hands, EV margins; on a terminal
-    ``width`` columns wide the SB and BB grids stand side by side where they fit."""
+    """One solution as text: value, ranges, 13x13 grids, mixed hands, EV margins, and at the end
+    the exact figures (the value and every mixed frequency as fractions).
+
+    ``width``: the columns of the terminal (the CLI passes ``$COLUMNS`` or 80 when stdout is not a
+    terminal).  No line passes it: the SB and BB grids stand side by side where they fit, the
+    ranges wrap after a comma, the EV-margin grids take 5-column cells below 92 columns.  None:
+    no limit known (the grids one under the other, the wide cells)."""
     c = solution.config
     sb, bb = solution.class_strategies()
     lines = [
         f"Heads-up push/fold, stack {c.stack:g} bb (SB {c.small_blind:g}, BB {c.big_blind:g}, "
         f"ante {c.ante:g}, BB ante {c.bb_ante:g}) - {solution.level} level",
-        f"Value (SB's EV per hand): {number_text(solution.value, '+.9f')} bb",
-    ]
-    if solution.value_exact is not None:
-        v = solution.value_exact
-        lines.append(f"Exact value: {v.numerator}/{v.denominator}  (certified equilibrium: exploitability exactly 0)")
-    lines += [
+        f"Value (SB's EV per hand): {number_text(solution.value, '+.9f')} bb"
+        + (" (exact fraction at the end)" if solution.value_exact is not None else ""),
         f"SB pushes {solution.push_pct:.2f}% of hands, BB calls {solution.call_pct:.2f}%",
         f"Exploitability (best responses, no solver): {solution.exploitability:.3g} bb",
         "",
     ]
+    ranges = {who: range_text(weights) for who, weights in (("sb", sb), ("bb", bb))}
+    range_lines = (wrap_items("SB push range: ", ranges["sb"].split(","), width)
+                   + wrap_items("BB call range: ", ranges["bb"].split(","), width))
+    note = [f"  ({BRACKET_NOTE})"] if "[" in ranges["sb"] + ranges["bb"] else []
     grids = beside([f"SB push\n{frequency_grid(sb, color, 'sb')}", f"BB call\n{frequency_grid(bb, color, 'bb')}"],
                    width)
     if grids is not None:  # a wide terminal: both ranges, then the two grids side by side
-        lines += [f"SB push range: {range_text(sb)}", f"BB call range: {range_text(bb)}", "", grids]
+        lines += [*range_lines, *note, "", grids]
     else:
-        lines += [f"SB push range: {range_text(sb)}", frequency_grid(sb, color, "sb"), "",
-                  f"BB call range: {range_text(bb)}", frequency_grid(bb, color, "bb")]
+        lines += [*wrap_items("SB push range: ", ranges["sb"].split(","), width),
+                  frequency_grid(sb, color, "sb"), "",
+                  *wrap_items("BB call range: ", ranges["bb"].split(","), width),
+                  frequency_grid(bb, color, "bb"), *note]
     mixed = solution.mixed_hands()
-    parts = []
-    for who in ("sb", "bb"):
-        if mixed[who]:
-            hands = ", ".join(f"{h} {100 * v:.4f}%" for h, v in mixed[who].items())
-            parts.append(f"{who.upper()}: {hands}")
-    lines += ["", "Mixed hands: " + ("; ".join(parts) if parts else "none")]
-    if solution.sb_exact is not None and solution.level == "class":
-        from sflp.core.cards import CLASS_NAMES
-
-        for who, exact in (("SB", solution.sb_exact), ("BB", solution.bb_exact)):
-            for name, v in zip(CLASS_NAMES, exact):
-                if 0 < v < 1:
-                    lines.append(f"  {who} {name} exactly {v.numerator}/{v.denominator}")
+    parts = [f"{who.upper()} {h} {100 * v:.4f}%" for who in ("sb", "bb") for h, v in mixed[who].items()]
+    lines += ["", *wrap_items("Mixed hands: ", parts or ["none"], width, sep="; ")]
     lines += ["", *ev_margin_grids(solution, width, color)]
+    if solution.value_exact is not None:
+        lines += ["", "Exact (certified equilibrium, exploitability exactly 0):",
+                  *fraction_lines("value (SB's EV per hand, bb)", solution.value_exact, width)]
+        if solution.sb_exact is not None and solution.level == "class":
+            from sflp.core.cards import CLASS_NAMES
+
+            for who, exact in (("SB", solution.sb_exact), ("BB", solution.bb_exact)):
+                verb = "push" if who == "SB" else "call"
+                for name, v in zip(CLASS_NAMES, exact):
+                    if 0 < v < 1:
+                        lines += fraction_lines(f"{who} {verb}es {name}" if verb == "push"
+                                                else f"{who} calls {name}", v, width)
     return "\n".join(lines)
 
 
 EV_TEXT_SCALE = 1.0
 """bb at which a terminal's EV-margin cell reaches its full colour (red below 0, blue above)."""
 
+WIDE_CELL = 6
+"""Columns of a numeric grid cell in the wide form (``+10.34``): a 13x13 grid takes 92 columns."""
+
+COMPACT_CELL = 5
+"""Columns of a numeric grid cell in the compact form (``+3.48``, ``+48.1``): 79 columns."""
+
+
+def grid_columns(cell: int) -> int:
+    """Columns of a 13x13 grid of ``cell``-wide cells under rank headers (the row's rank and a
+    space, then 13 cells one space apart).
+
+    >>> grid_columns(WIDE_CELL), grid_columns(COMPACT_CELL)
+    (92, 79)
+    """
+    return 2 + 13 * cell + 12
+
+
+def signed_spec(values, width: int | None) -> tuple[str, int]:
+    """The format and cell width of a grid of signed numbers (bb): two decimals in 6 columns in
+    the wide form; in the compact form (``width`` below the wide grid's 92 columns) 5 columns
+    and as many decimals as let the largest fit (``+3.48``, ``+48.1``, ``+137``).
+
+    >>> signed_spec([1.5, float("nan")], None), signed_spec([-48.12], 80), signed_spec([137.0], 80)
+    (('+.2f', 6), ('+.1f', 5), ('+.0f', 5))
+    """
+    top = max((abs(float(v)) for v in values if math.isfinite(float(v))), default=0.0)
+    if width is None or width >= grid_columns(WIDE_CELL):
+        return "+.2f", WIDE_CELL
+    return ("+.2f" if top < 9.995 else "+.1f" if top < 99.95 else "+.0f"), COMPACT_CELL
+
+
+def signed_cells(values, width: int | None) -> tuple[list[str], int]:
+    """Texts and cell width of a grid of signed numbers (:func:`signed_spec`): non-finite values
+    are ``.``; a value that rounds to zero has no sign (:func:`sflp.checks.number_text`); a text
+    wider than the cell (a value of 1e25 bb) widens the cell.
+
+    >>> signed_cells([1.234, -0.001, float("nan")], None)[0], signed_cells([48.12, -3.0], 80)
+    (['+1.23', '0.00', '.'], (['+48.1', '-3.0'], 5))
+    """
+    spec, cell = signed_spec(values, width)
+    texts = ["." if not math.isfinite(float(v)) else number_text(v, spec, 2) for v in values]
+    return texts, max([cell, *(len(t) for t in texts)])
+
 
 def ev_margin_grids(solution, width: int | None = None, color: bool = False) -> list[str]:
-    """Both players' per-hand EV margins as 13x13 ``+0.00`` grids (bb; ``.`` where BB never faces a
-    shove); in colour shaded on the diverging EV scale, full at +-:data:`EV_TEXT_SCALE` bb."""
-    from sflp.core.cards import grid_text
-    from sflp.report.colors import ev_colour
-
+    """Both players' per-hand EV margins as 13x13 grids of signed numbers (bb; ``.`` where BB never
+    faces a shove; see :func:`signed_cells`); in colour shaded on the diverging EV scale, full at
+    +-:data:`EV_TEXT_SCALE` bb.  Side by side where ``width`` holds both."""
     if solution.level == "class":
         sb_ev, bb_ev = solution.sb_ev, solution.bb_ev
     else:
         _, _, sb_ev, bb_ev = class_arrays(solution)
-
-    def cells(values):
-        texts = ["." if not math.isfinite(float(v)) else number_text(v, "+.2f", 3) for v in values]
-        if not color:
-            return texts
-        return [ansi(ev_colour(float(v), EV_TEXT_SCALE), f"{t:>6}") for v, t in zip(values, texts)]
-
-    legend = ([f"colour: red below 0, white at 0, blue above, full at {EV_TEXT_SCALE:g} bb "
-               + " ".join(ansi(ev_colour(v, EV_TEXT_SCALE), f" {v:+g} ") for v in (-1, -0.5, 0, 0.5, 1))]
-              if color else [])
-    side = beside(["SB EV margin: EV(shove) - EV(fold), bb\n" + grid_text(cells(sb_ev), width=6, ranks=True),
-                   "BB EV margin: EV(call) - EV(fold), bb ('.': never faces a shove)\n"
-                   + grid_text(cells(bb_ev), width=6, ranks=True)], width)
+    sb_grid, bb_grid = (signed_grid(values, width, color) for values in (sb_ev, bb_ev))
+    legend = [ev_legend()] if color else []
+    side = beside(["SB EV margin: EV(shove) - EV(fold), bb\n" + sb_grid,
+                   "BB EV margin: EV(call) - EV(fold), bb ('.': never faces a shove)\n" + bb_grid], width)
     if side is not None:
         return [*legend, side]
     return [
         *legend,
         "SB EV margin, EV(shove) - EV(fold), bb per hand held:",
-        grid_text(cells(sb_ev), width=6, ranks=True),
+        sb_grid,
         "",
-        "BB EV margin, EV(call) - EV(fold), bb per hand facing a shove ('.': SB never shoves into it):",
-        grid_text(cells(bb_ev), width=6, ranks=True),
+        "BB EV margin, EV(call) - EV(fold), bb facing a shove ('.': never faces one):",
+        bb_grid,
     ]
+
+
+def ev_legend() -> str:
+    """The coloured key of the EV scale (red below 0, blue above, full at :data:`EV_TEXT_SCALE`)."""
+    from sflp.report.colors import ev_colour
+
+    return (f"colour: red below 0, blue above, full at {EV_TEXT_SCALE:g} bb "
+            + " ".join(ansi(ev_colour(v, EV_TEXT_SCALE), f"{v:+g}" if v else "0") for v in (-1, -0.5, 0, 0.5, 1)))
+
+
+def signed_grid(values, width: int | None, color: bool) -> str:
+    """A 13x13 grid of signed bb numbers under rank headers (:func:`signed_cells`), in colour
+    shaded on the diverging EV scale."""
+    from sflp.core.cards import grid_text
+    from sflp.report.colors import ev_colour
+
+    texts, cell = signed_cells(values, width)
+    if color:
+        texts = [ansi(ev_colour(float(v), EV_TEXT_SCALE), f"{t:>{cell}}") if math.isfinite(float(v)) else t
+                 for v, t in zip(values, texts)]
+    return grid_text(texts, width=cell, ranks=True)
+
+
+def class_weights_of(weights):
+    """169 class weights from 169 class or 1,326 combo weights (a class's combo-weighted mean)."""
+    import numpy as np
+
+    from sflp.core.cards import CLASS_SIZES, COMBO_CLASS, N_CLASSES
+
+    weights = np.asarray(weights, dtype=np.float64)
+    if len(weights) == N_CLASSES:
+        return weights
+    return np.bincount(COMBO_CLASS, weights=weights, minlength=N_CLASSES) / CLASS_SIZES
+
+
+def format_exploit(report, color: bool = False, width: int | None = None) -> str:
+    """The text of :func:`sflp.study.exploit.exploit`: the locked player's range (which hands the
+    locked ``'30%'`` holds, as range text and a grid), the hero's best response (range text and a
+    grid shaded like ``sflp solve``'s), the values and the gain, the hero's EV margins as a
+    13x13 grid (``=`` an exact tie, ``.`` unreached), the ties, and at the end the exact value.
+
+    ``width`` as in :func:`format_solution`: no line passes it (None: no limit)."""
+    import numpy as np
+
+    from sflp.core.cards import CLASS_SIZES
+    from sflp.core.ranges import Range
+
+    c = report.config
+    hero, locked = report.hero.upper(), report.locked.upper()
+    verb, locked_verb = ("push", "call") if report.hero == "sb" else ("call", "push")
+    to_range = Range.from_class_weights if report.level == "class" else Range.from_combo_weights
+    locked_weights = np.asarray(report.locked_strategy, dtype=np.float64)
+    locked_class = class_weights_of(locked_weights)
+    locked_pct = float(100 * (CLASS_SIZES @ locked_class) / CLASS_SIZES.sum())
+    locked_text = str(to_range(locked_weights)) or "none"
+    hero_text = str(to_range(report.strategy)) or "none"
+    lines = [
+        f"Exploit: {locked} locked to {report.source!r}, stack {c.stack:g} bb - {report.level} level",
+        f"Game: SB {c.small_blind:g}, BB {c.big_blind:g}, ante {c.ante:g}, BB ante {c.bb_ante:g}",
+        "",
+        *wrap_items(f"{locked}'s locked {locked_verb} range ({locked_pct:.2f}% of hands): ",
+                    locked_text.split(","), width),
+        *wrap_items(f"{hero}'s maximally exploitative {verb} range ({report.hero_pct:.2f}% of hands): ",
+                    hero_text.split(","), width),
+    ]
+    if ":" in locked_text:
+        lines.append("  (hand:w = the hand held with weight w)")
+    verbs = {"push": "pushes", "call": "calls"}
+    locked_title = f"{locked} {verbs[locked_verb]} (locked) at {c.stack:g} bb"
+    hero_title = f"{hero} {verbs[verb]} (best response) at {c.stack:g} bb"
+    locked_grid = frequency_grid(locked_class, color, report.locked)
+    hero_grid = frequency_grid(class_weights_of(report.strategy), color, report.hero)
+    side = beside([f"{locked_title}\n{locked_grid}", f"{hero_title}\n{hero_grid}"], width)
+    lines += ["", side] if side is not None else ["", locked_title, locked_grid, "", hero_title, hero_grid]
+    lines += [
+        "",
+        f"Value (SB's EV per hand): {number_text(report.value, '+.9f')} bb (exact fraction at the end)",
+        f"{hero} playing Nash against this {locked} instead: SB's value {number_text(report.nash_value, '+.9f')} bb",
+        f"  (the equilibrium value is {number_text(report.game_value, '+.9f')} bb)",
+        f"Gain of exploiting over Nash: {number_text(report.gain, '.9f')} bb/hand = "
+        f"{number_text(report.gain_mbb, '.4f')} mbb/hand",
+    ]
+    if report.level == "class":
+        values = [float("nan") if m is None else float(m) for m in report.margins_exact]
+        spec, cell = signed_spec(values, width)
+        texts = [("." if m is None else "=" + number_text(0.0, spec) if m == 0 else number_text(float(m), spec, 2))
+                 for m in report.margins_exact]
+        cell = max([cell, *map(len, texts)])
+        if color:
+            from sflp.report.colors import ev_colour
+
+            texts = [t if m is None else ansi(ev_colour(float(m), EV_TEXT_SCALE), f"{t:>{cell}}")
+                     for m, t in zip(report.margins_exact, texts)]
+        from sflp.core.cards import grid_text
+
+        held = " held" if report.hero == "sb" else " facing a shove"
+        lines += ["", f"{hero} EV margin, EV({verb}) - EV(fold), bb per hand{held}",
+                  *([ev_legend()] if color else []),
+                  grid_text(texts, width=cell, ranks=True),
+                  "  ('=': exact tie, '.': unreached)"]
+    lines += wrap_items("Ties (margin exactly 0; folded by rule, either action is best): ",
+                        list(report.ties) or ["none"], width, sep=", ")
+    if report.near_ties:
+        from sflp.study.exploit import NEAR_TIE
+
+        shown = list(report.near_ties[:12]) + (["..."] if len(report.near_ties) > 12 else [])
+        lines += wrap_items(f"Near ties (|margin| < {NEAR_TIE:g} bb): ", shown, width, sep=", ")
+    if report.unreached:
+        lines.append(f"Unreached (SB never shoves into them; folded): {len(report.unreached)} hands")
+    lines += ["", "Exact:", *fraction_lines("value (SB's EV per hand, bb)", report.value_exact, width)]
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ many stacks: chart sets, sweeps

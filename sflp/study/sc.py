@@ -368,21 +368,38 @@ def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> SCNumber
     return SCNumbers(config, result)
 
 
-def format_text(config: GameConfig, numbers: dict[str, SCNumber]) -> str:
-    """A 13x13 grid of SC numbers (bb, 1 decimal) and the sorted list with 6 decimals."""
+def format_text(config: GameConfig, numbers: dict[str, SCNumber], width: int | None = None) -> str:
+    """A 13x13 grid of SC numbers (bb, 1 decimal; ``∞`` where shoving face up never loses, as in
+    the other media) and the rules.  ``width``: the columns no line may pass (None: no limit);
+    below the wide grid's 92 columns the cells are 5 columns (79 in all), and the prose wraps."""
+    import textwrap
+
     from sflp.core.cards import grid_text
 
     cells = []
     for name in CLASS_NAMES:
         sc = numbers[name]
-        cells.append("inf" if sc.unbounded else "-" if sc.never else checks.number_text(sc.stack, ".1f", 3))
+        if sc.unbounded or sc.never:
+            cells.append("\u221e" if sc.unbounded else "-")
+        else:
+            text = checks.number_text(sc.stack, ".1f", 3)
+            cells.append(checks.number_text(sc.stack, ".0f", 3) if width is not None and len(text) > 5 else text)
+    cell = 6 if width is None or width >= 92 else max(5, *map(len, cells))
+
+    def prose(text: str, indent: str = "") -> list[str]:
+        if width is None:
+            return [indent + text]
+        return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent + " ",
+                             break_on_hyphens=False)
+
     lines = [
-        f"Sklansky-Chubukov numbers (bb, stack before posting): SB {config.small_blind:g}, BB "
-        f"{config.big_blind:g}, ante {config.ante:g}, BB ante {config.bb_ante:g}",
-        "Largest stack at which shoving face up is at least break-even when BB calls exactly the hands that profit.",
-        grid_text(cells, width=6, ranks=True),
-        "  (pairs on the diagonal, suited above it, offsuit below; inf: at any stack; -: never)",
+        "Sklansky-Chubukov numbers (bb, stack before posting)",
+        *prose(f"SB {config.small_blind:g}, BB {config.big_blind:g}, ante {config.ante:g}, BB ante {config.bb_ante:g}"),
+        *prose("Largest stack at which shoving face up is at least break-even when BB calls exactly the "
+               "hands that profit."),
+        grid_text(cells, width=cell, ranks=True),
+        *prose("(pairs on the diagonal, suited above, offsuit below; \u221e: any stack; -: never)", "  "),
         "",
-        f"Ties: {TIE_RULE}.",
+        *prose(f"Ties: {TIE_RULE}."),
     ]
     return "\n".join(lines)
