@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import re
+from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from sflp.cli import main
 from sflp.core.game import GameConfig
 from sflp.errors import ConfigError, DataError
-from sflp.report.compare import load_chart
+from sflp.report.compare import compare_frame, difference_picture, load_chart
 from sflp.solving.thresholds import compute_thresholds
 from sflp.study.compare import Chart, compare_charts, symmetric_difference
 
@@ -49,12 +53,37 @@ def test_configurations_match_their_thresholds(capsys, tmp_path):
     ta = compute_thresholds(GameConfig(stack=2), 2, 8)
     tb = compute_thresholds(GameConfig(stack=2, ante=0.125), 2, 8)
     for row in obj["hands"]:
-        a, b = ta.get(row["player"], row["hand"]).max_stack, tb.get(row["player"], row["hand"]).max_stack
-        if a is None or b is None:
+        ha, hb = ta.get(row["player"], row["hand"]), tb.get(row["player"], row["hand"])
+        a, b = ha.max_stack, hb.max_stack
+        if a is None or b is None or (ha.capped and hb.capped):  # both capped: no difference (AA)
             assert row["difference"] is None
         else:
             assert row["difference"] == pytest.approx(b - a, abs=1e-12)
     assert any(row["differ_length"] > 0 for row in obj["hands"])  # antes change the chart
+    # compare.csv: 6 decimals at most, no float noise; the difference is that of the published thresholds
+    with open(tmp_path / "compare.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 338
+    for row in rows:
+        ha, hb = ta.get(row["player"], row["hand"]), tb.get(row["player"], row["hand"])
+        for column in ("threshold_a", "threshold_b", "difference", "differ_length"):
+            assert re.fullmatch(r"(-?\d+\.\d{1,6})?", row[column]), (column, row[column])
+        for column, h in (("threshold_a", ha), ("threshold_b", hb)):
+            assert row[column] == ("" if h.max_stack is None else repr(float(h.published_texts()[2])))
+        if row["difference"]:
+            want = Fraction(hb.published_texts()[2]) - Fraction(ha.published_texts()[2])
+            assert Fraction(row["difference"]) == want
+        both = ha.capped and hb.capped
+        assert (row["difference"] == "") == (ha.max_stack is None or hb.max_stack is None or both)
+        assert {row["capped_a"], row["capped_b"]} <= {"true", "false"}
+        # each side's label is its chart's cell (the chart number, * for several intervals)
+        assert row["label_a"] == ha.label() + ("*" if ha.multi else "")
+        assert row["label_b"] == hb.label() + ("*" if hb.multi else "")
+    aa = next(r for r in rows if (r["player"], r["hand"]) == ("sb", "AA"))
+    assert (aa["label_a"], aa["label_b"], aa["difference"]) == ("8+", "8+", "")
+    # the picture is titled by the structures, not by paths or option strings
+    svg = (tmp_path / "compare.svg").read_text()
+    assert "A: no ante  vs  B: ante 0.125 (SB 0.5 / BB 1), stacks 2-8 bb" in svg and "nash" not in svg
 
 
 def test_folder_round_trip(capsys, tmp_path):
@@ -72,6 +101,25 @@ def test_folder_round_trip(capsys, tmp_path):
     assert main(["compare", str(chart), "nash", "--stacks", "2:4", "--out", str(tmp_path / "o"), "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert max(h["differ_length"] for h in obj["hands"]) < 1e-5  # 6-decimal CSV vs exact
+    # the folder's structure and kind come from its manifest: the title names no path
+    assert (loaded.config.ante, loaded.title) == (0.0, "Nash equilibrium")
+    svg = (tmp_path / "o" / "compare.svg").read_text()
+    assert "A and B: Nash equilibrium (SB 0.5 / BB 1, no ante), stacks 2-4 bb" in svg and str(tmp_path) not in svg
+
+
+def test_both_capped_is_no_difference_and_the_cell_says_so():
+    # AA capped in both (25+ and 15+): no number; a capped pair differing below its top is "capped"
+    a = Chart("A", 1, 25, {("sb", "AA"): ((1, 25),), ("sb", "KK"): ((1, 25),), ("sb", "QQ"): ((1, 9.5),)})
+    b = Chart("B", 1, 15, {("sb", "AA"): ((1, 15),), ("sb", "KK"): ((1, 3), (4, 15)), ("sb", "QQ"): ((1, 12.25),)})
+    frame = compare_frame(compare_charts(a, b), a, b).set_index(["player", "hand"])
+    assert np.isnan(frame.loc[("sb", "AA"), "difference"]) and frame.loc[("sb", "AA"), "label_b"] == "15+"
+    assert (frame.loc[("sb", "KK"), "label_b"], frame.loc[("sb", "KK"), "differ_length"]) == ("15+*", 1.0)
+    assert frame.loc[("sb", "QQ"), "difference"] == 2.75
+    from sflp.report.draw import Text
+
+    texts = [item.text for item in difference_picture(frame.reset_index(), "A vs B", 1, 15).items
+             if isinstance(item, Text)]
+    assert texts.count("capped") == 1 and "+2.8" in texts and texts.count("A/B") == 0
 
 
 @pytest.mark.parametrize(("a", "needle"), [("ante=abc", "not a number"), ("foo=1", "neither a chart-set folder")])

@@ -5,19 +5,29 @@
 :class:`sflp.study.compare.Chart`.  :func:`write_compare` writes into one folder:
 
 =======================  ==============================================================
-``compare.csv``          player, hand, threshold_a, threshold_b, capped_a, capped_b,
-                         difference, differs, differ_length (one row per player x hand)
+``compare.csv``          player, hand, threshold_a, threshold_b, label_a, label_b, capped_a,
+                         capped_b, difference, differs, differ_length (one row per player x hand)
 ``sb_diff.csv``          13x13 grid of SB threshold differences (B - A, bb; empty: n/a)
 ``bb_diff.csv``          the same for BB
 ``compare.png/.svg``     both grids coloured by the difference, with the stacks that differ
 =======================  ==============================================================
+
+Numbers are published to 1e-6 bb, the precision of ``thresholds.csv``: each threshold and
+interval end is rounded once to 6 decimals, and ``difference`` and ``differ_length`` are computed
+from those rounded values in integers of 1e-6 bb, so they carry no float noise (``3.301309``, never
+``3.3013090000000007``).  ``label_a`` / ``label_b`` are the cells of each chart as the chart shows
+them (``"7.1*"``, ``"25+"``, ``"-"``).  ``difference`` is empty when either chart never plays the
+hand and when both play it to their top (both capped: not a number).  Booleans are
+``true`` / ``false``, as in every CSV of sflp.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import math
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -35,9 +45,14 @@ from sflp.report.text import fmt_num
 from sflp.study.compare import PLAYERS, Chart, HandDiff
 
 COMPARE_COLUMNS = (
-    "player", "hand", "threshold_a", "threshold_b", "capped_a", "capped_b", "difference", "differs",
-    "differ_length",
+    "player", "hand", "threshold_a", "threshold_b", "label_a", "label_b", "capped_a", "capped_b", "difference",
+    "differs", "differ_length",
 )
+MICRO = 10**6
+"""Compare files publish stacks in whole 1e-6 bb (6 decimals), like ``thresholds.csv``."""
+RANKING = ("ranked by the total length (bb) of the stacks in the common range where exactly one chart "
+           "plays the hand (differ_length)")
+"""How :func:`ranked` orders the hands that differ: the measure ``sflp compare`` states with its list."""
 
 
 MAX_CSV_BYTES = 256 * 1024 * 1024
@@ -95,41 +110,139 @@ def load_chart(folder: Path | str, name: str | None = None) -> Chart:
         raise DataError(f"{vpath}: expected a 'stack' column of numbers") from None
     if not stacks:
         raise DataError(f"{vpath}: no stacks")
-    return Chart(name or folder.name, min(stacks), max(stacks), intervals)
+    config, title = _structure_of(folder)
+    return Chart(name or folder.name, min(stacks), max(stacks), intervals, config, title)
 
 
-def compare_frame(diffs: dict[tuple[str, str], HandDiff]) -> pd.DataFrame:
-    """One row per player x hand (SB then BB, class-id order) of :func:`sflp.study.compare.compare_charts`."""
+def _structure_of(folder: Path):
+    """``(config, title)`` of a chart-set folder from its ``manifest.json`` (``(None, None)`` when it
+    has no sflp manifest, e.g. CSV files made by hand); a manifest whose blinds are not a game is
+    one DataError."""
+    from sflp.core.game import GameConfig
+    from sflp.report.staging import read_manifest
+
+    manifest = read_manifest(folder)
+    if manifest is None or not isinstance(manifest.get("config"), dict):
+        return None, None
+    blinds = manifest["config"]
+    keys = ("small_blind", "big_blind", "ante", "bb_ante")
+    try:
+        values = {k: float(blinds[k]) for k in keys}
+        config = GameConfig(stack=values["big_blind"] + values["ante"] + values["bb_ante"] + 1, **values)
+    except (KeyError, TypeError, ValueError, ConfigError):
+        raise DataError(f"{folder / 'manifest.json'}: its config is not the blinds and antes of a game "
+                        f"({', '.join(keys)})") from None
+    title = manifest.get("title")
+    return config, title if isinstance(title, str) else None
+
+
+def micro(value: float) -> int:
+    """A stack in whole 1e-6 bb: the published 6-decimal rounding (exact on the float's value).
+
+    >>> micro(7.163619243), micro(3.3013090000000007), micro(25.0)
+    (7163619, 3301309, 25000000)
+    """
+    return round(Fraction(value) * MICRO)
+
+
+def _published(value: float | None) -> float:
+    return math.nan if value is None else micro(value) / MICRO
+
+
+def hand_label(threshold: float | None, capped: bool, intervals, top: float) -> str:
+    """A hand's cell on its own chart (highest stack ``top``), by the charts' label rule:
+    ``"7.1*"``, ``"25+"``, ``"-"``.
+
+    >>> hand_label(7.163619, False, ((1.0, 2.388587), (5.070148, 7.163619)), 25.0)
+    '7.1*'
+    >>> hand_label(25.0, True, ((1.0, 25.0),), 25.0), hand_label(None, False, (), 25.0)
+    ('25+', '-')
+    """
+    if threshold is None:
+        return "-"
+    number = f"{top:g}+" if capped else f"{math.floor(micro(threshold) / (MICRO // 10)) / 10:.1f}"
+    return number + ("*" if len(intervals) > 1 else "")
+
+
+def ranked(diffs: dict[tuple[str, str], HandDiff], player: str) -> list[HandDiff]:
+    """The hands of ``player`` whose decisions differ somewhere, most first (:data:`RANKING`: by
+    ``differ_length``; ties in class-id order)."""
+    rows = [diffs[(player, hand)] for hand in CLASS_NAMES if diffs[(player, hand)].differ_length > 0]
+    return sorted(rows, key=lambda d: -micro(d.differ_length))
+
+
+def compare_frame(diffs: dict[tuple[str, str], HandDiff], a: Chart | None = None, b: Chart | None = None
+                  ) -> pd.DataFrame:
+    """One row per player x hand (SB then BB, class-id order) of :func:`sflp.study.compare.compare_charts`,
+    published to 1e-6 bb (module doc): ``difference`` is ``threshold_b - threshold_a`` of the
+    rounded thresholds and ``differ_length`` the sum of the rounded ``differs`` intervals, both
+    in integers of 1e-6 bb.  The labels need the charts ``a`` and ``b`` (empty without)."""
     rows = []
     for player in PLAYERS:
         for hand in CLASS_NAMES:
             d = diffs[(player, hand)]
+            ends = [(micro(lo), micro(hi)) for lo, hi in d.differs]
+            difference = (math.nan if d.difference is None
+                          else (micro(d.threshold_b) - micro(d.threshold_a)) / MICRO)
             rows.append(
                 (
                     player, hand,
-                    math.nan if d.threshold_a is None else d.threshold_a,
-                    math.nan if d.threshold_b is None else d.threshold_b,
+                    _published(d.threshold_a),
+                    _published(d.threshold_b),
+                    "" if a is None else hand_label(d.threshold_a, d.capped_a, a.get(player, hand), a.high),
+                    "" if b is None else hand_label(d.threshold_b, d.capped_b, b.get(player, hand), b.high),
                     d.capped_a, d.capped_b,
-                    math.nan if d.difference is None else d.difference,
-                    ";".join(f"{a:.6f}-{b:.6f}" for a, b in d.differs),
-                    float(d.differ_length),
+                    difference,
+                    ";".join(f"{lo / MICRO:.6f}-{hi / MICRO:.6f}" for lo, hi in ends),
+                    sum(hi - lo for lo, hi in ends) / MICRO,
                 )
             )
     return pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
 
 
-def _diff_colour(diff: float, differ_length: float, scale: float) -> str:
-    """Grey when the charts agree everywhere, blue when B plays deeper, red when shallower."""
+def compare_title(a: Chart, b: Chart) -> str:
+    """What the comparison compares, named by structure: ``"A: no ante  vs  B: ante 0.125"`` when
+    the blinds are the same, the whole structures when they differ, the charts' titles when the
+    structures are the same, and the charts' names when a structure is unknown.
+
+    >>> from sflp.core.game import GameConfig
+    >>> nash, ante = GameConfig(stack=10), GameConfig(stack=10, ante=0.125)
+    >>> compare_title(Chart("x", 1, 25, {}, nash), Chart("y", 1, 25, {}, ante))
+    'A: no ante  vs  B: ante 0.125 (SB 0.5 / BB 1)'
+    >>> compare_title(Chart("x", 1, 25, {}, nash, "Nash equilibrium"), Chart("y", 1, 25, {}, nash, "Exploit"))
+    'A: Nash equilibrium  vs  B: Exploit (SB 0.5 / BB 1, no ante)'
+    """
+    from sflp.report.chartset import structure_text
+
+    if a.config is None or b.config is None:
+        return f"A: {a.name}  vs  B: {b.name}"
+    sa, sb = structure_text(a.config), structure_text(b.config)
+    blinds_a, _, antes_a = sa.partition(", ")
+    blinds_b, _, antes_b = sb.partition(", ")
+    if sa == sb:
+        ta, tb = a.title or a.name, b.title or b.name
+        return f"A: {ta}  vs  B: {tb} ({sa})" if ta != tb else f"A and B: {ta} ({sa})"
+    if blinds_a == blinds_b:
+        return f"A: {antes_a}  vs  B: {antes_b} ({blinds_a})"
+    return f"A: {sa}  vs  B: {sb}"
+
+
+def _diff_colour(diff: float, differ_length: float, scale: float, both_capped: bool = False) -> str:
+    """Light grey when the charts agree everywhere, blue when B plays deeper, red when shallower,
+    yellow when one chart never plays it, mid grey when both are capped (no difference to show)."""
     if differ_length == 0:
         return "EEEEEE"
+    if both_capped:
+        return "C8C8C8"
     if math.isnan(diff):
         return "FFD966"  # one chart never plays it
     t = min(1.0, abs(diff) / scale) if scale > 0 else 0.0
     return blend("FFFFFF", "3182BD" if diff > 0 else "D73027", 0.25 + 0.75 * t)
 
 
-def difference_picture(frame: pd.DataFrame, name_a: str, name_b: str, low: float, high: float) -> Drawing:
-    """Both players' 13x13 grids of threshold differences (B - A)."""
+def difference_picture(frame: pd.DataFrame, title: str, low: float, high: float) -> Drawing:
+    """Both players' 13x13 grids of threshold differences (B - A), headed by ``title``
+    (:func:`compare_title`)."""
     from sflp.report.plots import PT, draw_grid
 
     d = Drawing(14.4 * PT, 8.4 * PT)
@@ -140,19 +253,40 @@ def difference_picture(frame: pd.DataFrame, name_a: str, name_b: str, low: float
         hands = grid_from_tidy(rows, "hand").to_numpy()
         diff = grid_from_tidy(rows, "difference").to_numpy(dtype=np.float64)
         length = grid_from_tidy(rows, "differ_length").to_numpy(dtype=np.float64)
-        colours = [[_diff_colour(diff[r, c], length[r, c], scale) for c in range(13)] for r in range(13)]
-        second = [["=" if length[r, c] == 0 else "A/B" if math.isnan(diff[r, c]) else f"{diff[r, c]:+.1f}"
-                   for c in range(13)] for r in range(13)]
+        capped = (grid_from_tidy(rows, "capped_a").to_numpy(dtype=bool)
+                  & grid_from_tidy(rows, "capped_b").to_numpy(dtype=bool))
+        colours = [[_diff_colour(diff[r, c], length[r, c], scale, capped[r, c]) for c in range(13)]
+                   for r in range(13)]
+        second = [[_cell_text(diff[r, c], length[r, c], capped[r, c]) for c in range(13)] for r in range(13)]
         left, top, size = (0.35 + 7.2 * k) * PT, 0.9 * PT, 6.6 * PT
         draw_grid(d, left, top, size, colours, hands, second, big_second=True)
         d.text(left + size / 2, top - 18, f"{PLAYER_TITLES[player]}: threshold B - A (bb)", 11, anchor="middle")
-    d.text(d.width / 2, 21, f"A = {name_a}   vs   B = {name_b}   (stacks {fmt_num(low)}-{fmt_num(high)} bb)", 12,
-           anchor="middle")
+    d.text(d.width / 2, 21, f"{title}, stacks {fmt_num(low)}-{fmt_num(high)} bb", 12, anchor="middle")
     note = ("Number: B's chart number minus A's (bb; blue = B plays the hand deeper, red = shallower). "
             "'=': the same decision at every common stack. 'A/B': only one chart plays the hand with "
-            "frequency > 0.5. compare.csv lists the exact stack intervals where the decisions differ.")
+            "frequency > 0.5. 'capped': both charts play it to their top, so there is no difference to "
+            "show, yet the decisions differ somewhere. compare.csv lists each chart's label and the exact "
+            "stack intervals where the decisions differ.")
     d.lines(0.025 * d.width, d.height * 0.94, wrap(note, 0.95 * d.width, 8), 8, "333333")
     return d
+
+
+def _cell_text(diff: float, length: float, both_capped: bool = False) -> str:
+    """A difference cell: ``=`` (agree everywhere), ``capped`` (both charts capped but differing
+    below), ``A/B`` (one chart never plays it), else B - A to 0.1 bb.
+
+    >>> _cell_text(0.0, 0.0), _cell_text(float("nan"), 2.0), _cell_text(-1.25, 1.25)
+    ('=', 'A/B', '-1.2')
+    >>> _cell_text(float("nan"), 0.5, both_capped=True)
+    'capped'
+    """
+    if length == 0:
+        return "="
+    if both_capped:
+        return "capped"
+    if math.isnan(diff):
+        return "A/B"
+    return f"{diff:+.1f}"
 
 
 def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str, *, on_keep=None) -> dict[str, str]:
@@ -167,7 +301,7 @@ def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str, *, on_keep=Non
     from sflp.report.staging import StagedFolder, write_manifest
 
     out = Path(out_dir)
-    frame = compare_frame(diffs)
+    frame = compare_frame(diffs, a, b)
     folder = StagedFolder(out)
     with folder as stage:
         write_bytes(stage / "compare.csv", csv_bytes(frame, COMPARE_COLUMNS))
@@ -178,7 +312,7 @@ def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str, *, on_keep=Non
                 lines.append(",".join([rank, *("" if math.isnan(v) else repr(float(v)) for v in row)]))
             write_bytes(stage / f"{player}_diff.csv", ("\n".join(lines) + "\n").encode())
         low, high = max(a.low, b.low), min(a.high, b.high)
-        render(difference_picture, stage, "compare", frame, a.name, b.name, low, high)
+        render(difference_picture, stage, "compare", frame, compare_title(a, b), low, high)
         write_manifest(stage, {"kind": "compare", "sflp_version": sflp.__version__, "a": a.name, "b": b.name,
                                "low": low, "high": high})
         names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
@@ -235,4 +369,5 @@ def resolve_chart(text: str, stacks: str):
     from sflp.solving.thresholds import compute_thresholds
 
     name = "nash " + ", ".join(f"{k}={v:g}" for k, v in config.as_dict().items() if k != "stack")
-    return Chart.from_thresholds(name, compute_thresholds(config, low=low, high=high))
+    chart = Chart.from_thresholds(name, compute_thresholds(config, low=low, high=high))
+    return dataclasses.replace(chart, title="Nash equilibrium")

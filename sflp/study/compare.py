@@ -7,7 +7,10 @@ compared on the stacks both cover, ``[max(low_a, low_b), min(high_a, high_b)]``:
 
 * ``threshold_a`` / ``threshold_b``: the largest stack with frequency > 0.5 (the chart number;
   ``None`` when never), ``capped_*`` when that is the top of its range;
-* ``difference = threshold_b - threshold_a`` (``None`` when either is never played);
+* ``difference = threshold_b - threshold_a`` (``None`` when either is never played, and when
+  both are capped: each chart plays the hand to its top, so neither number is a threshold and
+  their difference is not one either).  When exactly one is capped the difference is a bound:
+  the capped chart's threshold is at least its top;
 * ``differs``: the stack intervals inside the common range where exactly one chart plays the
   hand (the symmetric difference of the two interval sets), and ``differ_length`` their total
   length in bb.  ``differ_length == 0`` means the two charts agree on that hand at every common
@@ -21,6 +24,9 @@ chart-set folder (:func:`sflp.report.compare.load_chart`).
 >>> row = compare_charts(a, b)[("sb", "72o")]
 >>> row.difference, row.differs, row.differ_length
 (2.0, ((4.0, 5.0), (6.0, 7.0)), 2.0)
+>>> compare_charts(Chart("A", 1.0, 25.0, {("sb", "AA"): ((1.0, 25.0),)}),
+...                Chart("B", 1.0, 15.0, {("sb", "AA"): ((1.0, 15.0),)}))[("sb", "AA")].difference is None
+True
 """
 
 from __future__ import annotations
@@ -36,12 +42,16 @@ Intervals = tuple[tuple[float, float], ...]
 @dataclass(frozen=True)
 class Chart:
     """One chart: a name, its stack range and the > 0.5 intervals of each ``(player, hand)``
-    (missing keys: never played)."""
+    (missing keys: never played); ``config`` (the blinds and antes,
+    :class:`sflp.core.game.GameConfig`) and ``title`` (what kind of chart, e.g. ``"Nash
+    equilibrium"``) when known, to name the chart by its structure."""
 
     name: str
     low: float
     high: float
     intervals: dict[tuple[str, str], Intervals]
+    config: object = None
+    title: str | None = None
 
     @classmethod
     def from_thresholds(cls, name: str, thresholds) -> Chart:
@@ -51,6 +61,7 @@ class Chart:
             float(thresholds.low),
             float(thresholds.high),
             {(p, h): tuple(thresholds.get(p, h).intervals) for p in PLAYERS for h in CLASS_NAMES},
+            getattr(thresholds, "config", None),
         )
 
     def get(self, player: str, hand: str) -> Intervals:
@@ -147,7 +158,7 @@ def compare_charts(a: Chart, b: Chart) -> dict[tuple[str, str], HandDiff]:
                 tb,
                 ca,
                 cb,
-                None if ta is None or tb is None else tb - ta,
+                None if ta is None or tb is None or (ca and cb) else tb - ta,
                 diff,
                 float(sum(e - s for s, e in diff)),
             )
