@@ -142,7 +142,7 @@ def cmd_exploit(args) -> int:
     if args.json:
         print_json({**exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config), **shown})
         return 0
-    print(format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown))
+    print(format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown, terminal_width()))
     return 0
 
 
@@ -161,7 +161,7 @@ def cmd_compare(args) -> int:
     if args.json:
         print_json(compare_dict(a, b, diffs, out_dir, files))
         return 0
-    print(format_compare(a, b, diffs, out_dir, files, args.top))
+    print(format_compare(a, b, diffs, out_dir, files, args.top, terminal_width()))
     return 0
 
 

@@ -19,6 +19,7 @@ from sflp.cli.options import (
     number,
     print_json,
     show_progress,
+    terminal_width,
     whole,
 )
 from sflp.errors import ConfigError
@@ -51,7 +52,7 @@ def cmd_verify(args) -> int:
     if args.json:
         print_json(report.to_dict())
     else:
-        print(format_text(report))
+        print(format_text(report, width=terminal_width()))
     if args.max_exploitability is not None and exceeds(report, args.max_exploitability):
         if not args.json:
             print(f"\nFAIL: exploitability above --max-exploitability {args.max_exploitability:g} bb", file=sys.stderr)

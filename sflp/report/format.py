@@ -636,11 +636,11 @@ def format_chart_summary(summary: dict, thresholds, color: bool = False, width: 
     if thresholds is not None:
         lines.append(format_thresholds(thresholds, color, width))
     lines.append(f"\nWrote {len(summary['files'])} files to {summary['out_dir']}/")
-    lines += subset_lines(summary.get("every_stack"), summary.get("subsets") or [])
+    lines += subset_lines(summary.get("every_stack"), summary.get("subsets") or [], width)
     return "\n".join(lines)
 
 
-def subset_lines(every_stack: dict | None, subsets: list[dict]) -> list[str]:
+def subset_lines(every_stack: dict | None, subsets: list[dict], width: int | None = None) -> list[str]:
     r"""The summary's lines on where every stack is and which files show part of the stacks.
 
     >>> every = {"values": "values.csv", "frequencies": "ranges_segments.csv", "margins": "margins_supports.csv"}
@@ -661,7 +661,12 @@ def subset_lines(every_stack: dict | None, subsets: list[dict]) -> list[str]:
         rest = note["rest"] or "in no file of this set"
         lines.append(f"Shows part: {note['file']} {note['part']} {note['shown']:,} of {note['of']:,} stacks "
                      f"(every stack: {rest})")
-    return lines
+    if width is None:
+        return lines
+    import textwrap
+
+    return [part for line in lines for part in textwrap.wrap(line, width, subsequent_indent="  ",
+                                                             break_on_hyphens=False, break_long_words=False)]
 
 
 def exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config) -> dict:
@@ -683,10 +688,14 @@ def exploit_sweep_title(locked) -> str:
     return f"Exploitative: {hero.upper()} vs {locked.player.upper()} locked to {locked.source!r}"
 
 
-def format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown: dict | None = None) -> str:
+def format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown: dict | None = None,
+                         width: int | None = None) -> str:
     """The text of ``sflp exploit --stacks``: the hero's thresholds as a 13x13 grid, then where
     every stack is and what shows part of the stacks (``shown``: ``every_stack`` and ``subsets``,
-    as in :func:`subset_lines`)."""
+    as in :func:`subset_lines`).  ``width``: below 92 columns the grid takes 5-column cells and
+    the prose wraps (None: no limit)."""
+    import textwrap
+
     from sflp.core.cards import CLASS_NAMES, grid_text
 
     hero = "sb" if locked.player == "bb" else "bb"
@@ -696,16 +705,23 @@ def format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown: dict | No
     labels = [t.get(hero, n).label() if t.get(hero, n).intervals and t.get(hero, n).intervals[0][0] <= low
               else (f">{number_text(t.get(hero, n).intervals[0][0], '.1f', 3)}" if t.get(hero, n).intervals else "-")
               for n in CLASS_NAMES]
+    cell = WIDE_CELL if width is None or width >= grid_columns(WIDE_CELL) else max(COMPACT_CELL, *map(len, labels))
+
+    def prose(text: str, indent: str = "") -> list[str]:
+        return [indent + text] if width is None else textwrap.wrap(
+            text, width, initial_indent=indent, subsequent_indent=indent + " ", break_on_hyphens=False)
+
     return "\n".join([
-        f"{exploit_sweep_title(locked)}: {len(stacks)} stacks from {low:g} to {high:g} bb, "
-        f"{len(t.breakpoints)} exact thresholds",
-        f"\n{hero.upper()} {verb}{'es' if verb == 'push' else 's'} up to (bb), best response to the locked "
-        f"{locked.player.upper()}",
-        grid_text(labels, width=6, ranks=True),
-        f"  ({high:g}+ = up to the top of the range, '>x' = from x bb up, - = never; pairs on the diagonal, "
-        "suited above it)",
+        *prose(f"{exploit_sweep_title(locked)}: {len(stacks)} stacks from {low:g} to {high:g} bb, "
+               f"{len(t.breakpoints)} exact thresholds"),
+        "",
+        *prose(f"{hero.upper()} {verb}{'es' if verb == 'push' else 's'} up to (bb), best response to the locked "
+               f"{locked.player.upper()}"),
+        grid_text(labels, width=cell, ranks=True),
+        *prose(f"({high:g}+ = up to the top of the range, '>x' = from x bb up, - = never; pairs on the diagonal, "
+               "suited above it)", "  "),
         f"\nWrote {len(files)} files to {out_dir}/",
-        *subset_lines((shown or {}).get("every_stack"), (shown or {}).get("subsets") or []),
+        *subset_lines((shown or {}).get("every_stack"), (shown or {}).get("subsets") or [], width),
     ])
 
 
@@ -758,8 +774,9 @@ def _where_text(intervals, most: int = 3) -> str:
             + (" ..." if len(shown) > most else ""))
 
 
-def format_compare(a, b, diffs, out_dir, files, top: int = 10) -> str:
-    """The text of ``sflp compare``: per player, the ``top`` hands whose decisions differ most."""
+def format_compare(a, b, diffs, out_dir, files, top: int = 10, width: int | None = None) -> str:
+    """The text of ``sflp compare``: per player, the ``top`` hands whose decisions differ most.
+    ``width``: a hand's line lists as many of its differing intervals as fit (at least one)."""
     low, high = _common_stacks(a, b)
     changed = {p: [d for (pl, _), d in diffs.items() if pl == p and d.differ_length > 0] for p in ("sb", "bb")}
     lines = [f"A = {a.name}\nB = {b.name}\nCommon stacks {low:g}-{high:g} bb"]
@@ -769,7 +786,11 @@ def format_compare(a, b, diffs, out_dir, files, top: int = 10) -> str:
         for d in rows[:top]:
             ta = _threshold_text(d.threshold_a, d.capped_a)
             tb = _threshold_text(d.threshold_b, d.capped_b)
-            lines.append(f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at {_where_text(d.differs)} bb")
+            head = f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at "
+            most = 3
+            while most > 1 and width is not None and len(head + _where_text(d.differs, most) + " bb") > width:
+                most -= 1
+            lines.append(f"{head}{_where_text(d.differs, most)} bb")
     lines.append(f"\nWrote {len(files)} files to {out_dir}/")
     return "\n".join(lines)
 

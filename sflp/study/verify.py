@@ -346,24 +346,38 @@ def _fraction_text(q: Fraction, limit: int = 60) -> str:
     return f"p/q with {len(str(abs(q.numerator)))}/{len(str(q.denominator))} digits (--json has it whole)"
 
 
-def _exact_lines(exact: dict[str, Fraction]) -> list[str]:
+def _exact_lines(exact: dict[str, Fraction], width: int | None = None) -> list[str]:
+    """The exact figures: each gain as a float and as its fraction (on the line below, whole when
+    it fits ``width``)."""
     lines = ["", "exact, in rationals (each given frequency at its exact binary value):"]
     labels = (("sb_gain", "SB best-response gain"), ("bb_gain", "BB best-response gain"),
-              ("nash_conv", "nash_conv (sum; OpenSpiel's exploitability is half)"))
+              ("nash_conv", "nash_conv (the sum)"))
+    limit = 60 if width is None else max(20, width - 28)
     for key, label in labels:
         if key in exact:
             q = exact[key]
-            lines.append(f"  {label:<52}{float(q):>16.9g} bb = {float(q * round(MBB)):.6g} mbb/hand")
-            lines.append(f"  {'':<52}{_fraction_text(q)}")
-    if "nash_conv" not in exact:
+            lines.append(f"  {label:<24}{float(q):>14.9g} bb = {float(q * round(MBB)):.6g} mbb/hand")
+            lines.append(f"  {'':<24}= {_fraction_text(q, limit)}")
+    if "nash_conv" in exact:
+        lines.append("  (nash_conv is OpenSpiel's name for the sum; its exploitability is half of it)")
+    else:
         for key in ("sb_exploitability", "bb_exploitability"):
             if key in exact:
-                lines.append(f"  {key.replace('_', ' '):<52}{_fraction_text(exact[key])}")
+                lines.append(f"  {key.replace('_', ' '):<24}{_fraction_text(exact[key], limit)}")
     return lines
 
 
-def format_text(report: VerifyReport, top: int = 15) -> str:
-    """A human-readable report: the figures, missing hands, and the ``top`` costliest hands per side."""
+def format_text(report: VerifyReport, top: int = 15, width: int | None = None) -> str:
+    """A human-readable report: the figures, missing hands, and the ``top`` costliest hands per side.
+
+    ``width``: the columns no line may pass (the CLI gives the terminal's, else 80; None: no
+    limit); a long strategy name moves under its row, and notes wrap."""
+    import textwrap
+
+    def prose(text: str) -> list[str]:
+        return [text] if width is None else textwrap.wrap(text, width, subsequent_indent="  ",
+                                                          break_on_hyphens=False, break_long_words=False)
+
     c = report.config
     lines = [
         f"verify: stack {c.stack:g} bb, blinds {c.small_blind:g}/{c.big_blind:g}, "
@@ -380,21 +394,25 @@ def format_text(report: VerifyReport, top: int = 15) -> str:
         if e is None:
             lines.append(f"{who:<6}{'(not given)':>24}")
         else:
-            lines.append(f"{who:<6}{number_text(e, '>24.9f')}{number_text(mbb, '>12.3f')}   {src}")
+            row = f"{who:<6}{number_text(e, '>24.9f')}{number_text(mbb, '>12.3f')}"
+            if width is None or len(row) + 3 + len(str(src)) <= width:
+                lines.append(f"{row}   {src}")
+            else:
+                lines += [row, *prose(f"  {who} strategy: {src}")]
     lines.append(f"{'total':<6}{number_text(report.total_exploitability, '>24.9f')}"
                  f"{number_text(report.total_exploitability_mbb, '>12.3f')}")
     for who in PLAYERS:
         if report.notes.get(who):
-            lines.append(f"note ({who.upper()}): {report.notes[who]}")
+            lines += prose(f"note ({who.upper()}): {report.notes[who]}")
     if report.value_vs_each_other is not None:
         value = number_text(report.value_vs_each_other, "+.6f")
         lines.append(f"value of the given SB vs the given BB: {value} bb/hand")
     if report.exact is not None:
-        lines += _exact_lines(report.exact)
+        lines += _exact_lines(report.exact, width)
     for who in PLAYERS:
         missing = report.missing.get(who)
         if missing:
-            lines.append(f"{who.upper()} missing {len(missing)} hand(s), counted as frequency 0: {_names(missing)}")
+            lines += prose(f"{who.upper()} missing {len(missing)} hand(s), counted as frequency 0: {_names(missing)}")
     for who in PLAYERS:
         rows = [r for r in report.hands if r.player == who]
         if not rows:
