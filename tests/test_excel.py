@@ -209,7 +209,8 @@ def test_hand_ev_sheet_shows_a_bounded_even_sample_with_the_grid_stacks(full_set
 
     ws = openpyxl.load_workbook(full_set / "chart.xlsx", read_only=True)["Hand EV"]
     rows = list(ws.iter_rows(values_only=True))
-    stacks = [r[0] for r in rows[2:] if r[0] is not None]
+    data = [r for r in rows[2:] if r and isinstance(r[0], (int, float))]  # the print note follows the data
+    stacks = [float(r[0]) for r in data]
     grid = [5.0, 10.0, 15.0, 20.0, 25.0]
     assert len(stacks) <= excel.HAND_EV_STACKS + len(grid)
     assert set(grid) <= set(stacks) and stacks[0] == 1.0 and stacks[-1] == 25.0 and stacks == sorted(stacks)
@@ -217,7 +218,7 @@ def test_hand_ev_sheet_shows_a_bounded_even_sample_with_the_grid_stacks(full_set
     assert rows[0][1].endswith("The EV margins of every stack are in ranges.csv.")
     full = read_ranges(full_set)
     hands = rows[1][1:170]
-    for row in rows[2:]:
+    for row in data:
         at = full[(full["stack"] == row[0]) & (full["player"] == "sb")].set_index("hand")["ev_margin"]
         assert np.allclose([row[1 + k] for k in range(169)], at.loc[list(hands)].to_numpy(), rtol=0, atol=1e-15)
 
@@ -292,13 +293,14 @@ def test_shown_reads_the_formats_as_a_spreadsheet_does():
     assert shown(954.25, '[>=10000]"∞";[=0]"-";0.00') == "954.25" and shown(0.734, '"AKs "0%') == "AKs 73%"
 
 
-def _area(ws) -> tuple[int, int, int, int]:
-    """(first column, first row, last column, last row) of the sheet's one print area."""
+def _areas(ws) -> list[tuple[int, int, int, int]]:
+    """(first column, first row, last column, last row) of each range of the sheet's print area,
+    in order (``Ranges`` has one per grid, each printed on pages of its own)."""
     from openpyxl.utils.cell import range_boundaries
 
     text = ws.print_area
-    assert text and "," not in text, (ws.title, text)
-    return range_boundaries(text.split("!")[-1].replace("$", ""))
+    assert text, ws.title
+    return [range_boundaries(part.split("!")[-1].replace("$", "")) for part in text.split(",")]
 
 
 def column_widths_pt(ws, first: int, last: int) -> list[float]:
@@ -358,38 +360,40 @@ def print_scale_and_pages(ws, paper: str) -> tuple[float, int]:
     spreadsheets store it.  Columns and rows are then laid onto pages in order, repeating the
     print-title rows and columns, starting a page at each manual row break.
     """
-    first_col, first_row, last_col, last_row = _area(ws)
     width, height = PAPER_PT[paper]
     setup = ws.page_setup
     if setup.orientation == "landscape":
         width, height = height, width
     m = ws.page_margins
     room_w, room_h = width - 72 * (m.left + m.right), height - 72 * (m.top + m.bottom)
-    cols, rows = column_widths_pt(ws, first_col, last_col), row_heights_pt(ws, first_row, last_row)
     title_rows, title_cols = _title_span(ws.print_title_rows), _title_span(ws.print_title_cols)
     repeat_h = sum(row_heights_pt(ws, *title_rows)) if title_rows else 0.0
     repeat_w = sum(column_widths_pt(ws, *title_cols)) if title_cols else 0.0
     scale = (setup.scale or 100) / 100
+    sizes = [(column_widths_pt(ws, a, c), row_heights_pt(ws, b, d), b) for a, b, c, d in _areas(ws)]
     if ws.sheet_properties.pageSetUpPr is not None and ws.sheet_properties.pageSetUpPr.fitToPage:
         wide = 1 if setup.fitToWidth is None else int(setup.fitToWidth)
         tall = 1 if setup.fitToHeight is None else int(setup.fitToHeight)
         scale = 1.0
-        if wide:
-            scale = min(scale, wide * room_w / (sum(cols) + (wide - 1) * repeat_w))
-        if tall:
-            scale = min(scale, tall * room_h / (sum(rows) + (tall - 1) * repeat_h))
+        for cols, rows, _ in sizes:  # one scale for the sheet: each range fits
+            if wide:
+                scale = min(scale, wide * room_w / (sum(cols) + (wide - 1) * repeat_w))
+            if tall:
+                scale = min(scale, tall * room_h / (sum(rows) + (tall - 1) * repeat_h))
         scale = max(0.10, math.floor(scale * 100 + 1e-9) / 100)
-    breaks = {brk.id + 1 - first_row for brk in ws.row_breaks.brk}
-    pages_wide = _pack(cols, room_w / scale, repeat_w, set())
-    pages_tall = _pack(rows, room_h / scale, repeat_h, breaks)
-    return scale, pages_wide * pages_tall
+    pages = 0
+    for cols, rows, first_row in sizes:
+        breaks = {brk.id + 1 - first_row for brk in ws.row_breaks.brk}
+        pages += _pack(cols, room_w / scale, repeat_w, set()) * _pack(rows, room_h / scale, repeat_h, breaks)
+    return scale, pages
 
 
-MAIN_SHEETS = {"SB push": 1, "BB call": 1, "Ranges": 5, "SC numbers": 1, "About": 1}
-"""The sheets a player prints, with the pages each takes: one per grid, one per range stack (the
-default 1-25 bb set has five: 5, 10, 15, 20 and 25 bb)."""
+MAIN_SHEETS = {"SB push": 1, "BB call": 1, "Ranges": 10, "SC numbers": 1, "About": 1}
+"""The sheets a player prints, with the pages each takes: one per grid, one per range grid (the
+default 1-25 bb set has five stacks, 5, 10, 15, 20 and 25 bb, each with an SB and a BB grid)."""
 DATA_SHEETS = ("Values", "Hand EV")
-"""The sheets of numbers by stack: printable, but many pages (the table's rows or columns)."""
+"""The sheets of numbers by stack: one page each, the charts (``Values``) or a note saying the
+data is left out of the print area (``Hand EV``)."""
 
 
 def test_every_sheet_has_a_landscape_print_setup_with_header_footer_and_print_area(full_book):
@@ -398,18 +402,38 @@ def test_every_sheet_has_a_landscape_print_setup_with_header_footer_and_print_ar
         setup = ws.page_setup
         assert setup.orientation == "landscape", ws.title
         assert ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
-        _area(ws)  # one print area
+        _areas(ws)
         m = ws.page_margins
         assert 0.25 <= min(m.left, m.right) and m.header < m.top and m.footer < m.bottom, ws.title
         assert "&A" in ws.oddHeader.center.text and "&P" in ws.oddFooter.center.text, ws.title
-        if ws.title in ("SB push", "BB call", "SC numbers", "About"):
+        if ws.title in ("SB push", "BB call", "SC numbers", "About", "Values", "Hand EV"):
             assert (setup.fitToWidth, setup.fitToHeight) == (1, 1), ws.title
-    assert (full_book["Ranges"].page_setup.fitToWidth, full_book["Ranges"].page_setup.fitToHeight) == (1, 0)
-    assert (full_book["Values"].page_setup.fitToWidth, full_book["Values"].page_setup.fitToHeight) == (1, 0)
-    assert full_book["Values"].print_title_rows == "$1:$1"
+            assert len(_areas(ws)) == 1, ws.title
+    ranges = full_book["Ranges"]
+    assert (ranges.page_setup.fitToWidth, ranges.page_setup.fitToHeight) == (1, 0)
+    # one range a grid, SB's five then BB's five, each 14 columns: the rank letters and the grid
+    areas = _areas(ranges)
+    assert [(a, c) for a, _, c, _ in areas] == [(1, 14)] * 5 + [(excel.RANGE_BB_LEFT - 1, excel.RANGE_BB_LEFT + 12)] * 5
+    for first_col, first_row, _, _ in areas:
+        title = ranges.cell(first_row, first_col + 3).value
+        assert re.fullmatch(r"(SB push|BB call) frequency at \d+ bb", title), title
+    assert full_book["Values"].print_title_rows is None and full_book["Hand EV"].print_title_rows is None
+
+
+def test_the_data_sheets_print_a_page_that_says_what_is_left_out(full_book):
+    """Values prints its two charts under a note (the table is left out), Hand EV a note alone."""
+    values = full_book["Values"]
+    ((first_col, first_row, last_col, last_row),) = _areas(values)
+    # right of the table (5 columns, a blank one): the charts' 11 columns, the note's row and 2 x 18 chart rows
+    assert (first_col, first_row, last_col, last_row) == \
+        (7, 1, 7 + excel.CHART_COLUMNS - 1, 2 + 2 * excel.CHART_ROWS + 1)
+    assert values.cell(first_row, first_col).value == excel.values_print_note(481, 5)
+    assert all(values.cell(r, c).value is None
+               for r in range(2, last_row + 1) for c in range(first_col, last_col + 1))
     hand_ev = full_book["Hand EV"]
-    assert (hand_ev.page_setup.fitToWidth, hand_ev.page_setup.fitToHeight) == (0, 1)
-    assert hand_ev.print_title_rows == "$1:$2" and hand_ev.print_title_cols == "$A:$A"
+    ((first_col, first_row, last_col, last_row),) = _areas(hand_ev)
+    text = [hand_ev.cell(r, first_col).value for r in range(first_row, last_row + 1)]
+    assert text == excel.hand_ev_print_note(54, 338) and first_row > 3
 
 
 @pytest.mark.parametrize("paper", sorted(PAPER_PT))
@@ -421,10 +445,10 @@ def test_main_sheets_print_on_a_handful_of_pages(full_book, paper):
         assert counted == pages, (name, paper, scale, counted)
         if name != "About":
             assert scale >= 0.6, (name, paper, scale)
-    assert sum(MAIN_SHEETS.values()) <= 10
+    assert sum(MAIN_SHEETS.values()) <= 14
     for name in DATA_SHEETS:  # fit to a page's width (Values) or height (Hand EV), legible
         scale, counted = print_scale_and_pages(full_book[name], paper)
-        assert scale >= 0.5 and counted <= 20, (name, paper, scale, counted)
+        assert scale >= 0.8 and counted == 1, (name, paper, scale, counted)
 
 
 def test_every_threshold_cell_is_a_number_shown_as_the_label(full_set, full_book):
@@ -441,7 +465,8 @@ def test_every_threshold_cell_is_a_number_shown_as_the_label(full_set, full_book
                 cell = ws.cell(excel.GRID_TOP + r, excel.GRID_LEFT + c)
                 assert cell.data_type == "n" and isinstance(cell.value, (int, float)), (sheet, r, c, cell.value)
                 label = expected_label(rows[(player, grid_hand(r, c))], 25.0)
-                assert shown(cell.value, cell.number_format) == label, (sheet, grid_hand(r, c))
+                # the hand's name, then its label, as in the PDF
+                assert shown(cell.value, cell.number_format) == f"{grid_hand(r, c)} {label}", (sheet, grid_hand(r, c))
                 labels.add(label[-1] if label[-1] in "+*" else "n")
     assert labels == {"+", "*", "n"}  # capped, several intervals and plain numbers all seen
 
@@ -478,7 +503,7 @@ def test_every_sheet_with_threshold_colours_carries_the_band_legend(full_book):
                       for r in range(13) for c in range(13)}
         assert grid_fills <= {colour for _, colour in expected}, name
         legend_row = next(r for r in range(1, ws.max_row + 1) if str(ws.cell(r, 1).value or "").startswith("Colour"))
-        assert _area(ws)[3] >= legend_row + 1  # the legend prints with the grid
+        assert _areas(ws)[0][3] >= legend_row + 1  # the legend prints with the grid
 
 
 def test_sc_sheet_stores_a_stated_cap_for_unbounded_and_reads_without_hashes(full_set, full_book):
@@ -550,7 +575,7 @@ def test_values_charts_use_the_grid_colours_with_legends_and_axis_titles(full_se
         ["value (SB EV, bb/hand)", "SB push %", "BB call %"]
     assert all(chart["legend"] and chart["axis_titles"] == 2 for chart in charts) and len(charts) == 2
     headers = full_book["Values"][1]
-    assert all(cell.alignment.wrap_text for cell in headers if cell.value)  # no header runs into the next
+    assert all(cell.alignment.wrap_text for cell in headers[:5] if cell.value)  # no header runs into the next
     # the same green and blue as a hand played always on the Ranges sheet's SB and BB grids
     ranges = full_book["Ranges"]
     for player, left in (("sb", excel.GRID_LEFT), ("bb", excel.RANGE_BB_LEFT)):
@@ -678,3 +703,39 @@ def test_no_user_text_reaches_a_csv_file_of_the_set(exploit_set):
         for line in data.splitlines():
             for field in line.split(","):
                 assert not field.startswith(("=", "+", "@", "\t", "\r")), (path.name, field)
+
+
+def test_every_cell_of_the_chart_workbook_names_the_workbook_font(full_book):
+    """A font without a name prints in LibreOffice's default, a serif: every cell names one font."""
+    names = {(ws.title, cell.font.name) for ws in full_book for row in ws.iter_rows() for cell in row
+             if cell.value is not None}
+    assert {name for _, name in names} == {excel.FONT_NAME}, names
+
+
+def test_the_exploitability_column_shows_0_when_exactly_0_and_the_exponent_otherwise(full_book):
+    ws = full_book["Values"]
+    assert ws["E1"].value == "exploitability (bb)"
+    formats = {ws.cell(r, 5).number_format for r in range(2, 483)}
+    assert formats == {excel.EXPLOITABILITY_FORMAT}
+    assert shown(0.0, excel.EXPLOITABILITY_FORMAT) == "0"  # every stack of the certified 1-25 bb set
+    assert _split_unquoted(excel.EXPLOITABILITY_FORMAT, ";")[1] == "0.00E+00"  # 3.2e-12 -> 3.20E-12
+
+
+def test_the_threshold_sheet_prints_its_layout_and_every_marked_hands_stacks(full_book):
+    """Cell notes do not print: the note under the grid, inside the print area, explains the
+    layout and the marks and lists every marked hand's stacks (63s: pushed up to 2.3 bb, folded
+    from 2.4 to 5.0, pushed again from 5.1 to 7.1, issue 32's example)."""
+    ws = full_book["SB push"]
+    ((_, _, _, last_row),) = _areas(ws)
+    text = [str(ws.cell(r, c).value) for r in range(excel.GRID_TOP + 13, last_row + 1) for c in range(1, 15)
+            if ws.cell(r, c).value is not None]
+    joined = " ".join(text)
+    assert "suited hands above the diagonal, pairs on it, offsuit below" in joined
+    for term in ("25+:", "-: never", "*:", "\u2020:"):
+        assert term in joined, term
+    marked = [ws.cell(excel.GRID_TOP + r, excel.GRID_LEFT + c) for r in range(13) for c in range(13)]
+    marked = [shown(cell.value, cell.number_format) for cell in marked]
+    marked = {label.split()[0]: label[-1] for label in marked if label[-1] in "*\u2020"}
+    listed = {line.split()[1].rstrip(":"): line[0] for line in text if line[:1] in ("*", "\u2020")}
+    assert listed == marked and len(marked) >= 20
+    assert any(line.endswith("63s: pushed \u22642.3, 5.1\u20137.1 (folded 2.4\u20135.0)") for line in text), text

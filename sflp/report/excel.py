@@ -5,18 +5,18 @@ Chart workbook (:func:`chart_workbook`), sheets in order:
 ``SB push`` / ``BB call``
     The threshold charts: a 13x13 grid in the HoldemResources orientation (aces top-left,
     suited above the diagonal, offsuit below; rank labels in row 2 and column A), grid cells
-    ``B3:N15``.  Each cell holds a number, shown as the hand's label by its number format
+    ``B3:N15``.  Each cell holds a number, shown as the hand's name and label by its number format
     (:func:`label_value`, :func:`label_format`): the largest stack (bb, truncated to 0.1) at which
     it is played with frequency > 0.5; the top of the range, shown ``25+``, when played up to it;
-    0, shown ``-``, when never.  Fill colour follows ``max_stack`` in the threshold bands
-    (:mod:`sflp.report.colors`), whose legend sits under the grid.  Hands played in more than one
-    stack interval show an asterisk (also the number format) and carry a note listing every
-    interval.  The sheet prints on one page.
+    0, shown ``-``, when never; the label's mark (``*``, ``†``) after the number.  Fill colour
+    follows ``max_stack`` in the threshold bands (:mod:`sflp.report.colors`), whose legend sits
+    under the grid with a printed note on the layout and the marks, and one line per marked hand
+    (:func:`played_text`); a marked cell also carries a note (on screen).  One page.
 ``Ranges``
     SB push and BB call frequency grids for a few stacks, one block of
     :data:`RANGE_BLOCK_HEIGHT` rows per stack: title row (``A`` = ``"Stack 10 bb"``), rank
-    labels, then the SB grid in ``B:N`` and the BB grid in ``Q:AC``.  Cells hold the frequency
-    (0..1) and display the hand name with the percentage when mixed.
+    labels, then the SB grid in ``B:N`` and the BB grid in ``Q:AC``, then a note.  Cells hold the
+    frequency (0..1) and display the hand name with the percentage when mixed.  One grid a page.
 ``Values``
     The EV-by-stack table (the columns of ``values.csv``) with native scatter-line charts of
     SB's value and of the push / call percentages against the stack.
@@ -37,10 +37,10 @@ value -- stays text: every such cell is written by :func:`text_cell`, as a strin
 formula, an error code or a number), shown as typed in Excel and LibreOffice even when it starts
 with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (:data:`FORMULA_STARTS`).
 
-Every sheet has a print set-up (:func:`_print_setup`): landscape, fitted to a page's width, the
-sheet's name and page numbers in the header and footer.  The main sheets (threshold, SC, About)
-print on one page each and ``Ranges`` on one page a stack; the data sheets (``Values``,
-``Hand EV``) repeat their header rows on every page.
+Every sheet has a print set-up (:func:`_print_setup`): landscape, fitted to the page, the sheet's
+name and page numbers in the header and footer, every cell in :data:`FONT_NAME`.  The threshold,
+SC and About sheets print on one page each and ``Ranges`` on one page a grid; ``Values`` prints its
+charts and ``Hand EV`` a note, each saying that the table is left out of the print area.
 
 Single-stack workbook (:func:`solution_workbook`): ``SB push`` and ``BB call`` frequency grids
 (with each hand's EV margin grid below), ``Values`` (one row) and ``About``.
@@ -103,20 +103,29 @@ RANGE_BLOCK_HEIGHT = 17
 RANGE_BB_LEFT = 17
 """Column of the BB grid on the ``Ranges`` sheet (``Q``); the SB grid starts at ``B``."""
 
-THRESHOLD_CELL_WIDTH = 8
-"""Column width (characters) of the threshold and SC grids: room for ``12.5+*``, and wide enough
-that the grid fills a landscape page."""
+THRESHOLD_CELL_WIDTH = 11
+"""Column width (characters) of the threshold and SC grids: room for ``AKs 12.5+†`` in
+:data:`THRESHOLD_FONT_SIZE` even in DejaVu Sans (LibreOffice's fallback for Calibri, about 77 px
+against the column's 82), and the grid fills a landscape page."""
+THRESHOLD_FONT_SIZE = 10
+"""Font size (points) of a threshold cell's hand and label."""
 THRESHOLD_CELL_HEIGHT = 24
 """Row height (points) of the threshold and SC grids."""
 
 SHEET_NAMES = PLAYER_TITLES
+FONT_NAME = "Calibri"
+"""The one font of the workbook, named by every styled cell (a font without a name prints in
+LibreOffice's default, a serif).  Calibri is Excel's default, so the column widths (in Calibri
+digits) print as measured there; LibreOffice prints it in Carlito, its metric-compatible
+replacement, where installed, and otherwise in its fontconfig match, a sans-serif (DejaVu Sans on
+a bare Debian): the grid columns leave room for that wider font too."""
 _THIN = Side(style="thin", color="FFFFFF")
 _BORDER = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
 _CENTER = Alignment(horizontal="center", vertical="center")
-_BOLD = Font(bold=True)
+_BOLD = Font(name=FONT_NAME, bold=True)
 _WRAP = Alignment(wrap_text=True, vertical="top")
-_TITLE = Font(bold=True, size=13)
-_NOTE = Font(italic=True, size=9, color="555555")
+_TITLE = Font(name=FONT_NAME, bold=True, size=13)
+_NOTE = Font(name=FONT_NAME, italic=True, size=9, color="555555")
 _VERB = {"sb": "pushed", "bb": "called"}
 _LATE_ROWS: weakref.WeakKeyDictionary[Workbook, Callable[[], None]] = weakref.WeakKeyDictionary()
 """Rows a workbook's builder left for :func:`save_workbook` to append: the ``Hand EV`` data,
@@ -220,7 +229,7 @@ def _fill(hex_: str) -> PatternFill:
 
 @cache
 def _font(color: str, bold: bool = False, size: float = 11) -> Font:
-    return Font(color=color, bold=bold, size=size)
+    return Font(name=FONT_NAME, color=color, bold=bold, size=size)
 
 
 def _styled(cell, number_format=None, fill=None, font=None, alignment=None, border=None):
@@ -274,11 +283,11 @@ NOTE_WIDTH = 100
 about 450 pt wide, inside the 567 pt of a grid's print area, so no note is cut off on paper."""
 
 
-def _notes(ws, row: int, paragraphs: Sequence[str]) -> int:
+def _notes(ws, row: int, paragraphs: Sequence[str], width: int = NOTE_WIDTH) -> int:
     """Write ``paragraphs`` in column ``A`` from ``row``, in the note font, wrapped to lines of
-    :data:`NOTE_WIDTH` characters; returns the row after the last line."""
+    ``width`` characters; returns the row after the last line."""
     for paragraph in paragraphs:
-        for line in textwrap.wrap(paragraph, NOTE_WIDTH):
+        for line in textwrap.wrap(paragraph, width):
             ws.cell(row, 1, line).font = _NOTE
             row += 1
     return row
@@ -316,38 +325,53 @@ def _grid_dimensions(ws, left: int, width: float, first_row: int, height: float 
 # ---------------------------------------------------------------- threshold charts
 
 
-NEVER_FORMAT = '0;-0;"-"'
-"""Number format of a threshold cell whose hand is never played: the cell holds 0, shown ``-``."""
+MARKS = ("*", "\u2020")
+"""The marks a threshold label may end with (the shared label rule): ``*`` played on several
+stretches, every fold gap narrower than 0.5 bb; ``†`` a fold gap of at least 0.5 bb inside the
+played range, listed under the grid."""
 
 
-def label_value(label: str) -> float:
-    """The number a threshold cell holds for a chart label: ``"7.7"`` -> 7.7, ``"25+"`` -> 25.0
-    (the top of the range), ``"-"`` -> 0.0 (never; :data:`NEVER_FORMAT` shows it as ``-``).
+def label_parts(label: str) -> tuple[str, str]:
+    """A chart label split into its number and its mark.
+
+    >>> label_parts("7.1*"), label_parts("25+"), label_parts("12.9\u2020"), label_parts("-")
+    (('7.1', '*'), ('25+', ''), ('12.9', '†'), ('-', ''))
+    """
+    number = label.rstrip("".join(MARKS))
+    return number, label[len(number):]
+
+
+def label_value(number: str) -> float:
+    """The number a threshold cell holds for a label's number: ``"7.7"`` -> 7.7, ``"25+"`` -> 25.0
+    (the top of the range), ``"-"`` -> 0.0 (never).
 
     Every cell is a number, so the grid sorts and takes formulas; :func:`label_format` makes it
-    read as the label.
+    read as the hand and its label.
 
-    >>> label_value("7.7"), label_value("25+"), label_value("12.5+"), label_value("-")
-    (7.7, 25.0, 12.5, 0.0)
+    >>> label_value("7.7"), label_value("25+"), label_value("12.5+"), label_value("137"), label_value("-")
+    (7.7, 25.0, 12.5, 137.0, 0.0)
     """
-    if label == "-":
+    if number == "-":
         return 0.0
-    return float(label.removesuffix("+"))
+    return float(number.removesuffix("+"))
 
 
-def label_format(label: str, multi: bool) -> str:
-    """The number format that shows :func:`label_value`'s number as ``label``: the label's decimals,
-    then ``"+"`` when capped and ``"*"`` when the hand is played in more than one interval.
+def label_format(hand: str, number: str, mark: str = "") -> str:
+    """The number format that shows :func:`label_value`'s number as the hand's name, a space and
+    its label: the number's decimals, then ``+`` when capped and the mark.  A never-played hand
+    (0) shows ``-``.
 
-    >>> label_format("7.7", False), label_format("7.2", True), label_format("25+", True), label_format("-", False)
-    ('0.0', '0.0"*"', '0"+*"', '0;-0;"-"')
+    >>> label_format("AKs", "7.7"), label_format("63s", "7.1", "\u2020"), label_format("AA", "25+")
+    ('"AKs "0.0', '"63s "0.0"†"', '"AA "0"+"')
+    >>> label_format("72o", "-")
+    '"72o "0;"72o "-0;"72o -"'
     """
-    if label == "-":
-        return NEVER_FORMAT
-    number = label.removesuffix("+")
-    decimals = len(number.split(".")[1]) if "." in number else 0
-    suffix = ("+" if label.endswith("+") else "") + ("*" if multi else "")
-    return ("0." + "0" * decimals if decimals else "0") + (f'"{suffix}"' if suffix else "")
+    if number == "-":
+        return f'"{hand} "0;"{hand} "-0;"{hand} -"'
+    digits = number.removesuffix("+")
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    suffix = ("+" if number.endswith("+") else "") + mark
+    return f'"{hand} "' + ("0." + "0" * decimals if decimals else "0") + (f'"{suffix}"' if suffix else "")
 
 
 def _intervals_text(text: str) -> str:
@@ -359,11 +383,98 @@ def _intervals_text(text: str) -> str:
     return ", ".join(parts) or "none"
 
 
+FOLD_GAP_BB = 0.5
+"""A fold gap at least this wide (bb) inside the played range is listed as one."""
+
+
+def played_text(intervals: str, low: float) -> tuple[str, str]:
+    """The stacks of ``intervals`` (``"1.000000-2.388587;5.070148-7.163619"``) as the printed
+    list reads them: the played stretches, gaps narrower than :data:`FOLD_GAP_BB` bridged, each
+    end rounded inwards to 0.1 bb (``≤`` from the chart's ``low``), and the wider fold gaps.
+
+    >>> played_text("1.000000-2.388587;5.070148-5.233911;5.554753-7.163619", 1.0)
+    ('≤2.3, 5.1–7.1', '2.4–5.0')
+    >>> played_text("1.000000-5.412719;5.413884-5.474649", 1.0)
+    ('≤5.4', '')
+    """
+    spans = [tuple(float(x) for x in part.split("-", 1)) for part in filter(None, intervals.split(";"))]
+    merged: list[list[float]] = []
+    gaps = []
+    for lo, hi in spans:
+        if merged and lo - merged[-1][1] < FOLD_GAP_BB:
+            merged[-1][1] = hi
+            continue
+        if merged:
+            gaps.append((merged[-1][1], lo))
+        merged.append([lo, hi])
+
+    def down(x: float) -> str:
+        return f"{math.floor(x * 10 + 1e-9) / 10:.1f}"
+
+    def up(x: float) -> str:
+        return f"{math.ceil(x * 10 - 1e-9) / 10:.1f}"
+
+    played = ", ".join(f"\u2264{down(hi)}" if lo <= low else f"{up(lo)}\u2013{down(hi)}" for lo, hi in merged)
+    return played, ", ".join(f"{up(a)}\u2013{down(b)}" for a, b in gaps)
+
+
+def _footnotes(marked: Sequence[tuple[str, str, str]], verb: str, low: float) -> list[str]:
+    """One line per marked hand ``(hand, mark, intervals)`` of one grid: its mark, name, the stacks
+    at which it is played with frequency > 0.5 (:func:`played_text`) and its wide fold gaps."""
+    lines = []
+    for hand, mark, intervals in marked:
+        played, gaps = played_text(intervals, low)
+        lines.append(f"{mark} {hand}: {verb} {played}" + (f" (folded {gaps})" if gaps else ""))
+    return lines
+
+
+THRESHOLD_NOTE_WIDTH = 170
+"""Characters a line of a threshold sheet's note holds at most (the sheet prints wider than the
+others' notes assume): 9 pt italic in DejaVu Sans, the widest font the workbook may print in, is
+about 4.5 pt a character, 770 pt, inside the grid's 824 pt print area."""
+FOOTNOTE_SLOTS = ((1, 48), (6, 48), (11, 48))
+"""Where the lines of marked hands print, side by side under a threshold grid: (first column,
+characters the slot holds), the slots of three columns; two or one when a line is longer."""
+
+
+def _footnote_block(ws, row: int, lines: Sequence[str]) -> int:
+    """``lines`` in the note font from ``row``, in as many side-by-side slots (three, two or one)
+    as their longest line allows, filled column by column in order; returns the row after."""
+    if not lines:
+        return row
+    longest = max(len(line) for line in lines)
+    slots = 3 if longest <= 48 else 2 if longest <= 72 else 1
+    starts = {3: (1, 6, 11), 2: (1, 8), 1: (1,)}[slots]
+    if slots == 1:
+        lines = [part for line in lines for part in textwrap.wrap(line, THRESHOLD_NOTE_WIDTH,
+                                                                  subsequent_indent="    ")]
+    per_slot = -(-len(lines) // slots)
+    for k, line in enumerate(lines):
+        slot, r = divmod(k, per_slot)
+        ws.cell(row + r, starts[slot], line).font = _NOTE
+    return row + per_slot
+
+
+def _threshold_notes(verb: str, low: float, high: float) -> list[str]:
+    """The printed note under a threshold grid: the layout, what a cell holds, every mark."""
+    top, lo = fmt_num(high), fmt_num(low)
+    return [
+        "Layout: suited hands above the diagonal, pairs on it, offsuit below (aces top-left).  Each cell "
+        f"shows the hand, then the largest stack (bb before posting, truncated to 0.1; whole bb from 100) at "
+        f"which it is {verb} with frequency > 0.5.",
+        f"{top}+: {verb} at every stack up to {top} bb, the top of the chart.  -: never {verb} with "
+        f"frequency > 0.5 in {lo}-{top} bb.  *: {verb} on several stretches, every fold gap between them "
+        "narrower than 0.5 bb.  \u2020: folded on a stretch of at least 0.5 bb inside that range.  The lines "
+        "under the legend list every marked hand's stacks.",
+        f"Every cell is a number (the stack; {top} when capped, 0 when never): its number format writes the "
+        "hand, the +, - and marks.  Colour: the largest stack, in the bands below.",
+    ]
+
+
 def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float, structure: str) -> None:
     rows = select(tdf, player=player)
-    labels = grid_from_tidy(rows, "label")
+    labels = grid_from_tidy(rows, "chart_label")
     max_stack = grid_from_tidy(rows, "max_stack")
-    multi = grid_from_tidy(rows, "multi")
     hands = grid_from_tidy(rows, "hand")
     intervals = grid_from_tidy(rows, "intervals")
     any_intervals = grid_from_tidy(rows, "any_intervals")
@@ -371,17 +482,19 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
     title = f"{PLAYER_TITLES[player]} thresholds (bb), {structure}, stacks {fmt_num(low)}-{fmt_num(high)} bb"
     text_cell(ws.cell(1, 1), title).font = _TITLE
     _rank_labels(ws, GRID_TOP, GRID_LEFT)
+    marked: list[tuple[str, str, str]] = []  # in grid order, row by row
     for r in range(13):
         for c in range(13):
-            label = labels.iat[r, c]
-            ms = max_stack.iat[r, c]
-            colour = threshold_colour(ms)
-            cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, label_value(label))
-            _styled(cell, label_format(label, bool(multi.iat[r, c])), _fill(colour),
-                    _font(text_colour(colour), bool(multi.iat[r, c])), _CENTER, _BORDER)
-            if multi.iat[r, c]:
+            number, mark = label_parts(labels.iat[r, c])
+            hand = hands.iat[r, c]
+            colour = threshold_colour(max_stack.iat[r, c])
+            cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, label_value(number))
+            _styled(cell, label_format(hand, number, mark), _fill(colour),
+                    _font(text_colour(colour), False, THRESHOLD_FONT_SIZE), _CENTER, _BORDER)
+            if mark:  # on screen; the printed page lists the same under the grid
+                marked.append((hand, mark, intervals.iat[r, c]))
                 note = (
-                    f"{hands.iat[r, c]}: {verb} with frequency > 0.5 at stacks "
+                    f"{hand}: {verb} with frequency > 0.5 at stacks "
                     f"{_intervals_text(intervals.iat[r, c])} bb; with any frequency at "
                     f"{_intervals_text(any_intervals.iat[r, c])} bb."
                 )
@@ -389,19 +502,11 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
                 comment.width, comment.height = 260, 110
                 cell.comment = comment
     _grid_dimensions(ws, GRID_LEFT, THRESHOLD_CELL_WIDTH, GRID_TOP, THRESHOLD_CELL_HEIGHT)
-    legend = GRID_TOP + 14
-    top = fmt_num(high)
-    paragraphs = [
-        f"Number: the largest stack (bb before posting, truncated to 0.1) at which the hand is {verb} with "
-        f"frequency > 0.5.  {top}+: {verb} at every stack up to {top} bb, the top of the range (the cell "
-        f"holds {top}).  -: never {verb} with frequency > 0.5 in {fmt_num(low)}-{top} bb (the cell holds 0).",
-        "*: more than one stack interval; the cell's note lists them all.  Every cell is a number: its "
-        "number format writes the +, - and *.  Colour: the largest stack, in the bands below.",
-    ]
-    end = _notes(ws, legend, paragraphs)
+    end = _notes(ws, GRID_TOP + 14, _threshold_notes(verb, low, high), THRESHOLD_NOTE_WIDTH)
     scale_row = _band_legend(ws, end + 1)
+    last = _footnote_block(ws, scale_row + 2, _footnotes(marked, verb, low)) - 1
     ws.sheet_view.showGridLines = False
-    _print_setup(ws, f"A1:N{scale_row}")
+    _print_setup(ws, f"A1:N{max(last, scale_row)}")
     ws.flush()
 
 
@@ -413,7 +518,8 @@ def _hand_format(hand: str) -> str:
     return f'[=1]"{hand}";[>0]"{hand} "0%;"{hand}"'
 
 
-def _frequency_grid(ws, top: int, left: int, freq: pd.DataFrame, hands: pd.DataFrame, player: str) -> None:
+def _frequency_grid(ws, top: int, left: int, freq: pd.DataFrame, hands: pd.DataFrame, player: str,
+                    size: float = 9) -> None:
     _rank_labels(ws, top, left)
     for r in range(13):
         for c in range(13):
@@ -421,7 +527,7 @@ def _frequency_grid(ws, top: int, left: int, freq: pd.DataFrame, hands: pd.DataF
             colour = frequency_colour(f, player)
             cell = ws.cell(top + r, left + c, f)
             _styled(cell, _hand_format(hands.iat[r, c]), _fill(colour),
-                    _font(text_colour(colour) if f > 0 else "777777", False, 9), _CENTER, _BORDER)
+                    _font(text_colour(colour) if f > 0 else "777777", False, size), _CENTER, _BORDER)
 
 
 def _ev_grid(ws, top: int, left: int, ev: pd.DataFrame) -> None:
@@ -438,28 +544,48 @@ def _ev_grid(ws, top: int, left: int, ev: pd.DataFrame) -> None:
 
 
 def _ranges_sheet(ws, ranges: pd.DataFrame, stacks: Sequence[float]) -> None:
+    """One block of :data:`RANGE_BLOCK_HEIGHT` rows a stack, SB's grid beside BB's on screen; on
+    paper one grid a page: the print area is one range per grid (``A:N`` and ``P:AC`` of each
+    block, SB's grids, then BB's), each printed on its own page
+    with its own title (player, stack) and the note on what a cell shows."""
+    areas = []
     for k, stack in enumerate(stacks):
         top = 1 + k * RANGE_BLOCK_HEIGHT
         ws.cell(top, 1, f"Stack {fmt_num(stack)} bb").font = _TITLE
         at = select(ranges, stack=stack)
         for player, left in (("sb", GRID_LEFT), ("bb", RANGE_BB_LEFT)):
-            ws.cell(top, left + 2, f"{PLAYER_TITLES[player]} frequency").font = _BOLD
+            ws.cell(top, left + 2, f"{PLAYER_TITLES[player]} frequency at {fmt_num(stack)} bb").font = _BOLD
             freq = grid_from_tidy(at, "frequency", player=player)
             hands = grid_from_tidy(at, "hand", player=player)
-            _frequency_grid(ws, top + 2, left, freq, hands, player)
+            _frequency_grid(ws, top + 2, left, freq, hands, player, THRESHOLD_FONT_SIZE)
+            ws.cell(top + 15, left - 1, RANGE_NOTE[player]).font = _NOTE
+            areas.append((left, f"{get_column_letter(left - 1)}{top}:{get_column_letter(left + 12)}{top + 15}"))
         for row in range(top + 2, top + 15):
-            ws.row_dimensions[row].height = 18
+            ws.row_dimensions[row].height = RANGE_CELL_HEIGHT
     for left in (GRID_LEFT, RANGE_BB_LEFT):
         ws.column_dimensions[get_column_letter(left - 1)].width = 4
         for c in range(13):
-            ws.column_dimensions[get_column_letter(left + c)].width = 8
+            ws.column_dimensions[get_column_letter(left + c)].width = RANGE_CELL_WIDTH
     ws.column_dimensions["A"].width = 12
-    last = max(1, len(stacks) * RANGE_BLOCK_HEIGHT - 2)
-    _print_setup(ws, f"A1:{get_column_letter(RANGE_BB_LEFT + 12)}{last}", pages_tall=0)  # a page a stack
+    # a page a grid, SB's stacks then BB's (the order LibreOffice prints ranges in, column by column)
+    _print_setup(ws, ",".join(area for _, area in sorted(areas, key=lambda a: a[0])) or "A1:N1", pages_tall=0)
     ws.sheet_view.showGridLines = False
     for k in range(1, len(stacks)):
         ws.row_breaks.append(Break(id=k * RANGE_BLOCK_HEIGHT))
     ws.flush()
+
+
+RANGE_CELL_WIDTH = 11
+"""Column width (characters) of the ``Ranges`` grids: room for ``AKs 73%`` in 10 pt, and the grid
+fills a landscape page."""
+RANGE_CELL_HEIGHT = 30
+"""Row height (points) of the ``Ranges`` grids: a landscape page holds one grid at full size."""
+RANGE_NOTE = {
+    player: f"Each cell: the hand, and how often it is {_VERB[player]} when mixed (no "
+            f"percentage: always; grey: never).  Suited hands above the diagonal, pairs on it, offsuit below."
+    for player in PLAYERS
+}
+"""The note printed under each ``Ranges`` grid."""
 
 
 # ---------------------------------------------------------------- values and hand EV
@@ -472,12 +598,15 @@ _VALUE_HEADERS = {
     "exploitability": "exploitability (bb)",
     "value_exact": "value (exact)",
 }
+EXPLOITABILITY_FORMAT = '[=0]"0";0.00E+00'
+"""Number format of the certified exploitability bound (bb): ``0`` when it is exactly 0 (as
+``values.csv`` writes it, ``0.0``), the exponent otherwise (``3.20E-12``)."""
 _VALUE_FORMATS = {
     "stack": "General",
     "value": "0.000000",
     "push_pct": "0.00",
     "call_pct": "0.00",
-    "exploitability": "0.00E+00",
+    "exploitability": EXPLOITABILITY_FORMAT,
     "value_exact": "@",
 }
 
@@ -491,14 +620,21 @@ def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | Non
     n = len(values)
     last_row = n + 1 + (2 if note else 0)
     with_charts = charts and n >= 2
-    # set before the first row (a write-only sheet writes its properties then); the charts sit to the
-    # right of the table's first rows, so the first page shows both
-    right = len(columns) + 1 + CHART_COLUMNS if with_charts else len(columns)
-    bottom = max(last_row, 2 + 2 * CHART_ROWS + 1) if with_charts else last_row
-    _print_setup(ws, f"A1:{get_column_letter(right)}{bottom}", pages_tall=0, title_rows="1:1")
+    anchor = len(columns) + 2  # the charts' column, right of the table
+    # set before the first row (a write-only sheet writes its properties then).  With charts the page
+    # is the two charts, one above the other, under a note saying the table is left out; without, the
+    # table (one row a stack), one page wide, its header on every page
+    if with_charts:
+        _print_setup(ws, f"{get_column_letter(anchor)}1:{get_column_letter(anchor + CHART_COLUMNS - 1)}"
+                         f"{2 + 2 * CHART_ROWS + 1}")
+    else:
+        _print_setup(ws, f"A1:{get_column_letter(len(columns))}{last_row}", pages_tall=0, title_rows="1:1")
     header = []
     for name in columns:
         header.append(_styled(WriteOnlyCell(ws, _VALUE_HEADERS.get(name, name)), font=_BOLD, alignment=_WRAP))
+    if with_charts:
+        header += [None, _styled(WriteOnlyCell(ws, values_print_note(n, len(columns))), font=_NOTE,
+                                 alignment=Alignment(vertical="top"))]
     ws.row_dimensions[1].height = 30  # two lines: a header wraps rather than run into the next
     ws.append(header)
     formats = [_VALUE_FORMATS.get(name, "General") for name in columns]
@@ -517,7 +653,6 @@ def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | Non
     if not with_charts:
         return
     x = Reference(ws, min_col=1, min_row=2, max_row=n + 1)
-    anchor = len(columns) + 2
     value = _line_chart("SB value by stack", "SB EV (bb per hand)", x,
                         [(Reference(ws, min_col=2, min_row=1, max_row=n + 1), FREQUENCY_FULL["sb"])])
     ws.add_chart(value, f"{get_column_letter(anchor)}2")
@@ -525,6 +660,16 @@ def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | Non
                       [(Reference(ws, min_col=3, min_row=1, max_row=n + 1), FREQUENCY_FULL["sb"]),
                        (Reference(ws, min_col=4, min_row=1, max_row=n + 1), FREQUENCY_FULL["bb"])])
     ws.add_chart(pct, f"{get_column_letter(anchor)}{2 + CHART_ROWS + 1}")
+
+
+def values_print_note(rows: int, columns: int) -> str:
+    """The note above the ``Values`` charts, the sheet's print area: the table is not printed.
+
+    >>> values_print_note(481, 6)
+    'Printed: these two charts. The table (columns A-F, 481 stacks) is left out: select it and print the selection.'
+    """
+    return (f"Printed: these two charts. The table (columns A-{get_column_letter(columns)}, {rows:,} stacks) "
+            "is left out: select it and print the selection.")
 
 
 CHART_ROWS = 18
@@ -595,10 +740,11 @@ def _hand_ev_sheet(ws, ranges: pd.DataFrame, note: str | None = None) -> Callabl
     data = np.hstack([sb.to_numpy(), bb.to_numpy()]) + 0.0
     stacks = sb.index.to_numpy(dtype=np.float64)
     ws.freeze_panes = "B3"
-    # a data sheet: one page tall, as many wide as the 338 columns need, the stack column and the two
-    # header rows on every page (set before the first row: a write-only sheet writes its properties then)
-    _print_setup(ws, f"A1:{get_column_letter(1 + 2 * n_hands)}{2 + max(len(stacks), 1)}", pages_wide=0,
-                 title_rows="1:2", title_cols="A:A")
+    # a data sheet too wide for paper: the print area is the note under the data, which says so (set
+    # before the first row: a write-only sheet writes its properties then)
+    note_row = 2 + len(stacks) + 2
+    print_note = hand_ev_print_note(len(stacks), 2 * n_hands)
+    _print_setup(ws, f"A{note_row}:{get_column_letter(HAND_EV_NOTE_COLUMNS)}{note_row + len(print_note) - 1}")
     ws.column_dimensions["A"].width = 11
     for c in range(2, 2 + 2 * n_hands):
         ws.column_dimensions[get_column_letter(c)].width = 8
@@ -629,8 +775,29 @@ def _hand_ev_sheet(ws, ranges: pd.DataFrame, note: str | None = None) -> Callabl
                     cell.number_format = EV_FORMAT
                     row.append(cell)
             ws.append(row)
+        ws.append([])
+        for line in print_note:
+            cell = WriteOnlyCell(ws, line)
+            cell.font = _NOTE
+            ws.append([cell])
 
     return append_rows
+
+
+HAND_EV_NOTE_COLUMNS = 13
+"""Columns (``A:M``, 107 characters wide) of the ``Hand EV`` print area, the note under the data."""
+
+
+def hand_ev_print_note(stacks: int, columns: int) -> list[str]:
+    """The lines under the ``Hand EV`` data, the sheet's print area: the margins are not printed.
+
+    >>> for line in hand_ev_print_note(54, 338): print(line)
+    Not printed: the EV margins above (54 stacks x 338 columns, SB's and BB's hands) are too wide
+    for paper, so the print area is this note. To print them, select them and print the selection.
+    """
+    return [f"Not printed: the EV margins above ({stacks:,} stacks x {columns:,} columns, SB's and BB's hands) "
+            "are too wide",
+            "for paper, so the print area is this note. To print them, select them and print the selection."]
 
 
 # ---------------------------------------------------------------- about
