@@ -27,8 +27,10 @@ from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
 from sflp.report import write_chart_set
 from sflp.report.colors import FREQUENCY_FULL, text_colour, threshold_colour
+from sflp.report.frames import ranges_frame, thresholds_frame, values_frame
 from sflp.report.html import MAX_STACKS, STATIC_FILES, static_text, write_chart_html
 from sflp.solving.solver import solve_many
+from sflp.solving.thresholds import compute_thresholds
 from tests.chart_files import HIGH, RANKS, STACKS, expected_label, find_tool, grid_hand, make_chart, read_csv
 
 SIZES = [(390, 844), (1400, 900)]
@@ -141,7 +143,7 @@ def embedded_data(page: Path) -> dict:
 
 @pytest.mark.parametrize("stack", [10.0, 7.7])
 def test_browser_grids_equal_ranges_csv(chart, chromium, tmp_path, stack):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", f"#stack={stack:g}", tmp_path))
+    dom = parse_dom(dump_dom(chromium, chart / "chart.html", f"#stack={stack:g}&mode=freq", tmp_path))
     assert dom.by_id["stack-value"]["attrs"]["data-stack"] == f"{stack:g}"
     rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == stack]
     assert len(rows) == 2 * 169
@@ -170,6 +172,9 @@ def test_browser_grids_equal_ranges_csv(chart, chromium, tmp_path, stack):
     values = next(r for r in read_csv(chart / "values.csv") if float(r["stack"]) == stack)
     stats = dom.by_id["stats"]["text"]
     assert f"SB push {float(values['push_pct']):.1f}%" in stats
+    value = float(values["value"])  # issue 32: the stats say whose value it is
+    sign = "\u2212" if round(value, 4) < 0 else "+"
+    assert f"SB's value {sign}{abs(value):.4f} bb" in stats
     assert f"BB call {float(values['call_pct']):.1f}%" in stats
 
 
@@ -199,8 +204,8 @@ def test_browser_slider_buttons_and_hover_drive_the_page(chart, chromium, tmp_pa
     q6s = next(r for r in rows if r["player"] == "bb" and r["hand"] == "Q6s")
     tip = dom.by_id["tip"]
     assert "display: block" in tip["attrs"]["style"]
-    assert "Q6s" in tip["text"] and "BB call at 7.7 bb" in tip["text"]
-    assert f"call frequency {float(q6s['frequency']) * 100:.1f}%" in tip["text"]
+    assert "Q6s" in tip["text"] and "BB call at 7.7 bb" in tip["text"]  # the window is 800 px wide: a tooltip
+    assert f"call {float(q6s['frequency']) * 100:.1f}%" in tip["text"]
 
 
 def test_browser_grid_orientation_and_headers(chart, chromium, tmp_path):
@@ -274,7 +279,7 @@ def test_browser_runs_the_inlined_script_and_style_without_errors(chart, chromiu
 def test_browser_screenshot(chart, chromium, tmp_path, width, height):
     # the screenshot is taken at the window size asked for (phone and desktop), and shows the grids
     shot = tmp_path / f"chart-{width}x{height}.png"
-    run_chromium(chromium, (chart / "chart.html").resolve().as_uri() + "#stack=10", tmp_path,
+    run_chromium(chromium, (chart / "chart.html").resolve().as_uri() + "#stack=10&mode=freq", tmp_path,
                  f"--screenshot={shot}", f"--window-size={width},{height}")
     from PIL import Image
 
@@ -307,10 +312,16 @@ PROBE = """<script>
   const key = (target, k) => target.dispatchEvent(
     new KeyboardEvent("keydown", {key: k, bubbles: true, cancelable: true}));
   const out = {viewport: [document.documentElement.clientWidth, document.documentElement.clientHeight],
-               open: {stack: stack(), hash: location.hash, input: $("stack-input").value},
-               scrollWidth: {freq: document.documentElement.scrollWidth}, headers: {}, tips: [], shown: {}};
+               open: {stack: stack(), hash: location.hash, input: $("stack-input").value,
+                      mode: document.body.dataset.mode},
+               scrollWidth: {open: document.documentElement.scrollWidth}, headers: {}, tips: [], shown: {}};
   out.grids = {sb: page($("grid-sb")), bb: page($("grid-bb"))};
   out.side = page($("side"));
+  out.cell = page($("sb-AA"));
+  const font = el => el ? parseFloat(getComputedStyle(el).fontSize) : null;
+  out.fonts = {hand: font($("sb-AA").querySelector(".h")), number: font($("sb-AA").querySelector(".f"))};
+  const curvesTop = () => $("fig-value").getBoundingClientRect().top + scrollY;
+  out.curvesTop = [curvesTop()];
   for (const id of ["stepper", "stack-box", "modes", "fig-value", "fig-pct", "stack-label"]) {
     out.shown[id] = getComputedStyle($(id)).display !== "none" && $(id).getBoundingClientRect().width > 1;
   }
@@ -332,16 +343,19 @@ PROBE = """<script>
       const r = td.getBoundingClientRect();
       td.dispatchEvent(new MouseEvent("mouseover", {bubbles: true, clientX: r.right - 1, clientY: r.bottom - 1}));
       out.tips.push({id: id, how: "mouse", shown: getComputedStyle(tip).display, rect: view(tip), cell: view(td),
-                     text: tip.textContent});
+                     text: tip.textContent, detail: $("detail").textContent});
+      out.curvesTop.push(curvesTop());
       $("grid-" + id.slice(0, 2)).dispatchEvent(new MouseEvent("mouseleave"));
       td.focus();
       out.tips.push({id: id, how: "focus", shown: getComputedStyle(tip).display, rect: view(tip), cell: view(td),
                      text: tip.textContent, detail: $("detail").textContent, active: document.activeElement.id});
+      out.curvesTop.push(curvesTop());
       td.blur();
     }
   }
   window.scrollTo(0, 0);
   document.querySelector("input[name=mode][value=freq]").click();
+  out.scrollWidth.freq = document.documentElement.scrollWidth;
   const keys = [];
   const note = what => keys.push([what, stack(), document.activeElement ? document.activeElement.id : "", location.hash,
                                   $("stack-input").value]);
@@ -371,8 +385,8 @@ PROBE = """<script>
 </script></body>"""
 
 
-def probe(binary: str, page: Path, tmp: Path, size: tuple[int, int], fragment: str = "") -> dict:
-    """Run :data:`PROBE` on a copy of ``page`` seen through a ``width x height`` viewport.
+def probe(binary: str, page: Path, tmp: Path, size: tuple[int, int], fragment: str = "", script: str = PROBE) -> dict:
+    """Run ``script`` (:data:`PROBE`) on a copy of ``page`` seen through a ``width x height`` viewport.
 
     Headless Chromium lays a page out in a window no narrower than 500 px whatever ``--window-size``
     says (``--screenshot`` alone resizes the view), so the copy is opened in an iframe of exactly
@@ -382,7 +396,8 @@ def probe(binary: str, page: Path, tmp: Path, size: tuple[int, int], fragment: s
     width, height = size
     text = page.read_text(encoding="utf-8")
     probed = tmp / f"probed-{width}.html"
-    probed.write_text(text.replace("<head>", "<head>" + ERROR_COLLECTOR, 1).replace("</body>", PROBE), encoding="utf-8")
+    probed.write_text(text.replace("<head>", "<head>" + ERROR_COLLECTOR, 1).replace("</body>", script),
+                      encoding="utf-8")
     outer = tmp / f"outer-{width}.html"
     outer.write_text(f"""<!DOCTYPE html><html><body style="margin:0">
 <iframe src="{probed.name}{fragment}" style="border:0;display:block;width:{width}px;height:{height}px"></iframe>
@@ -403,15 +418,22 @@ def layout(request, chart, chromium, tmp_path_factory):
     return request.param, probe(chromium, chart / "chart.html", tmp_path_factory.mktemp("probe"), request.param)
 
 
-def test_layout_opens_at_10_bb_and_writes_it_in_the_address(layout):
+def test_layout_opens_at_10_bb_in_threshold_mode_and_writes_it_in_the_address(layout):
     _, out = layout
-    assert out["open"] == {"stack": "10", "hash": "#stack=10", "input": "10"}
+    # issue 32: the threshold charts players come for, not the frequencies (#mode=freq asks for those)
+    assert out["open"] == {"stack": "10", "hash": "#stack=10", "input": "10", "mode": "thr"}
+
+
+def test_layout_threshold_number_is_the_largest_text_of_a_cell(layout):
+    _, out = layout
+    # issue 32: it was 8.2 px against a 9.7 px hand name on a phone, 9.7 against 11.5 on a desktop
+    assert out["fonts"]["number"] > out["fonts"]["hand"] >= 7.5, out["fonts"]
 
 
 def test_layout_has_no_horizontal_overflow(layout):
     (width, _), out = layout
     # in both modes nothing is wider than the viewport: the page does not scroll sideways
-    assert out["scrollWidth"]["freq"] <= width and out["scrollWidth"]["thr"] <= width
+    assert max(out["scrollWidth"].values()) <= width
     assert out["mode"] == "thr"
     for player in ("sb", "bb"):
         # threshold mode shows the 13th column, "2", entirely
@@ -428,6 +450,10 @@ def test_layout_puts_the_detail_panel_beside_the_grids_when_wide_and_below_when_
         assert side["left"] >= right  # beside: right of both grids, level with them
         assert side["top"] < grids["sb"]["bottom"]
         assert grids["sb"]["top"] == grids["bb"]["top"] and grids["sb"]["right"] <= grids["bb"]["left"]
+        # and the grids take the width the panel leaves (issue 32: at 1400 px they stopped at 1100 px, cells of
+        # 31.6 px, smaller than at 1024 px): the body's 20 px padding, the grids, an 18 px gap, the panel
+        assert grids["sb"]["left"] == 20 and side["left"] - right <= 18 + 1 and side["right"] >= width - 20 - 1
+        assert out["cell"]["right"] - out["cell"]["left"] > 34
     else:
         assert side["top"] >= bottom  # below both grids
         assert grids["sb"]["bottom"] <= grids["bb"]["top"]  # and the grids one above the other
@@ -437,44 +463,101 @@ def _overlap(a: dict, b: dict) -> bool:
     return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
 
 
-def test_layout_keeps_the_tooltip_on_screen(layout):
+def test_layout_keeps_the_tooltip_on_screen_below_1200_px_and_the_panel_beside_the_grids_above(layout):
     (width, height), out = layout
     assert len(out["tips"]) == 7 * 2 * 2  # 7 cells, at the top and bottom of the view, by pointer and focus
     for tip in out["tips"]:
+        # pointing or focusing shows the hand's details in the panel, which keeps its height: the curves
+        # below it never move (issue 32: they were pushed down by 45 px)
+        assert tip["detail"].startswith(tip["id"][3:] + " "), tip
+        if width >= 1200:  # the panel stands beside the grids, so a tooltip would only repeat it
+            assert tip["shown"] == "none", tip
+            continue
         rect = tip["rect"]
         assert tip["shown"] == "block", tip
         assert tip["text"].startswith(tip["id"][3:] + " "), tip  # the hand's details
         assert 0 <= rect["left"] < rect["right"] <= width and 0 <= rect["top"] < rect["bottom"] <= height, tip
         assert not _overlap(rect, tip["cell"]), tip  # and it does not hide the cell it describes
         if tip["how"] == "focus":  # focus shows the details like pointing does
-            assert tip["active"] == tip["id"] and tip["detail"].startswith(tip["id"][3:] + " ")
+            assert tip["active"] == tip["id"]
+        # the tooltip is short (hand, frequency, EV margin, where it is played), not the panel's full text
+        assert len(tip["text"]) < len(tip["detail"]) and rect["bottom"] - rect["top"] <= 80, tip
+    assert len(set(out["curvesTop"])) == 1, out["curvesTop"]
 
 
 def test_layout_keys_and_typed_stack(layout):
     _, out = layout
-    # stacks 2, 5, 7.7, 10; columns: what was done, the stack, the focused element, the address, the input
+    # in frequency mode (the address says so); stacks 2, 5, 7.7, 10; columns: what was done, the stack,
+    # the focused element, the address, the input
     assert out["keys"] == [
-        ["open", "10", "", "#stack=10", "10"],
-        ["ArrowLeft", "7.7", "", "#stack=7.7", "7.7"],
-        ["ArrowRight", "10", "", "#stack=10", "10"],
-        ["End", "10", "", "#stack=10", "10"],
-        ["Home", "2", "", "#stack=2", "2"],
-        ["+", "5", "", "#stack=5", "5"],
-        ["focus sb-AA", "5", "sb-AA", "#stack=5", "5"],
+        ["open", "10", "", "#stack=10&mode=freq", "10"],
+        ["ArrowLeft", "7.7", "", "#stack=7.7&mode=freq", "7.7"],
+        ["ArrowRight", "10", "", "#stack=10&mode=freq", "10"],
+        ["End", "10", "", "#stack=10&mode=freq", "10"],
+        ["Home", "2", "", "#stack=2&mode=freq", "2"],
+        ["+", "5", "", "#stack=5&mode=freq", "5"],
+        ["focus sb-AA", "5", "sb-AA", "#stack=5&mode=freq", "5"],
         # in a grid the arrows move between hands, not stacks
-        ["cell ArrowRight", "5", "sb-AKs", "#stack=5", "5"],
-        ["cell ArrowDown", "5", "sb-KK", "#stack=5", "5"],
-        ["cell End", "5", "sb-K2s", "#stack=5", "5"],
-        ["cell +", "7.7", "sb-K2s", "#stack=7.7", "7.7"],
-        ["typed 4", "5", "", "#stack=5", "5"],  # the nearest stack on the page (every stack is on it here)
-        ["typed nothing", "5", "", "#stack=5", "5"],
-        ["typed 2.4, Enter", "2", "stack-input", "#stack=2", "2"],
-        ["ArrowRight in the input", "2", "stack-input", "#stack=2", "2"],
+        ["cell ArrowRight", "5", "sb-AKs", "#stack=5&mode=freq", "5"],
+        ["cell ArrowDown", "5", "sb-KK", "#stack=5&mode=freq", "5"],
+        ["cell End", "5", "sb-K2s", "#stack=5&mode=freq", "5"],
+        ["cell +", "7.7", "sb-K2s", "#stack=7.7&mode=freq", "7.7"],
+        ["typed 4", "5", "", "#stack=5&mode=freq", "5"],  # the nearest stack on the page (every stack is on it here)
+        ["typed nothing", "5", "", "#stack=5&mode=freq", "5"],
+        ["typed 2.4, Enter", "2", "stack-input", "#stack=2&mode=freq", "2"],
+        ["ArrowRight in the input", "2", "stack-input", "#stack=2&mode=freq", "2"],
     ]
     # one Tab stop per grid (roving tabindex), every cell focusable; the stop follows the focus
     assert out["tabStops"] == {"sb": 1, "bb": 1, "cells": 2 * 169}
     assert out["tabStopsAfter"] == ["sb-K2s", "bb-A2s"]  # bb-A2s: the last cell the tooltip checks focused
     assert all(out["shown"][k] for k in ("stepper", "stack-box", "modes", "fig-value", "fig-pct"))
+
+
+# Appended to a copy of chart.html: every threshold cell's text (hand name, number and mark) against the
+# cell's box, as Chromium laid them out; td has overflow: hidden, so text outside the box is cut off.
+CLIP_PROBE = """<script>
+(() => {
+  const out = {mode: document.body.dataset.mode, clipped: [], labels: [], widest: 0};
+  for (const td of document.querySelectorAll("td[data-k]")) {
+    const box = td.getBoundingClientRect(), range = document.createRange();
+    range.selectNodeContents(td);
+    const text = range.getBoundingClientRect();
+    if (text.left < box.left || text.right > box.right || text.top < box.top || text.bottom > box.bottom) {
+      out.clipped.push([td.id, td.textContent, text.width - box.width, text.height - box.height]);
+    }
+    out.labels.push(td.querySelector(".f").textContent);
+    out.widest = Math.max(out.widest, text.width / box.width);
+  }
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  out.viewport = [document.documentElement.clientWidth, document.documentElement.clientHeight];
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
+@pytest.fixture(scope="module")
+def chart_200(tmp_path_factory):
+    """A page with the thresholds of 1-200 bb (the widest labels: "200+*", "191*", "99.2*"), grids at 5, 10 bb."""
+    config = GameConfig(stack=10)
+    # the float path: the same labels to the character but a rounding boundary, in half the time
+    tdf = thresholds_frame(compute_thresholds(config, low=1, high=200, certify=False))
+    tdf.attrs.update(low=1.0, high=200.0)
+    solutions = solve_many([5, 10], config)
+    path = tmp_path_factory.mktemp("chart200") / "chart.html"
+    return write_chart_html(path, values_frame(solutions), ranges_frame(solutions), tdf, "SB 0.5 / BB 1, no ante", [])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_browser_no_threshold_label_of_1_to_200_bb_is_clipped(chart_200, chromium, tmp_path, size):
+    # issue 32: seven SB labels of the 1-200 set ("130.0*", "191.5*") overflowed their cells and lost their
+    # mark (measured before the fix: 9 at 390, 1024 and 1400 px); from 100 bb the labels are whole bb
+    out = probe(chromium, chart_200, tmp_path, size, "#stack=10", script=CLIP_PROBE)
+    assert out["mode"] == "thr" and len(out["labels"]) == 2 * 169
+    assert out["clipped"] == []
+    numbers = [float(label.rstrip("*\u2020+")) for label in out["labels"] if label != "-"]
+    assert max(numbers) == 200 and all(x < 100 or x == int(x) for x in numbers)
+    assert any(label.startswith("200+") and label[4:] for label in out["labels"])  # a capped hand with a mark
+    assert out["widest"] <= 1
 
 
 @pytest.mark.parametrize("fragment, stack", [
@@ -496,6 +579,27 @@ def test_browser_opens_at_the_stack_nearest_10(chromium, tmp_path, stacks, opens
     assert dom.by_id["stack-value"]["attrs"]["data-stack"] == opens
 
 
+def _curve(html: str, name: str) -> tuple[str, int, int]:
+    """How the curve ``name`` is drawn (its ``data-drawn``), its number of paths and of points."""
+    svg = re.search(rf'<svg[^>]*id="curve-{name}"[^>]*>(.*?)</svg>', html, re.S)
+    drawn = re.search(r'data-drawn="(\w+)"', svg[0])[1]
+    return drawn, len(re.findall(r"<path\b", svg[1])), len(re.findall(r'<circle[^>]*class="point"', svg[1]))
+
+
+@pytest.mark.parametrize("stacks, drawn", [
+    (STACKS, "points"),  # 2, 5, 7.7, 10: a handful of stacks (issue 32: a line drew a peak no solve gave)
+    (list(np.round(1 + 0.05 * np.arange(12), 2)), "line"),  # 12 stacks 0.05 bb apart
+    (list(np.round(1 + 0.05 * np.arange(11), 2)), "points"),  # 11: too few
+    ([*np.round(1 + 0.5 * np.arange(20), 2), 12.0], "points"),  # dense but one gap of 2.5 bb
+])
+def test_browser_draws_a_curve_over_few_or_sparse_stacks_as_points(chromium, tmp_path, stacks, drawn):
+    values, ranges = _synthetic_at(stacks)
+    page = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
+    html = dump_dom(chromium, page, "", tmp_path)
+    for name, series in (("value", 1), ("pct", 2)):
+        assert _curve(html, name) == ((drawn, series, 0) if drawn == "line" else (drawn, 0, series * len(stacks)))
+
+
 def _spoken_ev(label: str) -> float | None:
     m = re.search(r"EV margin (n/a|[+\u2212]?\d+\.\d\d) bb$|EV margin n/a$", label)
     assert m, label
@@ -504,7 +608,7 @@ def _spoken_ev(label: str) -> float | None:
 
 
 def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chromium, tmp_path):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=7.7", tmp_path))
+    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=7.7&mode=freq", tmp_path))
     rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == 7.7]
     verbs = {"sb": "push", "bb": "call"}
     for row in rows:
@@ -537,7 +641,7 @@ def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, 
 
 
 def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chromium, tmp_path):
-    html = dump_dom(chromium, chart / "chart.html", "#stack=5", tmp_path)
+    html = dump_dom(chromium, chart / "chart.html", "#stack=5&mode=freq", tmp_path)
     for player, name in (("sb", "SB push"), ("bb", "BB call")):
         table = re.search(rf'<table[^>]*id="grid-{player}"[^>]*>(.*?)</table>', html, re.S)[1]
         caption = re.search(r"<caption[^>]*>(.*?)</caption>", table, re.S)[1]
@@ -580,7 +684,7 @@ def exploit_chart(tmp_path_factory):
 
 
 def test_browser_exploit_page_is_headed_as_an_exploit(exploit_chart, chromium, tmp_path):
-    html = dump_dom(chromium, exploit_chart / "chart.html", "", tmp_path)
+    html = dump_dom(chromium, exploit_chart / "chart.html", "#mode=freq", tmp_path)  # the frequencies: 30 % of hands
     dom = parse_dom(html)
     title = re.search(r"<title>(.*?)</title>", html)[1]
     assert title.startswith("sflp exploitative chart, SB vs BB locked to '30%', SB 0.5 / BB 1")
@@ -620,7 +724,9 @@ def test_layout_single_stack_page_has_no_slider_or_modes(single_chart, chromium,
     # keys that step the stack do nothing, keys in the grid still move between hands
     assert {row[1] for row in out["keys"]} == {"10"}
     assert out["keys"][7][2] == "sb-AKs"
-    assert all(tip["shown"] == "block" for tip in out["tips"])
+    # a tooltip below 1200 px; from 1200 px the panel beside the grids shows the hand instead
+    assert all(tip["shown"] == ("none" if size[0] >= 1200 else "block") for tip in out["tips"])
+    assert all(tip["detail"].startswith(tip["id"][3:] + " ") for tip in out["tips"])
 
 
 # ---------------------------------------------------------------- the page as a file

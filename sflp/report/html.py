@@ -7,21 +7,30 @@ in the page as one JSON block and a few hundred lines of plain JavaScript draw e
 * a **stack slider** over the embedded stacks, with ``-``/``+`` buttons, a number field (type a
   stack, Enter jumps to the nearest stack on the page, as its help says) and keys (left/right arrow
   previous/next stack, Home/End first/last). The page opens at **10 bb** (the embedded stack nearest
-  10; a set of one stack at that stack); the URL hash ``#stack=12.5`` opens it at the embedded stack
-  nearest 12.5 (a value that is not a finite number is ignored), ``&mode=thr`` with the threshold
-  charts, ``&hand=sb:43s`` with that cell's details pinned. Every change rewrites the hash
-  (``history.replaceState``), so a view can be bookmarked or linked;
+  10; a set of one stack at that stack) with the **threshold charts** (a set without thresholds: the
+  frequencies); the URL hash ``#stack=12.5`` opens it at the embedded stack nearest 12.5 (a value
+  that is not a finite number is ignored), ``&mode=freq`` with the frequencies (``&mode=thr``, the
+  default, is still read), ``&hand=sb:43s`` with that cell's details pinned. Every change rewrites
+  the hash (``history.replaceState``), so a view can be bookmarked or linked;
 * the **SB push and BB call 13x13 grids** at that stack, aces top-left, suited above the
   diagonal, cells shaded white (0) to the player's colour (1) as in the PNGs, mixed frequencies
-  written in the cell; a switch shows the exact **threshold charts** instead, coloured by the
-  stepped bands of :data:`sflp.report.colors.THRESHOLD_BANDS` with their legend; cell text is
-  black or white by WCAG contrast (:func:`sflp.report.colors.text_colour`);
+  written in the cell, or the exact **threshold charts**, coloured by the stepped bands of
+  :data:`sflp.report.colors.THRESHOLD_BANDS` with their legend, the number (the largest text of
+  the cell, whole bb from 100 bb up) under the hand name and its mark right after it; cell text is
+  black or white by WCAG contrast (:func:`sflp.report.colors.text_colour`); the stats bar gives
+  SB's value and the push / call percentages at the stack;
 * for the hand under the pointer, tapped or focused: its frequency and EV margin at the stack and
-  its exact stack intervals from the thresholds (frequency > 0.5 and > 0), in the detail panel and
-  a tooltip that the script keeps inside the viewport (below 700 px wide it spans the width and
-  docks at the bottom, or the top when the hand is in the lower half);
+  its exact stack intervals from the thresholds (frequency > 0.5 and > 0), in the detail panel (of
+  a fixed height, so the curves below never move).  Below 1200 px, where the panel is under the
+  grids, a short tooltip (hand, frequency, EV margin, the > 0.5 intervals) is kept inside the
+  viewport (below 700 px wide it spans the width and docks at the bottom, or the top when the hand
+  is in the lower half); from 1200 px the panel beside the grids shows the hand and there is no
+  tooltip;
 * the **value-by-stack curve** and the push / call percentages, drawn as inline SVG that scales
-  to its column, with a marker at the current stack (click the curve to jump there);
+  to its column, with a marker at the current stack (click the curve to jump there).  A curve is a
+  line only over at least 12 stacks none more than 1 bb apart; fewer or sparser stacks are drawn as
+  points, since the values bend between solved stacks and a line would draw shapes (a 4-stack
+  chart's "peak") that no solve gave;
 * the configuration (the ``About`` items of the set).
 
 Size and speed.  Frequencies are stored as integers 0..1000 (0.1 % steps) and EV margins as
@@ -35,9 +44,10 @@ is not reached there.  The page says which stacks it holds out of how many were 
 which files of the set the rest is (``coverage``, from :func:`sflp.report.chartset.subset_notes`).
 
 Layout (``chart.css``).  From 1200 px wide the detail panel (hand details and curves) stands
-beside the grids, narrower it goes below them; each grid fills its column and its cells and text
-scale with the column's width (CSS container units), so at 390 px (a phone) nothing scrolls
-sideways and the threshold grid shows all 13 columns.
+beside the grids (and stays in view when the page scrolls), narrower it goes below them; the grids
+take the rest of the width, each fills its column and its cells and text scale with the column's
+width (CSS container units), so at 390 px (a phone) nothing scrolls sideways, the threshold grid
+shows all 13 columns and no label of a 1-200 bb chart overflows its cell.
 
 Keyboard and screen readers (``chart.js``).  Each grid is a table (``role="grid"``) with a caption
 and ``scope``-d rank headers, and is one Tab stop (roving tabindex).  When a cell has focus the
@@ -56,7 +66,7 @@ shows no slider, stack field, mode switch or curves.
 Every cell carries ``data-hand``, ``data-freq`` (0..1000) and ``data-ev`` attributes, and the
 page's state is in ``#stack-value`` / ``data-stack`` attributes, so a test can read the DOM a
 real browser produced (``tests/test_chart_html.py`` does, with headless Chromium, and measures
-the layout at 390x844 and 1400x900).
+the layout at 390x844 and 1400x900, every threshold label of a 1-200 bb chart against its cell).
 
 The page's code lives in package data, not in Python strings: ``sflp/report/static/`` holds
 ``chart.html`` (the page skeleton), ``chart.css`` and ``chart.js``, read with
@@ -166,7 +176,7 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
         thresholds = {}
         for player in PLAYERS:
             sub = tdf[tdf["player"] == player]
-            by_hand = {h: (lab + ("*" if m else ""), iv, anyiv, ms)
+            by_hand = {h: (_page_label(lab) + ("*" if m else ""), iv, anyiv, ms)
                        for h, lab, m, iv, anyiv, ms in zip(sub["hand"], sub["label"], sub["multi"], sub["intervals"],
                                                            sub["any_intervals"], sub["max_stack"])}
             thresholds[player] = [
@@ -196,6 +206,15 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
                     # the threshold bands, [upper edge (None = no edge), label, colour]
                     "bands": [[None if math.isinf(b.high) else b.high, b.label, b.colour] for b in THRESHOLD_BANDS]},
     }
+
+
+def _page_label(label: str) -> str:
+    """Whole bb from 100 up (``"130.0"`` -> ``"130"``), as the PDF prints them (until the shared rule)."""
+    try:
+        value = float(label)
+    except ValueError:
+        return label
+    return str(math.floor(value)) if value >= 100 else label
 
 
 def page_kind(title: str | None, about: Sequence[tuple[str, object]]) -> dict:

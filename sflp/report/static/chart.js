@@ -1,6 +1,7 @@
 "use strict";
 // chart.html's code (see sflp/report/html.py). The page opens at OPEN_AT bb (the embedded stack nearest it)
-// unless the address says #stack=S; every change of stack, mode or pinned hand rewrites the address
+// unless the address says #stack=S, with the threshold charts (the frequencies with #mode=freq, or when the
+// set has no thresholds); every change of stack, mode or pinned hand rewrites the address
 // (history.replaceState), so the view can be shared as a link.
 //
 // Keys, one rule: the arrow keys move between hands while a grid cell has focus and step the stack
@@ -16,7 +17,13 @@ const OPEN_AT = 10;
 const NAMES = D.page.names;  // the grids' headings: "SB push" / "BB call", or the exploit page's
 const VERB = {sb: "push", bb: "call"};
 const DOCK_BELOW = 700;  // px: narrower viewports dock the tooltip at the top or bottom edge
-let current = 0, mode = "freq", selected = null;
+const BESIDE = "(min-width: 1200px)";  // chart.css: the detail panel stands beside the grids, so no tooltip
+// A curve is drawn as a line only when its stacks are dense: at least CURVE_LINE_POINTS points, none more
+// than CURVE_LINE_GAP bb apart. The value and the percentages are not linear between two solved stacks
+// (they bend at every stack where a range changes), so a line across a wide gap draws a shape no solve
+// gave, e.g. a peak at a stack in the middle of a 4-stack chart; fewer or sparser stacks are drawn as points.
+const CURVE_LINE_POINTS = 12, CURVE_LINE_GAP = 1;
+let current = 0, mode = "thr", selected = null;
 const roving = {sb: 0, bb: 0};  // the cell index of each grid's Tab stop
 
 function $(id) { return document.getElementById(id); }
@@ -38,7 +45,8 @@ function thrColour(ms) {
 }
 function pct(f) { return (f / 10).toFixed(1) + "%"; }
 function spokenPct(f) { return fmt((f / 10).toFixed(1)) + " %"; }
-function signed(x, digits) { return (x >= 0 ? "+" : "\u2212") + Math.abs(x).toFixed(digits); }
+// "+1.2300" / "\u22120.0454"; a value that rounds to zero is "+0.0000", never "\u22120.0000"
+function signed(x, digits) { const t = Math.abs(x).toFixed(digits); return (x < 0 && +t !== 0 ? "\u2212" : "+") + t; }
 function ivText(list) { return list.length ? list.map(p => fmt(p[0].toFixed(6)) + "\u2013" + fmt(p[1].toFixed(6))).join("; ") : "never"; }
 function combos(k) { const r = Math.floor(k / 13), c = k % 13; return r === c ? 6 : (c > r ? 4 : 12); }
 function cell(player, k) { return $(player + "-" + D.hands[k]); }
@@ -120,6 +128,9 @@ function pin(player, k) {
   show(player, k);
 }
 
+// a threshold label "7.1*" as its number and its mark ("", "*" or "\u2020"), which follows the number
+function splitLabel(label) { const m = /[*\u2020]$/.exec(label); return m ? [label.slice(0, -1), m[0]] : [label, ""]; }
+
 function cellInfo(player, k) {
   const f = D[player][current][k], e = D[player + "_ev"][current][k];
   const th = D.thresholds ? D.thresholds[player][k] : null;
@@ -131,9 +142,9 @@ function cellInfo(player, k) {
 function ariaLabel(player, k) {
   const i = cellInfo(player, k), who = player.toUpperCase();
   if (mode === "thr" && i.th) {
-    const label = i.th[0], multi = label.endsWith("*"), plain = multi ? label.slice(0, -1) : label;
+    const [plain, mark] = splitLabel(i.th[0]);
     if (plain === "-") return i.hand + ", " + who + " never " + VERB[player] + (player === "sb" ? "es" : "s");
-    return i.hand + ", " + who + " " + VERB[player] + " up to " + plain + " bb" + (multi ? ", more than one interval" : "");
+    return i.hand + ", " + who + " " + VERB[player] + " up to " + plain + " bb" + (mark ? ", more than one interval" : "");
   }
   return i.hand + ", " + who + " " + VERB[player] + " " + spokenPct(i.f) + ", EV margin "
     + (i.ev === null ? "n/a" : signed(i.ev, 2) + " bb");
@@ -156,10 +167,24 @@ function infoHtml(player, k) {
 
 function show(player, k) { $("detail").innerHTML = infoHtml(player, k); }
 
+// the tooltip's shorter text (the panel below the grids is out of view when it shows): the hand, its
+// frequency and EV margin at this stack, and where it is played (frequency > 0.5)
+function tipHtml(player, k) {
+  const i = cellInfo(player, k);
+  let s = "<div><b>" + i.hand + "</b> <span class='note'>" + NAMES[player] + " at " + fmt(D.stacks[current]) + " bb</span></div>";
+  s += "<div>" + VERB[player] + " <b>" + pct(i.f) + "</b>, EV margin <b>"
+    + (i.ev === null ? "n/a" : signed(i.ev, 4) + " bb") + "</b></div>";
+  if (i.th) s += "<div>" + VERB[player] + " &gt; 50% on " + ivText(i.th[1]) + (i.th[1].length ? " bb" : "") + "</div>";
+  return s;
+}
+
 // ---------------------------------------------------------------- tooltip
 
 function pointRect(ev) { return {left: ev.clientX, right: ev.clientX, top: ev.clientY, bottom: ev.clientY}; }
-function tip(player, k, anchor) { const t = $("tip"); t.innerHTML = infoHtml(player, k); t.style.display = "block"; placeTip(anchor); }
+function tip(player, k, anchor) {
+  if (window.matchMedia(BESIDE).matches) return;  // the detail panel beside the grids shows the hand
+  const t = $("tip"); t.innerHTML = tipHtml(player, k); t.style.display = "block"; placeTip(anchor);
+}
 function hideTip() { $("tip").style.display = "none"; }
 
 // Place the tooltip inside the viewport, off the anchor (the pointer or the focused cell): below
@@ -204,15 +229,20 @@ function paint() {
     for (const td of cells) {
       const k = +td.dataset.k, f = freq[k];
       td.dataset.freq = String(f); td.dataset.ev = evs[k] === null ? "" : String(evs[k] / D.ev_scale);
-      let bg, second = "";
+      let bg, html = D.hands[k];
       if (mode === "thr" && D.thresholds) {
-        const th = D.thresholds[player][k]; bg = thrColour(th[3]); second = th[0];
+        const th = D.thresholds[player][k], [number, mark] = splitLabel(th[0]);
+        bg = thrColour(th[3]);
+        // the "+" of a capped "25+" and the mark are set smaller, so the widest label fits a phone's cell
+        const plus = number.endsWith("+");
+        html = "<span class='h'>" + D.hands[k] + "</span><span class='f'>" + (plus ? number.slice(0, -1) : number)
+          + (plus || mark ? "<span class='m'>" + (plus ? "+" : "") + mark + "</span>" : "") + "</span>";
       } else {
         bg = freqColour(f / D.freq_scale, player);
-        if (f > 0 && f < D.freq_scale) second = pct(f);
+        if (f > 0 && f < D.freq_scale) html += "<span class='f'>" + pct(f) + "</span>";
       }
       td.style.background = bg; td.style.color = ink(bg);
-      td.innerHTML = second ? D.hands[k] + "<span class='f'>" + second + "</span>" : D.hands[k];
+      td.innerHTML = html;
       td.setAttribute("aria-label", ariaLabel(player, k));
       const sel = !!selected && selected[0] === player && selected[1] === k;
       td.classList.toggle("sel", sel);
@@ -220,9 +250,8 @@ function paint() {
     }
   }
   const ci = nearestCurve(stack);
-  $("stats").innerHTML = "value <b>" + (D.curve.value[ci] >= 0 ? "+" : "") + D.curve.value[ci].toFixed(4)
-    + "</b> bb &middot; " + NAMES.sb + " <b>" + D.curve.push[ci].toFixed(1) + "%</b> &middot; " + NAMES.bb + " <b>"
-    + D.curve.call[ci].toFixed(1) + "%</b>";
+  $("stats").innerHTML = "SB's value <b>" + signed(D.curve.value[ci], 4) + "</b> bb &middot; " + NAMES.sb + " <b>"
+    + D.curve.push[ci].toFixed(1) + "%</b> &middot; " + NAMES.bb + " <b>" + D.curve.call[ci].toFixed(1) + "%</b>";
   const slider = $("slider");
   slider.value = current; slider.setAttribute("aria-valuetext", fmt(stack) + " bb");
   $("prev").disabled = current === 0; $("next").disabled = current === D.stacks.length - 1;
@@ -266,7 +295,13 @@ function drawPlot(svg, series, ylo, yhi, yfmt) {
     el("text", {x: L - 4, y: Y(t) + 4, "text-anchor": "end"}, svg).textContent = yfmt(t);
   }
   for (const t of niceTicks(xlo, xhi, 6)) el("text", {x: X(t), y: H - 6, "text-anchor": "middle"}, svg).textContent = fmt(t);
+  const line = xs.length >= CURVE_LINE_POINTS && xs.every((x, i) => i === 0 || x - xs[i - 1] <= CURVE_LINE_GAP + 1e-9);
+  svg.dataset.drawn = line ? "line" : "points";
   for (const [ys, colour] of series) {
+    if (!line) {
+      for (let i = 0; i < xs.length; i++) el("circle", {cx: X(xs[i]), cy: Y(ys[i]), r: 2.8, fill: colour, class: "point"}, svg);
+      continue;
+    }
     let d = "";
     for (let i = 0; i < xs.length; i++) d += (i ? "L" : "M") + X(xs[i]).toFixed(1) + " " + Y(ys[i]).toFixed(1);
     el("path", {d: d, fill: "none", stroke: colour, "stroke-width": 1.6}, svg);
@@ -307,7 +342,7 @@ function legend() {
 
 function go(i) {
   current = Math.max(0, Math.min(D.stacks.length - 1, i));
-  history.replaceState(null, "", "#stack=" + fmt(D.stacks[current]) + (mode === "thr" ? "&mode=thr" : "")
+  history.replaceState(null, "", "#stack=" + fmt(D.stacks[current]) + (mode === "freq" && D.thresholds ? "&mode=freq" : "")
     + (selected ? "&hand=" + selected[0] + ":" + D.hands[selected[1]] : ""));
   paint();
 }
@@ -321,7 +356,7 @@ function stackNumber(text) {
 
 function fromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
-  mode = params.get("mode") === "thr" && D.thresholds ? "thr" : "freq";
+  mode = params.get("mode") !== "freq" && D.thresholds ? "thr" : "freq";  // thresholds unless asked otherwise
   $("mode-thr").checked = mode === "thr";
   document.querySelector("input[name=mode][value=freq]").checked = mode === "freq";
   const s = stackNumber(params.get("stack"));
