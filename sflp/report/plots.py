@@ -92,15 +92,15 @@ def _title(d: Drawing, x: float, baseline: float, lines: Sequence[str], size: fl
 
 
 def threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float):
-    """(rows, colours, hands, labels, ``*`` hands) of one player's threshold grid."""
+    """(rows, colours, hands, labels, ``*`` hands) of one player's threshold grid; the labels are
+    ``tdf``'s ``chart_label`` (:func:`sflp.report.frames.chart_label`), the cell text of every medium."""
     rows = select(tdf, player=player)
-    labels = grid_from_tidy(rows, "label").to_numpy()
     max_stack = grid_from_tidy(rows, "max_stack").to_numpy(dtype=np.float64)
     multi = grid_from_tidy(rows, "multi").to_numpy(dtype=bool)
     hands = grid_from_tidy(rows, "hand").to_numpy()
     colours = [[threshold_colour(max_stack[r, c])
                 for c in range(13)] for r in range(13)]
-    second = [[labels[r, c] + ("*" if multi[r, c] else "") for c in range(13)] for r in range(13)]
+    second = grid_from_tidy(rows, "chart_label").to_numpy().tolist()  # the number and its mark
     starred = [hands[r, c] for r in range(13) for c in range(13) if multi[r, c]]
     return rows, colours, hands, second, starred
 

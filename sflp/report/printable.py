@@ -5,7 +5,8 @@ reference after it.
 by side, across the whole printable width (the two grids take 93 % of it on both papers), every
 cell's text in 9 pt (the hand, and in bold the largest stack in bb at which it is played), the
 band legend under them (:data:`sflp.report.colors.THRESHOLD_BANDS`, the colours of every other
-medium) and how to read them.  A hand played on more than one stack interval is starred (``A5s*``).
+medium) and how to read them.  A hand played on more than one stack interval is marked after its
+number (``7.1*``), as in every medium.
 
 **The pages after it** are the reference: the configuration, solver and certificate, then every
 starred hand with its stack intervals to 0.0001 bb, in columns of 9 pt text, a player at a time.
@@ -75,12 +76,18 @@ def grid_size(paper: Paper) -> float:
 
 
 def page_label(label: str) -> str:
-    """A threshold label as the page prints it: whole bb from 100 bb up, else unchanged."""
+    """A threshold label as the page prints it: whole bb from 100 bb up (its mark kept after it),
+    else unchanged.
+
+    >>> page_label("137.2*"), page_label("7.1*")
+    ('137*', '7.1*')
+    """
+    number = label.rstrip("*†")
     try:
-        value = float(label)
+        value = float(number)
     except ValueError:
         return label
-    return str(math.floor(value)) if value >= 100 else label
+    return (str(math.floor(value)) if value >= 100 else number) + label[len(number):]
 
 
 # ---------------------------------------------------------------- page 1
@@ -88,12 +95,11 @@ def page_label(label: str) -> str:
 
 def _page_cells(tdf: pd.DataFrame, player: str, low: float, high: float):
     """(colours, names, labels) of one player's grid on the page: the chart's cells
-    (:func:`~sflp.report.plots.threshold_cells`) with the star moved from the label to the hand
-    and the label in :func:`page_label`'s form."""
+    (:func:`~sflp.report.plots.threshold_cells`), the label in :func:`page_label`'s form with its
+    mark after the number, as in every medium."""
     _, colours, hands, second, _ = threshold_cells(tdf, player, low, high)
-    names = [[hands[r][c] + ("*" if second[r][c].endswith("*") else "") for c in range(13)] for r in range(13)]
-    labels = [[page_label(second[r][c].removesuffix("*")) for c in range(13)] for r in range(13)]
-    return colours, names, labels
+    labels = [[page_label(second[r][c]) for c in range(13)] for r in range(13)]
+    return colours, hands, labels
 
 
 def band_legend(d: Drawing, left: float, top: float, box: float, size: float = TEXT) -> None:
