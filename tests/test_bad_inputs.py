@@ -31,7 +31,7 @@ CLI_ROWS = [
     (["chart", "--stacks", "1,1e400", "--out", "mine"], "1e400", {}),
     (["chart", "--stacks", "1:1e400:1e399", "--out", "mine"], "1e400", {}),
     (["solve", "--stack", "1e400"], "1e400", {}),
-    (["solve", "--stack", "nan"], "stack=nan", {}),
+    (["solve", "--stack", "nan"], "--stack nan", {}),
     (["solve", "--stack", "10", "--solver", ""], "--solver", {}),
     (["verify", "--stack", "10", "--sb", LONG, "--bb", "30%"], LONG[:40], {}),
     (["exploit", "--stack", "10", "--bb", LONG], LONG[:40], {}),

@@ -38,9 +38,9 @@ def test_equity_text_and_classes(capsys):
         (["equity", "AhAd", "AhKs"], "share cards"),
         (["equity", "AAo", "KK"], "'AAo'"),
         (["equity", "AA"], "two hands"),
-        (["solve", "--stack", "0.5"], "stack=0.5"),
-        (["solve", "--stack", "10", "--small-blind", "2"], "small_blind"),
-        (["solve", "--stack", "nan"], "stack=nan"),
+        (["solve", "--stack", "0.5"], "--stack 0.5 cannot cover"),
+        (["solve", "--stack", "10", "--small-blind", "2"], "--small-blind 2 is larger than --big-blind 1"),
+        (["solve", "--stack", "nan"], "--stack nan must be finite"),
         (["chart", "--stacks", "1:0:0.1"], "1:0:0.1"),
         (["chart", "--stacks", "abc"], "abc"),
     ],
@@ -200,4 +200,91 @@ def test_inf_and_nan_still_reach_the_options_own_check(capsys):
         main(["solve", "--stack", "10", "--ante", "1e400"])
     assert "--ante '1e400' is too large for a float" in capsys.readouterr().err
     assert main(["solve", "--stack", "nan"]) == 2
-    assert "stack=nan" in capsys.readouterr().err
+    assert "--stack nan must be finite" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the command line's own words (issue 32 §8)
+
+
+def test_help_lists_every_medium_of_chart(capsys):
+    from sflp.cli import build_parser
+
+    text = " ".join(build_parser().format_help().split())
+    assert "write a chart set: CSV, xlsx, PNG, SVG, HTML and PDF" in text
+
+
+@pytest.mark.parametrize("argv, message", [
+    # the type's message names the option; argparse's "argument --stack:" no longer repeats it
+    (["solve", "--stack", "ten"], "sflp: error: --stack 'ten' is not a number (write plain digits, such as 10, "
+                                  "0.125 or 1e-6) (see `sflp solve --help`)"),
+    # a number without its option: what a person needs is the option
+    (["solve", "10"], "sflp: error: 10 alone is not an option: did you mean `--stack 10`? (see `sflp solve --help`)"),
+    (["exploit", "10", "--bb", "30%"], "sflp: error: 10 alone is not an option: did you mean `--stack 10`? "
+                                       "(see `sflp exploit --help`)"),
+    (["solve", "--combos", "7.5"], "sflp: error: 7.5 alone is not an option: did you mean `--stack 7.5`? "
+                                   "(see `sflp solve --help`)"),
+    # the library's ConfigError says stack=0.5; the command line names the option as typed
+    (["solve", "--stack", "0.5"], "sflp: error: --stack 0.5 cannot cover the big blind and antes (1 in all): "
+                                  "the smallest stack is 1"),
+    (["solve", "--stack=-3"], "sflp: error: --stack -3 must be positive"),
+    (["solve", "--stack", "10", "--ante=-1e0"], "sflp: error: --ante -1e0 must be at least 0"),
+    # a bare number as a strategy: one short line, not the range grammar
+    (["exploit", "--stack", "10", "--bb", "30"], "sflp: error: --bb 30 is not a strategy: did you mean `--bb 30%` "
+                                                 "(the top 30% of hands)? allowed: a range ('22+,A2s+'), a top "
+                                                 "percentage ('30%'), 'random', or a CSV/grid/JSON file"),
+])
+def test_error_messages_speak_the_command_lines_words(capsys, argv, message):
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own errors leave through parser.exit
+        code = exc.code
+    out, err = capsys.readouterr()
+    assert (code, out, err) == (2, "", message + "\n")
+    option = argv[0] != "solve" or "--stack" not in err or err.count("--stack") == 1
+    assert option and "stack=" not in err
+
+
+def test_a_bad_range_as_a_strategy_is_one_short_line(capsys):
+    code, _, err = run(capsys, "verify", "--stack", "10", "--sb", "AKx", "--bb", "30%")
+    assert code == 2 and err.count("\n") == 1 and len(err) < 200
+    assert err.startswith("sflp: error: --sb 'AKx' is not a strategy") and "bad suffix 'x'" in err
+
+
+def test_the_library_keeps_its_own_words():
+    """Library users see the field names of GameConfig (the CLI translates only at its boundary)."""
+    from sflp.core.game import GameConfig
+
+    with pytest.raises(ConfigError, match=r"^stack=0\.5 cannot cover"):
+        GameConfig(stack=0.5)
+
+
+def test_chart_summary_times_solving_and_writing_apart_and_counts_in_english():
+    """'Solved 481 stacks ... in 28.9 s' counted the writing of files as solving; '1 LP solves'."""
+    from sflp.report.format import format_chart_summary
+
+    summary = {"stacks": 481, "low": 1.0, "high": 25.0, "lp_solves": 1, "max_exploitability": 0.0,
+               "seconds": 28.9, "solve_seconds": 3.4, "files": ["a"], "out_dir": "out"}
+    lines = format_chart_summary(summary, None, width=80).splitlines()
+    assert lines[0] == "Solved 481 stacks from 1 to 25 bb in 3.4 s (1 LP solve, max exploitability 0 bb)"
+    assert lines[-1] == "Wrote 1 file to out/ in 25.5 s"
+    two = format_chart_summary({**summary, "lp_solves": 2, "stacks": 1, "files": ["a", "b"]}, None)
+    assert "Solved 1 stack from" in two and "(2 LP solves," in two and "Wrote 2 files to out/" in two
+
+
+def test_the_tours_output_folders_stay_untracked():
+    """README's tour writes --out reports/ante; a clone must not show it (nor the docs' other
+    folders) as untracked, and no committed file of reports/ is ignored."""
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    git = shutil.which("git")
+    if git is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout (or no git on PATH)")
+    paths = ["reports/ante/chart.pdf", "reports/s10/values.csv", "reports/compare/compare.csv",
+             "reports/approx-bench/approx_bench.csv", "reports/pushfold_10bb.efg"]
+    proc = subprocess.run([git, "check-ignore", "--no-index", *paths], cwd=root, capture_output=True, text=True)
+    assert proc.stdout.split() == paths
+    tracked = subprocess.run([git, "ls-files", "-ci", "--exclude-standard", "reports"], cwd=root,
+                             capture_output=True, text=True)
+    assert tracked.returncode == 0 and tracked.stdout == ""

@@ -14,6 +14,7 @@ from sflp.cli.options import (
     check_target,
     config_from,
     keep_printer,
+    load_spec,
     lock_options,
     number,
     print_json,
@@ -96,12 +97,10 @@ def cmd_chart(args) -> int:
 
 
 def _locked_spec(args):
-    from sflp.study.strategy import load_strategy
-
     if (args.sb is None) == (args.bb is None):
         raise ConfigError("sflp exploit needs exactly one of --bb SPEC (lock BB, exploit with SB) "
                           "or --sb SPEC (lock SB, exploit with BB)")
-    return load_strategy(args.sb, "sb") if args.sb is not None else load_strategy(args.bb, "bb")
+    return load_spec(args.sb, "sb", "--sb") if args.sb is not None else load_spec(args.bb, "bb", "--bb")
 
 
 def cmd_exploit(args) -> int:
@@ -185,7 +184,8 @@ def cmd_verify_thresholds(args) -> int:
 
 def add_commands(sub) -> None:
     """chart, exploit, compare, verify-thresholds."""
-    p = add_parser(sub, "chart", help="solve many stacks, exact thresholds, write CSV/xlsx/PNG chart set")
+    p = add_parser(sub, "chart", help="solve many stacks, exact thresholds, write a chart set: CSV, xlsx, PNG, "
+                                      "SVG, HTML and PDF")
     p.add_argument("--stacks", default=None,
                    help="START:STOP:STEP or a comma list (default 1:25:0.05, from the first stack that "
                         "covers the big blind and antes)")

@@ -78,9 +78,10 @@ def cmd_solve(args) -> int:
             obj["files"] = files
         print_json(obj)
     else:
-        print(format_solution(solution, use_color(args), terminal_width()))
+        width = terminal_width()
+        print(format_solution(solution, use_color(args), width))
         if files:
-            print("\n" + format_written(files))
+            print("\n" + format_written(files, width))
     return 0
 
 
@@ -182,7 +183,7 @@ def add_commands(sub) -> None:
                    help="kept for old scripts: every answer is certified in exact rational arithmetic")
     p.add_argument("--combos", action="store_true", help="solve with 1,326 combo strategies per player")
     p.add_argument("--solver", type=solver_name, default=None, help="cvxpy solver name (default: HIGHS)")
-    p.add_argument("--out", default=None, help="also write CSV/xlsx/PNG for this stack into DIR")
+    p.add_argument("--out", default=None, help="also write this stack's CSV, xlsx, PNG and SVG into DIR")
     add_lock(p)
     add_output(p)
     p.set_defaults(func=cmd_solve)

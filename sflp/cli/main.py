@@ -4,18 +4,62 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 from sflp import __version__
 from sflp.errors import SflpError
 
+_ARGV: list[str] = []
+"""The arguments of this run (set by :func:`main`), for the parser's hints."""
+
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: ``sflp: error: <what> (see `sflp solve --help`)``, exit 2."""
+    """argparse with one-line errors: ``sflp: error: <what> (see `sflp solve --help`)``, exit 2.
+
+    argparse's ``argument --stack: --stack 'ten' is not a number`` names the option once, and a
+    number typed without its option (``sflp solve 10``) gets ``did you mean `--stack 10`?``."""
 
     def error(self, message: str):
         text = " ".join(message.split())
-        self.exit(2, f"sflp: error: {text} (see `{self.prog} --help`)\n")
+        named = re.match(r"argument (\S+): (.*)", text)
+        if named and any(named[2].startswith(name) for name in named[1].split("/")):
+            text = named[2]  # the type's own message already names the option
+        parser = self
+        if text.startswith(("the following arguments are required", "unrecognized arguments")):
+            parser, stray = self._stray_number()
+            if stray is not None and "--stack" in parser._option_string_actions:
+                text = f"{stray} alone is not an option: did you mean `--stack {stray}`?"
+        self.exit(2, f"sflp: error: {text} (see `{parser.prog} --help`)\n")
+
+    def _stray_number(self) -> tuple[argparse.ArgumentParser, str | None]:
+        """The parser of the command in :data:`_ARGV` and the first number there that no option
+        takes as its value (None: there is none)."""
+        from sflp.checks import parse_number
+        from sflp.errors import ConfigError
+
+        parser, tokens = self, list(_ARGV)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for k, token in enumerate(tokens):
+                    if token in action.choices:
+                        parser, tokens = action.choices[token], tokens[k + 1:]
+                        break
+        takes_value = False
+        for token in tokens:
+            if takes_value:
+                takes_value = False
+                continue
+            option = parser._option_string_actions.get(token)
+            if option is not None:
+                takes_value = option.nargs != 0
+                continue
+            try:
+                parse_number(token, "a stray argument")
+            except ConfigError:
+                continue
+            return parser, token
+        return parser, None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -122,7 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     """
     import signal
 
+    from sflp.cli.options import TYPED, cli_words
+
     parser = build_parser()
+    _ARGV[:] = sys.argv[1:] if argv is None else list(argv)
+    TYPED.clear()
     args = parser.parse_args(argv)
     import threading
 
@@ -151,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     except SflpError as exc:
         if _RECEIVED:  # an interrupt that a library turned into an error (e.g. inside an import)
             return _interrupted(_RECEIVED[0])
-        print(f"sflp: error: {exc}", file=sys.stderr)
+        print(f"sflp: error: {cli_words(str(exc), args)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
         return _interrupted(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)

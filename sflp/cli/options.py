@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -12,11 +13,79 @@ from sflp.checks import parse_number
 from sflp.errors import ConfigError
 from sflp.report.format import json_text
 
+TYPED: dict[str, str] = {}
+"""The text the user typed for each numeric option of this run (``{"--stack": "0.5"}``), kept by
+:func:`number` so that an error can name the option as it was typed (:func:`cli_words`)."""
+
+STRUCTURE_OPTIONS = {"stack": "--stack", "small_blind": "--small-blind", "big_blind": "--big-blind",
+                     "ante": "--ante", "bb_ante": "--bb-ante"}
+"""The library's name of each game field and the option that sets it."""
+
+_FIELD_VALUE = re.compile(r"(?<![\w-])(?P<field>stack|small_blind|big_blind|ante|bb_ante)=(?P<value>[^\s,;:()]+)")
+
+
+def cli_words(message: str, args) -> str:
+    """A library error (:class:`sflp.errors.ConfigError` names a game field in Python style,
+    ``stack=0.5``) in the words of the command line: each field the command takes as an option
+    becomes the option with the text typed (``--stack 0.5``), or with its default value
+    (``--big-blind 1``) when it was not typed.  Library users keep the library's words.
+
+    >>> TYPED.clear(); TYPED["--stack"] = "0.5"
+    >>> ns = argparse.Namespace(stack=0.5, big_blind=1.0)
+    >>> cli_words("stack=0.5 cannot cover the big blind and antes", ns)
+    '--stack 0.5 cannot cover the big blind and antes'
+    >>> cli_words("small_blind=2.0 is larger than big_blind=1.0", argparse.Namespace(small_blind=2.0, big_blind=1.0))
+    '--small-blind 2 is larger than --big-blind 1'
+    >>> cli_words("stack=0.0 must be positive", argparse.Namespace(big_blind=0.0))  # sc: no --stack option
+    'stack=0.0 must be positive'
+    >>> TYPED.clear()
+    """
+    def option(match: re.Match) -> str:
+        field, value = match["field"], match["value"]
+        name = STRUCTURE_OPTIONS[field]
+        if getattr(args, field, None) is None:  # not an option of this command (or not given): library words
+            return match[0]
+        if name in TYPED:
+            return f"{name} {TYPED[name]}"
+        try:
+            return f"{name} {float(value):g}"
+        except ValueError:
+            return f"{name} {value}"
+
+    return _FIELD_VALUE.sub(option, message)
+
+
+SPEC_ALLOWED = "allowed: a range ('22+,A2s+'), a top percentage ('30%'), 'random', or a CSV/grid/JSON file"
+"""What a strategy option (``--sb``/``--bb SPEC``) takes, in one line."""
+
+
+def load_spec(text: str, player: str, option: str):
+    """``option``'s strategy (:func:`sflp.study.strategy.load_strategy`), with the command line's
+    short words when the text is no strategy: a bare number (``--bb 30``) is asked whether it
+    meant the percentage, and the range grammar's long list of what is allowed becomes one line
+    (:data:`SPEC_ALLOWED`; ``sflp.parse_range``'s own message keeps the whole grammar)."""
+    from sflp.checks import parse_number, short
+    from sflp.errors import NotationError
+    from sflp.study.strategy import load_strategy
+
+    try:
+        return load_strategy(text, player)
+    except NotationError as exc:
+        try:
+            parse_number(text.strip(), option)
+        except ConfigError:
+            cause = str(exc).split("; allowed:")[0].split(": bad range token ")[-1]
+            raise ConfigError(f"{option} {short(text)} is not a strategy ({cause}); {SPEC_ALLOWED}") from None
+        raise ConfigError(f"{option} {text.strip()} is not a strategy: did you mean `{option} {text.strip()}%` "
+                          f"(the top {text.strip()}% of hands)? {SPEC_ALLOWED}") from None
+
 
 def number(name: str):
     """The argparse type of a numeric option: plain ASCII digits only (:func:`sflp.checks.parse_number`:
-    ``10``, ``0.125``, ``1e-6``, ``-1``; not ``1_0`` or a full-width digit, which ``float`` takes)."""
+    ``10``, ``0.125``, ``1e-6``, ``-1``; not ``1_0`` or a full-width digit, which ``float`` takes).
+    The text typed is kept in :data:`TYPED`."""
     def parse(text: str) -> float:
+        TYPED[name] = text
         try:
             value = parse_number(text, name, special=True)
         except ConfigError as exc:

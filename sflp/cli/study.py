@@ -16,6 +16,7 @@ from sflp.cli.options import (
     check_target,
     config_from,
     keep_printer,
+    load_spec,
     number,
     print_json,
     show_progress,
@@ -26,7 +27,6 @@ from sflp.errors import ConfigError
 
 
 def cmd_verify(args) -> int:
-    from sflp.study.strategy import load_strategy
     from sflp.study.verify import exceeds, format_text, verify
 
     if args.policy is not None and (args.sb is not None or args.bb is not None):
@@ -46,8 +46,8 @@ def cmd_verify(args) -> int:
 
         report = verify_policy(read_policy(args.policy), config, source=args.policy)
     else:
-        sb = load_strategy(args.sb, "sb") if args.sb is not None else None
-        bb = load_strategy(args.bb, "bb") if args.bb is not None else None
+        sb = load_spec(args.sb, "sb", "--sb") if args.sb is not None else None
+        bb = load_spec(args.bb, "bb", "--bb") if args.bb is not None else None
         report = verify(config, sb, bb, exact=args.exact)
     if args.json:
         print_json(report.to_dict())

@@ -364,9 +364,12 @@ def format_solution(solution, color: bool = False, width: int | None = None) -> 
     no limit known (the grids one under the other, the wide cells)."""
     c = solution.config
     sb, bb = solution.class_strategies()
+    game = f"SB {c.small_blind:g}, BB {c.big_blind:g}, ante {c.ante:g}, BB ante {c.bb_ante:g}"
+    head = f"Heads-up push/fold, stack {c.stack:g} bb ({game}) - {solution.level} level"
+    if width is not None and len(head) > width:
+        head = f"Heads-up push/fold, stack {c.stack:g} bb - {solution.level} level\nGame: {game}"
     lines = [
-        f"Heads-up push/fold, stack {c.stack:g} bb (SB {c.small_blind:g}, BB {c.big_blind:g}, "
-        f"ante {c.ante:g}, BB ante {c.bb_ante:g}) - {solution.level} level",
+        head,
         f"Value (SB's EV per hand): {number_text(solution.value, '+.9f')} bb"
         + (" (exact fraction at the end)" if solution.value_exact is not None else ""),
         f"SB pushes {solution.push_pct:.2f}% of hands, BB calls {solution.call_pct:.2f}%",
@@ -621,6 +624,31 @@ def chart_summary_dict(result) -> dict:
     }
 
 
+def written_line(count: int, out_dir, width: int | None = None, tail: str = "") -> str:
+    """``Wrote 14 files to DIR/`` (and ``tail``), the folder on a line of its own when the whole
+    does not fit ``width``.
+
+    >>> written_line(1, "out", 80, " in 0.2 s")
+    'Wrote 1 file to out/ in 0.2 s'
+    >>> print(written_line(14, "/a/long/folder", 20))
+    Wrote 14 files to
+      /a/long/folder/
+    """
+    line = f"Wrote {plural(count, 'file')} to {out_dir}/{tail}"
+    if width is None or len(line) <= width:
+        return line
+    return f"Wrote {plural(count, 'file')}{tail} to\n  {out_dir}/"
+
+
+def plural(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural (an added ``s``) unless the count is 1.
+
+    >>> plural(1, "LP solve"), plural(481, "stack"), plural(0, "file")
+    ('1 LP solve', '481 stacks', '0 files')
+    """
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
 def format_chart_summary(summary: dict, thresholds, color: bool = False, width: int | None = None) -> str:
     """The text of ``sflp chart``: the note, what was solved, the threshold grids, what was written.
 
@@ -631,11 +659,14 @@ def format_chart_summary(summary: dict, thresholds, color: bool = False, width: 
     if summary.get("note"):
         lines.append(f"Note: {summary['note']}")
     low, high = summary["low"], summary["high"]
-    lines.append(f"Solved {summary['stacks']} stacks from {low:g} to {high:g} bb in {summary['seconds']:.1f} s "
-                 f"({summary['lp_solves']} LP solves, max exploitability {summary['max_exploitability']:.2g} bb)")
+    solving = summary.get("solve_seconds", summary["seconds"])
+    writing = max(0.0, summary["seconds"] - solving)
+    lines.append(f"Solved {plural(summary['stacks'], 'stack')} from {low:g} to {high:g} bb in {solving:.1f} s "
+                 f"({plural(summary['lp_solves'], 'LP solve')}, max exploitability "
+                 f"{summary['max_exploitability']:.2g} bb)")
     if thresholds is not None:
         lines.append(format_thresholds(thresholds, color, width))
-    lines.append(f"\nWrote {len(summary['files'])} files to {summary['out_dir']}/")
+    lines.append("\n" + written_line(len(summary["files"]), summary["out_dir"], width, f" in {writing:.1f} s"))
     lines += subset_lines(summary.get("every_stack"), summary.get("subsets") or [], width)
     return "\n".join(lines)
 
@@ -720,7 +751,7 @@ def format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown: dict | No
         grid_text(labels, width=cell, ranks=True),
         *prose(f"({high:g}+ = up to the top of the range, '>x' = from x bb up, - = never; pairs on the diagonal, "
                "suited above it)", "  "),
-        f"\nWrote {len(files)} files to {out_dir}/",
+        "\n" + written_line(len(files), out_dir, width),
         *subset_lines((shown or {}).get("every_stack"), (shown or {}).get("subsets") or [], width),
     ])
 
@@ -791,7 +822,7 @@ def format_compare(a, b, diffs, out_dir, files, top: int = 10, width: int | None
             while most > 1 and width is not None and len(head + _where_text(d.differs, most) + " bb") > width:
                 most -= 1
             lines.append(f"{head}{_where_text(d.differs, most)} bb")
-    lines.append(f"\nWrote {len(files)} files to {out_dir}/")
+    lines.append("\n" + written_line(len(files), out_dir, width))
     return "\n".join(lines)
 
 
@@ -823,6 +854,7 @@ def format_approx_bench(rows: list[dict], files: dict) -> str:
     return "\n".join(lines)
 
 
-def format_written(files: dict) -> str:
-    """``Wrote: a.csv, b.png``: the files a command wrote (the values of ``files``), sorted."""
-    return "Wrote: " + ", ".join(sorted(map(str, files.values())))
+def format_written(files: dict, width: int | None = None) -> str:
+    """``Wrote: a.csv, b.png``: the files a command wrote (the values of ``files``), sorted,
+    wrapped after a comma to ``width`` (None: one line)."""
+    return "\n".join(wrap_items("Wrote: ", sorted(map(str, files.values())), width, sep=", "))

@@ -1,0 +1,202 @@
+"""The terminal at 80 columns (issue 32 §5): every line of the text commands fits the width the
+output is given ($COLUMNS, else 80 when stdout is not a terminal), in a compact form below the
+wide one; 200 columns keep the wide form.  Negative zero never prints, sc shows ∞, exploit shows
+the locked range, solve's range grids carry rank headers and its exact fractions come last."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sflp.cli import main
+from sflp.report.format import visible_width
+
+RANKS = list("AKQJT98765432")
+NEGATIVE_ZERO = re.compile(r"(?<![\d.])[-\u2212]0\.0+(?![0-9])")
+"""``-0.00``, ``-0.000000000``, ``−0.00``: a minus sign on a number that prints as zero."""
+
+
+def run(capsys, monkeypatch, columns, *argv):
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", str(columns))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def commands(tmp_path):
+    """The commands, each writing into a folder of the working directory (``tmp_path``): the
+    folder a user names is the one text that may pass the width (it is shown whole)."""
+    return {
+        "solve": ["solve", "--stack", "10"],
+        "solve-ante": ["solve", "--stack", "3", "--ante", "0.125"],
+        "sc": ["sc"],
+        "sc-ante": ["sc", "--ante", "3"],  # SC numbers of 1,000 bb and more
+        "exploit": ["exploit", "--stack", "10", "--bb", "30%"],
+        "exploit-bb-hero": ["exploit", "--stack", "10", "--sb", "random"],
+        "exploit-stacks": ["exploit", "--stacks", "2:4:1", "--bb", "40%", "--out", "ex"],
+        "solve-out": ["solve", "--stack", "4", "--out", "s4"],
+        "verify": ["verify", "--stack", "10", "--sb", "30%", "--bb", "20%", "--exact"],
+        "verify-long-name": ["verify", "--stack", "10", "--sb", "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+",
+                             "--bb", "20%"],
+        "compare": ["compare", "nash", "ante=0.125", "--stacks", "2:4", "--out", "cmp"],
+    }
+
+
+NAMES = ["solve", "solve-ante", "solve-out", "sc", "sc-ante", "exploit", "exploit-bb-hero", "exploit-stacks", "verify",
+         "verify-long-name", "compare"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_line_fits_80_columns(capsys, monkeypatch, tmp_path, name):
+    monkeypatch.chdir(tmp_path)
+    out = run(capsys, monkeypatch, 80, *commands(tmp_path)[name])
+    long = [line for line in out.splitlines() if visible_width(line) > 80]
+    assert not long, long[:3]
+    assert not NEGATIVE_ZERO.search(out), NEGATIVE_ZERO.search(out)
+
+
+def test_piped_output_without_columns_is_80_wide(capsys, monkeypatch):
+    """stdout is not a terminal (capsys): the width is $COLUMNS, else 80, never unlimited."""
+    from sflp.cli.options import terminal_width
+
+    for columns, width in ((None, 80), ("abc", 80), ("0", 80), ("133", 133)):
+        if columns is None:
+            monkeypatch.delenv("COLUMNS", raising=False)
+        else:
+            monkeypatch.setenv("COLUMNS", columns)
+        assert terminal_width() == width
+    out = run(capsys, monkeypatch, None, "solve", "--stack", "10")
+    assert max(map(visible_width, out.splitlines())) <= 80
+
+
+def grid_after(lines: list[str], title: str) -> list[list[str]]:
+    """The 13 rows (cells only) of the grid whose rank header follows the line starting ``title``."""
+    k = next(i for i, line in enumerate(lines) if line.startswith(title))
+    head = next(i for i in range(k + 1, len(lines)) if lines[i].split() == RANKS)
+    rows = [lines[head + 1 + r].split() for r in range(13)]
+    assert [row[0] for row in rows] == RANKS
+    return [row[1:] for row in rows]
+
+
+def test_200_columns_keep_the_wide_form(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, 200, "solve", "--stack", "10")
+    lines = out.splitlines()
+    assert any(line.split() == ["SB", "push", "BB", "call"] for line in lines)  # grids side by side
+    assert any(line.startswith("SB EV margin") and "BB EV margin" in line for line in lines)
+    header = next(line for line in lines if line.split() == RANKS * 2 and "      A      K" in line)
+    assert header  # 6-column cells: the wide form
+    assert max(map(visible_width, lines)) <= 200
+    narrow = run(capsys, monkeypatch, 80, "solve", "--stack", "10").splitlines()
+    assert "      A     K     Q" in "\n".join(narrow)  # 5-column cells below 92 columns
+    sc_wide = run(capsys, monkeypatch, 200, "sc").splitlines()
+    assert any(line.startswith("       A      K") for line in sc_wide)
+
+
+def test_compact_cells_keep_every_margin_to_the_precision_that_fits():
+    """Below 92 columns a margin takes 5 columns: two decimals while every |value| < 9.995, one
+    below 99.95, none above (a 100 bb AA margin); the text is the value rounded at that precision."""
+    from sflp.report.format import signed_cells
+
+    assert signed_cells([3.4849, -2.891, 0.0], 80) == (["+3.48", "-2.89", "0.00"], 5)
+    assert signed_cells([48.12, -0.04], 80) == (["+48.1", "0.0"], 5)
+    assert signed_cells([137.4, -0.6], 80) == (["+137", "-1"], 5)
+    assert signed_cells([48.12, -0.004], 92) == (["+48.12", "0.00"], 6)
+
+
+def test_negative_zero_never_prints(capsys, monkeypatch):
+    """Issue 32: exploit printed -0.00 (J2o's margin against BB's 30 % at 10 bb is about -0.003),
+    verify -0.000000000.  A number that rounds to zero prints without a sign."""
+    from sflp.checks import number_text
+
+    assert [number_text(v, "+.2f") for v in (-0.004, 0.004, 0.0, -0.0)] == ["0.00"] * 4
+    assert number_text(-1e-12, ">24.9f") == " " * 13 + "0.000000000"
+    assert number_text(-0.005, "+.2f") == "-0.01" and number_text(0.006, "+.2f") == "+0.01"
+    out = run(capsys, monkeypatch, 80, "exploit", "--stack", "10", "--bb", "30%")
+    margins = grid_after(out.splitlines(), "SB EV margin")
+    j2o = margins[RANKS.index("2")][RANKS.index("J")]
+    assert j2o == "0.00" and not NEGATIVE_ZERO.search(out)
+
+
+def test_sc_shows_infinity_like_the_other_media(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, 80, "sc")
+    grid = grid_after(out.splitlines(), "Largest stack")
+    assert grid[0][0] == "\u221e" and "inf" not in out  # AA shoves face up at any stack
+    assert grid[0][1] == "277.8"  # AKs, the published SC number 277.8 (wikipedia: Sklansky-Chubukov ranking)
+
+
+def test_exploit_shows_the_locked_range_and_both_grids(capsys, monkeypatch):
+    """Which hands the locked '30%' caller holds: the range text and the grid are the range
+    parser's '30%' (an independent oracle); the hero's grid is its printed best response."""
+    import sflp
+
+    out = run(capsys, monkeypatch, 80, "exploit", "--stack", "10", "--bb", "30%")
+    lines = out.splitlines()
+    locked = sflp.parse_range("30%")
+    assert f"BB's locked call range (30.02% of hands): {locked}" in out  # fits one line at 80
+    cells = grid_after(lines, "BB calls (locked)")
+    shown = {c for row in cells for c in row if c != "."}
+    assert shown == set(locked.classes())
+    hero = grid_after(lines, "SB pushes (best response)")
+    combos = {"pair": 6, "s": 4, "o": 12}
+    held = sum(combos["pair" if len(c) == 2 else c[2]] for row in hero for c in row if c != ".")
+    assert held == round(0.8552 * 1326)  # the printed 85.52 % of hands
+    assert lines.index(next(ln for ln in lines if ln.startswith("Exact"))) > lines.index(
+        next(ln for ln in lines if ln.startswith("SB EV margin")))
+
+
+def test_exploit_grids_are_coloured_like_solve():
+    import sflp
+    from sflp.report.format import format_exploit
+    from sflp.study.exploit import exploit
+    from sflp.study.strategy import load_strategy
+
+    report = exploit(sflp.GameConfig(stack=10), load_strategy("30%", "bb"))
+    text = format_exploit(report, color=True, width=80)
+    cell = re.compile(r"\x1b\[48;2;(\d+);(\d+);(\d+);38;2;\d+;\d+;\d+m([^\x1b]*)\x1b\[0m")
+    named = {}
+    for r, g, b, label in cell.findall(text):
+        named.setdefault(label.strip(), []).append((int(r), int(g), int(b)))
+    assert named["AA"][:2] == [(0x31, 0x82, 0xBD), (0x2E, 0xA0, 0x43)]  # locked BB blue, hero SB green
+    assert named["32s"][:2] == [(255, 255, 255), (0x2E, 0xA0, 0x43)]  # BB folds it, SB shoves it
+    assert max(visible_width(line) for line in text.splitlines()) <= 80
+    from sflp.report.format import format_solution
+
+    solve_text = format_solution(sflp.solve(sflp.GameConfig(stack=10)), color=True, width=80)
+    assert "\x1b[48;2;" in solve_text and max(map(visible_width, solve_text.splitlines())) <= 80
+
+
+def test_solve_range_grids_have_rank_headers_and_the_exact_figures_come_last(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, 80, "solve", "--stack", "10")
+    lines = out.splitlines()
+    sb = grid_after(lines, "SB push range")
+    assert sb[0][0] == "AA" and sb[RANKS.index("4")][RANKS.index("3")] == "43s*"  # suited above the diagonal
+    bb = grid_after(lines, "BB call range")
+    assert bb[RANKS.index("Q")][RANKS.index("6")] == "Q6s*"
+    exact = lines.index("Exact (certified equilibrium, exploitability exactly 0):")
+    assert exact > max(k for k, line in enumerate(lines) if line.startswith(("SB EV", "BB EV")))
+    # the README's numbers: value -193795725978624491/4271380016945441400, 43s 8731989/12285638
+    assert "= -193795725978624491/4271380016945441400" in lines[exact + 1]
+    assert lines[exact + 2:exact + 4] == ["  SB pushes 43s = 8731989/12285638", "  BB calls Q6s = 4948399/12285638"]
+    assert not any(re.search(r"\d{12}", line) for line in lines[:exact])  # no long fraction before it
+    # the bracket notation of a mixed hand is explained where it is printed
+    assert "[71.1]43s[/71.1]" in out and "[p]hand[/p]: the hand played p % of the time" in out
+
+
+def test_wrapped_ranges_read_back():
+    """A range broken over lines at 80 columns is still the range (the parser skips spaces)."""
+    import numpy as np
+
+    import sflp
+    from sflp.report.format import range_text, wrap_items
+
+    weights = sflp.solve(sflp.GameConfig(stack=10)).class_strategies()[0]
+    text = range_text(weights)
+    lines = wrap_items("SB push range: ", text.split(","), 40)
+    assert len(lines) > 2 and max(map(len, lines)) <= 40
+    back = sflp.parse_range("\n".join(lines).removeprefix("SB push range: ")).class_weights()
+    assert np.array_equal(back, sflp.parse_range(text).class_weights())
