@@ -22,7 +22,7 @@ import html as _html
 from collections.abc import Sequence
 
 from sflp.core.cards import CLASS_NAMES, GRID_RANKS
-from sflp.report.colors import NEVER, THRESHOLD_BANDS, ev_colour, frequency_colour, text_colour
+from sflp.report.colors import ev_colour, frequency_colour, text_colour
 
 _TABLE = "border-collapse:collapse;font-family:monospace;font-size:13px;line-height:1.2;margin:2px"
 _HEAD = "background:#F6F8FA;color:#24292F;padding:1px 3px;font-weight:bold;text-align:center;border:1px solid #FFFFFF"
@@ -80,10 +80,12 @@ def _swatch(colour: str, label: str) -> str:
             f'color:#{text_colour(colour)};border:1px solid #D0D7DE">{_html.escape(label)}</span>')
 
 
-def band_legend(title: str = "played up to (bb)") -> str:
-    """The threshold legend: one swatch per band (``≤2`` ... ``20+``) and one for never."""
-    swatches = "".join(_swatch(b.colour, b.label) for b in THRESHOLD_BANDS) + _swatch(NEVER, "never")
-    return f'<div style="font-size:12px;margin:4px 2px">{_html.escape(title)}: {swatches}</div>'
+def band_legend(scale, title: str = "played up to (bb)", notes: list[str] | None = None) -> str:
+    """The threshold legend of a chart's :class:`~sflp.report.scale.ChartScale`: one swatch per
+    band (``≤2`` ... ``N+``) and one for never, then the grid's footnote lines (``notes``)."""
+    swatches = "".join(_swatch(colour, label) for colour, label in scale.legend())
+    lines = "".join(f"<div>{_html.escape(line)}</div>" for line in notes or ())
+    return f'<div style="font-size:12px;margin:4px 2px">{_html.escape(title)}: {swatches}{lines}</div>'
 
 
 def ev_legend(scale: float, title: str = "EV margin (bb)") -> str:

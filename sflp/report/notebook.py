@@ -30,14 +30,16 @@ build the tidy frame the picture is drawn from.
 from __future__ import annotations
 
 import html
+import math
 from pathlib import Path
 
 from sflp.core.cards import CLASS_NAMES
 from sflp.core.ranges import format_range
 from sflp.errors import ConfigError
-from sflp.report.colors import ev_colour, frequency_colour, threshold_colour
+from sflp.report.colors import ev_colour, frequency_colour
 from sflp.report.display import band_legend, frequency_grid, html_grid, side_by_side
 from sflp.report.draw import Drawing, pdf_bytes, png_bytes, svg_bytes
+from sflp.report.scale import MARK_GAP, MARK_SEVERAL, chart_scale, footnotes
 
 DPI = 120
 """PNG resolution of :meth:`Picture.png` and :meth:`Picture.save` (that of the chart set)."""
@@ -59,24 +61,32 @@ def solution_html(solution) -> str:
 
 
 def thresholds_html(thresholds, title: str = "") -> str:
-    """The SB push / BB call threshold charts as headed 13x13 grids (colours as in the PNGs)."""
+    """The SB push / BB call threshold charts as headed 13x13 grids, in the labels, marks and
+    colours of every other medium (:mod:`sflp.report.scale`), each with its footnotes."""
     from sflp.solving.thresholds import format_intervals
 
-    grids = []
+    scale = chart_scale(thresholds.high, thresholds.low)
+    grids, notes = [], []
     for player, heading in (("sb", "SB push"), ("bb", "BB call")):
         hands = [thresholds.get(player, name) for name in CLASS_NAMES]
         grids.append(html_grid(
             CLASS_NAMES,
-            [threshold_colour(h.max_stack) for h in hands],
-            [h.label() + ("*" if h.multi else "") for h in hands],
+            [scale.colour(h.max_stack, h.capped) for h in hands],
+            [scale.label(h.max_stack, h.capped, h.intervals, h.exact_label).text for h in hands],
             [f"{h.hand}: frequency > 0.5 on " + (format_intervals(h.intervals).replace(";", "; ") or "no stack")
              for h in hands],
             f"{heading} up to (bb)",
         ))
+        notes += [f"{heading}: {line}" for line in footnotes(hands, thresholds.high, thresholds.low)]
     header = (f"<div><b>{html.escape(title or 'Exact thresholds')}, {thresholds.low:g}-{thresholds.high:g} bb</b> "
-              f"({len(thresholds.breakpoints)} breakpoints; * = more than one stack interval, "
+              f"({len(thresholds.breakpoints)} breakpoints; {MARK_SEVERAL} = played on several stretches, "
+              f"{MARK_GAP} = folded on a stretch inside the played range, listed under the grids; "
               f"hover for the intervals)</div>")
-    return side_by_side(*grids, header=header) + band_legend()
+    return side_by_side(*grids, header=header) + band_legend(scale, notes=notes)
+
+
+SC_SCALE = chart_scale(20)
+"""The bands of a grid of SC numbers (which has no top of its own): ``20+`` for 20 bb and more, ``∞`` included."""
 
 
 def range_html(range_) -> str:
@@ -203,21 +213,21 @@ def sc_html(numbers) -> str:
     for name in CLASS_NAMES:
         sc = numbers[name]
         if sc.unbounded:
-            colours.append(threshold_colour(float("inf")))
+            colours.append(SC_SCALE.colour(math.inf, True))
             seconds.append("∞")
             titles.append(f"{name}: break-even or better at every stack")
         elif sc.never:
-            colours.append(threshold_colour(None))
+            colours.append(SC_SCALE.colour(None))
             seconds.append("-")
             titles.append(f"{name}: never break-even")
         else:
-            colours.append(threshold_colour(float(sc.stack)))
+            colours.append(SC_SCALE.colour(float(sc.stack), float(sc.stack) > SC_SCALE.high))
             seconds.append(f"{float(sc.stack):.1f}")
             titles.append(f"{name}: {float(sc.stack):.6f} bb")
     caption = (f"Sklansky-Chubukov numbers (bb before posting), SB {c.small_blind:g} / BB {c.big_blind:g}, "
                f"ante {c.ante:g}, BB ante {c.bb_ante:g}")
     grid = html_grid(CLASS_NAMES, colours, seconds, titles, caption)
-    return f"<div>{grid}{band_legend('SC number (bb)')}</div>"
+    return f"<div>{grid}{band_legend(SC_SCALE, 'SC number (bb)')}</div>"
 
 
 def exploit_sweep_html(sweep) -> str:
