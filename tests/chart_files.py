@@ -50,12 +50,19 @@ def grid_hand(r: int, c: int) -> str:
     return RANKS[min(r, c)] + RANKS[max(r, c)] + ("s" if c > r else "o")
 
 
-def expected_label(row: dict[str, str], high: float) -> str:
-    """The chart label implied by a thresholds.csv row (HoldemResources convention)."""
+def expected_label(row: dict[str, str], high: float, low: float = 1.0) -> str:
+    """The chart label implied by a thresholds.csv row, written out here apart from
+    sflp.report.scale: the HoldemResources number (floored to 0.1 bb, whole bb from 100, ``N+``
+    when capped, ``-`` never), then ``†`` when a folded stretch of at least 0.5 bb lies inside the
+    played range (between two intervals, or below the first one above the chart's ``low``), ``*``
+    when the hand is played on several intervals with only narrower gaps (issue 32)."""
     if row["max_stack"] == "":
         label = "-"
     elif row["capped"] == "true":
         label = f"{high:g}+"
     else:
-        label = f"{math.floor(float(row['max_stack']) * 10 + 1e-9) / 10:.1f}"
-    return label + ("*" if row["intervals"].count(";") >= 1 else "")
+        tenth = math.floor(float(row["max_stack"]) * 10 + 1e-9)
+        label = str(tenth // 10) if tenth >= 1000 else f"{tenth / 10:.1f}"
+    ends = [float(x) for part in row["intervals"].split(";") if part for x in part.split("-")]
+    gaps = [b - a for a, b in zip(ends[1::2], ends[2::2])] + ([ends[0] - low] if ends and ends[0] > low + 1e-9 else [])
+    return label + ("\u2020" if gaps and max(gaps) >= 0.5 else "*" if gaps else "")

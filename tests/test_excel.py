@@ -467,8 +467,8 @@ def test_every_threshold_cell_is_a_number_shown_as_the_label(full_set, full_book
                 label = expected_label(rows[(player, grid_hand(r, c))], 25.0)
                 # the hand's name, then its label, as in the PDF
                 assert shown(cell.value, cell.number_format) == f"{grid_hand(r, c)} {label}", (sheet, grid_hand(r, c))
-                labels.add(label[-1] if label[-1] in "+*" else "n")
-    assert labels == {"+", "*", "n"}  # capped, several intervals and plain numbers all seen
+                labels.add(label[-1] if label[-1] in "+*\u2020" else "n")
+    assert labels == {"+", "*", "\u2020", "n"}  # capped, slivers, wide fold gaps and plain numbers all seen
 
 
 def test_no_cell_holds_inf_or_nan_text(full_book):
@@ -483,25 +483,35 @@ def test_no_cell_holds_inf_or_nan_text(full_book):
 
 
 def band_legend_row(ws) -> list[tuple[str, str]]:
-    """(label, fill) of the ten cells from column B in the row under the column-A cell reading
-    ``Colour`` (the label has its own row, so that it is not cut by the first band)."""
+    """(label, fill) of the cells from column B in the row under the column-A cell reading
+    ``Colour`` (the label has its own row, so that it is not cut by the first band), up to the
+    first empty one."""
     for r in range(1, ws.max_row + 1):
         if str(ws.cell(r, 1).value or "").startswith("Colour"):
             assert all(ws.cell(r, c).value is None for c in range(2, 15))  # room for the label to run on
-            return [(ws.cell(r + 1, c).value, ws.cell(r + 1, c).fill.fgColor.rgb[-6:]) for c in range(2, 12)]
+            cells = [ws.cell(r + 1, c) for c in range(2, 15)]
+            cells = cells[:next((k for k, cell in enumerate(cells) if cell.value is None), len(cells))]
+            return [(cell.value, cell.fill.fgColor.rgb[-6:]) for cell in cells]
     raise AssertionError(f"{ws.title}: no colour legend")
 
 
 def test_every_sheet_with_threshold_colours_carries_the_band_legend(full_book):
-    from sflp.report.colors import NEVER, THRESHOLD_BANDS
+    """The legend of the chart's own scale (1-25 bb: up to 20-25, then 25+), capped cells in the top
+    colour; the SC grid's scale tops at 20+."""
+    from sflp.report.scale import chart_scale
 
-    expected = [(b.label, b.colour) for b in THRESHOLD_BANDS] + [("never", NEVER)]
-    for name in ("SB push", "BB call", "SC numbers"):
+    chart = chart_scale(25, 1)
+    for name, scale in (("SB push", chart), ("BB call", chart), ("SC numbers", chart_scale(20))):
+        expected = [(label, colour) for colour, label in scale.legend()]
         ws = full_book[name]
         assert band_legend_row(ws) == expected, name
+        assert expected[-2][0] == ("25+" if name != "SC numbers" else "20+")
         grid_fills = {ws.cell(excel.GRID_TOP + r, excel.GRID_LEFT + c).fill.fgColor.rgb[-6:]
                       for r in range(13) for c in range(13)}
         assert grid_fills <= {colour for _, colour in expected}, name
+        if name != "SC numbers":  # AA is capped on the 1-25 chart: the top colour, the label 25+
+            aa = ws.cell(excel.GRID_TOP, excel.GRID_LEFT)
+            assert aa.fill.fgColor.rgb[-6:] == scale.top.colour and shown(aa.value, aa.number_format) == "AA 25+"
         legend_row = next(r for r in range(1, ws.max_row + 1) if str(ws.cell(r, 1).value or "").startswith("Colour"))
         assert _areas(ws)[0][3] >= legend_row + 1  # the legend prints with the grid
 
@@ -738,4 +748,4 @@ def test_the_threshold_sheet_prints_its_layout_and_every_marked_hands_stacks(ful
     marked = {label.split()[0]: label[-1] for label in marked if label[-1] in "*\u2020"}
     listed = {line.split()[1].rstrip(":"): line[0] for line in text if line[:1] in ("*", "\u2020")}
     assert listed == marked and len(marked) >= 20
-    assert any(line.endswith("63s: pushed \u22642.3, 5.1\u20137.1 (folded 2.4\u20135.0)") for line in text), text
+    assert any(line.startswith("\u2020 63s: push \u22642.3, 5.1\u20137.1") for line in text), text

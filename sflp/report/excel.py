@@ -9,9 +9,9 @@ Chart workbook (:func:`chart_workbook`), sheets in order:
     (:func:`label_value`, :func:`label_format`): the largest stack (bb, truncated to 0.1) at which
     it is played with frequency > 0.5; the top of the range, shown ``25+``, when played up to it;
     0, shown ``-``, when never; the label's mark (``*``, ``†``) after the number.  Fill colour
-    follows ``max_stack`` in the threshold bands (:mod:`sflp.report.colors`), whose legend sits
+    follows ``max_stack`` in the chart's bands (:mod:`sflp.report.scale`, the top colour when capped), whose legend sits
     under the grid with a printed note on the layout and the marks, and one line per marked hand
-    (:func:`played_text`); a marked cell also carries a note (on screen).  One page.
+    (:func:`sflp.report.scale.footnotes`); a marked cell also carries a note (on screen).  One page.
 ``Ranges``
     SB push and BB call frequency grids for a few stacks, one block of
     :data:`RANGE_BLOCK_HEIGHT` rows per stack: title row (``A`` = ``"Stack 10 bb"``), rank
@@ -60,6 +60,7 @@ import zipfile
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -82,15 +83,13 @@ from sflp.report.colors import (
     EV_POSITIVE,
     EV_ZERO,
     FREQUENCY_FULL,
-    NEVER,
-    THRESHOLD_BANDS,
     ev_colour,
     frequency_colour,
     text_colour,
-    threshold_colour,
 )
 from sflp.report.format import clean_text
 from sflp.report.frames import PLAYER_TITLES, grid_from_tidy, select, wide_by_stack
+from sflp.report.scale import chart_scale, footnotes, ink, parse_intervals
 from sflp.report.stacks import HAND_EV_STACKS, hand_ev_stacks  # noqa: F401 -- HAND_EV_STACKS: the cap, documented here
 from sflp.report.text import fmt_num
 
@@ -293,16 +292,16 @@ def _notes(ws, row: int, paragraphs: Sequence[str], width: int = NOTE_WIDTH) -> 
     return row
 
 
-def _band_legend(ws, row: int, label: str = "Colour: the band of that stack (bb)") -> int:
+def _band_legend(ws, row: int, scale, label: str = "Colour: the band of that stack (bb)") -> int:
     """``label`` in column ``A`` of ``row`` (it runs on over the empty cells to its right), then the
-    threshold colour bands (:data:`THRESHOLD_BANDS`, then *never*) in the next row from column
-    ``B``, each cell filled with its band's colour and labelled with its stacks; returns that row."""
+    chart's colour bands (``scale.legend()``, :mod:`sflp.report.scale`: the bands, the top ``N+``,
+    *never*) in the next row from column ``B``, each cell filled with its band's colour and
+    labelled with its stacks; returns that row."""
     ws.cell(row, 1, label).font = _NOTE
     row += 1
-    for k, band in enumerate((*THRESHOLD_BANDS, None)):
-        colour, text = (band.colour, band.label) if band else (NEVER, "never")
+    for k, (colour, text) in enumerate(scale.legend()):
         cell = ws.cell(row, GRID_LEFT + k, text)
-        _styled(cell, fill=_fill(colour), font=_font(text_colour(colour), False, 9), alignment=_CENTER,
+        _styled(cell, fill=_fill(colour), font=_font(ink(colour), False, 9), alignment=_CENTER,
                 border=_BORDER)
     return row
 
@@ -383,49 +382,15 @@ def _intervals_text(text: str) -> str:
     return ", ".join(parts) or "none"
 
 
-FOLD_GAP_BB = 0.5
-"""A fold gap at least this wide (bb) inside the played range is listed as one."""
+SC_SCALE = chart_scale(20)
+"""The bands of the SC grid, which has no top of its own: ``20+`` from 20 bb, ``∞`` included."""
 
 
-def played_text(intervals: str, low: float) -> tuple[str, str]:
-    """The stacks of ``intervals`` (``"1.000000-2.388587;5.070148-7.163619"``) as the printed
-    list reads them: the played stretches, gaps narrower than :data:`FOLD_GAP_BB` bridged, each
-    end rounded inwards to 0.1 bb (``≤`` from the chart's ``low``), and the wider fold gaps.
-
-    >>> played_text("1.000000-2.388587;5.070148-5.233911;5.554753-7.163619", 1.0)
-    ('≤2.3, 5.1–7.1', '2.4–5.0')
-    >>> played_text("1.000000-5.412719;5.413884-5.474649", 1.0)
-    ('≤5.4', '')
-    """
-    spans = [tuple(float(x) for x in part.split("-", 1)) for part in filter(None, intervals.split(";"))]
-    merged: list[list[float]] = []
-    gaps = []
-    for lo, hi in spans:
-        if merged and lo - merged[-1][1] < FOLD_GAP_BB:
-            merged[-1][1] = hi
-            continue
-        if merged:
-            gaps.append((merged[-1][1], lo))
-        merged.append([lo, hi])
-
-    def down(x: float) -> str:
-        return f"{math.floor(x * 10 + 1e-9) / 10:.1f}"
-
-    def up(x: float) -> str:
-        return f"{math.ceil(x * 10 - 1e-9) / 10:.1f}"
-
-    played = ", ".join(f"\u2264{down(hi)}" if lo <= low else f"{up(lo)}\u2013{down(hi)}" for lo, hi in merged)
-    return played, ", ".join(f"{up(a)}\u2013{down(b)}" for a, b in gaps)
-
-
-def _footnotes(marked: Sequence[tuple[str, str, str]], verb: str, low: float) -> list[str]:
-    """One line per marked hand ``(hand, mark, intervals)`` of one grid: its mark, name, the stacks
-    at which it is played with frequency > 0.5 (:func:`played_text`) and its wide fold gaps."""
-    lines = []
-    for hand, mark, intervals in marked:
-        played, gaps = played_text(intervals, low)
-        lines.append(f"{mark} {hand}: {verb} {played}" + (f" (folded {gaps})" if gaps else ""))
-    return lines
+def _footnotes(marked: Sequence[tuple[str, str, str]], player: str, low: float, high: float) -> list[str]:
+    """The footnote lines of one grid's marked hands ``(hand, mark, intervals text)``, in the
+    words of every medium (:func:`sflp.report.scale.footnotes`)."""
+    hands = [SimpleNamespace(player=player, hand=hand, intervals=parse_intervals(text)) for hand, _, text in marked]
+    return footnotes(hands, high, low)
 
 
 THRESHOLD_NOTE_WIDTH = 170
@@ -478,6 +443,8 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
     hands = grid_from_tidy(rows, "hand")
     intervals = grid_from_tidy(rows, "intervals")
     any_intervals = grid_from_tidy(rows, "any_intervals")
+    capped = grid_from_tidy(rows, "capped")
+    scale = chart_scale(high, low)
     verb = _VERB[player]
     title = f"{PLAYER_TITLES[player]} thresholds (bb), {structure}, stacks {fmt_num(low)}-{fmt_num(high)} bb"
     text_cell(ws.cell(1, 1), title).font = _TITLE
@@ -487,10 +454,10 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
         for c in range(13):
             number, mark = label_parts(labels.iat[r, c])
             hand = hands.iat[r, c]
-            colour = threshold_colour(max_stack.iat[r, c])
+            colour = scale.colour(max_stack.iat[r, c], bool(capped.iat[r, c]))
             cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, label_value(number))
             _styled(cell, label_format(hand, number, mark), _fill(colour),
-                    _font(text_colour(colour), False, THRESHOLD_FONT_SIZE), _CENTER, _BORDER)
+                    _font(ink(colour), False, THRESHOLD_FONT_SIZE), _CENTER, _BORDER)
             if mark:  # on screen; the printed page lists the same under the grid
                 marked.append((hand, mark, intervals.iat[r, c]))
                 note = (
@@ -503,8 +470,8 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
                 cell.comment = comment
     _grid_dimensions(ws, GRID_LEFT, THRESHOLD_CELL_WIDTH, GRID_TOP, THRESHOLD_CELL_HEIGHT)
     end = _notes(ws, GRID_TOP + 14, _threshold_notes(verb, low, high), THRESHOLD_NOTE_WIDTH)
-    scale_row = _band_legend(ws, end + 1)
-    last = _footnote_block(ws, scale_row + 2, _footnotes(marked, verb, low)) - 1
+    scale_row = _band_legend(ws, end + 1, scale)
+    last = _footnote_block(ws, scale_row + 2, _footnotes(marked, player, low, high)) - 1
     ws.sheet_view.showGridLines = False
     _print_setup(ws, f"A1:N{max(last, scale_row)}")
     ws.flush()
@@ -870,9 +837,9 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
     for k, hand in enumerate(CLASS_NAMES):
         r, c = divmod(k, 13)
         v = by_hand[hand]
-        colour = threshold_colour(v)
+        colour = SC_SCALE.colour(None if math.isnan(v) else v, v > SC_SCALE.high)
         cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, stored(v))
-        _styled(cell, grid_format, _fill(colour), _font(text_colour(colour)), _CENTER, _BORDER)
+        _styled(cell, grid_format, _fill(colour), _font(ink(colour)), _CENTER, _BORDER)
         text = (f"{v:.6f} bb" if math.isfinite(v) else
                 f"unbounded: the shove is break-even at every stack (stored as {cap:g})" if math.isinf(v) else
                 "never break-even (stored as 0)")
@@ -888,7 +855,7 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
     if tie_rule:
         notes.append(f"Ties: {tie_rule}.")
     end = _notes(ws, GRID_TOP + 14, notes)
-    scale_row = _band_legend(ws, end + 1)
+    scale_row = _band_legend(ws, end + 1, SC_SCALE)
     heads = ("hand", "SC number (bb)", "exact (p/q)")
     for col, (head, width) in enumerate(zip(heads, (7, 15, 28)), start=SC_TABLE_LEFT):
         ws.column_dimensions[get_column_letter(col)].width = width

@@ -21,7 +21,7 @@ Then a **mark**, always right after the number and nowhere else:
 * ``"†"``: a folded stretch of at least :data:`FOLD_GAP_BB` lies inside the played range -- the
   number alone would mislead (63s "7.1†" is folded from 2.39 to 5.07 bb on the 1--25 chart), so
   the footnote under the grid (:func:`footnotes`) gives the played stretches, HoldemResources
-  style: ``† 63s: push ≤2.3 and 5.1–7.1``.
+  style: ``† 63s: push ≤2.3, 5.1–7.1`` (a closing ``*``: slivers inside too).
 
 A stretch missing at the *bottom* of the chart (played from 3 bb up, folded below) counts as a
 fold gap too when the chart's lowest stack is known.
@@ -29,37 +29,41 @@ fold gap too when the chart's lowest stack is known.
 The colours
 -----------
 Stepped bands at the stacks players memorise, ``≤2``, ``2–4``, ``4–6``, ``6–8``, ``8–10``,
-``10–12``, ``12–15``, ``15–20``, then one band from the last of those edges below the chart's top
-``N`` up to ``N`` (``20–25`` on a 1--25 chart, ``12–15`` on a 2--15 chart, ``20–200`` on a 1--200
-chart: there the printed number carries the detail), then a **top** colour of its own for the
-hands played over the whole chart (legend ``N+``), and white for *never* (its cells also carry
-the ``-`` mark).  A band keeps its colour on every chart (``≤2`` is always the same yellow), and the
+``10–15``, ``15–20``, then one band from the last of those edges below the chart's top ``N`` up
+to ``N`` (``20–25`` on a 1--25 chart, ``10–15`` on a 2--15 chart, ``20–200`` on a 1--200 chart:
+there the printed number carries the detail), then a **top** colour of its own for the hands
+played over the whole chart (legend ``N+``), and white for *never* (its cells also carry the ``-``
+mark).  A band keeps its colour on every chart (``≤2`` is always the same light orange), and the
 last band below the top takes the colour of the standard band it starts in.
 
-The palette was chosen by a numerical search under stated thresholds, which
-``tests/test_scale.py`` checks colour-science-wise for every band pair that can stand next to
-each other (neighbouring bands, and every band next to the top, since any band can be the last
-below it):
+The palette was chosen by a numerical search (CIELab coordinates, Powell's method on the smallest
+ratio of distance to threshold) under stated thresholds, which ``tests/test_scale.py`` checks for
+every pair of colours that can stand next to each other (neighbouring bands, and every band next
+to the top, since any band can be the last below it):
 
 * CAM02-UCS distance (Luo, Cui & Li 2006; about 1 unit is a just-noticeable difference) at least
   20 with normal vision and at least 12 under simulated deuteranomaly, protanomaly and tritanomaly
-  at full severity (Machado, Oliveira & Fernandes 2009, via ``colorspacious``);
+  at full severity (Machado, Oliveira & Fernandes 2009, via ``colorspacious``); the palette's
+  smallest are 22.4 and 14.1;
 * CIE L* falling by at least 6 from each band to the next and to the top, so that a grayscale
-  print keeps them apart and in order, and *never* (white) at least 6 above the lightest band;
+  print keeps them apart and in order (the smallest step is 7.6), and *never* (white) 12 above the
+  lightest band;
 * the cell ink (black or white, :func:`ink`) at a WCAG 2 contrast of at least 4.5 on every colour.
 
-The nine bands of the 2025 scale were points on viridis; neighbouring dark violets were 8 to 13
-units apart (8 under deuteranomaly) and 9 L* apart, so they merged in print.  Meeting the
-thresholds above with ten colours needs lightness *and* hue to move at every step, so the palette
-leaves viridis: light yellow through green, teal, blue and violet to a dark wine, with a near-black
-top.
+The earlier scale's nine bands were points on viridis; its dark violets were 8 to 14 units apart
+(8 under deuteranomaly) and 9 L* apart, so they merged in print.  The search found no ten colours
+meeting the thresholds (its best reached 0.95 of them), and nine with 12 % to spare: so the
+scale has eight bands and a top, ``10–12`` and ``12–15`` merged into ``10–15`` (the short stacks,
+where push/fold decisions change fastest, keep their 2 bb bands).  Meeting the distances with
+lightness steps of about 8 L* needs the hue to move at every step: light orange, lime, sage,
+teal, blue, violet, magenta, dark brown, and a near-black top.
 
 >>> s = chart_scale(25)
 >>> [b.label for b in s.bands], s.top.label, s.never.label
-(['≤2', '2–4', '4–6', '6–8', '8–10', '10–12', '12–15', '15–20', '20–25'], '25+', 'never')
+(['≤2', '2–4', '4–6', '6–8', '8–10', '10–15', '15–20', '20–25'], '25+', 'never')
 >>> [b.label for b in chart_scale(15).bands][-2:], chart_scale(15).top.label
-(['10–12', '12–15'], '15+')
->>> s.colour(25.0, True) == s.top.colour != s.colour(19.5, False) == s.bands[7].colour
+(['8–10', '10–15'], '15+')
+>>> s.colour(25.0, True) == s.top.colour != s.colour(19.5, False) == s.bands[6].colour
 True
 >>> cell_label(7.16, False, ((1.0, 2.39), (5.07, 7.16)), 25).text
 '7.1†'
@@ -70,7 +74,7 @@ True
 >>> cell_label(25.0, True, ((1.0, 25.0),), 25).text, cell_label(None, False, (), 25).text
 ('25+', '-')
 >>> played_text(((1.0, 2.39), (5.07, 7.16)), low=1.0)
-'≤2.3 and 5.1–7.1'
+'≤2.3, 5.1–7.1'
 """
 
 from __future__ import annotations
@@ -90,13 +94,13 @@ round stacks to half or whole blinds when they are played)."""
 MARK_SEVERAL = "*"
 MARK_GAP = "†"
 
-EDGES = (2, 4, 6, 8, 10, 12, 15, 20)
+EDGES = (2, 4, 6, 8, 10, 15, 20)
 """The band edges (bb), the stacks players memorise."""
 
-BAND_COLOURS = ("FCE879", "A6D96A", "4CB781", "16A0A0", "3E86C4", "6A63B8", "8E3E9C", "A0194F", "6B1E1E")
-"""The colours of the bands ``≤2`` ... ``15–20`` and of the band above 20 bb (index 8)."""
+BAND_COLOURS = ("FFD791", "BCD300", "97BA8E", "00ADAA", "436AFF", "7A5297", "99005F", "461400")
+"""The colours of the bands ``≤2`` ... ``15–20`` and of the band above 20 bb (index 7)."""
 
-TOP_COLOUR = "1C1C1C"
+TOP_COLOUR = "00151A"
 """The colour of hands played over the whole chart (``N+``)."""
 
 NEVER_COLOUR = "FFFFFF"
@@ -234,34 +238,77 @@ def cell_label(max_stack, capped: bool, intervals, top: float, exact_label: str 
     return CellLabel(number_text(max_stack, capped, top, exact_label), mark(intervals or (), low))
 
 
-def _end(x: float, up: bool) -> str:
+def _end(x: float, up: bool, digits: int = 1) -> str:
     x = float(x)
-    if x >= 100:
+    if x >= 100 and digits == 1:
         return str(math.ceil(x - 1e-9) if up else math.floor(x + 1e-9))
-    tenth = math.ceil(x * 10 - 1e-9) if up else math.floor(x * 10 + 1e-9)
-    return f"{tenth / 10:.1f}"
+    scaled = x * 10**digits
+    n = math.ceil(scaled - 1e-9) if up else math.floor(scaled + 1e-9)
+    return f"{n / 10**digits:.{digits}f}"
+
+
+def _stretch(a: float, b: float) -> str:
+    """``a–b`` rounded inward (every printed stack inside) at 0.1 bb, or at 0.01 bb when 0.1 would
+    swallow it; ``≈x`` (its middle, to 0.01 bb) for a stretch narrower than that."""
+    for digits in (1, 2):
+        lo, hi = _end(a, up=True, digits=digits), _end(b, up=False, digits=digits)
+        if float(lo) < float(hi):
+            return f"{lo}–{hi}"
+    return f"≈{(a + b) / 2:.2f}"
+
+
+def _bridged(intervals: Sequence[tuple[float, float]]) -> tuple[list[list[float]], list[tuple[float, float]]]:
+    """The played stretches with the slivers (gaps narrower than :data:`FOLD_GAP_BB`) bridged, and
+    the slivers."""
+    merged: list[list[float]] = []
+    slivers = []
+    for a, b in ((float(a), float(b)) for a, b in intervals):
+        if merged and a - merged[-1][1] < FOLD_GAP_BB - _GAP_TOL:
+            slivers.append((merged[-1][1], a))
+            merged[-1][1] = b
+        else:
+            merged.append([a, b])
+    return merged, slivers
 
 
 def played_text(intervals: Sequence[tuple[float, float]], low: float | None = None) -> str:
-    """The played stretches in the labels' rounding, each shrunk inward (its start rounded up, its
-    end down) so that every stack in the text is played: ``"≤2.3 and 5.1–7.1"``.  A stretch from
-    the chart's lowest stack ``low`` prints as ``≤end``; one too narrow to show at 0.1 bb prints
-    to two decimals.
+    """The stretches a player acts on, HoldemResources-footnote style: the played ``intervals``
+    with the slivers (folded stretches narrower than :data:`FOLD_GAP_BB`) bridged, each rounded
+    inward to 0.1 bb (``≤end`` from the chart's lowest stack ``low``).  Exact intervals:
+    ``thresholds.csv``.
 
-    >>> played_text(((1.0, 2.39), (5.07, 7.16)), low=1.0), played_text(((20.91, 20.95),))
-    ('≤2.3 and 5.1–7.1', '20.91–20.95')
+    >>> played_text(((1.0, 2.388587), (5.070148, 5.233911), (5.554753, 7.163619)), low=1.0)
+    '≤2.3, 5.1–7.1'
+    >>> played_text(((1.0, 18.030701), (18.697954, 18.699967)), low=1.0), played_text(((3.0, 7.0),), low=1.0)
+    ('≤18.0, ≈18.70', '3.0–7.0')
     """
     parts = []
-    for a, b in intervals:
-        a, b = float(a), float(b)
-        if low is not None and abs(a - float(low)) <= _GAP_TOL * max(1.0, abs(a)):
-            parts.append(f"≤{_end(b, up=False)}")
-            continue
-        lo, hi = _end(a, up=True), _end(b, up=False)
-        if float(lo) > float(hi):
-            lo, hi = f"{a:.2f}", f"{b:.2f}"
-        parts.append(f"{lo}–{hi}")
-    return " and ".join(parts)
+    for a, b in _bridged(intervals)[0]:
+        at_low = low is not None and abs(a - float(low)) <= _GAP_TOL * max(1.0, abs(a))
+        parts.append(f"≤{_end(b, up=False)}" if at_low else _stretch(a, b))
+    return ", ".join(parts)
+
+
+def sliver_span(intervals: Sequence[tuple[float, float]]) -> str:
+    """Where a hand's slivers lie, rounded outward to 0.01 bb (``""`` when it has none).
+
+    >>> sliver_span(((1.0, 5.412719), (5.413884, 5.474649))), sliver_span(((1.0, 7.0),))
+    ('5.41–5.42', '')
+    """
+    slivers = _bridged(intervals)[1]
+    if not slivers:
+        return ""
+    return f"{_end(slivers[0][0], up=False, digits=2)}–{_end(slivers[-1][1], up=True, digits=2)}"
+
+
+def parse_intervals(text: str) -> tuple[tuple[float, float], ...]:
+    """The intervals column of ``thresholds.csv`` (``"1.000000-2.388587;5.070148-7.163619"``) as
+    pairs of floats, for the writers that work from the published tables.
+
+    >>> parse_intervals("1.000000-2.388587;5.070148-7.163619"), parse_intervals("")
+    (((1.0, 2.388587), (5.070148, 7.163619)), ())
+    """
+    return tuple((float(a), float(b)) for a, b in (part.split("-", 1) for part in filter(None, text.split(";"))))
 
 
 VERB = {"sb": "push", "bb": "call"}
@@ -270,17 +317,23 @@ VERB = {"sb": "push", "bb": "call"}
 def footnotes(hands: Iterable, top: float, low: float | None = None) -> list[str]:
     """The footnote lines of one grid: one per marked hand, ``†`` first (in the grid's order).
 
-    ``hands`` are :class:`~sflp.solving.thresholds.HandThresholds` (or anything with ``player``,
-    ``hand``, ``max_stack``, ``capped`` and ``intervals``).
+    A ``†`` line gives the stretches a player acts on (:func:`played_text`), with a closing ``*``
+    when slivers lie inside them too; a ``*`` line the top of the range and where its slivers
+    lie (:func:`sliver_span`).  ``hands`` are :class:`~sflp.solving.thresholds.HandThresholds`
+    (or anything with ``player``, ``hand`` and ``intervals``).
 
     >>> from sflp.solving.thresholds import HandThresholds as H
-    >>> footnotes([H("sb", "63s", ((1.0, 2.39), (5.07, 7.16)), (), 7.16, False),
-    ...            H("sb", "J4o", ((1.0, 3.0), (3.001, 9.2)), (), 9.2, False)], 25, low=1.0)
-    ['† 63s: push ≤2.3 and 5.1–7.1', '* J4o: push ≤3.0 and 3.1–9.2']
+    >>> footnotes([H("sb", "J4o", ((1.0, 5.412719), (5.413884, 5.474649)), (), 5.47, False),
+    ...            H("sb", "63s", ((1.0, 2.39), (5.07, 5.23), (5.55, 7.16)), (), 7.16, False)], 25, low=1.0)
+    ['† 63s: push ≤2.3, 5.1–7.1 *', '* J4o: push ≤5.4; slivers in 5.41–5.42']
     """
     lines = {MARK_GAP: [], MARK_SEVERAL: []}
     for h in hands:
         m = mark(h.intervals, low)
-        if m:
-            lines[m].append(f"{m} {h.hand}: {VERB.get(h.player, 'play')} {played_text(h.intervals, low)}")
+        verb = VERB.get(h.player, "play")
+        slivers = sliver_span(h.intervals)
+        if m == MARK_GAP:
+            lines[m].append(f"{m} {h.hand}: {verb} {played_text(h.intervals, low)}" + (" *" if slivers else ""))
+        elif m == MARK_SEVERAL:
+            lines[m].append(f"{m} {h.hand}: {verb} {played_text(h.intervals, low)}; slivers in {slivers}")
     return lines[MARK_GAP] + lines[MARK_SEVERAL]

@@ -1,0 +1,172 @@
+"""The one label rule and colour rule of every chart medium (sflp.report.scale).
+
+Colour science, with the thresholds of issue 32:
+
+* colour-vision deficiencies simulated with colorspacious (Machado, Oliveira & Fernandes, "A
+  physiologically-based model for simulation of color vision deficiency", IEEE TVCG 2009) at full
+  severity; distances in CAM02-UCS (Luo, Cui & Li 2006, about 1 unit a just-noticeable difference):
+  at least 20 between bands that can stand next to each other with normal vision, 12 under each
+  simulated deficiency;
+* CIE L* (CIE 15:2004) steps of at least 6 between those bands, so a grayscale print separates them;
+* WCAG 2.1 contrast (success criterion 1.4.3: 4.5:1 for normal text) of the cell ink on every colour.
+
+"Can stand next to each other": neighbouring bands, and every band next to the top colour, since
+any band is the last one below the top on some chart (2--15: ``12–15`` then ``15+``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from sflp.report import scale
+from sflp.report.colors import contrast
+from sflp.report.scale import (
+    BAND_COLOURS,
+    FOLD_GAP_BB,
+    NEVER_COLOUR,
+    TOP_COLOUR,
+    cell_label,
+    chart_scale,
+    fold_gaps,
+    footnotes,
+    played_text,
+)
+from sflp.solving.thresholds import HandThresholds
+
+cs = pytest.importorskip("colorspacious", reason="colorspacious (in the test extra) simulates colour-blind vision")
+
+VIEWERS = {"normal vision": (None, 20.0),
+           **{kind: ({"name": "sRGB1+CVD", "cvd_type": kind, "severity": 100}, 12.0)
+              for kind in ("deuteranomaly", "protanomaly", "tritanomaly")}}
+
+
+def _rgb(colour: str) -> list[float]:
+    return [int(colour[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+
+
+def _seen(colour: str, viewer):
+    rgb = _rgb(colour)
+    if viewer is not None:
+        rgb = [min(1.0, max(0.0, c)) for c in cs.cspace_convert(rgb, viewer, "sRGB1")]
+    return cs.cspace_convert(rgb, "sRGB1", "CAM02-UCS")
+
+
+def _lightness(colour: str) -> float:
+    return float(cs.cspace_convert(_rgb(colour), "sRGB1", "CIELab")[0])
+
+
+def _neighbours() -> list[tuple[str, str]]:
+    pairs = list(zip(BAND_COLOURS, BAND_COLOURS[1:]))
+    pairs += [(colour, TOP_COLOUR) for colour in BAND_COLOURS]
+    return pairs
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_bands_that_can_stand_side_by_side_are_apart_for_every_viewer(viewer):
+    sim, need = VIEWERS[viewer]
+    far = {(a, b): math.dist(_seen(a, sim), _seen(b, sim)) for a, b in _neighbours()}
+    close = {pair: round(d, 1) for pair, d in far.items() if d < need}
+    assert not close, (viewer, need, close)
+    # never stays apart from the lightest band, whose neighbour it is in every legend
+    assert math.dist(_seen(NEVER_COLOUR, sim), _seen(BAND_COLOURS[0], sim)) >= need
+
+
+def test_a_grayscale_print_keeps_the_bands_apart_and_in_order():
+    lightness = [_lightness(c) for c in (NEVER_COLOUR, *BAND_COLOURS)]
+    steps = [a - b for a, b in zip(lightness, lightness[1:])]
+    assert min(steps) >= 6, [round(s, 1) for s in steps]
+    assert all(_lightness(c) - _lightness(TOP_COLOUR) >= 6 for c in BAND_COLOURS)
+
+
+def test_the_colours_of_a_rendered_scale_pass_the_same_checks():
+    # the scale as charts render it (1-25, 2-15, 1-200 bb ...), band by band in legend order
+    for top in (25, 15, 200, 20, 3):
+        colours = [c for c, _ in chart_scale(top).legend()]
+        assert colours[-1] == NEVER_COLOUR and colours[-2] == TOP_COLOUR
+        assert len(set(colours)) == len(colours), top
+        for a, b in zip(colours[:-2], colours[1:-1]):
+            assert (a, b) in _neighbours(), (top, a, b)
+
+
+def test_the_ink_reads_on_every_colour():
+    for colour in (*BAND_COLOURS, TOP_COLOUR, NEVER_COLOUR):
+        assert scale.ink_contrast(colour) >= 4.5, colour
+    # the contrast itself, against WCAG's published extremes (black on white is 21:1)
+    assert round(contrast("000000", "FFFFFF"), 2) == 21.0
+
+
+@pytest.mark.parametrize("top, labels", [
+    (25, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–15", "15–20", "20–25", "25+"]),
+    (20, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–15", "15–20", "20+"]),
+    (15, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–15", "15+"]),
+    (200, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–15", "15–20", "20–200", "200+"]),
+    (12.5, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–12.5", "12.5+"]),
+    (2, ["≤2", "2+"]),
+])
+def test_the_legend_ends_at_the_charts_top(top, labels):
+    s = chart_scale(top)
+    assert [label for _, label in s.legend()] == [*labels, "never"]
+
+
+def test_a_capped_hand_takes_the_top_colour_and_label_and_nothing_else_does():
+    """Issue 32: on a 1-20 chart every "20+" cell was painted in the 15-20 colour."""
+    s = chart_scale(20)
+    assert s.colour(20.0, True) == TOP_COLOUR and cell_label(20.0, True, ((1.0, 20.0),), 20).text == "20+"
+    assert s.colour(19.5, False) == s.colour(15.01, False) == BAND_COLOURS[6] != TOP_COLOUR
+    assert s.colour(None) == s.colour(math.nan) == NEVER_COLOUR
+    # a band holds (low, high]: the edge stack belongs to the band below it
+    assert [s.band(x).label for x in (0.5, 2, 2.01, 10, 12.5, 20)] == ["≤2", "≤2", "2–4", "8–10", "10–15", "15–20"]
+
+
+def test_the_mark_tells_a_wide_fold_gap_from_a_sliver():
+    # issue 32's figures from the 1-25 chart: 63s folded from 2.39 to 5.07 bb, J4o's gap 0.001 bb
+    assert cell_label(7.16, False, ((1.0, 2.39), (5.07, 7.16)), 25).text == "7.1†"
+    assert cell_label(9.2, False, ((1.0, 4.0), (4.001, 9.2)), 25).text == "9.2*"
+    assert cell_label(9.2, False, ((1.0, 4.0), (4.0 + FOLD_GAP_BB, 9.2)), 25).mark == "†"
+    assert cell_label(9.2, False, ((1.0, 4.0), (4.0 + FOLD_GAP_BB * 0.99, 9.2)), 25).mark == "*"
+    assert cell_label(9.2, False, ((1.0, 9.2),), 25).mark == ""
+    # folded at the bottom of the chart: a gap too, once the chart's lowest stack is known
+    assert cell_label(7.0, False, ((3.0, 7.0),), 25, low=1.0).text == "7.0†"
+    assert fold_gaps(((3.0, 7.0),), low=3.0) == []
+
+
+def test_numbers_floor_to_a_tenth_and_to_whole_bb_from_100():
+    assert [cell_label(x, False, ((1.0, x),), 200).number for x in (7.19999, 99.96, 100.0, 137.9)] == \
+        ["7.1", "99.9", "100", "137"]
+    assert cell_label(7.19999, False, ((1.0, 7.2),), 25, exact_label="7.2").number == "7.2"  # the certified floor wins
+
+
+def test_played_text_keeps_every_printed_stack_inside_a_played_stretch():
+    # 63s on the committed 1-25 chart (thresholds.csv): a wide gap, then a 0.32 bb sliver at 5.23-5.55
+    intervals = ((1.0, 2.388587), (5.070148, 5.233911), (5.554753, 7.163619))
+    text = played_text(intervals, low=1.0)
+    assert text == "≤2.3, 5.1–7.1"
+    bridged = ((1.0, 2.388587), (5.070148, 7.163619))  # the sliver bridged: a player does not act on it
+    for part in text.split(", "):
+        lo, hi = (1.0, float(part[1:])) if part.startswith("≤") else map(float, part.split("–"))
+        assert any(a <= lo and hi <= b for a, b in bridged), part
+    assert scale.sliver_span(intervals) == "5.23–5.56"  # rounded outward: it covers the sliver
+    # K8o: pushed again on a 0.002 bb stretch at 18.698-18.700 (too narrow for 0.01 bb)
+    assert played_text(((1.0, 18.030701), (18.697954, 18.699967)), low=1.0) == "≤18.0, ≈18.70"
+
+
+def test_footnotes_list_every_marked_hand_wide_gaps_first():
+    hands = [HandThresholds("sb", "J4o", ((1.0, 5.412719), (5.413884, 5.474649)), (), 5.474649, False),
+             HandThresholds("sb", "AA", ((1.0, 25.0),), (), 25.0, True),
+             HandThresholds("bb", "63s", ((1.0, 2.39), (5.07, 7.16)), (), 7.16, False)]
+    assert footnotes(hands, 25, low=1.0) == ["† 63s: call ≤2.3, 5.1–7.1", "* J4o: push ≤5.4; slivers in 5.41–5.42"]
+
+
+def test_63s_on_the_committed_1_25_chart_shows_its_gap():
+    """Issue 32: "63s 7.1* is folded from 2.39 to 5.07 bb"; the committed set's thresholds.csv."""
+    import csv
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "reports" / "hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25"
+    rows = {(r["player"], r["hand"]): r for r in csv.DictReader((folder / "thresholds.csv").open())}
+    row = rows["sb", "63s"]
+    intervals = [tuple(map(float, iv.split("-"))) for iv in row["intervals"].split(";")]
+    label = cell_label(float(row["max_stack"]), False, intervals, 25, low=1.0)
+    assert label.mark == "†" and fold_gaps(intervals, 1.0)[0][1] - fold_gaps(intervals, 1.0)[0][0] > 2.5
