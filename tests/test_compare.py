@@ -76,9 +76,11 @@ def test_configurations_match_their_thresholds(capsys, tmp_path):
         both = ha.capped and hb.capped
         assert (row["difference"] == "") == (ha.max_stack is None or hb.max_stack is None or both)
         assert {row["capped_a"], row["capped_b"]} <= {"true", "false"}
-        # each side's label is its chart's cell (the chart number, * for several intervals)
-        assert row["label_a"] == ha.label() + ("*" if ha.multi else "")
-        assert row["label_b"] == hb.label() + ("*" if hb.multi else "")
+        # each side's label is its chart's cell (the chart number, then * or † as on the chart)
+        for column, h, low in (("label_a", ha, 2.0), ("label_b", hb, 2.0)):
+            gaps = [q[0] - p[1] for p, q in zip(h.intervals, h.intervals[1:])]
+            gaps += [h.intervals[0][0] - low] if h.intervals and h.intervals[0][0] > low + 1e-9 else []
+            assert row[column] == h.label() + ("" if not gaps else "†" if max(gaps) >= 0.5 else "*"), row
     aa = next(r for r in rows if (r["player"], r["hand"]) == ("sb", "AA"))
     assert (aa["label_a"], aa["label_b"], aa["difference"]) == ("8+", "8+", "")
     # the picture is titled by the structures, not by paths or option strings
@@ -113,7 +115,7 @@ def test_both_capped_is_no_difference_and_the_cell_says_so():
     b = Chart("B", 1, 15, {("sb", "AA"): ((1, 15),), ("sb", "KK"): ((1, 3), (4, 15)), ("sb", "QQ"): ((1, 12.25),)})
     frame = compare_frame(compare_charts(a, b), a, b).set_index(["player", "hand"])
     assert np.isnan(frame.loc[("sb", "AA"), "difference"]) and frame.loc[("sb", "AA"), "label_b"] == "15+"
-    assert (frame.loc[("sb", "KK"), "label_b"], frame.loc[("sb", "KK"), "differ_length"]) == ("15+*", 1.0)
+    assert (frame.loc[("sb", "KK"), "label_b"], frame.loc[("sb", "KK"), "differ_length"]) == ("15+†", 1.0)
     assert frame.loc[("sb", "QQ"), "difference"] == 2.75
     from sflp.report.draw import Text
 

@@ -39,6 +39,7 @@ from sflp.report import (
 from sflp.report.atomic import write_text, write_with
 from sflp.report.excel import EV_FORMAT, GRID_LEFT, GRID_TOP, RANGE_BB_LEFT
 from sflp.solving.solver import solve, solve_many
+from tests.test_chart_pdf import expected_cell
 from tests.test_excel import shown
 
 STACKS = [2, 5, 7.7, 10]
@@ -102,7 +103,7 @@ def grid_position(hand: str) -> tuple[int, int]:
 def displayed_label(cell) -> str:
     """The label a threshold cell shows, without the ``*``: its number through its number format."""
     assert cell.data_type == "n", (cell.coordinate, cell.value)  # numbers stay numbers
-    return shown(cell.value, cell.number_format).removesuffix("*")
+    return shown(cell.value, cell.number_format).split(" ")[-1].rstrip("*†")  # the hand's name and mark off
 
 
 def expected_label(row: dict[str, str], high: float) -> str:
@@ -187,9 +188,8 @@ def test_thresholds_csv_matches_the_thresholds(chart, thresholds):
         assert row["intervals"] == thresholds_mod.format_intervals(h.intervals)
         assert row["any_intervals"] == thresholds_mod.format_intervals(h.any_intervals)
         assert expected_label(row, HIGH) == h.label()
-        # chart_label: the cell every medium prints, the number and then its mark (never the hand)
-        assert row["chart_label"].startswith(expected_label(row, HIGH))
-        assert row["chart_label"][len(expected_label(row, HIGH)):] == ("" if len(h.intervals) < 2 else "*")
+        # chart_label: the cell every medium prints, the number and then its mark († a fold of 0.5 bb or more)
+        assert row["chart_label"] == expected_cell(row, LOW, HIGH)
     assert any(r["capped"] == "true" for r in rows) and any(r["capped"] == "false" for r in rows)
 
 
@@ -384,7 +384,7 @@ def test_constructed_thresholds_labels_notes_and_csv(solutions, config, tmp_path
     sc_72o = rows[("sb", "72o")].pop("sc_number")  # issue 10's column; checked in tests/test_sc.py
     assert 1 < float(sc_72o) < 3 and rows[("bb", "72o")]["sc_number"] == ""
     assert rows[("sb", "72o")] == {"player": "sb", "hand": "72o", "max_stack": "", "capped": "false",
-                                   "intervals": "", "any_intervals": "3.000000-3.500000"}
+                                   "intervals": "", "any_intervals": "3.000000-3.500000", "chart_label": "-"}
     assert rows[("sb", "AA")]["max_stack"] == "25.0" and rows[("sb", "AA")]["capped"] == "true"
     assert rows[("bb", "T3s")]["intervals"] == "1.000000-7.240000;7.270000-7.290000"
     ws = openpyxl.load_workbook(files["chart.xlsx"])["BB call"]

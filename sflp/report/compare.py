@@ -149,19 +149,18 @@ def _published(value: float | None) -> float:
     return math.nan if value is None else micro(value) / MICRO
 
 
-def hand_label(threshold: float | None, capped: bool, intervals, top: float) -> str:
-    """A hand's cell on its own chart (highest stack ``top``), by the charts' label rule:
-    ``"7.1*"``, ``"25+"``, ``"-"``.
+def hand_label(threshold: float | None, capped: bool, intervals, top: float, low: float | None = None) -> str:
+    """A hand's cell on its own chart (from ``low`` to ``top`` bb) by the charts' one label rule,
+    :func:`sflp.report.scale.cell_label`: ``"7.1†"``, ``"24.4*"``, ``"25+"``, ``"-"``.
 
-    >>> hand_label(7.163619, False, ((1.0, 2.388587), (5.070148, 7.163619)), 25.0)
-    '7.1*'
+    >>> hand_label(7.163619, False, ((1.0, 2.388587), (5.070148, 7.163619)), 25.0, 1.0)
+    '7.1†'
     >>> hand_label(25.0, True, ((1.0, 25.0),), 25.0), hand_label(None, False, (), 25.0)
     ('25+', '-')
     """
-    if threshold is None:
-        return "-"
-    number = f"{top:g}+" if capped else f"{math.floor(micro(threshold) / (MICRO // 10)) / 10:.1f}"
-    return number + ("*" if len(intervals) > 1 else "")
+    from sflp.report.scale import cell_label
+
+    return cell_label(threshold, capped, intervals, top, low=low).text
 
 
 def ranked(diffs: dict[tuple[str, str], HandDiff], player: str) -> list[HandDiff]:
@@ -189,8 +188,8 @@ def compare_frame(diffs: dict[tuple[str, str], HandDiff], a: Chart | None = None
                     player, hand,
                     _published(d.threshold_a),
                     _published(d.threshold_b),
-                    "" if a is None else hand_label(d.threshold_a, d.capped_a, a.get(player, hand), a.high),
-                    "" if b is None else hand_label(d.threshold_b, d.capped_b, b.get(player, hand), b.high),
+                    "" if a is None else hand_label(d.threshold_a, d.capped_a, a.get(player, hand), a.high, a.low),
+                    "" if b is None else hand_label(d.threshold_b, d.capped_b, b.get(player, hand), b.high, b.low),
                     d.capped_a, d.capped_b,
                     difference,
                     ";".join(f"{lo / MICRO:.6f}-{hi / MICRO:.6f}" for lo, hi in ends),

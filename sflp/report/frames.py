@@ -105,7 +105,7 @@ def thresholds_frame(thresholds) -> pd.DataFrame:
     its mark (:func:`chart_label`).
     """
     rows = []
-    top = float(thresholds.high)
+    top, low = float(thresholds.high), float(thresholds.low)
     for player in PLAYERS:
         for hand in CLASS_NAMES:
             h = thresholds.get(player, hand)
@@ -120,18 +120,21 @@ def thresholds_frame(thresholds) -> pd.DataFrame:
                     any_text,
                     h.label(),
                     bool(h.multi),
-                    chart_label(h, top),
+                    chart_label(h, top, low),
                 )
             )
     return pd.DataFrame(rows, columns=[*THRESHOLDS_COLUMNS, "label", "multi", "chart_label"])
 
 
-def chart_label(hand, top: float) -> str:
+def chart_label(hand, top: float, low: float | None = None) -> str:
     """The text of one hand's chart cell (:class:`sflp.solving.thresholds.HandThresholds` ``hand``
-    on a chart whose highest stack is ``top``): the number, then ``*`` when the hand is played on
-    several stack intervals.
+    on a chart from ``low`` to ``top`` bb) by the one label rule of every medium,
+    :func:`sflp.report.scale.cell_label`: the number (``7.1``, ``137``, ``25+``, ``-``), then its
+    mark (``*`` several stretches, each fold narrower than 0.5 bb; ``†`` a fold of 0.5 bb or more).
     """
-    return hand.label() + ("*" if hand.multi else "")
+    from sflp.report.scale import cell_label
+
+    return cell_label(hand.max_stack, hand.capped, hand.intervals, top, hand.exact_label, low=low).text
 
 
 # ---------------------------------------------------------------- Sklansky-Chubukov numbers

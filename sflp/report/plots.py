@@ -21,14 +21,17 @@ from __future__ import annotations
 import math
 import pathlib
 from collections.abc import Sequence
+from types import SimpleNamespace
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from sflp.atomic import write_bytes
-from sflp.report.colors import NEVER, THRESHOLD_BANDS, frequency_colour, text_colour, threshold_colour
+from sflp.report.colors import frequency_colour
 from sflp.report.draw import CAP_HEIGHT, Drawing, png_bytes, svg_bytes, text_width, wrap
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
+from sflp.report.scale import FOLD_GAP_BB, ChartScale, chart_scale, footnotes, ink
 from sflp.report.text import fmt_num
 
 DPI = 120
@@ -37,15 +40,17 @@ PT = 72.0
 """Points per inch."""
 INK = "000000"
 NOTE = "333333"
+OUTLINE = "8C8C8C"
+"""The outline of a *never* cell and of the legend's boxes."""
 _VERB = {"sb": "pushed", "bb": "called"}
-MAX_FOOTNOTE_HANDS = 6
 
 
 # ---------------------------------------------------------------- the 13x13 grid
 
 
 def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, second, *,
-              big_second: bool = False, rank_size: float = 8.0, text_size: float | None = None) -> None:
+              big_second: bool = False, rank_size: float = 8.0, text_size: float | None = None,
+              outlined=None) -> None:
     """One 13x13 grid with its top-left corner at ``(left, top)``, ``size`` points wide.
 
     ``colours[r][c]`` is the cell colour (``"RRGGBB"``), ``hands[r][c]`` its name and
@@ -53,6 +58,8 @@ def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, 
     columns above the grid and the rows on its left.  Cells are separated by 0.8 pt of white.
     Text sizes: 6.5 pt (the name alone 7.5 pt); ``big_second`` sets the second line in 8.5 pt
     bold; ``text_size`` sets every cell text in that size, the second line bold (the printable page).
+    ``outlined[r][c]`` true draws a grey outline round the cell (*never* cells, white, so that they
+    stay cells on white paper).  The text's ink is :func:`sflp.report.scale.ink` of the cell.
     """
     cell = size / 13
     gap = 0.4
@@ -65,20 +72,24 @@ def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, 
     for r in range(13):
         y = top + r * cell
         for c in range(13):
-            d.rect(left + c * cell + gap, y + gap, cell - 2 * gap, cell - 2 * gap, fill=colours[r][c])
+            if outlined is not None and outlined[r][c]:
+                d.rect(left + c * cell + gap, y + gap, cell - 2 * gap, cell - 2 * gap, fill=colours[r][c],
+                       stroke=OUTLINE, width=0.6)
+            else:
+                d.rect(left + c * cell + gap, y + gap, cell - 2 * gap, cell - 2 * gap, fill=colours[r][c])
     for k, rank in enumerate(GRID_RANKS):
         d.text(left + (k + 0.5) * cell, top - 4.5, rank, rank_size, INK, anchor="middle")
         d.text(left - 5.5, top + (k + 0.5) * cell + CAP_HEIGHT * rank_size / 2, rank, rank_size, INK, anchor="end")
     for r in range(13):
         for c in range(13):
-            ink = text_colour(colours[r][c])
+            colour = ink(colours[r][c])
             x = left + (c + 0.5) * cell
             extra = second[r][c]
             if extra:
-                _centred(d, x, top + (r + 0.3) * cell, hands[r][c], name_size, ink)
-                _centred(d, x, top + (r + 0.7) * cell, extra, second_size, ink, second_weight)
+                _centred(d, x, top + (r + 0.3) * cell, hands[r][c], name_size, colour)
+                _centred(d, x, top + (r + 0.7) * cell, extra, second_size, colour, second_weight)
             else:
-                _centred(d, x, top + (r + 0.5) * cell, hands[r][c], alone_size, ink)
+                _centred(d, x, top + (r + 0.5) * cell, hands[r][c], alone_size, colour)
 
 
 def _centred(d: Drawing, x: float, y: float, text: str, size: float, colour: str, weight: str = "normal") -> None:
@@ -91,18 +102,46 @@ def _title(d: Drawing, x: float, baseline: float, lines: Sequence[str], size: fl
         d.text(x, baseline + k * size * 1.2, line, size, INK, weight, anchor="middle")
 
 
-def threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float):
-    """(rows, colours, hands, labels, ``*`` hands) of one player's threshold grid; the labels are
-    ``tdf``'s ``chart_label`` (:func:`sflp.report.frames.chart_label`), the cell text of every medium."""
+class ThresholdCells(NamedTuple):
+    """One player's threshold grid, by the one label and colour rule (:mod:`sflp.report.scale`)."""
+
+    rows: pd.DataFrame
+    colours: list
+    """13x13 ``RRGGBB``: the band of the hand's threshold, the top colour when capped."""
+    hands: object
+    labels: list
+    """13x13 cell texts, ``tdf``'s ``chart_label``: the number, then its mark."""
+    never: list
+    """13x13 bools: never played (white cells, outlined)."""
+    footnotes: list
+    """:func:`sflp.report.scale.footnotes` of the grid: a line per marked hand, ``†`` first."""
+    scale: ChartScale
+
+
+def interval_pairs(text: str) -> tuple[tuple[float, float], ...]:
+    """``thresholds.csv``'s intervals as pairs of floats.
+
+    >>> interval_pairs("1.000000-2.388587;5.070148-7.163619"), interval_pairs("")
+    (((1.0, 2.388587), (5.070148, 7.163619)), ())
+    """
+    return tuple((float(a), float(b)) for a, b in (part.split("-", 1) for part in filter(None, text.split(";"))))
+
+
+def threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float) -> ThresholdCells:
+    """One player's threshold grid of ``tdf`` on a chart from ``low`` to ``high`` bb: colours from
+    :func:`sflp.report.scale.chart_scale` (capped hands in the top colour), the cell texts of
+    ``chart_label`` and the footnotes of the marked hands."""
+    scale = chart_scale(high, low)
     rows = select(tdf, player=player)
     max_stack = grid_from_tidy(rows, "max_stack").to_numpy(dtype=np.float64)
-    multi = grid_from_tidy(rows, "multi").to_numpy(dtype=bool)
+    capped = grid_from_tidy(rows, "capped").to_numpy(dtype=bool)
     hands = grid_from_tidy(rows, "hand").to_numpy()
-    colours = [[threshold_colour(max_stack[r, c])
-                for c in range(13)] for r in range(13)]
-    second = grid_from_tidy(rows, "chart_label").to_numpy().tolist()  # the number and its mark
-    starred = [hands[r, c] for r in range(13) for c in range(13) if multi[r, c]]
-    return rows, colours, hands, second, starred
+    colours = [[scale.colour(max_stack[r, c], bool(capped[r, c])) for c in range(13)] for r in range(13)]
+    labels = grid_from_tidy(rows, "chart_label").to_numpy().tolist()  # the number and its mark
+    never = np.isnan(max_stack).tolist()
+    played = [SimpleNamespace(player=player, hand=h, intervals=interval_pairs(iv))
+              for h, iv in zip(rows["hand"], rows["intervals"])]  # class-id order: the grid's, row by row
+    return ThresholdCells(rows, colours, hands, labels, never, footnotes(played, high, low), scale)
 
 
 def frequency_cells(ranges: pd.DataFrame, player: str):
@@ -115,15 +154,25 @@ def frequency_cells(ranges: pd.DataFrame, player: str):
     return colours, hands, second
 
 
-def colour_bar(d: Drawing, left: float, top: float, width: float, height: float, label_size: float = 7.0) -> None:
-    """The threshold legend: one box per band of :data:`~sflp.report.colors.THRESHOLD_BANDS`
-    (``<=2`` at the bottom to ``20+`` at the top) and a box for never, each labelled in bb."""
-    boxes = [(b.colour, b.label) for b in THRESHOLD_BANDS][::-1] + [(NEVER, "never")]
+def colour_bar(d: Drawing, left: float, top: float, width: float, height: float, scale: ChartScale,
+               label_size: float = 7.0) -> None:
+    """The threshold legend of ``scale`` (:meth:`~sflp.report.scale.ChartScale.legend`), one box
+    per colour: the top (``25+``) at the top, the bands dark to light (``20–25`` ... ``≤2``), then
+    never, each labelled in bb."""
+    legend = scale.legend()
+    boxes = legend[:-1][::-1] + legend[-1:]
     step = height / len(boxes)
     for k, (colour, label) in enumerate(boxes):
         y = top + k * step
-        d.rect(left, y, width, step * 0.86, fill=colour, stroke=INK, width=0.4)
+        d.rect(left, y, width, step * 0.86, fill=colour, stroke=OUTLINE, width=0.4)
         d.text(left + width + 4, y + step * 0.43 + CAP_HEIGHT * label_size / 2, label, label_size, INK)
+
+
+def footnote_head(verb: str) -> str:
+    """The line over a grid's footnotes: what the marks mean."""
+    return (f"† folded on a stretch of {FOLD_GAP_BB:g} bb or more inside the {verb} range: read the stacks below, "
+            f"not the number.  * {verb} on several stretches, each fold narrower than {FOLD_GAP_BB:g} bb.  "
+            "Stacks in bb, rounded inward (every stack shown is played):")
 
 
 FREQUENCY_STEPS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -141,7 +190,7 @@ def frequency_legend(d: Drawing, left: float, top: float, player: str, box: floa
     for k, freq in enumerate(FREQUENCY_STEPS):
         colour = frequency_colour(freq, player)
         d.rect(x + k * box, top, box - 2, box * 0.6, fill=colour, stroke="999999", width=0.4)
-        _centred(d, x + k * box + (box - 2) / 2, top + box * 0.3, f"{100 * freq:.0f}%", size, text_colour(colour))
+        _centred(d, x + k * box + (box - 2) / 2, top + box * 0.3, f"{100 * freq:.0f}%", size, ink(colour))
     return x + len(FREQUENCY_STEPS) * box
 
 
@@ -149,37 +198,29 @@ def frequency_legend(d: Drawing, left: float, top: float, player: str, box: floa
 
 
 def threshold_picture(tdf: pd.DataFrame, player: str, low: float, high: float, structure: str) -> Drawing:
-    """The threshold chart of one player: colour by ``max_stack``, label in each cell."""
-    d = Drawing(8.0 * PT, 8.8 * PT)
+    """The threshold chart of one player: colour by the band of ``max_stack`` (the top colour when
+    capped), label in each cell, the legend beside the grid and the footnotes of the marked hands
+    (:func:`sflp.report.scale.footnotes`) under it, every one: the drawing grows to hold them."""
     left, top, size = 0.45 * PT, 0.8 * PT, 6.7 * PT
-    rows, colours, hands, second, starred = threshold_cells(tdf, player, low, high)
-    _title(d, d.width / 2, 20, [f"{PLAYER_TITLES[player]} thresholds (bb), stacks {fmt_num(low)}-{fmt_num(high)} bb",
-                                structure], 11)
-    draw_grid(d, left, top, size, colours, hands, second, big_second=True)
-    colour_bar(d, 7.3 * PT, top, 0.15 * PT, size)
+    cells = threshold_cells(tdf, player, low, high)
     verb = _VERB[player]
+    width = 8.0 * PT - 2 * left
     notes = [
         f"Number: largest stack (bb, truncated to 0.1) at which the hand is {verb} with frequency > 0.5; "
-        f"{fmt_num(high)}+ = up to the top of the range; - = never (grey).",
+        f"{fmt_num(high)}+ = up to the top of the range; - = never (white).",
     ]
-    if starred:
-        by_hand = dict(zip(rows["hand"], rows["intervals"]))
-        shown = [f"{h} {_short_intervals(by_hand[h])}" for h in starred[:MAX_FOOTNOTE_HANDS]]
-        more = len(starred) - len(shown)
-        notes.append("* played with frequency > 0.5 on more than one stack interval (bb): " + "; ".join(shown)
-                     + (f"; and {more} more (see thresholds.csv)" if more else ""))
-    lines = [line for note in notes for line in wrap(note, d.width - 2 * left, 7)]
+    if cells.footnotes:
+        notes.append(footnote_head(verb))
+    lines = [line for note in notes for line in wrap(note, width, 7)]
+    for note in cells.footnotes:
+        lines += [("   " if k else "") + line for k, line in enumerate(wrap(note, width - 12, 7))]
+    d = Drawing(8.0 * PT, max(8.8 * PT, top + size + 0.2 * PT + len(lines) * 7 * 1.2 + 0.25 * PT))
+    _title(d, d.width / 2, 20, [f"{PLAYER_TITLES[player]} thresholds (bb), stacks {fmt_num(low)}-{fmt_num(high)} bb",
+                                structure], 11)
+    draw_grid(d, left, top, size, cells.colours, cells.hands, cells.labels, big_second=True, outlined=cells.never)
+    colour_bar(d, 7.3 * PT, top, 0.15 * PT, size, cells.scale)
     d.lines(left, top + size + 0.2 * PT, lines, 7, NOTE)
     return d
-
-
-def _short_intervals(text: str) -> str:
-    """``"1.000000-7.240000;7.270000-7.290000"`` -> ``"1-7.24, 7.27-7.29"``."""
-    parts = []
-    for part in filter(None, text.split(";")):
-        lo, hi = part.split("-", 1)
-        parts.append(f"{float(lo):g}-{float(hi):g}")
-    return ", ".join(parts)
 
 
 def combo_pct(rows: pd.DataFrame) -> float:

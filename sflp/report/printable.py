@@ -39,10 +39,19 @@ from typing import NamedTuple
 import pandas as pd
 
 from sflp.atomic import write_bytes
-from sflp.report.colors import NEVER, THRESHOLD_BANDS, text_colour
 from sflp.report.draw import CAP_HEIGHT, Drawing, pdf_bytes, text_width, wrap
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, select
-from sflp.report.plots import INK, PT, combo_pct, draw_grid, frequency_cells, frequency_legend, threshold_cells
+from sflp.report.plots import (
+    INK,
+    OUTLINE,
+    PT,
+    combo_pct,
+    draw_grid,
+    frequency_cells,
+    frequency_legend,
+    threshold_cells,
+)
+from sflp.report.scale import FOLD_GAP_BB, MARK_GAP, MARK_SEVERAL, ChartScale, ink
 from sflp.report.text import fmt_num
 from sflp.report.writers import PAPER_NAMES, check_paper
 
@@ -93,49 +102,99 @@ def page_label(label: str) -> str:
 # ---------------------------------------------------------------- page 1
 
 
-def _page_cells(tdf: pd.DataFrame, player: str, low: float, high: float):
-    """(colours, names, labels) of one player's grid on the page: the chart's cells
-    (:func:`~sflp.report.plots.threshold_cells`), the label in :func:`page_label`'s form with its
-    mark after the number, as in every medium."""
-    _, colours, hands, second, _ = threshold_cells(tdf, player, low, high)
-    labels = [[page_label(second[r][c]) for c in range(13)] for r in range(13)]
-    return colours, hands, labels
-
-
-def band_legend(d: Drawing, left: float, top: float, box: float, size: float = TEXT) -> None:
-    """The threshold bands in a row, ``<=2`` to ``20+`` and then never, each box labelled in bb."""
+def band_legend(d: Drawing, left: float, top: float, box: float, scale: ChartScale, size: float = TEXT) -> None:
+    """The chart's legend in a row (:meth:`~sflp.report.scale.ChartScale.legend`): the bands ``≤2``
+    to ``20–25``, the top ``25+`` and never, each box labelled in bb."""
     label = "Colour = band of that stack (bb):"
     d.text(left, top + 8 + CAP_HEIGHT * size / 2, label, size, INK, "bold")
     x = left + text_width(label, size, "bold") + 8
-    for k, (colour, text) in enumerate([(b.colour, b.label) for b in THRESHOLD_BANDS] + [(NEVER, "never")]):
-        d.rect(x + k * box, top, box - 2, 16, fill=colour, stroke="999999", width=0.4)
-        d.text(x + k * box + (box - 2) / 2, top + 8 + CAP_HEIGHT * size / 2, text, size, text_colour(colour),
+    for k, (colour, text) in enumerate(scale.legend()):
+        d.rect(x + k * box, top, box - 2, 16, fill=colour, stroke=OUTLINE, width=0.4)
+        d.text(x + k * box + (box - 2) / 2, top + 8 + CAP_HEIGHT * size / 2, text, size, ink(colour),
                anchor="middle")
+
+
+def page_footnotes(lines: Sequence[str], verb: str) -> list[str]:
+    """A grid's footnotes as page 1 prints them: each ``†`` line in full (the number alone would
+    mislead), then one line naming the ``*`` hands, whose slivers page 2 lists.
+
+    >>> page_footnotes(["† 63s: push ≤2.3 and 5.1–7.1", "* J4o: push ≤5.4 and 5.41–5.47", "* T2o: push ≤2.9"], "pushed")
+    ['† 63s: push ≤2.3 and 5.1–7.1', '* J4o, T2o: pushed on several stretches, each fold narrower than 0.5 bb (page 2)']
+    """
+    gaps = [line for line in lines if line.startswith(MARK_GAP)]
+    several = [line[2:].split(":", 1)[0] for line in lines if line.startswith(MARK_SEVERAL)]
+    if several:
+        gaps.append(f"{MARK_SEVERAL} {', '.join(several)}: {verb} on several stretches, each fold narrower than "
+                    f"{FOLD_GAP_BB:g} bb (page 2)")
+    return gaps
+
+
+MIN_GRID_SHARE = 0.7
+"""Page 1's grids take at least this share of the printable width (93 % when nothing needs their
+height): the footnotes of a chart with many marked hands take the height above it, so that they
+stay on the page of their grid (73 % for the 1-25 bb chart, 9 ``†`` hands on A4)."""
+
+
+def _footnote_block(tdf, low: float, high: float, width: float) -> list[list[tuple[str, str]]]:
+    """Page 1's footnotes (:func:`page_footnotes`) as two balanced columns of ``(text, weight)``
+    lines, wrapped to ``width``: each player's title in bold, then its lines (SB first, a
+    player's lines may go on in the second column)."""
+    flow: list[tuple[str, str]] = []
+    for player, verb in (("sb", "pushed"), ("bb", "called")):
+        notes = page_footnotes(threshold_cells(tdf, player, low, high).footnotes, verb)
+        if notes:
+            flow.append((PLAYER_TITLES[player], "bold"))
+            flow += [(("    " if k else "") + w, "normal") for note in notes
+                     for k, w in enumerate(wrap(note, width - 14, TEXT))]
+    cut = (len(flow) + 1) // 2
+    if cut and flow[cut - 1][1] == "bold":  # a title stays with its first line
+        cut -= 1
+    return [flow[:cut], flow[cut:]]
 
 
 def _first_page(paper: Paper, tdf, low: float, high: float, structure: str, ranges, stack) -> Drawing:
     d = Drawing(paper.width, paper.height)
     size = grid_size(paper)
     top = MARGIN + 58
-    lefts = [MARGIN + _RANK_COLUMN + k * (size + _GRID_GAP + _RANK_COLUMN) for k in range(2)]
+    step = TEXT * 1.3
     if tdf is not None:
         title = f"Heads-up push/fold thresholds, stacks {fmt_num(low)}-{fmt_num(high)} bb, {structure}"
+        column = (paper.width - 2 * MARGIN - _GRID_GAP) / 2
+        columns = _footnote_block(tdf, low, high, column)
+        most = max(map(len, columns))
+        notes = [
+            f"Each cell: the hand and, in bold, the largest stack (bb, effective, before posting; truncated to 0.1"
+            f"{', whole bb from 100' if high >= 100 else ''}) at which it is pushed (left) or called (right) with "
+            f"frequency > 0.5, then its mark.  {fmt_num(high)}+ = to the top of this chart; - = never.  Aces top-left, "
+            "suited hands above the diagonal, offsuit below."
+            + (f"  † folded on a stretch of {FOLD_GAP_BB:g} bb or more inside the played range: read the stacks "
+               f"below, not the number.  * several stretches, each fold narrower (stacks on page 2)." if most else ""),
+        ]
+        note_lines = [w for note in notes for w in wrap(note, paper.width - 2 * MARGIN, TEXT)]
+        # the grids shrink (to a floor) so that the legend, notes and every footnote fit on this page
+        room = paper.height - MARGIN - 14 - top - 12 - 26 - len(note_lines) * step - most * step - 8
+        floor = MIN_GRID_SHARE * (paper.width - 2 * MARGIN) / 2
+        size = max(min(size, room), floor)
+        lefts = _lefts(paper, size)
         for left, player in zip(lefts, ("sb", "bb")):
-            colours, names, second = _page_cells(tdf, player, low, high)
-            draw_grid(d, left, top, size, colours, names, second, rank_size=TEXT, text_size=TEXT)
+            cells = threshold_cells(tdf, player, low, high)
+            labels = [[page_label(text) for text in row] for row in cells.labels]
+            draw_grid(d, left, top, size, cells.colours, cells.hands, labels, rank_size=TEXT, text_size=TEXT,
+                      outlined=cells.never)
             d.text(left + size / 2, top - 18, f"{PLAYER_TITLES[player]}: largest stack (bb) played", 11, INK,
                    "bold", anchor="middle")
         below = top + size + 12
-        band_legend(d, lefts[0], below, box=min(46.0, (paper.width - MARGIN - lefts[0] - 170) / 10))
-        notes = [
-            f"Each cell: the hand and, in bold, the largest stack (bb, truncated to 0.1"
-            f"{'; to 1 bb from 100 bb' if high >= 100 else ''}) at which it is "
-            f"pushed (left) or called (right) with frequency > 0.5.  {fmt_num(high)}+ = up to the top of this chart; "
-            "- = never; * = played on more than one stack interval (listed on the next page).  Aces top-left, "
-            "pairs on the diagonal, suited hands above it, offsuit below; stacks are effective, before posting.",
-        ]
+        legend = cells.scale.legend()
+        band_legend(d, lefts[0], below, min(46.0, (paper.width - MARGIN - lefts[0] - 170) / len(legend)),
+                    cells.scale)
+        y = d.lines(MARGIN, below + 26, note_lines, TEXT, "222222", spacing=1.3)
+        for k, lines in enumerate(columns):
+            for j, (text, weight) in enumerate(lines):
+                d.text(MARGIN + k * (column + _GRID_GAP), y + 4 + j * step + TEXT * 0.93, text, TEXT,
+                       INK if weight == "bold" else "222222", weight)
     else:
         title = f"Heads-up push/fold equilibrium at {fmt_num(stack)} bb, {structure}"
+        lefts = _lefts(paper, size)
         at = select(ranges, stack=stack)
         for left, player in zip(lefts, ("sb", "bb")):
             rows = select(at, player=player)
@@ -148,11 +207,18 @@ def _first_page(paper: Paper, tdf, low: float, high: float, structure: str, rang
         notes = ["Each cell: the hand and, when it is mixed, its frequency; white = never, full colour = always.  "
                  "Aces top-left, pairs on the diagonal, suited hands above it, offsuit below; the stack is "
                  "effective, before posting."]
+        lines = [w for note in notes for w in wrap(note, paper.width - 2 * MARGIN, TEXT)]
+        d.lines(MARGIN, below + 26, lines, TEXT, "222222", spacing=1.3)
     for line in _fit_title(title, paper.width - 2 * MARGIN):
         d.text(MARGIN, MARGIN + 14, line, 15, INK, "bold")
-    lines = [w for note in notes for w in wrap(note, paper.width - 2 * MARGIN, TEXT)]
-    d.lines(MARGIN, below + 26, lines, TEXT, "222222", spacing=1.3)
     return d
+
+
+def _lefts(paper: Paper, size: float) -> list[float]:
+    """The left edges of the two grids of width ``size``, the pair centred on the page."""
+    pair = 2 * (_RANK_COLUMN + size) + _GRID_GAP
+    first = (paper.width - pair) / 2 + _RANK_COLUMN
+    return [first + k * (size + _GRID_GAP + _RANK_COLUMN) for k in range(2)]
 
 
 def _fit_title(title: str, width: float) -> list[str]:
@@ -205,10 +271,12 @@ def _about_entries(structure: str, about: Sequence[tuple[str, object]], width: f
 
 def _interval_entries(tdf: pd.DataFrame, width: float) -> list[_Entry]:
     entries: list[_Entry] = []
-    hang = text_width("AKo*", TEXT, "bold") + 8
+    hang = text_width("AKo†", TEXT, "bold") + 8
     for player in ("sb", "bb"):
         rows = select(tdf, player=player)
-        rows = rows[rows["multi"].astype(bool)]
+        marks = {h: label[len(label.rstrip(MARK_GAP + MARK_SEVERAL)):]
+                 for h, label in zip(rows["hand"], rows["chart_label"])}
+        rows = rows[[bool(marks[h]) for h in rows["hand"]]]  # the marked hands (chart_label's mark)
         if rows.empty:
             continue
         verb = "pushed" if player == "sb" else "called"
@@ -216,7 +284,8 @@ def _interval_entries(tdf: pd.DataFrame, width: float) -> list[_Entry]:
         entries.append(_Entry("", tuple(wrap("Stacks in bb, to 0.0001, where the hand is played with frequency > 0.5.",
                                              width, TEXT))))
         for hand, intervals in sorted(zip(rows["hand"], rows["intervals"]), key=lambda hi: grid_position(hi[0])):
-            entries.append(_Entry(hand, tuple(wrap(interval_text(intervals), width - hang, TEXT)), TEXT, hang))
+            entries.append(_Entry(hand + marks[hand], tuple(wrap(interval_text(intervals), width - hang, TEXT)), TEXT,
+                                  hang))
     if not entries:
         entries.append(_Entry("Every hand is played on one stack interval at most.", (), TEXT))
     return entries
