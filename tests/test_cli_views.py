@@ -22,6 +22,7 @@ import pytest
 from sflp.cli import build_parser, main
 from sflp.core.game import GameConfig
 from sflp.report.format import threshold_grid as _threshold_grid
+from sflp.report.format import visible_width
 from sflp.solving.thresholds import compute_thresholds
 from tests.chart_files import expected_label  # the one oracle of a chart label
 
@@ -42,6 +43,18 @@ def grid_hand(r: int, c: int) -> str:
     return RANKS[min(r, c)] + RANKS[max(r, c)] + ("s" if c > r else "o")
 
 
+
+
+def marked_label(row: dict[str, str], low: float, high: float) -> str:
+    """Issue 32's label rule written out from a thresholds.csv row: the number, then "†" when a
+    folded stretch of 0.5 bb or more lies inside the played range (or below it, down to the
+    chart's lowest stack ``low``), "*" when the hand is played on several stretches with only
+    narrower gaps between them, nothing otherwise."""
+    number = expected_label(row, high).rstrip("*†")
+    spans = [tuple(map(float, part.split("-"))) for part in row["intervals"].split(";") if part]
+    gaps = [b[0] - a[1] for a, b in zip(spans, spans[1:])] + ([spans[0][0] - low] if spans else [])
+    gaps = [g for g in gaps if g > 1e-9]
+    return number + ("" if not gaps else "\u2020" if max(gaps) >= 0.5 - 1e-9 else "*")
 
 
 @pytest.fixture(scope="module")
@@ -72,17 +85,31 @@ def test_chart_threshold_grids_have_headers_hands_and_labels(chart_text, capsys)
             labels = lines[start + 3 + 2 * r].split()
             assert names[0] == RANKS[r]  # the row header
             assert names[1:] == [grid_hand(r, c) for c in range(13)]
-            assert labels == [expected_label(rows[(player, grid_hand(r, c))], 10.0) for c in range(13)]
+            assert labels == [marked_label(rows[(player, grid_hand(r, c))], 2.0, 10.0) for c in range(13)]
+
+
+def _cell(colour: str, text: str) -> str:
+    """A terminal cell: ``text`` on ``colour`` in the scale's ink (24-bit ANSI)."""
+    from sflp.report.scale import ink
+
+    bg = ";".join(str(int(colour[i:i + 2], 16)) for i in (0, 2, 4))
+    fg = ";".join(str(int(ink(colour)[i:i + 2], 16)) for i in (0, 2, 4))
+    return f"\x1b[48;2;{bg};38;2;{fg}m{text}\x1b[0m"
 
 
 def test_threshold_grid_colours_on_a_terminal():
+    """Issue 32 §1: a capped cell takes the top colour of its own (not the band below it), like
+    every medium; colours and ink come from the one scale (sflp.report.scale)."""
+    from sflp.report.scale import chart_scale
+
     t = compute_thresholds(GameConfig(stack=1), low=1, high=10)
+    scale = chart_scale(10, 1)
     text = _threshold_grid(t, "sb", color=True)
-    # AA is pushed up to the top of the range (10 bb): the 8-10 bb band, teal 25868D, black ink
-    # (WCAG contrast 4.9 against 4.3 for white)
-    assert "\x1b[48;2;37;134;141;38;2;0;0;0m AA  \x1b[0m" in text
-    # 72o is pushed at 1 bb only: the lightest band (2 bb or less), yellow FDE725
-    assert "\x1b[48;2;253;231;37;38;2;0;0;0m 72o \x1b[0m" in text
+    # AA is pushed over the whole range (1-10 bb): capped, "10+", the top colour
+    assert _cell(scale.top.colour, " AA  ") in text and _cell(scale.top.colour, " 10+ ") in text
+    assert scale.top.colour not in {b.colour for b in scale.bands}
+    # 72o is pushed at 1 bb only: the lightest band (2 bb or less)
+    assert _cell(scale.bands[0].colour, " 72o ") in text and scale.bands[0].label == "≤2"
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
     assert plain == _threshold_grid(t, "sb", color=False)
 
@@ -94,10 +121,32 @@ def test_coloured_threshold_text_carries_the_band_legend():
     text = format_thresholds(t, color=True)
     legend = next(line for line in text.splitlines() if line.startswith("colour: played up to (bb)"))
     swatches = re.findall(r"\x1b\[48;2;(\d+);(\d+);(\d+);[0-9;]*m ([^\x1b]+) \x1b\[0m", legend)
-    assert [label for *_, label in swatches] == ["≤2", "2–4", "4–6", "6–8", "8–10", "10–12", "12–15", "15–20",
-                                                 "20+", "never"]
-    assert tuple(map(int, swatches[0][:3])) == (253, 231, 37)  # the lightest band, as on the AA..72o cells
+    # the chart's own top: "10+" on a 1-10 chart (the old legend said "20+" whatever the top)
+    assert [label for *_, label in swatches] == ["≤2", "2–4", "4–6", "6–8", "8–10", "10+", "never"]
     assert "colour:" not in format_thresholds(t, color=False)  # no colours, no colour legend
+    narrow = format_thresholds(t, color=True, width=40).splitlines()
+    start = next(k for k, line in enumerate(narrow) if line.startswith("colour:"))
+    swatch_lines = narrow[start:narrow.index("", start)]
+    assert len(swatch_lines) > 1 and max(map(visible_width, swatch_lines)) <= 40  # the legend wraps
+
+
+def test_fold_gaps_are_marked_after_the_number_and_footnoted_under_the_grid(capsys):
+    """Issue 32 §2: 63s on the 1-25 chart is folded from 2.39 to 5.07 bb: its cell reads "7.1†"
+    (the mark after the number, never on the name) and the note under the SB grid gives where
+    it is pushed; a sliver keeps "*"."""
+    t = compute_thresholds(GameConfig(stack=1), low=1, high=25)
+    from sflp.report.format import format_thresholds
+
+    lines = format_thresholds(t, width=80).splitlines()
+    sb = lines.index("SB push up to (bb)")
+    bb = lines.index("BB call up to (bb)")
+    row = RANKS.index("6")
+    names, labels = lines[sb + 2 + 2 * row].split(), lines[sb + 3 + 2 * row].split()
+    assert names[1 + RANKS.index("3")] == "63s" and labels[RANKS.index("3")] == "7.1\u2020"
+    notes = [line for line in lines[sb + 28:bb] if line.startswith(("\u2020 ", "* "))]
+    assert any(line.startswith("\u2020 63s: push \u22642.3") and "5.1" in line for line in notes)
+    assert all(len(line) <= 80 for line in lines)
+    assert not any(name.endswith(("*", "\u2020")) for line in lines[sb + 2:sb + 28:2] for name in line.split())
 
 
 def test_grid_stacks_choose_the_range_grids(chart_text):

@@ -43,12 +43,13 @@ def commands(tmp_path):
         "verify": ["verify", "--stack", "10", "--sb", "30%", "--bb", "20%", "--exact"],
         "verify-long-name": ["verify", "--stack", "10", "--sb", "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+",
                              "--bb", "20%"],
+        "chart": ["chart", "--stacks", "2,5,7.7,10", "--formats", "csv", "--out", "ch"],
         "compare": ["compare", "nash", "ante=0.125", "--stacks", "2:4", "--out", "cmp"],
     }
 
 
 NAMES = ["solve", "solve-ante", "solve-out", "sc", "sc-ante", "exploit", "exploit-bb-hero", "exploit-stacks", "verify",
-         "verify-long-name", "compare"]
+         "verify-long-name", "chart", "compare"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -200,3 +201,20 @@ def test_wrapped_ranges_read_back():
     assert len(lines) > 2 and max(map(len, lines)) <= 40
     back = sflp.parse_range("\n".join(lines).removeprefix("SB push range: ")).class_weights()
     assert np.array_equal(back, sflp.parse_range(text).class_weights())
+
+
+def test_verify_of_the_equilibrium_prints_no_negative_zero(capsys, monkeypatch, tmp_path):
+    """Issue 32: `verify` printed -0.000000000 when the strategies are the equilibrium (float
+    gains of -1e-17); here the equilibrium as an OpenSpiel policy table (the README's
+    `--policy policy.json`, made without OpenSpiel)."""
+    import json
+
+    import sflp
+    from sflp.openspiel import from_strategy
+
+    sb, bb = sflp.solve(sflp.GameConfig(stack=10)).class_strategies()
+    (tmp_path / "policy.json").write_text(json.dumps(from_strategy(sb, bb)))
+    monkeypatch.chdir(tmp_path)
+    out = run(capsys, monkeypatch, 80, "verify", "--stack", "10", "--policy", "policy.json")
+    assert "SB                 0.000000000       0.000   OpenSpiel policy (policy.json)" in out
+    assert not NEGATIVE_ZERO.search(out) and max(map(visible_width, out.splitlines())) <= 80

@@ -141,7 +141,7 @@ def cmd_exploit(args) -> int:
     if args.json:
         print_json({**exploit_sweep_dict(sweep, locked, out_dir, files, stacks, config), **shown})
         return 0
-    print(format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown, terminal_width()))
+    print(format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown, terminal_width(), use_color(args)))
     return 0
 
 

@@ -168,35 +168,74 @@ def ansi(background: str, text: str) -> str:
     return f"\x1b[48;2;{bg[0]};{bg[1]};{bg[2]};38;2;{fg[0]};{fg[1]};{fg[2]}m{text}\x1b[0m"
 
 
-def band_legend_text() -> str:
-    """The threshold colour bands as coloured swatches (``≤2`` ... ``20+``, never) for a terminal."""
-    from sflp.report.colors import NEVER, THRESHOLD_BANDS
+def swatch_lines(head: str, swatches: list[tuple[str, str]], width: int | None) -> list[str]:
+    """``head`` and coloured swatches (``(colour, label)``), broken to new lines (indented two
+    spaces) so that no line passes ``width`` columns (None: one line)."""
+    lines, line, used = [], head, len(head)
+    for colour, label in swatches:
+        piece = " " + ansi(colour, f" {label} ")
+        size = len(label) + 3
+        if width is not None and used + size > width and used > 2:
+            lines.append(line)
+            line, used = " ", 1
+        line += piece
+        used += size
+    return [*lines, line]
 
-    swatches = [ansi(b.colour, f" {b.label} ") for b in THRESHOLD_BANDS] + [ansi(NEVER, " never ")]
-    return "colour: played up to (bb) " + " ".join(swatches)
+
+def _scale_of(thresholds):
+    from sflp.report.scale import chart_scale
+
+    return chart_scale(thresholds.high, thresholds.low)
 
 
 def threshold_grid(thresholds, player: str, color: bool) -> str:
-    """The threshold chart as text: rank headers, each cell the hand above its label (``7.7*``),
-    coloured like the PNG on a terminal."""
-    from sflp.core.cards import CLASS_NAMES
-    from sflp.report.colors import threshold_colour
+    """The threshold chart as text, 80 columns: rank headers, each cell the hand above its label
+    (:mod:`sflp.report.scale`: ``7.1``, ``25+``, ``-``, the mark right after the number: ``*``
+    slivers, ``†`` a fold gap of at least half a big blind, see the footnotes), coloured like
+    every other medium on a terminal (the scale's band colours and ink)."""
+    from sflp.core.cards import CLASS_NAMES, GRID_RANKS
 
-    ranks = "AKQJT98765432"
-    lines = ["   " + " ".join(f"{r:^5}" for r in ranks)]
+    scale = _scale_of(thresholds)
+    lines = ["   " + " ".join(f"{r:^5}" for r in GRID_RANKS)]
     for row in range(13):
         names, labels = [], []
         for col in range(13):
             h = thresholds.get(player, CLASS_NAMES[row * 13 + col])
-            name, label = f"{h.hand:^5}", f"{h.label() + ('*' if h.multi else ''):^5}"
+            text = scale.label(h.max_stack, h.capped, h.intervals, h.exact_label).text
+            name, label = f"{h.hand:^5}", f"{text:^5}"
             if color:
-                bg = threshold_colour(h.max_stack)
+                bg = scale.colour(h.max_stack, h.capped)
                 name, label = ansi(bg, name), ansi(bg, label)
             names.append(name)
             labels.append(label)
-        lines.append(f"{ranks[row]:>2} " + " ".join(names))
+        lines.append(f"{GRID_RANKS[row]:>2} " + " ".join(names))
         lines.append("   " + " ".join(labels))
     return "\n".join(lines)
+
+
+def threshold_notes(thresholds, player: str, width: int | None = None) -> list[str]:
+    """The footnotes under one threshold grid (:func:`sflp.report.scale.footnotes`: ``† 63s:
+    push ≤2.3 and 5.1–7.1``, then the ``*`` hands), each wrapped to ``width``."""
+    import textwrap
+
+    from sflp.core.cards import CLASS_NAMES
+    from sflp.report.scale import footnotes
+
+    scale = _scale_of(thresholds)
+    notes = footnotes([thresholds.get(player, n) for n in CLASS_NAMES], scale.high, scale.low)
+    if width is None:
+        return notes
+    return [part for note in notes for part in textwrap.wrap(note, width, subsequent_indent="    ",
+                                                             break_on_hyphens=False)]
+
+
+def thresholds_legend(thresholds) -> str:
+    """What a threshold cell's text means (the plain text's only key: no colours there)."""
+    from sflp.report.scale import FOLD_GAP_BB, MARK_GAP, MARK_SEVERAL
+
+    return (f"({thresholds.high:g}+ = up to the top, - = never; {MARK_GAP} = folded on a stretch of "
+            f"{FOLD_GAP_BB:g} bb or more below it, {MARK_SEVERAL} = on narrower ones: see the notes under the grid)")
 
 
 def thresholds_dict(thresholds) -> dict:
@@ -204,21 +243,33 @@ def thresholds_dict(thresholds) -> dict:
     return thresholds.to_dict()
 
 
+GRID_WIDTH = 80
+"""Columns of a threshold grid (:func:`threshold_grid`): 3 + 13 cells of 5, one space apart."""
+
+
+def threshold_block(thresholds, player: str, title: str, color: bool) -> str:
+    """One player's threshold grid under its title, with its footnotes (wrapped to the grid)."""
+    notes = threshold_notes(thresholds, player, GRID_WIDTH)
+    return "\n".join([title, threshold_grid(thresholds, player, color), *notes])
+
+
 def format_thresholds(thresholds, color: bool = False, width: int | None = None) -> str:
-    """Both players' threshold charts as text (see :func:`threshold_grid`), with their titles."""
-    high = thresholds.high
+    """Both players' threshold charts as text (see :func:`threshold_grid`), with their titles,
+    the key of the marks, the band legend in colour, and each grid's footnotes under it; side by
+    side where ``width`` holds both."""
+    import textwrap
+
     lines = [f"{len(thresholds.breakpoints)} exact breakpoints"]
-    legend = f"({high:g}+ = up to the top, - = never, * = more than one stack interval)"
+    legend = thresholds_legend(thresholds)
+    lines += textwrap.wrap(legend, width, break_on_hyphens=False) if width is not None else [legend]
     if color:
-        lines.append(band_legend_text())
-    side = beside([f"SB push up to (bb)\n{threshold_grid(thresholds, 'sb', color)}",
-                   f"BB call up to (bb)\n{threshold_grid(thresholds, 'bb', color)}"], width)
+        lines += swatch_lines("colour: played up to (bb)", _scale_of(thresholds).legend(), width)
+    blocks = [threshold_block(thresholds, "sb", "SB push up to (bb)", color),
+              threshold_block(thresholds, "bb", "BB call up to (bb)", color)]
+    side = beside(blocks, width)
     if side is not None:
-        return "\n".join(lines + [legend, "", side])
-    for player, title in (("sb", "SB push up to (bb)"), ("bb", "BB call up to (bb)")):
-        lines.append(f"\n{title}  {legend}")
-        lines.append(threshold_grid(thresholds, player, color))
-    return "\n".join(lines)
+        return "\n".join([*lines, "", side])
+    return "\n".join([*lines, "", blocks[0], "", blocks[1]])
 
 
 # ------------------------------------------------------------------ equity
@@ -657,7 +708,11 @@ def format_chart_summary(summary: dict, thresholds, color: bool = False, width: 
     """
     lines = []
     if summary.get("note"):
-        lines.append(f"Note: {summary['note']}")
+        import textwrap
+
+        note = f"Note: {summary['note']}"
+        lines += [note] if width is None else textwrap.wrap(note, width, subsequent_indent="  ",
+                                                            break_on_hyphens=False)
     low, high = summary["low"], summary["high"]
     solving = summary.get("solve_seconds", summary["seconds"])
     writing = max(0.0, summary["seconds"] - solving)
@@ -720,11 +775,12 @@ def exploit_sweep_title(locked) -> str:
 
 
 def format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown: dict | None = None,
-                         width: int | None = None) -> str:
-    """The text of ``sflp exploit --stacks``: the hero's thresholds as a 13x13 grid, then where
-    every stack is and what shows part of the stacks (``shown``: ``every_stack`` and ``subsets``,
-    as in :func:`subset_lines`).  ``width``: below 92 columns the grid takes 5-column cells and
-    the prose wraps (None: no limit)."""
+                         width: int | None = None, color: bool = False) -> str:
+    """The text of ``sflp exploit --stacks``: the hero's thresholds as a 13x13 grid of the charts'
+    labels (:mod:`sflp.report.scale`: the number, its mark, the footnotes under the grid; in colour
+    the bands and their legend), then where every stack is and what shows part of the stacks
+    (``shown``: ``every_stack`` and ``subsets``, as in :func:`subset_lines`).  ``width``: the prose
+    wraps to it (the grid takes 79 columns; None: no limit)."""
     import textwrap
 
     from sflp.core.cards import CLASS_NAMES, grid_text
@@ -732,11 +788,13 @@ def format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown: dict | No
     hero = "sb" if locked.player == "bb" else "bb"
     low, high = stacks[0], stacks[-1]
     t = sweep.thresholds
+    scale = _scale_of(t)
     verb = "push" if hero == "sb" else "call"
-    labels = [t.get(hero, n).label() if t.get(hero, n).intervals and t.get(hero, n).intervals[0][0] <= low
-              else (f">{number_text(t.get(hero, n).intervals[0][0], '.1f', 3)}" if t.get(hero, n).intervals else "-")
-              for n in CLASS_NAMES]
-    cell = WIDE_CELL if width is None or width >= grid_columns(WIDE_CELL) else max(COMPACT_CELL, *map(len, labels))
+    hands = [t.get(hero, n) for n in CLASS_NAMES]
+    labels = [scale.label(h.max_stack, h.capped, h.intervals, h.exact_label).text for h in hands]
+    cell = max(COMPACT_CELL, *map(len, labels))
+    if color:
+        labels = [ansi(scale.colour(h.max_stack, h.capped), f"{text:>{cell}}") for h, text in zip(hands, labels)]
 
     def prose(text: str, indent: str = "") -> list[str]:
         return [indent + text] if width is None else textwrap.wrap(
@@ -748,9 +806,10 @@ def format_exploit_sweep(sweep, locked, out_dir, files, stacks, shown: dict | No
         "",
         *prose(f"{hero.upper()} {verb}{'es' if verb == 'push' else 's'} up to (bb), best response to the locked "
                f"{locked.player.upper()}"),
+        *(swatch_lines("colour: played up to (bb)", scale.legend(), width) if color else []),
         grid_text(labels, width=cell, ranks=True),
-        *prose(f"({high:g}+ = up to the top of the range, '>x' = from x bb up, - = never; pairs on the diagonal, "
-               "suited above it)", "  "),
+        *prose(thresholds_legend(t)[:-1] + "; pairs on the diagonal, suited above it)", "  "),
+        *threshold_notes(t, hero, width),
         "\n" + written_line(len(files), out_dir, width),
         *subset_lines((shown or {}).get("every_stack"), (shown or {}).get("subsets") or [], width),
     ])
