@@ -11,6 +11,7 @@ explicit, separate step.
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 from html import unescape
@@ -26,12 +27,13 @@ from sflp.core.cards import CLASS_NAMES
 from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
 from sflp.report import write_chart_set
-from sflp.report.colors import FREQUENCY_FULL, text_colour, threshold_colour
+from sflp.report.colors import FREQUENCY_FULL, text_colour
 from sflp.report.frames import ranges_frame, thresholds_frame, values_frame
 from sflp.report.html import MAX_STACKS, STATIC_FILES, static_text, write_chart_html
+from sflp.report.scale import chart_scale
 from sflp.solving.solver import solve_many
 from sflp.solving.thresholds import compute_thresholds
-from tests.chart_files import HIGH, RANKS, STACKS, expected_label, find_tool, grid_hand, make_chart, read_csv
+from tests.chart_files import HIGH, LOW, RANKS, STACKS, find_tool, grid_hand, make_chart, read_csv
 
 SIZES = [(390, 844), (1400, 900)]
 """A phone (iPhone 12-15 CSS viewport, 390x844) and a desktop window, as issue 22 asks."""
@@ -41,6 +43,24 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 
 
 # ---------------------------------------------------------------- fixtures
+
+
+def expected_cell(row: dict[str, str], low: float = LOW, high: float = HIGH) -> tuple[str, str]:
+    """The number and mark of a thresholds.csv row's cell, by issue 32's rule written out here: the
+    stack floored to 0.1 bb, whole bb from 100 bb, ``N+`` when capped, ``-`` when never; then ``†``
+    when a folded stretch of at least 0.5 bb lies inside the played range (below its first interval
+    too, down to ``low``), ``*`` for narrower gaps, nothing for one interval from ``low``."""
+    if row["max_stack"] == "":
+        number = "-"
+    elif row["capped"].lower() in ("true", "1"):
+        number = f"{high:g}+"
+    else:
+        x = float(row["max_stack"])
+        number = str(math.floor(x + 1e-9)) if x >= 100 else f"{math.floor(x * 10 + 1e-9) / 10:.1f}"
+    ivs = [tuple(map(float, part.split("-"))) for part in row["intervals"].split(";") if part]
+    gaps = [b[0] - a[1] for a, b in zip(ivs, ivs[1:])] + ([ivs[0][0] - low] if ivs and ivs[0][0] > low + 1e-9 else [])
+    mark = "" if not gaps else "†" if max(gaps) >= 0.5 - 1e-9 else "*"
+    return number, mark
 
 
 @pytest.fixture(scope="module")
@@ -176,6 +196,7 @@ def test_browser_grids_equal_ranges_csv(chart, chromium, tmp_path, stack):
     sign = "\u2212" if round(value, 4) < 0 else "+"
     assert f"SB's value {sign}{abs(value):.4f} bb" in stats
     assert f"BB call {float(values['call_pct']):.1f}%" in stats
+    assert "hidden" in dom.by_id["foot-sb"]["attrs"]  # the notes of the threshold grids
 
 
 def test_browser_slider_buttons_and_hover_drive_the_page(chart, chromium, tmp_path):
@@ -217,12 +238,20 @@ def test_browser_grid_orientation_and_headers(chart, chromium, tmp_path):
 
 
 def test_browser_thresholds_mode_and_hand_details(chart, chromium, tmp_path):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5&mode=thr&hand=sb:T3s", tmp_path))
+    html = dump_dom(chromium, chart / "chart.html", "#stack=5&mode=thr&hand=sb:T3s", tmp_path)
+    dom = parse_dom(html)
     assert dom.by_id["stack-value"]["attrs"]["data-stack"] == "5"
     rows = read_csv(chart / "thresholds.csv")
     for row in rows:
         cell = dom.cells[f"{row['player']}-{row['hand']}"]
-        assert cell["text"] == row["hand"] + expected_label(row, HIGH), row
+        assert cell["text"] == row["hand"] + "".join(expected_cell(row)), row
+        if "chart_label" in row:  # and the label thresholds.csv publishes
+            assert cell["text"] == row["hand"] + row["chart_label"], row
+    # issue 32: 63s, pushed up to 2.39 and again from 5.07 bb, shows the gap after its number, and the note
+    # under the grid says where it is pushed
+    assert dom.cells["sb-63s"]["text"] == "63s7.1\u2020"
+    foot = re.search(r'<div[^>]*id="foot-sb"[^>]*>(.*?)(<details>|</div></div>)', html, re.S)[1]
+    assert "<div>\u2020 63s: push \u22642.3" in foot  # on the page, not folded away with the "*" hands
     t3s = next(r for r in rows if r["player"] == "sb" and r["hand"] == "T3s")
     assert t3s["intervals"].count(";") >= 1  # T3s is pushed on several intervals below 10 bb (README)
     detail = dom.by_id["detail"]["text"]
@@ -629,15 +658,17 @@ def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, 
     verbs = {"sb": ("push", "pushes"), "bb": ("call", "calls")}
     for row in read_csv(chart / "thresholds.csv"):
         label = dom.cells[f"{row['player']}-{row['hand']}"]["attrs"]["aria-label"]
-        chart_label = expected_label(row, HIGH)
+        number, mark = expected_cell(row)
         who, (verb, verbs_) = row["player"].upper(), verbs[row["player"]]
-        if chart_label == "-":
+        if number == "-":
             want = f"{row['hand']}, {who} never {verbs_}"
         else:
-            want = (f"{row['hand']}, {who} {verb} up to {chart_label.rstrip('*')} bb"
-                    + (", more than one interval" if chart_label.endswith("*") else ""))
+            tail = {"": "", "*": ", more than one interval",
+                    "\u2020": ", folded in between, see the note under the grid"}[mark]
+            want = f"{row['hand']}, {who} {verb} up to {number.replace('+', ' or more')} bb{tail}"
         assert label == want, row
     assert dom.cells["sb-T3s"]["attrs"]["aria-label"].endswith(", more than one interval")
+    assert dom.cells["sb-AA"]["attrs"]["aria-label"] == "AA, SB push up to 10 or more bb"
 
 
 def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chromium, tmp_path):
@@ -652,22 +683,33 @@ def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chromiu
         assert len(re.findall(r'<td[^>]*tabindex="-1"', table)) == 168
 
 
-def test_browser_colours_follow_the_bands_and_ink_follows_wcag(chart, chromium, tmp_path):
-    # issue 22 point 1: one threshold scale (sflp.report.colors) and readable text on every cell
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5&mode=thr", tmp_path))
+def test_browser_colours_follow_the_scale_and_capped_cells_take_the_top_colour(chart, chromium, tmp_path):
+    # issue 32: one threshold scale for every medium (sflp.report.scale); a capped cell ("10+") takes the
+    # top colour of its own, the one the legend's "10+" swatch shows; readable text on every cell
+    scale = chart_scale(HIGH, LOW)
+    html = dump_dom(chromium, chart / "chart.html", "#stack=5", tmp_path)
+    dom = parse_dom(html)
+    capped = 0
     for row in read_csv(chart / "thresholds.csv"):
         cell = dom.cells[f"{row['player']}-{row['hand']}"]
         bg = background(cell["attrs"]["style"])
-        want = threshold_colour(float(row["max_stack"]) if row["max_stack"] else None)
+        is_capped = row["capped"].lower() in ("true", "1")
+        want = scale.colour(float(row["max_stack"]) if row["max_stack"] else None, is_capped)
         assert bg == tuple(int(x) for x in rgb(want)), row
+        classes = cell["attrs"].get("class", "").split()
+        assert ("top" in classes) == is_capped and ("never" in classes) == (row["max_stack"] == ""), row
+        if is_capped:
+            capped += 1
+            assert want == scale.top.colour != scale.bands[-1].colour, row
         ink = re.search(r"(?:^|;)\s*color:\s*rgb\((\d+), (\d+), (\d+)\)", cell["attrs"]["style"])
         assert "".join(f"{int(x):02X}" for x in ink.groups()) == text_colour(want), row
-    legend = dom.by_id["legend"]["text"]
-    # the nine bands of issue 22 and "never", in order
-    labels = ["\u22642", "2\u20134", "4\u20136", "6\u20138", "8\u201310", "10\u201312", "12\u201315",
-              "15\u201320", "20+", "never"]
-    positions = [legend.find(label) for label in labels]
-    assert -1 not in positions and positions == sorted(positions), legend
+    assert capped > 20  # AA, KK, ... are played up to the top of 1-10 bb
+    # the legend: the bands light to dark, then "10+", then "never", each swatch in its colour
+    legend = re.search(r'<div[^>]*id="legend"[^>]*>(.*?)</div>', html, re.S)[1]
+    swatches = re.findall(r'background:\s*#([0-9A-F]{6})[^>]*></span>([^<]*)</span>', legend)
+    assert [(label, colour) for colour, label in swatches] == [(label, colour) for colour, label in scale.legend()]
+    assert [label for _, label in scale.legend()] == ["\u22642", "2\u20134", "4\u20136", "6\u20138", "8\u201310",
+                                                      "10+", "never"]
 
 
 # ---------------------------------------------------------------- exploit and single-stack pages

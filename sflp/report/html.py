@@ -14,10 +14,12 @@ in the page as one JSON block and a few hundred lines of plain JavaScript draw e
   the hash (``history.replaceState``), so a view can be bookmarked or linked;
 * the **SB push and BB call 13x13 grids** at that stack, aces top-left, suited above the
   diagonal, cells shaded white (0) to the player's colour (1) as in the PNGs, mixed frequencies
-  written in the cell, or the exact **threshold charts**, coloured by the stepped bands of
-  :data:`sflp.report.colors.THRESHOLD_BANDS` with their legend, the number (the largest text of
-  the cell, whole bb from 100 bb up) under the hand name and its mark right after it; cell text is
-  black or white by WCAG contrast (:func:`sflp.report.colors.text_colour`); the stats bar gives
+  written in the cell, or the exact **threshold charts**: labels, marks, colours, legend and the
+  notes under each grid by the one rule of :mod:`sflp.report.scale` (stepped bands, a top colour
+  of its own for the ``N+`` hands, white with ``-`` for never; the number is the largest text of
+  the cell, whole bb from 100 bb, and its mark ``*`` or ``†`` follows it; the ``†`` hands' played
+  stretches stand under the grid, the ``*`` hands' fold into a summary line there); cell text is
+  black or white by WCAG contrast (:meth:`sflp.report.scale.ChartScale.ink`); the stats bar gives
   SB's value and the push / call percentages at the stack;
 * for the hand under the pointer, tapped or focused: its frequency and EV margin at the stack and
   its exact stack intervals from the thresholds (frequency > 0.5 and > 0), in the detail panel (of
@@ -85,6 +87,7 @@ import re
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -93,9 +96,10 @@ from sflp.atomic import write_text
 from sflp.core.cards import CLASS_INDEX as _CLASS_INDEX
 from sflp.core.cards import CLASS_NAMES
 from sflp.errors import ConfigError
-from sflp.report.colors import FREQUENCY_FULL, NEVER, THRESHOLD_BANDS
+from sflp.report.colors import FREQUENCY_FULL
 from sflp.report.format import clean_text
 from sflp.report.frames import PLAYERS
+from sflp.report.scale import ChartScale, chart_scale, footnotes
 from sflp.report.stacks import PAGE_CURVE_POINTS, PAGE_STACKS
 
 MAX_STACKS = PAGE_STACKS
@@ -138,10 +142,14 @@ def _scaled(values: np.ndarray, scale: int) -> list:
 # Long on purpose: the page's JSON object field by field, in the order the module doc gives the encoding.
 def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | None, structure: str,
                about: Sequence[tuple[str, object]], *, max_stacks: int = MAX_STACKS,
-               max_curve_points: int = MAX_CURVE_POINTS, title: str | None = None) -> dict:
+               max_curve_points: int = MAX_CURVE_POINTS, title: str | None = None, low: float | None = None,
+               high: float | None = None) -> dict:
     """The JSON object embedded in the page (see the module doc for the encoding).  The title, the
     structure and the ``about`` texts are the user's: cleaned by
-    :func:`~sflp.report.format.clean_text` (a file name that is not UTF-8 shows U+FFFD)."""
+    :func:`~sflp.report.format.clean_text` (a file name that is not UTF-8 shows U+FFFD).  ``low`` /
+    ``high`` are the thresholds' range (default: the frame's ``attrs``, else the first and last
+    stack); the threshold cells' labels, marks, colours, the legend and the notes under each grid
+    follow :mod:`sflp.report.scale` on that range."""
     title = None if title is None else clean_text(title)
     structure = clean_text(structure)
     about = [(clean_text(k), v if isinstance(v, (int, float)) and not isinstance(v, bool) else clean_text(v))
@@ -171,19 +179,16 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
         "push": [round(float(v), 3) for v in vals["push_pct"]],
         "call": [round(float(v), 3) for v in vals["call_pct"]],
     }
-    thresholds = None
+    low = float(low if low is not None else tdf.attrs.get("low", curve["stack"][0]) if tdf is not None
+                else curve["stack"][0])
+    high = float(high if high is not None else tdf.attrs.get("high", curve["stack"][-1]) if tdf is not None
+                 else curve["stack"][-1])
+    scale = chart_scale(high, low)
+    thresholds = notes = None
     if tdf is not None:
-        thresholds = {}
-        for player in PLAYERS:
-            sub = tdf[tdf["player"] == player]
-            by_hand = {h: (_page_label(lab) + ("*" if m else ""), iv, anyiv, ms)
-                       for h, lab, m, iv, anyiv, ms in zip(sub["hand"], sub["label"], sub["multi"], sub["intervals"],
-                                                           sub["any_intervals"], sub["max_stack"])}
-            thresholds[player] = [
-                [by_hand[h][0], _intervals(by_hand[h][1]), _intervals(by_hand[h][2]),
-                 None if math.isnan(by_hand[h][3]) else round(float(by_hand[h][3]), 6)]
-                for h in CLASS_NAMES
-            ]
+        hands = threshold_hands(tdf)
+        thresholds = {p: [threshold_cell(hands[p][h], scale) for h in CLASS_NAMES] for p in PLAYERS}
+        notes = {p: footnotes([hands[p][h] for h in CLASS_NAMES], high, low) for p in PLAYERS}
     return {
         "structure": structure,
         "page": page_kind(title, about),
@@ -200,21 +205,65 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
         "bb_ev": [_scaled(ev[k, 1], EV_SCALE) for k in range(len(chosen))],
         "curve": curve,
         "thresholds": thresholds,
-        "low": float(tdf.attrs.get("low", curve["stack"][0])) if tdf is not None else curve["stack"][0],
-        "high": float(tdf.attrs.get("high", curve["stack"][-1])) if tdf is not None else curve["stack"][-1],
-        "colours": {"sb": FREQUENCY_FULL["sb"], "bb": FREQUENCY_FULL["bb"], "never": NEVER,
-                    # the threshold bands, [upper edge (None = no edge), label, colour]
-                    "bands": [[None if math.isinf(b.high) else b.high, b.label, b.colour] for b in THRESHOLD_BANDS]},
+        "notes": notes,
+        "low": low,
+        "high": high,
+        "colours": {"sb": FREQUENCY_FULL["sb"], "bb": FREQUENCY_FULL["bb"],
+                    # the threshold legend of sflp.report.scale, in order: [colour, label, ink]
+                    "legend": [[colour, label, scale.ink(colour)] for colour, label in scale.legend()]},
     }
 
 
-def _page_label(label: str) -> str:
-    """Whole bb from 100 up (``"130.0"`` -> ``"130"``), as the PDF prints them (until the shared rule)."""
+class PageHand(NamedTuple):
+    """One row of the thresholds frame as :func:`sflp.report.scale.footnotes` reads it."""
+
+    player: str
+    hand: str
+    max_stack: float | None
+    capped: bool
+    intervals: tuple[tuple[float, float], ...]
+    any_intervals: tuple[tuple[float, float], ...]
+    label: str
+    """The frame's number (the certified floor to 0.1 bb), given to the scale as ``exact_label``."""
+
+
+def threshold_hands(tdf: pd.DataFrame) -> dict[str, dict[str, PageHand]]:
+    """The thresholds frame as ``{player: {hand: PageHand}}``."""
+    out: dict[str, dict[str, PageHand]] = {p: {} for p in PLAYERS}
+    for row in tdf.itertuples(index=False):
+        top = None if math.isnan(float(row.max_stack)) else float(row.max_stack)
+        out[row.player][row.hand] = PageHand(row.player, row.hand, top, bool(row.capped), _intervals(row.intervals),
+                                             _intervals(row.any_intervals), str(row.label))
+    return out
+
+
+def threshold_cell(hand: PageHand, scale: ChartScale) -> list:
+    """A threshold cell of the page: ``[number, mark, intervals, any_intervals, max_stack, band]``, the
+    label and the colour by the one rule of :mod:`sflp.report.scale`; ``band`` indexes the legend
+    (:meth:`~sflp.report.scale.ChartScale.legend`: the bands, then the top, then *never*).
+
+    >>> from sflp.report.scale import chart_scale
+    >>> s = chart_scale(25, 1)
+    >>> threshold_cell(PageHand("sb", "63s", 7.16, False, ((1.0, 2.39), (5.07, 7.16)), (), "7.1"), s)
+    ['7.1', '†', [[1.0, 2.39], [5.07, 7.16]], [], 7.16, 3]
+    >>> aa = threshold_cell(PageHand("sb", "AA", 25.0, True, ((1.0, 25.0),), (), "25+"), s)
+    >>> aa[:2], s.legend()[aa[5]] == (s.top.colour, "25+")
+    (['25+', ''], True)
+    """
+    label = scale.label(hand.max_stack, hand.capped, hand.intervals, exact_label=_exact(hand))
+    chosen = scale.band(hand.max_stack, hand.capped)
+    band = next(k for k, b in enumerate((*scale.bands, scale.top, scale.never)) if b is chosen)
+    return [label.number, label.mark, [list(p) for p in hand.intervals], [list(p) for p in hand.any_intervals],
+            None if hand.max_stack is None else round(hand.max_stack, 6), band]
+
+
+def _exact(hand: PageHand) -> str | None:
+    """The frame's number when it is one (not ``"25+"`` or ``"-"``)."""
     try:
-        value = float(label)
+        float(hand.label)
     except ValueError:
-        return label
-    return str(math.floor(value)) if value >= 100 else label
+        return None
+    return hand.label
 
 
 def page_kind(title: str | None, about: Sequence[tuple[str, object]]) -> dict:
@@ -259,13 +308,13 @@ def page_kind(title: str | None, about: Sequence[tuple[str, object]]) -> dict:
     }
 
 
-def _intervals(text: str) -> list[list[float]]:
-    """``"1.000000-7.240000;7.27-7.29"`` -> ``[[1, 7.24], [7.27, 7.29]]``."""
+def _intervals(text: str) -> tuple[tuple[float, float], ...]:
+    """``"1.000000-7.240000;7.27-7.29"`` -> ``((1, 7.24), (7.27, 7.29))``."""
     out = []
     for part in filter(None, str(text).split(";")):
         lo, hi = part.split("-", 1)
-        out.append([float(lo), float(hi)])
-    return out
+        out.append((float(lo), float(hi)))
+    return tuple(out)
 
 
 def static_text(name: str) -> str:
@@ -325,10 +374,6 @@ def write_chart_html(path: Path | str, values: pd.DataFrame, ranges: pd.DataFram
     (:func:`sflp.report.chartset.subset_notes`), shown above the grids; without them a page that
     holds part of the stacks says how many, and no more.
     """
-    data = chart_data(values, ranges, tdf, structure, about, max_stacks=max_stacks, title=title)
+    data = chart_data(values, ranges, tdf, structure, about, max_stacks=max_stacks, title=title, low=low, high=high)
     data["coverage"] = [clean_text(t) for t in coverage]
-    if low is not None:
-        data["low"] = float(low)
-    if high is not None:
-        data["high"] = float(high)
     return write_text(path, chart_html(data))

@@ -38,11 +38,10 @@ function luminance(h) {
 }
 function ink(bg) { const l = luminance(bg.slice(1)); return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#FFFFFF"; }
 function freqColour(f, player) { return blend("FFFFFF", D.colours[player], f); }
-function thrColour(ms) {
-  if (ms === null) return "#" + D.colours.never;
-  for (const band of D.colours.bands) if (band[0] === null || ms <= band[0]) return "#" + band[2];
-  return "#" + D.colours.never;
-}
+// a threshold cell is [number, mark, intervals > 0.5, intervals > 0, max stack, band]; its band indexes
+// D.colours.legend, [colour, label, ink] by sflp.report.scale: the bands, then the top ("25+"), then never
+function band(th) { return D.colours.legend[th[5]]; }
+const TOP = () => D.colours.legend.length - 2, NEVER = () => D.colours.legend.length - 1;
 function pct(f) { return (f / 10).toFixed(1) + "%"; }
 function spokenPct(f) { return fmt((f / 10).toFixed(1)) + " %"; }
 // "+1.2300" / "\u22120.0454"; a value that rounds to zero is "+0.0000", never "\u22120.0000"
@@ -128,9 +127,6 @@ function pin(player, k) {
   show(player, k);
 }
 
-// a threshold label "7.1*" as its number and its mark ("", "*" or "\u2020"), which follows the number
-function splitLabel(label) { const m = /[*\u2020]$/.exec(label); return m ? [label.slice(0, -1), m[0]] : [label, ""]; }
-
 function cellInfo(player, k) {
   const f = D[player][current][k], e = D[player + "_ev"][current][k];
   const th = D.thresholds ? D.thresholds[player][k] : null;
@@ -142,9 +138,10 @@ function cellInfo(player, k) {
 function ariaLabel(player, k) {
   const i = cellInfo(player, k), who = player.toUpperCase();
   if (mode === "thr" && i.th) {
-    const [plain, mark] = splitLabel(i.th[0]);
+    const [plain, mark] = i.th;
     if (plain === "-") return i.hand + ", " + who + " never " + VERB[player] + (player === "sb" ? "es" : "s");
-    return i.hand + ", " + who + " " + VERB[player] + " up to " + plain + " bb" + (mark ? ", more than one interval" : "");
+    return i.hand + ", " + who + " " + VERB[player] + " up to " + plain.replace(/\+$/, " or more") + " bb"
+      + (mark === "*" ? ", more than one interval" : mark ? ", folded in between, see the note under the grid" : "");
   }
   return i.hand + ", " + who + " " + VERB[player] + " " + spokenPct(i.f) + ", EV margin "
     + (i.ev === null ? "n/a" : signed(i.ev, 2) + " bb");
@@ -156,9 +153,9 @@ function infoHtml(player, k) {
   s += "<div>" + VERB[player] + " frequency <b>" + pct(i.f) + "</b>";
   s += ", EV margin <b>" + (i.ev === null ? "n/a (SB never shoves)" : (i.ev >= 0 ? "+" : "") + i.ev.toFixed(4) + " bb") + "</b></div>";
   if (i.th) {
-    s += "<div>threshold label <b>" + i.th[0] + "</b></div><ul>";
-    s += "<li>frequency &gt; 0.5 on: " + ivText(i.th[1]) + " bb</li>";
-    s += "<li>frequency &gt; 0 on: " + ivText(i.th[2]) + " bb</li></ul>";
+    s += "<div>threshold label <b>" + i.th[0] + i.th[1] + "</b></div><ul>";
+    s += "<li>frequency &gt; 0.5 on: " + ivText(i.th[2]) + " bb</li>";
+    s += "<li>frequency &gt; 0 on: " + ivText(i.th[3]) + " bb</li></ul>";
   } else {
     s += "<div class='note'>no thresholds in this chart set</div>";
   }
@@ -174,7 +171,7 @@ function tipHtml(player, k) {
   let s = "<div><b>" + i.hand + "</b> <span class='note'>" + NAMES[player] + " at " + fmt(D.stacks[current]) + " bb</span></div>";
   s += "<div>" + VERB[player] + " <b>" + pct(i.f) + "</b>, EV margin <b>"
     + (i.ev === null ? "n/a" : signed(i.ev, 4) + " bb") + "</b></div>";
-  if (i.th) s += "<div>" + VERB[player] + " &gt; 50% on " + ivText(i.th[1]) + (i.th[1].length ? " bb" : "") + "</div>";
+  if (i.th) s += "<div>" + VERB[player] + " &gt; 50% on " + ivText(i.th[2]) + (i.th[2].length ? " bb" : "") + "</div>";
   return s;
 }
 
@@ -229,19 +226,23 @@ function paint() {
     for (const td of cells) {
       const k = +td.dataset.k, f = freq[k];
       td.dataset.freq = String(f); td.dataset.ev = evs[k] === null ? "" : String(evs[k] / D.ev_scale);
-      let bg, html = D.hands[k];
+      let bg, fg, html = D.hands[k], kind = "";
       if (mode === "thr" && D.thresholds) {
-        const th = D.thresholds[player][k], [number, mark] = splitLabel(th[0]);
-        bg = thrColour(th[3]);
+        const th = D.thresholds[player][k], [number, mark] = th;
+        [bg, , fg] = band(th); bg = "#" + bg; fg = "#" + fg;
+        kind = th[5] === TOP() ? "top" : th[5] === NEVER() ? "never" : "band";
         // the "+" of a capped "25+" and the mark are set smaller, so the widest label fits a phone's cell
         const plus = number.endsWith("+");
         html = "<span class='h'>" + D.hands[k] + "</span><span class='f'>" + (plus ? number.slice(0, -1) : number)
           + (plus || mark ? "<span class='m'>" + (plus ? "+" : "") + mark + "</span>" : "") + "</span>";
       } else {
-        bg = freqColour(f / D.freq_scale, player);
+        bg = freqColour(f / D.freq_scale, player); fg = ink(bg);
         if (f > 0 && f < D.freq_scale) html += "<span class='f'>" + pct(f) + "</span>";
       }
-      td.style.background = bg; td.style.color = ink(bg);
+      td.style.background = bg; td.style.color = fg;
+      // threshold mode: the cell's band by name (its colour's class: "top" for the hands played over the chart)
+      td.classList.toggle("top", kind === "top"); td.classList.toggle("never", kind === "never");
+      if (kind) td.dataset.band = String(D.thresholds[player][k][5]); else delete td.dataset.band;
       td.innerHTML = html;
       td.setAttribute("aria-label", ariaLabel(player, k));
       const sel = !!selected && selected[0] === player && selected[1] === k;
@@ -258,6 +259,7 @@ function paint() {
   if (D.stacks.length > 1) drawCurves();
   if (selected) show(selected[0], selected[1]);
   legend();
+  notes();
 }
 
 function nearestCurve(stack) {
@@ -326,11 +328,34 @@ function drawCurves() {
 
 function swatch(colour, text) { return "<span class='item'><span class='sw' style='background:" + colour + "'></span>" + text + "</span>"; }
 
+// the notes under each threshold grid (sflp.report.scale.footnotes): the played stretches of every marked hand,
+// "\u2020" (a fold gap of 0.5 bb or more inside the played range) first, then "*" (narrower gaps)
+// The "\u2020" lines stand under the grid; the "*" lines (slivers no player acts on) fold into a summary line.
+function notes() {
+  const line = text => { const div = document.createElement("div"); div.textContent = text; return div; };
+  for (const player of PLAYERS) {
+    const box = $("foot-" + player), lines = mode === "thr" && D.notes ? D.notes[player] : [];
+    const gaps = lines.filter(s => s.startsWith("\u2020")), slivers = lines.filter(s => !s.startsWith("\u2020"));
+    const parts = gaps.map(line);
+    if (slivers.length) {
+      const more = document.createElement("details"), summary = document.createElement("summary");
+      summary.textContent = "* " + slivers.length + (slivers.length === 1 ? " hand" : " hands")
+        + " played on several stretches, folded less than 0.5 bb in between";
+      more.append(summary, ...slivers.map(line));
+      parts.push(more);
+    }
+    box.replaceChildren(...parts);
+    box.hidden = parts.length === 0;
+  }
+}
+
 function legend() {
   const box = $("legend");
   if (mode === "thr" && D.thresholds) {
     box.innerHTML = "<span class='item'>played up to (bb):</span>"
-      + D.colours.bands.map(b => swatch("#" + b[2], b[1])).join("") + swatch("#" + D.colours.never, "never");
+      + D.colours.legend.map(b => swatch("#" + b[0], b[1])).join("")
+      + "<span class='item marks'>* played on several stretches, \u2020 folded 0.5 bb or more in between (notes under"
+      + " the grid)</span>";
   } else {
     let s = "<span class='item'>frequency:</span>";
     for (const p of PLAYERS) for (const f of [0, 0.5, 1]) s += swatch(freqColour(f, p), p.toUpperCase() + " " + (f * 100) + "%");
