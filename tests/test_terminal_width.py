@@ -36,6 +36,8 @@ def commands(tmp_path):
         "solve-ante": ["solve", "--stack", "3", "--ante", "0.125"],
         "sc": ["sc"],
         "sc-ante": ["sc", "--ante", "3"],  # SC numbers of 1,000 bb and more
+        "sc-huge": ["sc", "--ante", "1e25"],  # ... and of 1e27 bb: in units of 1e+27 bb
+        "solve-deep": ["solve", "--stack", "100000"],  # margins of 1e4 bb: in units of 1e+4 bb
         "exploit": ["exploit", "--stack", "10", "--bb", "30%"],
         "exploit-bb-hero": ["exploit", "--stack", "10", "--sb", "random"],
         "exploit-stacks": ["exploit", "--stacks", "2:4:1", "--bb", "40%", "--out", "ex"],
@@ -48,8 +50,8 @@ def commands(tmp_path):
     }
 
 
-NAMES = ["solve", "solve-ante", "solve-out", "sc", "sc-ante", "exploit", "exploit-bb-hero", "exploit-stacks", "verify",
-         "verify-long-name", "chart", "compare"]
+NAMES = ["solve", "solve-ante", "solve-out", "solve-deep", "sc", "sc-ante", "sc-huge", "exploit", "exploit-bb-hero",
+         "exploit-stacks", "verify", "verify-long-name", "chart", "compare"]
 
 
 @pytest.mark.parametrize("name", NAMES)

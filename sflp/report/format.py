@@ -493,14 +493,41 @@ def signed_spec(values, width: int | None) -> tuple[str, int]:
     return ("+.2f" if top < 9.995 else "+.1f" if top < 99.95 else "+.0f"), COMPACT_CELL
 
 
+def unit_exponent(values, width: int | None) -> int:
+    """0, or in the compact form (``width`` below 92 columns) the power of ten ``k`` that a grid
+    whose largest |value| would not fit 5 columns (9999.5 bb and more: a stack of 1e6 bb) is
+    printed in: its cells are then the values in units of ``1e+k`` bb, stated in its title
+    (:func:`unit_text`).
+
+    >>> unit_exponent([3.5, -137.0], 80), unit_exponent([48213.0, -7.0], 80), unit_exponent([48213.0], None)
+    (0, 4, 0)
+    """
+    top = max((abs(float(v)) for v in values if math.isfinite(float(v))), default=0.0)
+    if width is None or width >= grid_columns(WIDE_CELL) or top < 9999.5:
+        return 0
+    return math.floor(math.log10(top))
+
+
+def unit_text(exponent: int) -> str:
+    """``bb``, or ``1e+27 bb`` for a grid printed in units of 1e+27 bb (:func:`unit_exponent`)."""
+    return "bb" if exponent == 0 else f"1e+{exponent} bb"
+
+
 def signed_cells(values, width: int | None) -> tuple[list[str], int]:
     """Texts and cell width of a grid of signed numbers (:func:`signed_spec`): non-finite values
-    are ``.``; a value that rounds to zero has no sign (:func:`sflp.checks.number_text`); a text
-    wider than the cell (a value of 1e25 bb) widens the cell.
+    are ``.``; a value that rounds to zero has no sign (:func:`sflp.checks.number_text`); in the
+    compact form a grid of values of 9999.5 bb and more is printed in units of ``1e+k`` bb
+    (:func:`unit_exponent`); a text wider than the cell (a value of 1e25 bb in the wide form)
+    widens the cell.
 
     >>> signed_cells([1.234, -0.001, float("nan")], None)[0], signed_cells([48.12, -3.0], 80)
     (['+1.23', '0.00', '.'], (['+48.1', '-3.0'], 5))
+    >>> signed_cells([-1.8e27, 2e25, 0.0], 80)  # in units of 1e+27 bb
+    (['-1.80', '+0.02', '0.00'], 5)
     """
+    k = unit_exponent(values, width)
+    if k:
+        values = [float(v) / 10 ** k for v in values]
     spec, cell = signed_spec(values, width)
     texts = ["." if not math.isfinite(float(v)) else number_text(v, spec, 2) for v in values]
     return texts, max([cell, *(len(t) for t in texts)])
@@ -515,18 +542,20 @@ def ev_margin_grids(solution, width: int | None = None, color: bool = False) -> 
     else:
         _, _, sb_ev, bb_ev = class_arrays(solution)
     sb_grid, bb_grid = (signed_grid(values, width, color) for values in (sb_ev, bb_ev))
+    sb_unit, bb_unit = (unit_text(unit_exponent(values, width)) for values in (sb_ev, bb_ev))
     legend = [ev_legend()] if color else []
-    side = beside(["SB EV margin: EV(shove) - EV(fold), bb\n" + sb_grid,
-                   "BB EV margin: EV(call) - EV(fold), bb ('.': never faces a shove)\n" + bb_grid], width)
+    side = beside([f"SB EV margin: EV(shove) - EV(fold), {sb_unit}\n" + sb_grid,
+                   f"BB EV margin: EV(call) - EV(fold), {bb_unit} ('.': never faces a shove)\n" + bb_grid], width)
     if side is not None:
         return [*legend, side]
     return [
         *legend,
-        "SB EV margin, EV(shove) - EV(fold), bb per hand held:",
+        f"SB EV margin, EV(shove) - EV(fold), {sb_unit} per hand held:",
         sb_grid,
         "",
-        "BB EV margin, EV(call) - EV(fold), bb facing a shove ('.': never faces one):",
+        f"BB EV margin, EV(call) - EV(fold), {bb_unit} per hand facing a shove:",
         bb_grid,
+        "  ('.': a hand SB never shoves into)",
     ]
 
 
@@ -612,9 +641,10 @@ def format_exploit(report, color: bool = False, width: int | None = None) -> str
     ]
     if report.level == "class":
         values = [float("nan") if m is None else float(m) for m in report.margins_exact]
-        spec, cell = signed_spec(values, width)
-        texts = [("." if m is None else "=" + number_text(0.0, spec) if m == 0 else number_text(float(m), spec, 2))
-                 for m in report.margins_exact]
+        k = unit_exponent(values, width)
+        spec, cell = signed_spec([v / 10 ** k for v in values], width)
+        texts = [("." if m is None else "=" + number_text(0.0, spec) if m == 0
+                  else number_text(float(m) / 10 ** k, spec, 2)) for m in report.margins_exact]
         cell = max([cell, *map(len, texts)])
         if color:
             from sflp.report.colors import ev_colour
@@ -624,7 +654,7 @@ def format_exploit(report, color: bool = False, width: int | None = None) -> str
         from sflp.core.cards import grid_text
 
         held = " held" if report.hero == "sb" else " facing a shove"
-        lines += ["", f"{hero} EV margin, EV({verb}) - EV(fold), bb per hand{held}",
+        lines += ["", f"{hero} EV margin, EV({verb}) - EV(fold), {unit_text(k)} per hand{held}",
                   *([ev_legend()] if color else []),
                   grid_text(texts, width=cell, ranks=True),
                   "  ('=': exact tie, '.': unreached)"]

@@ -371,20 +371,27 @@ def sc_numbers(config: GameConfig, table: EquityTable | None = None) -> SCNumber
 def format_text(config: GameConfig, numbers: dict[str, SCNumber], width: int | None = None) -> str:
     """A 13x13 grid of SC numbers (bb, 1 decimal; ``∞`` where shoving face up never loses, as in
     the other media) and the rules.  ``width``: the columns no line may pass (None: no limit);
-    below the wide grid's 92 columns the cells are 5 columns (79 in all), and the prose wraps."""
+    below the wide grid's 92 columns the cells are 5 columns (79 in all: whole bb from 1,000 bb,
+    and in units of 1e+k bb, stated in the title, from 1e5 bb), and the prose wraps."""
     import textwrap
 
     from sflp.core.cards import grid_text
 
+    compact = width is not None and width < 92
+    top = max((float(numbers[n].stack) for n in CLASS_NAMES if not (numbers[n].unbounded or numbers[n].never)),
+              default=0.0)
+    k = math.floor(math.log10(top)) if compact and math.isfinite(top) and top >= 99999.5 else 0
     cells = []
     for name in CLASS_NAMES:
         sc = numbers[name]
         if sc.unbounded or sc.never:
             cells.append("\u221e" if sc.unbounded else "-")
+        elif k:  # the compact form of stacks of 1e5 bb and more: in units of 1e+k bb, stated below
+            cells.append(f"{float(sc.stack) / 10 ** k:.2f}")
         else:
             text = checks.number_text(sc.stack, ".1f", 3)
-            cells.append(checks.number_text(sc.stack, ".0f", 3) if width is not None and len(text) > 5 else text)
-    cell = 6 if width is None or width >= 92 else max(5, *map(len, cells))
+            cells.append(checks.number_text(sc.stack, ".0f", 3) if compact and len(text) > 5 else text)
+    cell = max(5 if compact else 6, *map(len, cells))
 
     def prose(text: str, indent: str = "") -> list[str]:
         if width is None:
@@ -393,7 +400,7 @@ def format_text(config: GameConfig, numbers: dict[str, SCNumber], width: int | N
                              break_on_hyphens=False)
 
     lines = [
-        "Sklansky-Chubukov numbers (bb, stack before posting)",
+        f"Sklansky-Chubukov numbers ({'bb' if not k else f'in units of 1e+{k} bb'}, stack before posting)",
         *prose(f"SB {config.small_blind:g}, BB {config.big_blind:g}, ante {config.ante:g}, BB ante {config.bb_ante:g}"),
         *prose("Largest stack at which shoving face up is at least break-even when BB calls exactly the "
                "hands that profit."),
