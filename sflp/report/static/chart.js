@@ -251,8 +251,9 @@ function paint() {
     }
   }
   const ci = nearestCurve(stack);
-  $("stats").innerHTML = "SB's value <b>" + signed(D.curve.value[ci], 4) + "</b> bb &middot; " + NAMES.sb + " <b>"
-    + D.curve.push[ci].toFixed(1) + "%</b> &middot; " + NAMES.bb + " <b>" + D.curve.call[ci].toFixed(1) + "%</b>";
+  const stat = (name, value, unit) => "<span class='stat'>" + name + " <b>" + value + "</b>" + (unit || "") + "</span>";
+  $("stats").innerHTML = stat("SB's value", signed(D.curve.value[ci], 4), " bb") + " &middot; "
+    + stat(NAMES.sb, D.curve.push[ci].toFixed(1) + "%") + " &middot; " + stat(NAMES.bb, D.curve.call[ci].toFixed(1) + "%");
   const slider = $("slider");
   slider.value = current; slider.setAttribute("aria-valuetext", fmt(stack) + " bb");
   $("prev").disabled = current === 0; $("next").disabled = current === D.stacks.length - 1;
