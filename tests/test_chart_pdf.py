@@ -270,7 +270,7 @@ def test_svg_capped_cells_take_the_top_colour_and_63s_shows_its_gap(chart_1_25):
     assert h.intervals[1][0] - h.intervals[0][1] > 2.6
     svg = svg_bytes(threshold_picture(tdf, "sb", 1, 25, "SB 0.5 / BB 1, no ante")).decode()
     assert _svg_cells(svg)["63s"][1] == "7.1†"
-    assert re.search(r">† 63s: push ≤2\.3 and 5\.1–", svg)
+    assert re.search(r">† 63s: push ≤2\.3, 5\.1–", svg)
     assert _svg_cells(svg)["J4o"][1] == "5.4*"  # its gap is 0.001 bb: a sliver keeps the plain *
 
 
@@ -283,7 +283,7 @@ def test_pdf_page_one_shows_63s_gap_under_its_grid(chart_1_25):
         first = chart_pages(tdf, 1, 25, "SB 0.5 / BB 1, no ante", paper=paper)[0]
         texts = [item for item in first.items if isinstance(item, Text)]
         assert sum(t.text == "7.1†" for t in texts) == 1 and not any(t.text == "63s†" for t in texts)
-        line = next(t for t in texts if t.text.startswith("† 63s: push ≤2.3 and 5.1–"))
+        line = next(t for t in texts if t.text.startswith("† 63s: push ≤2.3, 5.1–"))
         grid_bottom = max(t.y for t in texts if t.text in CLASS_NAMES)
         assert grid_bottom < line.y < first.height - MARGIN  # under the grids, on page 1, inside the margin
         assert max(t.y for t in texts if "page 1 of" not in t.text) < first.height - MARGIN

@@ -106,8 +106,11 @@ def displayed_label(cell) -> str:
     return shown(cell.value, cell.number_format).split(" ")[-1].rstrip("*†")  # the hand's name and mark off
 
 
+from tests.chart_files import expected_label as marked_label  # noqa: E402 -- the label with its mark
+
+
 def expected_label(row: dict[str, str], high: float) -> str:
-    """The chart label implied by a thresholds.csv row."""
+    """The chart label's number implied by a thresholds.csv row."""
     if row["max_stack"] == "":
         return "-"
     if row["capped"] == "true":
@@ -274,16 +277,18 @@ def test_threshold_grid_cells_equal_the_csv_labels(workbook, chart, thresholds, 
         h = thresholds.get(player, hand)
         assert displayed_label(cell) == expected_label(by_hand[hand], HIGH) == h.label(), hand
         assert cell.fill.fgColor.rgb not in (None, "00000000")
+        # the hand's name, the number, then the mark of the one label rule (tests/chart_files.py)
+        assert shown(cell.value, cell.number_format) == f"{hand} {marked_label(by_hand[hand], HIGH)}", hand
         if h.multi:
             multi_seen += 1
             assert cell.comment is not None and hand in cell.comment.text
-            assert shown(cell.value, cell.number_format).endswith("*")
         else:
-            assert cell.comment is None and "*" not in shown(cell.value, cell.number_format)
+            assert cell.comment is None and shown(cell.value, cell.number_format)[-1] not in "*\u2020"
     assert ws["A1"].value.startswith(sheet)
-    legend = [ws.cell(r, 1).value or "" for r in range(GRID_TOP + 13, ws.max_row + 1)]
-    assert any("truncated to 0.1" in line for line in legend)
-    assert any(line.startswith("*") for line in legend)
+    below = range(GRID_TOP + 13, ws.max_row + 1)
+    legend = " ".join(str(ws.cell(r, c).value or "") for r in below for c in range(1, 15))
+    assert "truncated to 0.1" in " ".join(legend.split())
+    assert ("* " in legend or "\u2020 " in legend) == (multi_seen > 0)
     assert ws.print_area and ws.sheet_properties.pageSetUpPr.fitToPage
     assert ws.page_setup.fitToWidth == 1 and ws.page_setup.fitToHeight == 1
 
@@ -393,17 +398,21 @@ def test_constructed_thresholds_labels_notes_and_csv(solutions, config, tmp_path
         r, c = grid_position(hand)
         return ws.cell(GRID_TOP + r, GRID_LEFT + c)
 
-    # every cell a number; the number format writes the label: 25+ (holds 25), - (holds 0), *
+    # every cell a number; the number format writes the hand and the label: 25+ (holds 25), -
+    # (holds 0), * (T3s: a 0.03 bb sliver), † (K2o: folded from 3 to 20 bb, issue 32's rule)
     assert (cell("AA").value, cell("72o").value, cell("T3s").value, cell("K2o").value) == (25, 0, 7.2, 25)
     assert [shown(cell(h).value, cell(h).number_format) for h in ("AA", "72o", "T3s", "K2o")] == \
-        ["25+", "-", "7.2*", "25+*"]
-    assert cell("T3s").number_format == '0.0"*"' and cell("K2o").number_format == '0"+*"'
-    assert cell("AKs").value == 4.5 and cell("AKs").number_format == "0.0" and cell("AKs").comment is None
+        ["AA 25+", "72o -", "T3s 7.2*", "K2o 25+\u2020"]
+    assert cell("AKs").value == 4.5 and shown(4.5, cell("AKs").number_format) == "AKs 4.5"
+    assert cell("AKs").comment is None
     note = cell("T3s").comment.text
     assert "T3s" in note and "1 to 7.24, 7.27 to 7.29" in note and "1 to 7.3" in note
-    # colours: never is grey, capped darkest, the rest in between
+    # colours: never white, capped the top colour, the rest their band's (sflp.report.scale)
+    from sflp.report.scale import NEVER_COLOUR, TOP_COLOUR, chart_scale
+
     fills = {h: cell(h).fill.fgColor.rgb[-6:] for h in ("AA", "72o", "AKs")}
-    assert fills["72o"] == "F0F0F0" and len(set(fills.values())) == 3  # never: light grey
+    assert fills == {"AA": TOP_COLOUR, "72o": NEVER_COLOUR, "AKs": chart_scale(25).band(4.5678).colour}
+    assert chart_scale(25).band(4.5678).label == "4–6"
     image = _read_png(files["bb_call.png"])
     assert image.shape[2] in (3, 4)
 
