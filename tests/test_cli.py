@@ -228,6 +228,9 @@ def test_help_lists_every_medium_of_chart(capsys):
                                   "the smallest stack is 1"),
     (["solve", "--stack=-3"], "sflp: error: --stack -3 must be positive"),
     (["solve", "--stack", "10", "--ante=-1e0"], "sflp: error: --ante -1e0 must be at least 0"),
+    # sc and chart derive their first stack from the blinds: the blinds are checked first
+    (["sc", "--big-blind", "0"], "sflp: error: --big-blind 0 must be positive"),
+    (["chart", "--big-blind", "-1", "--stacks", "2,3"], "sflp: error: --big-blind -1 must be positive"),
     # a bare number as a strategy: one short line, not the range grammar
     (["exploit", "--stack", "10", "--bb", "30"], "sflp: error: --bb 30 is not a strategy: did you mean `--bb 30%` "
                                                  "(the top 30% of hands)? allowed: a range ('22+,A2s+'), a top "

@@ -11,6 +11,7 @@ from sflp.cli.options import (
     add_output,
     add_parser,
     add_structure,
+    check_structure,
     check_target,
     config_from,
     keep_printer,
@@ -78,6 +79,7 @@ def cmd_chart(args) -> int:
     from sflp.report.format import format_chart_summary
 
     # the options' own texts are parsed here, so that errors name the option
+    check_structure(args)
     stacks = parse_stacks(args.stacks) if args.stacks is not None else None
     span = stacks or default_stacks(args.big_blind, args.ante, args.bb_ante)
     grid_stacks = parse_grid_stacks(args.grid_stacks, span[0], span[-1])

@@ -10,6 +10,7 @@ from sflp.cli.options import (
     add_output,
     add_parser,
     add_structure,
+    check_structure,
     check_target,
     config_from,
     lock_options,
@@ -102,6 +103,7 @@ def cmd_sc(args) -> int:
     from sflp.report.format import sc_dict
     from sflp.study.sc import format_text, sc_numbers
 
+    check_structure(args)
     config = GameConfig(
         stack=min_stack(args.big_blind, args.ante, args.bb_ante), small_blind=args.small_blind,
         big_blind=args.big_blind, ante=args.ante, bb_ante=args.bb_ante,

@@ -185,6 +185,17 @@ def config_from(args, stack: float | None = None):
     )
 
 
+def check_structure(args) -> None:
+    """The blinds and antes checked on their own, before a command without ``--stack`` (``sc``,
+    ``chart``) derives its first stack from them: ``sflp sc --big-blind 0`` is refused as
+    ``--big-blind 0 must be positive`` (:func:`cli_words`), not as the ``stack=0.0`` derived from it."""
+    from sflp.core.game import GameConfig
+
+    sizes = [abs(v) for v in (args.small_blind, args.big_blind, args.ante, args.bb_ante) if math.isfinite(v)]
+    GameConfig(stack=2 * sum(sizes) + 1.0, small_blind=args.small_blind, big_blind=args.big_blind,
+               ante=args.ante, bb_ante=args.bb_ante)
+
+
 def print_json(obj) -> None:
     print(json_text(obj))
 
