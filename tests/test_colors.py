@@ -17,15 +17,12 @@ from sflp.report import colors
 from sflp.report.colors import (
     EV_NEGATIVE,
     EV_POSITIVE,
-    NEVER,
-    THRESHOLD_BANDS,
-    band_index,
     contrast,
     ev_colour,
     frequency_colour,
     text_colour,
-    threshold_colour,
 )
+from sflp.report.scale import chart_scale
 
 cs = pytest.importorskip("colorspacious", reason="colorspacious (in the test extra) simulates colour-blind vision")
 
@@ -45,30 +42,6 @@ def distance(a: str, b: str, viewer) -> float:
     return math.dist(_seen(a, viewer), _seen(b, viewer))
 
 
-def test_the_bands_are_the_stacks_players_memorise():
-    assert [b.label for b in THRESHOLD_BANDS] == ["≤2", "2–4", "4–6", "6–8", "8–10", "10–12", "12–15", "15–20", "20+"]
-    assert THRESHOLD_BANDS[0].low == 0 and THRESHOLD_BANDS[-1].high == math.inf
-    assert all(a.high == b.low for a, b in zip(THRESHOLD_BANDS, THRESHOLD_BANDS[1:]))
-    # a band holds (low, high]: the edge stack belongs to the band below it
-    assert [band_index(x) for x in (0.5, 2, 2.01, 8, 8.5, 12, 12.5, 20, 20.5, 1e6)] == [0, 0, 1, 3, 4, 5, 6, 7, 8, 8]
-    assert band_index(None) is None and band_index(float("nan")) is None
-    assert threshold_colour(None) == NEVER and len({b.colour for b in THRESHOLD_BANDS}) == len(THRESHOLD_BANDS)
-
-
-@pytest.mark.parametrize("viewer", VIEWERS)
-def test_neighbouring_threshold_bands_stay_apart_for_every_viewer(viewer):
-    sim = VIEWERS[viewer]
-    steps = [distance(a.colour, b.colour, sim) for a, b in zip(THRESHOLD_BANDS, THRESHOLD_BANDS[1:])]
-    assert min(steps) >= 8, (viewer, steps)
-    assert min(distance(NEVER, b.colour, sim) for b in THRESHOLD_BANDS) >= 10
-
-
-@pytest.mark.parametrize("viewer", VIEWERS)
-def test_the_threshold_scale_runs_one_way_in_lightness_for_every_viewer(viewer):
-    lightness = [_seen(b.colour, VIEWERS[viewer])[0] for b in THRESHOLD_BANDS]
-    assert lightness == sorted(lightness, reverse=True), lightness
-
-
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_the_ev_scale_diverges_for_every_viewer(viewer):
     sim = VIEWERS[viewer]
@@ -79,7 +52,7 @@ def test_the_ev_scale_diverges_for_every_viewer(viewer):
 
 
 def test_text_on_every_cell_colour_meets_wcag_aa():
-    backgrounds = [NEVER, *(b.colour for b in THRESHOLD_BANDS)]
+    backgrounds = [c for c, _ in chart_scale(25).legend()]  # the threshold bands: tests/test_scale.py
     backgrounds += [frequency_colour(f / 10, p) for f in range(11) for p in ("sb", "bb")]
     backgrounds += [ev_colour(e / 10, 1.0) for e in range(-10, 11)]
     for bg in backgrounds:

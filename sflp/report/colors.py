@@ -3,28 +3,15 @@
 Hex ``RRGGBB`` strings without ``#``.  Standard library only.  Every medium takes its colours
 from here, so a hand has the same colour on paper, on a phone, in Excel and in the terminal.
 
-* **Thresholds** (how deep a hand is played) use nine *stepped* bands at the stacks players
-  memorise: ``<=2``, ``2-4``, ``4-6``, ``6-8``, ``8-10``, ``10-12``, ``12-15``, ``15-20`` and
-  ``20+`` bb, light yellow (played only at the shortest stacks) to dark violet (played deeper
-  than 20 bb), plus light grey for never.  The same bands serve every chart whatever its range:
-  above 20 bb the cell's printed number carries the detail.  The colours are points on the
-  viridis path (Smith & van der Walt's perceptually uniform, colour-blind-safe map for
-  matplotlib, 2015), spaced so that neighbouring bands stay apart for every viewer:
-  ``tests/test_colors.py`` simulates deuteranomaly, protanomaly and tritanomaly at full severity
-  (Machado, Oliveira & Fernandes 2009, through ``colorspacious``) and requires a CAM02-UCS
-  distance of at least 8 between neighbouring bands and 10 between any band and *never*.
+* **Thresholds** (how deep a hand is played): the bands, the top colour and *never* of each
+  chart are in :mod:`sflp.report.scale`, with the one label rule, since both depend on the chart's
+  top stack; :class:`Band` is their type.
 * **Frequencies**: white (0) to green (SB push) or blue (BB call) at 1; one hue each, so the
   lightness carries the number for every viewer.
 * **EV margins** diverge around 0: red below, white at 0, blue above (ColorBrewer's RdBu ends,
   marked colour-blind safe by ColorBrewer), saturating at ``scale``.
 * **Text** on a cell is black or white, whichever has the higher WCAG contrast.
 
->>> [band.label for band in THRESHOLD_BANDS][:3], THRESHOLD_BANDS[-1].label
-(['≤2', '2–4', '4–6'], '20+')
->>> threshold_colour(None), threshold_colour(1.5), threshold_colour(25), threshold_colour(20)
-('F0F0F0', 'FDE725', '440154', '472676')
->>> band_index(2.0), band_index(2.0001), band_index(None)
-(0, 1, None)
 >>> frequency_colour(0.0, "sb"), frequency_colour(1.0, "sb"), text_colour("440154"), text_colour("FDE725")
 ('FFFFFF', '2EA043', 'FFFFFF', '000000')
 >>> ev_colour(-1.0, 1.0), ev_colour(0.0, 1.0), ev_colour(1.0, 1.0)
@@ -36,34 +23,19 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-NEVER = "F0F0F0"
 FREQUENCY_FULL = {"sb": "2EA043", "bb": "3182BD"}
 EV_NEGATIVE, EV_POSITIVE = "B2182B", "2166AC"
 EV_ZERO = "FFFFFF"
 
 
 class Band(NamedTuple):
-    """One step of the threshold scale: stacks in ``(low, high]`` (the first band from 0, the
-    last to infinity), its legend label and its colour."""
+    """One step of a threshold scale (:mod:`sflp.report.scale`): stacks in ``(low, high]`` (the
+    first band from 0), its legend label and its colour."""
 
     low: float
     high: float
     label: str
     colour: str
-
-
-_EDGES = (2, 4, 6, 8, 10, 12, 15, 20)
-_BAND_COLOURS = ("FDE725", "9BD83C", "49C16D", "22A585", "25868D", "31698D", "3E4A88", "472676", "440154")
-
-
-def _bands() -> tuple[Band, ...]:
-    lows = (0.0, *map(float, _EDGES))
-    highs = (*map(float, _EDGES), math.inf)
-    labels = [f"≤{_EDGES[0]}", *(f"{a}–{b}" for a, b in zip(_EDGES, _EDGES[1:])), f"{_EDGES[-1]}+"]
-    return tuple(Band(lo, hi, lab, col) for lo, hi, lab, col in zip(lows, highs, labels, _BAND_COLOURS))
-
-
-THRESHOLD_BANDS = _bands()
 
 
 def _rgb(hex_: str) -> tuple[int, int, int]:
@@ -82,23 +54,6 @@ def blend(a: str, b: str, t: float) -> str:
 
 def _missing(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
-
-
-def band_index(max_stack: float | None) -> int | None:
-    """The index in :data:`THRESHOLD_BANDS` of a hand played up to ``max_stack`` bb; None for
-    never (``None`` or NaN)."""
-    if _missing(max_stack):
-        return None
-    for k, band in enumerate(THRESHOLD_BANDS):
-        if float(max_stack) <= band.high:
-            return k
-    return len(THRESHOLD_BANDS) - 1  # pragma: no cover - the last band is unbounded
-
-
-def threshold_colour(max_stack: float | None) -> str:
-    """Cell colour of a hand played up to ``max_stack`` bb (see the module doc)."""
-    k = band_index(max_stack)
-    return NEVER if k is None else THRESHOLD_BANDS[k].colour
 
 
 def frequency_colour(freq: float, player: str) -> str:

@@ -4,7 +4,7 @@ reference after it.
 **Page 1** is the sheet a player prints and keeps: the SB push and BB call threshold grids side
 by side, across the whole printable width (the two grids take 93 % of it on both papers), every
 cell's text in 9 pt (the hand, and in bold the largest stack in bb at which it is played), the
-band legend under them (:data:`sflp.report.colors.THRESHOLD_BANDS`, the colours of every other
+band legend under them (:func:`sflp.report.scale.chart_scale`, the colours of every other
 medium) and how to read them.  A hand played on more than one stack interval is marked after its
 number (``7.1*``), as in every medium.
 
