@@ -564,7 +564,7 @@ def ev_legend() -> str:
     from sflp.report.colors import ev_colour
 
     return (f"colour: red below 0, blue above, full at {EV_TEXT_SCALE:g} bb "
-            + " ".join(ansi(ev_colour(v, EV_TEXT_SCALE), f"{v:+g}" if v else "0") for v in (-1, -0.5, 0, 0.5, 1)))
+            + " ".join(ansi(ev_colour(v, EV_TEXT_SCALE), f" {v:+g} " if v else " 0 ") for v in (-1, -0.5, 0, 0.5, 1)))
 
 
 def signed_grid(values, width: int | None, color: bool) -> str:
