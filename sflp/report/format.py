@@ -7,12 +7,15 @@ Each result type has exactly one ``to_dict`` and one text formatter:
 * **next to the type** when its module can hold the text: :class:`~sflp.study.verify.VerifyReport`
   (``to_dict()``, :func:`sflp.study.verify.format_text`), :class:`~sflp.study.simulate.SimulationReport`
   (:func:`sflp.study.simulate.format_text`), :class:`~sflp.approx.common.ApproxResult`
-  (:func:`sflp.approx.format_text`), :class:`~sflp.study.exploit.ExploitReport`
-  (:func:`sflp.study.exploit.format_text`), the SC numbers (:func:`sflp.study.sc.format_text`), and the
-  ``to_dict()`` of :class:`~sflp.core.equity.EquityResult`, the rank rows and the compare rows;
+  (:func:`sflp.approx.format_text`), the SC numbers (:func:`sflp.study.sc.format_text`), and the
+  ``to_dict()`` of :class:`~sflp.core.equity.EquityResult`, :class:`~sflp.study.exploit.ExploitReport`,
+  the rank rows and the compare rows;
 * **here** for the rest: the results of the numpy-only core, whose modules know nothing about
   terminals (:class:`~sflp.core.game.Solution`: :func:`solution_dict`, :func:`format_solution`;
   :class:`~sflp.solving.thresholds.Thresholds`: :func:`thresholds_dict`, :func:`format_thresholds`),
+  and the texts that need the charts' colours and labels (:mod:`sflp.report.colors`,
+  :mod:`sflp.report.scale`), which a study module may not import: an exploit
+  (:func:`format_exploit`, its range grids shaded like ``sflp solve``'s);
   the text of an equity query (:func:`format_equity`) and of the hand ranking
   (:func:`format_rank`), the JSON envelopes that wrap several results (:func:`sc_dict`,
   :func:`rank_dict`, :func:`compare_dict`, :func:`approx_bench_rows`), and the summaries of the
@@ -24,6 +27,12 @@ Each result type has exactly one ``to_dict`` and one text formatter:
 fractions as ``"p/q"``, arrays as lists, paths as strings.  The CLI only parses arguments, calls
 the library and prints what this layer (or the type's own module) formats; the JSON keys and the
 text are part of the interface (the CLI tests pin them).
+
+Text for a terminal takes a ``width`` (the CLI passes the terminal's columns, else ``$COLUMNS``,
+else 80; None: no limit known) and no line passes it: the 13x13 grids of numbers take 5-column
+cells below their 92-column wide form (:func:`signed_cells`), grids stand side by side only where
+both fit (:func:`beside`), ranges and prose wrap (:func:`wrap_items`), exact fractions come last.
+A number that rounds to zero prints without a sign (:func:`sflp.checks.number_text`).
 
 This module sits below :mod:`sflp.report` and :mod:`sflp.cli` and above the modules whose results
 it formats (it imports them, and numpy, lazily, by need: importing it costs nothing).
