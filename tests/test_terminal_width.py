@@ -220,3 +220,17 @@ def test_verify_of_the_equilibrium_prints_no_negative_zero(capsys, monkeypatch, 
     out = run(capsys, monkeypatch, 80, "verify", "--stack", "10", "--policy", "policy.json")
     assert "SB                 0.000000000       0.000   OpenSpiel policy (policy.json)" in out
     assert not NEGATIVE_ZERO.search(out) and max(map(visible_width, out.splitlines())) <= 80
+
+
+def test_compare_text_uses_the_charts_labels_and_states_its_ranking(capsys, monkeypatch, tmp_path):
+    """Issue 32 §7: compare's text printed 63s as "7.16" while the chart shows its mark, and did
+    not say how its top list is ranked; it is titled by the structures."""
+    monkeypatch.chdir(tmp_path)
+    out = run(capsys, monkeypatch, 80, "compare", "nash", "ante=0.125", "--stacks", "1:25", "--out", "cmp")
+    lines = out.splitlines()
+    assert lines[0] == "A: no ante  vs  B: ante 0.125 (SB 0.5 / BB 1)"
+    assert "ranked by the total length (bb) of the stacks in the common range" in " ".join(" ".join(lines[4:6]).split())
+    # 63s without an ante: pushed to 2.39 bb, folded to 5.07, pushed to 7.16 (the chart's 7.1†)
+    row = next(line for line in lines if line.startswith("  63s "))
+    assert row.split()[1:3] == ["A", "7.1\u2020"]
+    assert max(map(visible_width, lines)) <= 80

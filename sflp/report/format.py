@@ -877,18 +877,6 @@ def compare_dict(a, b, diffs, out_dir, files) -> dict:
             "hands": [d.to_dict() for d in diffs.values()]}
 
 
-def _threshold_text(threshold: float | None, capped: bool) -> str:
-    """A hand's threshold as the compare text shows it: ``never``, ``7.70``, or ``25+`` when the
-    hand is played up to the top of its chart (``capped``).
-
-    >>> _threshold_text(None, False), _threshold_text(7.7, False), _threshold_text(25.0, True)
-    ('never', '7.70', '25+')
-    """
-    if threshold is None:
-        return "never"
-    return f"{threshold:g}+" if capped else number_text(threshold, ".2f")
-
-
 def _where_text(intervals, most: int = 3) -> str:
     """Where two charts differ, at two decimals: intervals that would print as zero length
     (``7.70-7.70``) are left out, unless nothing else is left (then the point itself).
@@ -904,17 +892,29 @@ def _where_text(intervals, most: int = 3) -> str:
 
 
 def format_compare(a, b, diffs, out_dir, files, top: int = 10, width: int | None = None) -> str:
-    """The text of ``sflp compare``: per player, the ``top`` hands whose decisions differ most.
-    ``width``: a hand's line lists as many of its differing intervals as fit (at least one)."""
+    """The text of ``sflp compare``: what is compared, named by structure
+    (:func:`sflp.report.compare.compare_title`), then per player the ``top`` hands whose decisions
+    differ most (:func:`sflp.report.compare.ranked`, by the measure it states), each side's cell
+    as its chart prints it (:func:`sflp.report.compare.hand_label`: ``7.1†``, ``25+``, ``-``) and
+    where they differ.  ``width``: the prose wraps, and a hand's line lists as many of its
+    differing intervals as fit (at least one)."""
+    import textwrap
+
+    from sflp.report.compare import RANKING, compare_title, hand_label, ranked
+
+    def prose(text: str, indent: str = "") -> list[str]:
+        return [indent + text] if width is None else textwrap.wrap(
+            text, width, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False)
+
     low, high = _common_stacks(a, b)
-    changed = {p: [d for (pl, _), d in diffs.items() if pl == p and d.differ_length > 0] for p in ("sb", "bb")}
-    lines = [f"A = {a.name}\nB = {b.name}\nCommon stacks {low:g}-{high:g} bb"]
+    lines = [*prose(compare_title(a, b)), *prose(f"A = {a.name}"), *prose(f"B = {b.name}"),
+             f"Common stacks {low:g}-{high:g} bb", *prose(f"Each player's top {top} hands, {RANKING}.")]
     for player, verb in (("sb", "push"), ("bb", "call")):
-        rows = sorted(changed[player], key=lambda d: -d.differ_length)
-        lines.append(f"\n{player.upper()} {verb}: {len(rows)} of 169 hands differ somewhere")
+        rows = ranked(diffs, player)
+        lines += ["", f"{player.upper()} {verb}: {len(rows)} of 169 hands differ somewhere"]
         for d in rows[:top]:
-            ta = _threshold_text(d.threshold_a, d.capped_a)
-            tb = _threshold_text(d.threshold_b, d.capped_b)
+            ta = hand_label(d.threshold_a, d.capped_a, a.get(player, d.hand), a.high, a.low)
+            tb = hand_label(d.threshold_b, d.capped_b, b.get(player, d.hand), b.high, b.low)
             head = f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at "
             most = 3
             while most > 1 and width is not None and len(head + _where_text(d.differs, most) + " bb") > width:
