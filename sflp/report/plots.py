@@ -85,15 +85,31 @@ def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, 
             colour = ink(colours[r][c])
             x = left + (c + 0.5) * cell
             extra = second[r][c]
+            room = cell - 2 * gap - 1.0  # half a point of paper either side inside the fill
             if extra:
-                _centred(d, x, top + (r + 0.3) * cell, hands[r][c], name_size, colour)
-                _centred(d, x, top + (r + 0.7) * cell, extra, second_size, colour, second_weight)
+                _centred(d, x, top + (r + 0.3) * cell, hands[r][c], name_size, colour, fit=room)
+                _centred(d, x, top + (r + 0.7) * cell, extra, second_size, colour, second_weight, fit=room)
             else:
-                _centred(d, x, top + (r + 0.5) * cell, hands[r][c], alone_size, colour)
+                _centred(d, x, top + (r + 0.5) * cell, hands[r][c], alone_size, colour, fit=room)
 
 
-def _centred(d: Drawing, x: float, y: float, text: str, size: float, colour: str, weight: str = "normal") -> None:
-    """A label centred on ``(x, y)`` (capitals and digits: the baseline sits half a cap height below)."""
+def fitted_size(text: str, size: float, width: float, weight: str = "normal") -> float:
+    """``size``, or less so that ``text`` is at most ``width`` points wide: a label never runs out
+    of its cell into the next (``"24.4†"`` in 9 pt bold is 25 pt wide).
+
+    >>> fitted_size("AKs", 10, 100), round(fitted_size("AKs", 10, 9.305), 3)
+    (10, 5.0)
+    """
+    wide = text_width(text, size, weight)
+    return size if wide <= width else size * width / wide
+
+
+def _centred(d: Drawing, x: float, y: float, text: str, size: float, colour: str, weight: str = "normal",
+             fit: float | None = None) -> None:
+    """A label centred on ``(x, y)`` (capitals and digits: the baseline sits half a cap height
+    below), made smaller if it is wider than ``fit`` points (:func:`fitted_size`)."""
+    if fit is not None:
+        size = fitted_size(text, size, fit, weight)
     d.text(x, y + CAP_HEIGHT * size / 2, text, size, colour, weight, anchor="middle")
 
 

@@ -18,8 +18,12 @@ with the frequency legend.
 
 Sizes: margins are half an inch (most printers cannot print the outer 4-6 mm), so the printable
 width is 770 pt on A4 (297 x 210 mm) and 720 pt on Letter (11 x 8.5 in); cells are 27.7 pt
-(9.8 mm) and 25.8 pt (9.1 mm).  A threshold of 100 bb or more is printed in whole bb (``137``) so
-that it fits its cell at 9 pt; the reference pages and ``thresholds.csv`` keep every digit.
+(9.8 mm) and 25.8 pt (9.1 mm) when nothing else needs the height; page 1's footnotes take some
+(the 1-25 bb chart's grids take 78 % of the width on A4, 88 % on Letter).  Cell text is 9 pt; a
+label wider than its cell (``24.4†`` in 9 pt bold is 26.7 pt) is set smaller to fit it
+(:func:`sflp.report.plots.fitted_size`; 7.1 pt at the smallest on the 1-25 bb A4 page).  A
+threshold of 100 bb or more is printed in whole bb (``137``); the reference pages and
+``thresholds.csv`` keep every digit.
 
 >>> PAPERS["a4"].name, PAPERS["letter"].name
 ('A4', 'US Letter')
@@ -132,13 +136,18 @@ def page_footnotes(lines: Sequence[str], verb: str) -> list[str]:
 MIN_GRID_SHARE = 0.7
 """Page 1's grids take at least this share of the printable width (93 % when nothing needs their
 height): the footnotes of a chart with many marked hands take the height above it, so that they
-stay on the page of their grid (73 % for the 1-25 bb chart, 9 ``†`` hands on A4)."""
+stay on the page of their grid (78 % for the 1-25 bb chart on A4, 9 ``†`` hands; 88 % on Letter)."""
+
+
+FOOTNOTE_COLUMNS = 3
+"""Page 1's footnotes stand in this many columns (their lines are short), so they take little of
+the height the grids need."""
 
 
 def _footnote_block(tdf, low: float, high: float, width: float) -> list[list[tuple[str, str]]]:
-    """Page 1's footnotes (:func:`page_footnotes`) as two balanced columns of ``(text, weight)``
-    lines, wrapped to ``width``: each player's title in bold, then its lines (SB first, a
-    player's lines may go on in the second column)."""
+    """Page 1's footnotes (:func:`page_footnotes`) as :data:`FOOTNOTE_COLUMNS` balanced columns
+    of ``(text, weight)`` lines, wrapped to ``width``: each player's title in bold, then its lines
+    (SB first; a player's lines may go on in the next column)."""
     flow: list[tuple[str, str]] = []
     for player, verb in (("sb", "pushed"), ("bb", "called")):
         notes = page_footnotes(threshold_cells(tdf, player, low, high).footnotes, verb)
@@ -146,10 +155,16 @@ def _footnote_block(tdf, low: float, high: float, width: float) -> list[list[tup
             flow.append((PLAYER_TITLES[player], "bold"))
             flow += [(("    " if k else "") + w, "normal") for note in notes
                      for k, w in enumerate(wrap(note, width - 14, TEXT))]
-    cut = (len(flow) + 1) // 2
-    if cut and flow[cut - 1][1] == "bold":  # a title stays with its first line
-        cut -= 1
-    return [flow[:cut], flow[cut:]]
+    per = -(-len(flow) // FOOTNOTE_COLUMNS)
+    columns, start = [], 0
+    for _ in range(FOOTNOTE_COLUMNS):
+        cut = min(len(flow), start + per)
+        if 0 < cut < len(flow) and flow[cut - 1][1] == "bold":  # a title stays with its first line
+            cut -= 1
+        columns.append(flow[start:cut])
+        start = cut
+    columns[-1] += flow[start:]
+    return columns
 
 
 def _first_page(paper: Paper, tdf, low: float, high: float, structure: str, ranges, stack) -> Drawing:
@@ -159,7 +174,7 @@ def _first_page(paper: Paper, tdf, low: float, high: float, structure: str, rang
     step = TEXT * 1.3
     if tdf is not None:
         title = f"Heads-up push/fold thresholds, stacks {fmt_num(low)}-{fmt_num(high)} bb, {structure}"
-        column = (paper.width - 2 * MARGIN - _GRID_GAP) / 2
+        column = (paper.width - 2 * MARGIN - (FOOTNOTE_COLUMNS - 1) * _GRID_GAP) / FOOTNOTE_COLUMNS
         columns = _footnote_block(tdf, low, high, column)
         most = max(map(len, columns))
         notes = [
