@@ -48,6 +48,10 @@ def readme_commands() -> list[str]:
     return list(dict.fromkeys(line for page in pages for line in page_commands(page)))
 
 
+POLICY_JSON = ("python -c \"import json, sflp; s = sflp.solve(sflp.GameConfig(stack=10)); json.dump("
+               "sflp.openspiel.from_strategy(s.sb_strategy, s.bb_strategy), open('policy.json', 'w'))\"")
+"""The README's step that writes the policy table its `sflp verify --policy` example reads."""
+
 # How each README command is run.  "run": as written (after the setup commands, in the same
 # folder); "slow": the same, in the slow tests; anything else: why it is covered elsewhere.
 HOW: dict[str, str | tuple[str, ...]] = {
@@ -84,8 +88,8 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp chart --stacks 1:25:0.05 --formats pdf --paper letter --out reports/letter": ("run",),
     "sflp export efg --stack 10 --ante 0.125 --out reports/pushfold_10bb.efg": ("run",),
     "sflp export efg --stack 10 --out reports/pushfold_10bb.efg": ("run",),
-    "sflp verify --stack 10 --policy policy.json":
-        "tests/test_openspiel.py::test_cli_verify_scores_a_policy_file_without_openspiel runs it on a policy file",
+    POLICY_JSON: ("run",),
+    "sflp verify --stack 10 --policy policy.json": ("run", POLICY_JSON),
     # exit 1: BB's "22+,A2+,K9o+" is exploitable by more than 0.001 bb, and the README says that
     # --max-exploitability then exits 1 (the gate is the point of the example)
     'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001':
