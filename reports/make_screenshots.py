@@ -10,12 +10,16 @@ and from sflp itself, by real renderers found on PATH:
 ========================  =====================================================================
 ``pdf_a4.png``            ``chart.pdf`` rasterised by poppler's ``pdftoppm``
 ``pdf_letter.png``        the same page on US Letter (``sflp chart --paper letter``), if supported
-``html_1400x900.png``     ``chart.html`` in headless Chromium at 1400x900 (a desktop window)
-``html_390x844.png``      ``chart.html`` in headless Chromium at 390x844 (a phone)
-``html_thresholds_...``   the threshold mode at 1400x900, T3s selected (``#stack=10&mode=thr&hand=sb:T3s``)
+``pdf_a4_gray.png``       the A4 page as a grayscale printer prints it (CIE L* of each pixel)
+``html_1400x900.png``     ``chart.html`` in headless Chromium at 1400x900 (a desktop window), as it
+                          opens: the threshold charts
+``html_390x844.png``      ``chart.html`` at 390x844 (a phone), as it opens: the threshold charts
+``html_thresholds_...``   the threshold mode at 1400x900, 63s selected (``#stack=10&hand=sb:63s``)
+``html_freq_1400x900``    the frequency mode at 10 bb (``#mode=freq&stack=10``)
 ``xlsx_page<N>.png``      ``chart.xlsx`` printed to PDF by LibreOffice (``soffice``), first pages
-``terminal.png``          ``sflp solve --stack 10`` and the threshold grids as a 170-column
-                          colour terminal shows them (a pty; its ANSI colours drawn by Chromium)
+``terminal_80.png``       ``sflp solve --stack 10`` and the threshold grids as an 80-column colour
+                          terminal shows them (a pty; its ANSI colours drawn by Chromium)
+``terminal_200.png``      the same at 200 columns
 ``notebook.png``          the notebook views (solution, thresholds, exploit, SC) in Chromium
 ========================  =====================================================================
 
@@ -87,11 +91,24 @@ def pdf_pages(pdf: Path, stem: Path, dpi: int = 80, first: int = 1, last: int = 
     return sorted(stem.parent.glob(stem.name + "-*.png"))
 
 
+def grayscale(path: Path, to: Path) -> Path:
+    """``path`` as a grayscale printer renders it: each pixel's CIE L* (through Pillow's sRGB to
+    Lab conversion) as its gray level."""
+    from PIL import Image, ImageCms
+
+    rgb = Image.open(path).convert("RGB")
+    lab = ImageCms.applyTransform(rgb, ImageCms.buildTransformFromOpenProfiles(
+        ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB"), "RGB", "LAB"))
+    lab.getchannel("L").save(to, optimize=True)
+    return to
+
+
 def shoot_pdf(out: Path) -> list[Path]:
     made = []
     with tempfile.TemporaryDirectory() as tmp:
         pages = pdf_pages(SET / "chart.pdf", Path(tmp) / "a4")
         made.append(Path(shutil.copyfile(pages[0], out / "pdf_a4.png")))
+        made.append(grayscale(pages[0], out / "pdf_a4_gray.png"))
         letter = Path(tmp) / "letter"
         run = subprocess.run([sys.executable, "-m", "sflp.cli", "chart", "--stacks", "1:25:0.05", "--formats", "pdf",
                               "--paper", "letter", "--out", str(letter)], capture_output=True, text=True)
@@ -104,10 +121,11 @@ def shoot_pdf(out: Path) -> list[Path]:
 
 
 def shoot_html(out: Path) -> list[Path]:
-    page = (SET / "chart.html").resolve().as_uri()  # opens at 10 bb
+    page = (SET / "chart.html").resolve().as_uri()  # opens in the threshold charts, at 10 bb
     return [chromium_shot(page, out / "html_1400x900.png", 1400, 900),
             chromium_shot(page, out / "html_390x844.png", 390, 844),
-            chromium_shot(page + "#stack=10&mode=thr&hand=sb:T3s", out / "html_thresholds_1400x900.png", 1400, 900)]
+            chromium_shot(page + "#stack=10&hand=sb:63s", out / "html_thresholds_1400x900.png", 1400, 900),
+            chromium_shot(page + "#mode=freq&stack=10", out / "html_freq_1400x900.png", 1400, 900)]
 
 
 def shoot_xlsx(out: Path, pages: int = 3) -> list[Path]:
@@ -152,14 +170,19 @@ def ansi_html(text: str) -> str:
     return "".join(out) + ("</span>" if open_span else "")
 
 
-def run_in_pty(argv: list[str], columns: int = 170) -> str:
-    """What ``sflp argv`` prints on a colour terminal ``columns`` wide (run in a pseudo-terminal)."""
+def run_in_pty(argv: list[str], columns: int = 80, cwd: Path | None = None) -> str:
+    """What ``sflp argv`` prints on a colour terminal ``columns`` wide (run in a pseudo-terminal,
+    in ``cwd``, which is made if missing)."""
     import pty
 
+    if cwd is not None:
+        cwd.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "COLUMNS": str(columns), "LINES": "60", "TERM": "xterm-256color"}
     env.pop("NO_COLOR", None)
     pid, fd = pty.fork()
     if pid == 0:  # the child: sflp on the pty
+        if cwd is not None:
+            os.chdir(cwd)
         os.execvpe(sys.executable, [sys.executable, "-m", "sflp.cli", *argv], env)
     chunks = []
     while True:
@@ -181,14 +204,21 @@ def _page(body: str, background: str = "#FFFFFF", colour: str = "#1F2328", font:
 
 
 def shoot_terminal(out: Path) -> list[Path]:
+    made = []
     with tempfile.TemporaryDirectory() as tmp:
-        solve = run_in_pty(["solve", "--stack", "10"])
-        chart = run_in_pty(["chart", "--stacks", "1:25:0.05", "--formats", "csv", "--out", str(Path(tmp) / "set")])
-        chart = chart[chart.index("exact breakpoints") - 4:] if "exact breakpoints" in chart else chart
-        text = "$ sflp solve --stack 10\n" + solve + "\n$ sflp chart --stacks 1:25:0.05 ...\n" + chart
-        page = Path(tmp) / "terminal.html"
-        page.write_text(_page(f"<pre>{ansi_html(text)}</pre>", "#1E1E1E", "#D4D4D4"), encoding="utf-8")
-        return [trim(chromium_shot(page.as_uri(), out / "terminal.png", 1500, 2600))]
+        for columns in (80, 200):
+            solve = run_in_pty(["solve", "--stack", "10"], columns)
+            chart = run_in_pty(["chart", "--stacks", "1:25:0.05", "--formats", "csv", "--out", "set"], columns,
+                               cwd=Path(tmp) / str(columns))
+            chart = chart[chart.index("exact breakpoints") - 4:] if "exact breakpoints" in chart else chart
+            text = ("$ sflp solve --stack 10\n" + solve
+                    + "\n$ sflp chart --stacks 1:25:0.05 --formats csv --out set\n" + chart)
+            page = Path(tmp) / f"terminal_{columns}.html"
+            page.write_text(_page(f"<pre>{ansi_html(text)}</pre>", "#1E1E1E", "#D4D4D4"), encoding="utf-8")
+            # a window as wide as the terminal's columns (13 px DejaVu Sans Mono: 7.83 px a column)
+            width = 32 + round(columns * 7.83) + 40
+            made.append(trim(chromium_shot(page.as_uri(), out / f"terminal_{columns}.png", width, 3400)))
+    return made
 
 
 def shoot_notebook(out: Path) -> list[Path]:

@@ -56,12 +56,12 @@ def _not_blank(path: Path) -> bool:
 def test_the_browser_windows_have_the_issues_sizes(shots):
     sizes = {p.name: _size(p) for p in shots["html"]}
     assert sizes == {"html_1400x900.png": (1400, 900), "html_390x844.png": (390, 844),
-                     "html_thresholds_1400x900.png": (1400, 900)}
+                     "html_thresholds_1400x900.png": (1400, 900), "html_freq_1400x900.png": (1400, 900)}
     assert all(_not_blank(p) for p in shots["html"])
 
 
 def test_the_printed_pages_have_their_paper_shape(shots):
-    paper = {"pdf_a4.png": 297 / 210, "pdf_letter.png": 11 / 8.5}
+    paper = {"pdf_a4.png": 297 / 210, "pdf_letter.png": 11 / 8.5, "pdf_a4_gray.png": 297 / 210}
     for path in shots["pdf"]:
         w, h = _size(path)
         assert abs(w / h - paper[path.name]) < 0.01, path.name  # 1 % (pdftoppm rounds to pixels)
@@ -69,16 +69,45 @@ def test_the_printed_pages_have_their_paper_shape(shots):
     assert "pdf_a4.png" in {p.name for p in shots["pdf"]}
 
 
+def test_the_grayscale_print_keeps_the_bands_apart(shots):
+    """The grayscale page shows one gray level per band (CIE L*: the bands are 6 or more apart)."""
+    from PIL import Image
+
+    from sflp.report.scale import BAND_COLOURS, TOP_COLOUR
+
+    gray = next(p for p in shots["pdf"] if p.name == "pdf_a4_gray.png")
+    with Image.open(gray) as image:
+        assert image.mode == "L"
+        levels = {level for count, level in image.getcolors(256) if count > 200}  # cell fills, not anti-aliasing
+    expected = []
+    for colour in (*BAND_COLOURS, TOP_COLOUR):
+        rgb = Image.new("RGB", (1, 1), "#" + colour)
+        expected.append(_l_star(rgb))
+    assert all(any(abs(level - e) <= 3 for level in levels) for e in expected), (sorted(levels), expected)
+
+
+def _l_star(image) -> int:
+    from PIL import ImageCms
+
+    lab = ImageCms.applyTransform(image, ImageCms.buildTransformFromOpenProfiles(
+        ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB"), "RGB", "LAB"))
+    return lab.getchannel("L").getpixel((0, 0))
+
+
 def test_terminal_and_notebook_pictures_show_coloured_grids(shots):
     from PIL import Image
 
+    from sflp.report.scale import TOP_COLOUR
+
+    top = tuple(int(TOP_COLOUR[i:i + 2], 16) for i in (0, 2, 4))
+    assert {p.name for p in shots["terminal"]} == {"terminal_80.png", "terminal_200.png"}
     for path in (*shots["terminal"], *shots["notebook"]):
         with Image.open(path) as image:
             rgb = image.convert("RGB")
             assert rgb.width > 600 and rgb.height > 600
-            # the darkest threshold band (20+, 440154) is on both pictures' threshold grids
-            assert any(abs(r - 0x44) <= 2 and abs(g - 0x01) <= 2 and abs(b - 0x54) <= 2
-                       for _, (r, g, b) in rgb.getcolors(maxcolors=1 << 20)), path.name
+            # the top colour (hands played over the whole 1-25 chart) is on every threshold grid
+            assert any(all(abs(x - y) <= 2 for x, y in zip(pixel, top))
+                       for _, pixel in rgb.getcolors(maxcolors=1 << 20)), path.name
 
 
 def test_the_workbook_prints_through_libreoffice(shots):
