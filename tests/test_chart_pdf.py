@@ -277,6 +277,19 @@ def test_svg_capped_cells_take_the_top_colour_and_63s_shows_its_gap(chart_1_25):
     assert _svg_cells(svg)["J4o"][1] == "5.4*"  # its gap is 0.001 bb: a sliver keeps the plain *
 
 
+def test_picture_note_states_the_whole_bb_rule_of_a_deep_chart(chart_1_25):
+    """From 100 bb a label is whole bb ("175", "130†"); the picture's note said only "truncated to
+    0.1" on a 1-200 chart, as if "175" were 175.0 to the tenth.  The PDF and workbook said it."""
+    from sflp.report.draw import svg_bytes
+    from sflp.report.plots import threshold_picture
+
+    _, tdf = chart_1_25
+    deep = " ".join(svg_bytes(threshold_picture(tdf, "sb", 1, 200, "SB 0.5 / BB 1, no ante")).decode().split())
+    short = " ".join(svg_bytes(threshold_picture(tdf, "sb", 1, 25, "SB 0.5 / BB 1, no ante")).decode().split())
+    assert "truncated to 0.1, whole bb from 100)" in deep
+    assert "truncated to 0.1)" in short and "whole bb" not in short
+
+
 def test_pdf_page_one_shows_63s_gap_under_its_grid(chart_1_25):
     from sflp.report.draw import Text
     from sflp.report.printable import chart_pages

@@ -222,7 +222,8 @@ def threshold_picture(tdf: pd.DataFrame, player: str, low: float, high: float, s
     verb = _VERB[player]
     width = 8.0 * PT - 2 * left
     notes = [
-        f"Number: largest stack (bb, truncated to 0.1) at which the hand is {verb} with frequency > 0.5; "
+        f"Number: largest stack (bb, truncated to 0.1{', whole bb from 100' if high >= 100 else ''}) "
+        f"at which the hand is {verb} with frequency > 0.5; "
         f"{fmt_num(high)}+ = up to the top of the range; - = never (white).",
     ]
     if cells.footnotes:
