@@ -272,6 +272,9 @@ def test_chart_summary_times_solving_and_writing_apart_and_counts_in_english():
     assert lines[-1] == "Wrote 1 file to out/ in 25.5 s"
     two = format_chart_summary({**summary, "lp_solves": 2, "stacks": 1, "files": ["a", "b"]}, None)
     assert "Solved 1 stack from" in two and "(2 LP solves," in two and "Wrote 2 files to out/" in two
+    # a deep or fractional chart's line (81 characters) wraps at the width like every other line
+    deep = format_chart_summary({**summary, "stacks": 399, "high": 200.0}, None, width=80).splitlines()
+    assert deep[:2] == ["Solved 399 stacks from 1 to 200 bb in 3.4 s", "  (1 LP solve, max exploitability 0 bb)"]
 
 
 def test_the_tours_output_folders_stay_untracked():

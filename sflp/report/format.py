@@ -755,9 +755,11 @@ def format_chart_summary(summary: dict, thresholds, color: bool = False, width: 
     low, high = summary["low"], summary["high"]
     solving = summary.get("solve_seconds", summary["seconds"])
     writing = max(0.0, summary["seconds"] - solving)
-    lines.append(f"Solved {plural(summary['stacks'], 'stack')} from {low:g} to {high:g} bb in {solving:.1f} s "
-                 f"({plural(summary['lp_solves'], 'LP solve')}, max exploitability "
-                 f"{summary['max_exploitability']:.2g} bb)")
+    solved = f"Solved {plural(summary['stacks'], 'stack')} from {low:g} to {high:g} bb in {solving:.1f} s"
+    quality = f"({plural(summary['lp_solves'], 'LP solve')}, max exploitability {summary['max_exploitability']:.2g} bb)"
+    # wider than the terminal (a 1-200 or 2-12.5 bb chart: 81 columns), the brackets go on a line of their own
+    fits = width is None or len(solved) + 1 + len(quality) <= width
+    lines += [f"{solved} {quality}"] if fits else [solved, f"  {quality}"]
     if thresholds is not None:
         lines.append(format_thresholds(thresholds, color, width))
     lines.append("\n" + written_line(len(summary["files"]), summary["out_dir"], width, f" in {writing:.1f} s"))
