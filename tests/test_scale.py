@@ -132,6 +132,15 @@ def test_the_mark_tells_a_wide_fold_gap_from_a_sliver():
     assert fold_gaps(((3.0, 7.0),), low=3.0) == []
 
 
+def test_a_fractional_top_prints_like_any_number():
+    """``--stacks 1.125:25:0.1`` tops at 24.925: its capped cells read 24.9+, not 24.925+ (which
+    overflowed every medium's cell); the legend says the same."""
+    s = chart_scale(24.925)
+    assert cell_label(24.925, True, ((1.125, 24.925),), 24.925).text == "24.9+"
+    assert [label for _, label in s.legend()][-3:] == ["20–24.9", "24.9+", "never"]
+    assert chart_scale(199.9).top.label == "199+" and chart_scale(12.5).top.label == "12.5+"
+
+
 def test_numbers_floor_to_a_tenth_and_to_whole_bb_from_100():
     assert [cell_label(x, False, ((1.0, x),), 200).number for x in (7.19999, 99.96, 100.0, 137.9)] == \
         ["7.1", "99.9", "100", "137"]
@@ -148,8 +157,9 @@ def test_played_text_keeps_every_printed_stack_inside_a_played_stretch():
         lo, hi = (1.0, float(part[1:])) if part.startswith("≤") else map(float, part.split("–"))
         assert any(a <= lo and hi <= b for a, b in bridged), part
     assert scale.sliver_span(intervals) == "5.23–5.56"  # rounded outward: it covers the sliver
-    # K8o: pushed again on a 0.002 bb stretch at 18.698-18.700 (too narrow for 0.01 bb)
-    assert played_text(((1.0, 18.030701), (18.697954, 18.699967)), low=1.0) == "≤18.0, ≈18.70"
+    # K8o: pushed again on a 0.002 bb stretch at 18.698-18.700 (too narrow for 0.01 bb; ≈18.70
+    # named a folded stack)
+    assert played_text(((1.0, 18.030701), (18.697954, 18.699967)), low=1.0) == "≤18.0, 18.698–18.699"
 
 
 def test_footnotes_list_every_marked_hand_wide_gaps_first():

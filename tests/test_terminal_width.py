@@ -234,3 +234,23 @@ def test_compare_text_uses_the_charts_labels_and_states_its_ranking(capsys, monk
     row = next(line for line in lines if line.startswith("  63s "))
     assert row.split()[1:3] == ["A", "7.1\u2020"]
     assert max(map(visible_width, lines)) <= 80
+
+
+def test_a_six_character_label_keeps_the_grid_within_80_columns():
+    """A fractional top with a mark (``12.5+*`` on a 2-12.5 chart) is six characters: the grid is
+    printed in two halves of wider cells rather than running past 80 columns (issue 32 review)."""
+    from sflp.core.game import GameConfig
+    from sflp.report.format import format_thresholds
+    from sflp.solving.thresholds import compute_thresholds
+
+    thresholds = compute_thresholds(GameConfig(stack=2), 2, 12.5, certify=False)
+    text = format_thresholds(thresholds, color=False, width=80)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    labels = {word for line in lines for word in line.split()}
+    assert any(len(w) == 6 and w.startswith("12.5+") for w in labels), sorted(w for w in labels if "12.5" in w)
+    # every hand is still there, in both grids
+    from sflp.core.cards import CLASS_NAMES
+
+    words = [w for line in lines for w in line.split()]
+    assert all(words.count(hand) >= 2 for hand in CLASS_NAMES)

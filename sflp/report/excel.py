@@ -89,7 +89,7 @@ from sflp.report.colors import (
 )
 from sflp.report.format import clean_text
 from sflp.report.frames import PLAYER_TITLES, grid_from_tidy, select, wide_by_stack
-from sflp.report.scale import chart_scale, footnotes, ink, parse_intervals
+from sflp.report.scale import chart_scale, footnotes, ink, parse_intervals, top_text
 from sflp.report.stacks import HAND_EV_STACKS, hand_ev_stacks  # noqa: F401 -- HAND_EV_STACKS: the cap, documented here
 from sflp.report.text import fmt_num
 
@@ -422,7 +422,7 @@ def _footnote_block(ws, row: int, lines: Sequence[str]) -> int:
 
 def _threshold_notes(verb: str, low: float, high: float) -> list[str]:
     """The printed note under a threshold grid: the layout, what a cell holds, every mark."""
-    top, lo = fmt_num(high), fmt_num(low)
+    top, lo = top_text(high), fmt_num(low)
     return [
         "Layout: suited hands above the diagonal, pairs on it, offsuit below (aces top-left).  Each cell "
         f"shows the hand, then the largest stack (bb before posting, truncated to 0.1; whole bb from 100) at "

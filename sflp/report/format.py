@@ -202,24 +202,33 @@ def threshold_grid(thresholds, player: str, color: bool) -> str:
     """The threshold chart as text, 80 columns: rank headers, each cell the hand above its label
     (:mod:`sflp.report.scale`: ``7.1``, ``25+``, ``-``, the mark right after the number: ``*``
     slivers, ``†`` a fold gap of at least half a big blind, see the footnotes), coloured like
-    every other medium on a terminal (the scale's band colours and ink)."""
+    every other medium on a terminal (the scale's band colours and ink).  Cells are 5 columns;
+    when a label is longer (a fractional top with a mark, ``12.5+†``) the cells widen to it and
+    the grid is printed in two halves (columns A to 8, then 7 to 2), so it still fits 80 columns."""
     from sflp.core.cards import CLASS_NAMES, GRID_RANKS
 
     scale = _scale_of(thresholds)
-    lines = ["   " + " ".join(f"{r:^5}" for r in GRID_RANKS)]
-    for row in range(13):
-        names, labels = [], []
-        for col in range(13):
-            h = thresholds.get(player, CLASS_NAMES[row * 13 + col])
-            text = scale.label(h.max_stack, h.capped, h.intervals, h.exact_label).text
-            name, label = f"{h.hand:^5}", f"{text:^5}"
-            if color:
-                bg = scale.colour(h.max_stack, h.capped)
-                name, label = ansi(bg, name), ansi(bg, label)
-            names.append(name)
-            labels.append(label)
-        lines.append(f"{GRID_RANKS[row]:>2} " + " ".join(names))
-        lines.append("   " + " ".join(labels))
+    hands = [[thresholds.get(player, CLASS_NAMES[row * 13 + col]) for col in range(13)] for row in range(13)]
+    texts = [[scale.label(h.max_stack, h.capped, h.intervals, h.exact_label).text for h in row] for row in hands]
+    cw = max(5, *(len(t) for row in texts for t in row))
+    halves = [range(13)] if 3 + 13 * (cw + 1) - 1 <= GRID_WIDTH else [range(7), range(7, 13)]
+    lines = []
+    for cols in halves:
+        if len(halves) > 1 and lines:
+            lines.append("")
+        lines.append("   " + " ".join(f"{GRID_RANKS[c]:^{cw}}" for c in cols))
+        for row in range(13):
+            names, labels = [], []
+            for col in cols:
+                h = hands[row][col]
+                name, label = f"{h.hand:^{cw}}", f"{texts[row][col]:^{cw}}"
+                if color:
+                    bg = scale.colour(h.max_stack, h.capped)
+                    name, label = ansi(bg, name), ansi(bg, label)
+                names.append(name)
+                labels.append(label)
+            lines.append(f"{GRID_RANKS[row]:>2} " + " ".join(names))
+            lines.append("   " + " ".join(labels))
     return "\n".join(lines)
 
 
@@ -241,9 +250,9 @@ def threshold_notes(thresholds, player: str, width: int | None = None) -> list[s
 
 def thresholds_legend(thresholds) -> str:
     """What a threshold cell's text means (the plain text's only key: no colours there)."""
-    from sflp.report.scale import FOLD_GAP_BB, MARK_GAP, MARK_SEVERAL
+    from sflp.report.scale import FOLD_GAP_BB, MARK_GAP, MARK_SEVERAL, top_text
 
-    return (f"({thresholds.high:g}+ = up to the top, - = never; {MARK_GAP} = folded on a stretch of "
+    return (f"({top_text(thresholds.high)}+ = up to the top, - = never; {MARK_GAP} = folded on a stretch of "
             f"{FOLD_GAP_BB:g} bb or more below it, {MARK_SEVERAL} = on narrower ones: see the notes under the grid)")
 
 

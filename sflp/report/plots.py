@@ -31,7 +31,7 @@ from sflp.atomic import write_bytes
 from sflp.report.colors import frequency_colour
 from sflp.report.draw import CAP_HEIGHT, Drawing, png_bytes, svg_bytes, text_width, wrap
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
-from sflp.report.scale import FOLD_GAP_BB, ChartScale, chart_scale, footnotes, ink
+from sflp.report.scale import FOLD_GAP_BB, ChartScale, chart_scale, footnotes, ink, top_text
 from sflp.report.text import fmt_num
 
 DPI = 120
@@ -224,7 +224,7 @@ def threshold_picture(tdf: pd.DataFrame, player: str, low: float, high: float, s
     notes = [
         f"Number: largest stack (bb, truncated to 0.1{', whole bb from 100' if high >= 100 else ''}) "
         f"at which the hand is {verb} with frequency > 0.5; "
-        f"{fmt_num(high)}+ = up to the top of the range; - = never (white).",
+        f"{top_text(high)}+ = up to the top of the range; - = never (white).",
     ]
     if cells.footnotes:
         notes.append(footnote_head(verb))

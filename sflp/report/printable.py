@@ -55,7 +55,7 @@ from sflp.report.plots import (
     frequency_legend,
     threshold_cells,
 )
-from sflp.report.scale import FOLD_GAP_BB, MARK_GAP, MARK_SEVERAL, ChartScale, ink
+from sflp.report.scale import FOLD_GAP_BB, MARK_GAP, MARK_SEVERAL, ChartScale, ink, top_text
 from sflp.report.text import fmt_num
 from sflp.report.writers import PAPER_NAMES, check_paper
 
@@ -180,8 +180,8 @@ def _first_page(paper: Paper, tdf, low: float, high: float, structure: str, rang
         notes = [
             f"Each cell: the hand and, in bold, the largest stack (bb, effective, before posting; truncated to 0.1"
             f"{', whole bb from 100' if high >= 100 else ''}) at which it is pushed (left) or called (right) with "
-            f"frequency > 0.5, then its mark.  {fmt_num(high)}+ = to the top of this chart; - = never.  Aces top-left, "
-            "suited hands above the diagonal, offsuit below."
+            f"frequency > 0.5, then its mark.  {top_text(high)}+ = to the top of this chart; - = never.  "
+            "Aces top-left, suited hands above the diagonal, offsuit below."
             + (f"  † folded on a stretch of {FOLD_GAP_BB:g} bb or more inside the played range: read the stacks "
                f"below, not the number.  * several stretches, each fold narrower (stacks on page 2)." if most else ""),
         ]

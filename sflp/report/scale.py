@@ -152,6 +152,22 @@ def _g(x: float) -> str:
     return f"{float(x):g}"
 
 
+def top_text(top: float) -> str:
+    """The chart's top stack as its labels and legend print it: as given when it has at most one
+    decimal (``25``, ``12.5``), else floored like every number (``24.925`` -> ``24.9``; whole bb
+    from 100: ``199.9`` -> ``199``), so that ``N+`` fits a cell like any label.
+
+    >>> top_text(25), top_text(12.5), top_text(24.925), top_text(199.9), top_text(200)
+    ('25', '12.5', '24.9', '199', '200')
+    """
+    top = float(top)
+    if top >= 100:
+        return str(math.floor(top + 1e-9))
+    if abs(top * 10 - round(top * 10)) <= 1e-9 * max(1.0, top):
+        return _g(round(top * 10) / 10)
+    return f"{math.floor(top * 10 + 1e-9) / 10:.1f}"
+
+
 def chart_scale(top: float, low: float | None = None) -> ChartScale:
     """The scale of a chart whose top stack is ``top`` bb (and lowest ``low``, if known)."""
     top = float(top)
@@ -160,10 +176,12 @@ def chart_scale(top: float, low: float | None = None) -> ChartScale:
     highs = [*map(float, edges), top]
     bands = []
     for k, (lo, hi) in enumerate(zip(lows, highs)):
-        label = f"≤{_g(hi)}" if k == 0 else f"{_g(lo)}–{_g(hi)}"
+        hi_text = top_text(hi) if hi == top else _g(hi)
+        label = f"≤{hi_text}" if k == 0 else f"{_g(lo)}–{hi_text}"
         bands.append(Band(lo, hi, label, BAND_COLOURS[k]))
-    return ChartScale(top, None if low is None else float(low), tuple(bands),
-                      Band(top, math.inf, f"{_g(top)}+", TOP_COLOUR), Band(math.nan, math.nan, "never", NEVER_COLOUR))
+    top_band = Band(top, math.inf, f"{top_text(top)}+", TOP_COLOUR)
+    never = Band(math.nan, math.nan, "never", NEVER_COLOUR)
+    return ChartScale(top, None if low is None else float(low), tuple(bands), top_band, never)
 
 
 def ink(colour: str) -> str:
@@ -205,7 +223,7 @@ def number_text(max_stack: float | None, capped: bool, top: float, exact_label: 
     if max_stack is None or (isinstance(max_stack, float) and math.isnan(max_stack)):
         return "-"
     if capped:
-        return f"{_g(top)}+"
+        return f"{top_text(top)}+"
     text = exact_label if exact_label is not None else f"{math.floor(float(max_stack) * 10 + 1e-9) / 10:.1f}"
     return text.split(".")[0] if float(text) >= 100 else text
 
@@ -248,13 +266,13 @@ def _end(x: float, up: bool, digits: int = 1) -> str:
 
 
 def _stretch(a: float, b: float) -> str:
-    """``a–b`` rounded inward (every printed stack inside) at 0.1 bb, or at 0.01 bb when 0.1 would
-    swallow it; ``≈x`` (its middle, to 0.01 bb) for a stretch narrower than that."""
-    for digits in (1, 2):
+    """``a–b`` rounded inward (every printed stack inside) at 0.1 bb, or at 0.01 or 0.001 bb when
+    0.1 would swallow it; ``≈x`` (its middle, to 0.001 bb) for a stretch narrower than that."""
+    for digits in (1, 2, 3):
         lo, hi = _end(a, up=True, digits=digits), _end(b, up=False, digits=digits)
         if float(lo) < float(hi):
             return f"{lo}–{hi}"
-    return f"≈{(a + b) / 2:.2f}"
+    return f"≈{(a + b) / 2:.3f}"
 
 
 def _bridged(intervals: Sequence[tuple[float, float]]) -> tuple[list[list[float]], list[tuple[float, float]]]:
@@ -280,7 +298,7 @@ def played_text(intervals: Sequence[tuple[float, float]], low: float | None = No
     >>> played_text(((1.0, 2.388587), (5.070148, 5.233911), (5.554753, 7.163619)), low=1.0)
     '≤2.3, 5.1–7.1'
     >>> played_text(((1.0, 18.030701), (18.697954, 18.699967)), low=1.0), played_text(((3.0, 7.0),), low=1.0)
-    ('≤18.0, ≈18.70', '3.0–7.0')
+    ('≤18.0, 18.698–18.699', '3.0–7.0')
     """
     parts = []
     for a, b in _bridged(intervals)[0]:
