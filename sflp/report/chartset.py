@@ -195,7 +195,10 @@ def about_items(
             ("Threshold range (bb)", f"{fmt_num(thresholds.low)} to {fmt_num(thresholds.high)}"),
             ("Threshold breakpoints", len(thresholds.breakpoints)),
             ("Threshold definition", "largest stack at which the hand is played with frequency > 0.5, "
-                                     "truncated to 0.1 bb; 'H+' = up to the top H of the range"),
+                                     "truncated to 0.1 bb" + (", whole bb from 100" if thresholds.high >= 100 else "")
+                                     + "; 'H+' = up to the top H of the range; then '*' = played on several "
+                                     "stretches, each fold between them narrower than 0.5 bb, '\u2020' = folded on "
+                                     "a stretch of 0.5 bb or more inside the range"),
         ]
     if range_stacks:
         items.append(("Range grids at (bb)", ", ".join(fmt_num(s) for s in range_stacks)))

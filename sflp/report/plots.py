@@ -188,7 +188,7 @@ def footnote_head(verb: str) -> str:
     """The line over a grid's footnotes: what the marks mean."""
     return (f"† folded on a stretch of {FOLD_GAP_BB:g} bb or more inside the {verb} range: read the stacks below, "
             f"not the number.  * {verb} on several stretches, each fold narrower than {FOLD_GAP_BB:g} bb.  "
-            "Stacks in bb, rounded inward (every stack shown is played):")
+            "Stacks in bb, rounded inward, folds under that width bridged:")
 
 
 FREQUENCY_STEPS = (0.0, 0.25, 0.5, 0.75, 1.0)
