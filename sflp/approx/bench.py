@@ -1,7 +1,8 @@
 """Benchmark the approximate solvers: every method at every stack on the same time budget.
 
-:func:`approx_bench` runs the solvers (``seconds`` of solver time each, log-spaced traces) and
-returns their :class:`~sflp.approx.common.ApproxResult`; :func:`bench_rows` flattens the traces to
+:func:`approx_bench` runs the solvers (a budget of ``seconds`` each, log-spaced traces; see
+:mod:`sflp.approx.common`: the self-play solvers turn it into a hand count, so their rows reproduce)
+and returns their :class:`~sflp.approx.common.ApproxResult`; :func:`bench_rows` flattens the traces to
 tidy rows (one per trace point) for a CSV or a plot (:mod:`sflp.report.approx_bench`).
 """
 

@@ -16,10 +16,17 @@ All figures are in big blinds per hand.
 
 Budgets and traces
 ------------------
-A solver runs until ``iterations`` are done or ``seconds`` of solver time have passed, whichever
-comes first (``None`` = no limit of that kind; both ``None`` = the method's default iteration
-count).  Solver time excludes the time spent measuring the trace, so that the trace shows what the
-method itself costs.  The trace is measured at every multiple of ``trace_every`` iterations, or,
+A solver runs until ``iterations`` are done or ``seconds`` have passed, whichever comes first
+(``None`` = no limit of that kind; both ``None`` = the method's default iteration count).  The
+seconds are the run's own wall clock, started once the yardstick below is ready: everything the
+run does counts, its iterations, its setup and the measuring of its trace.  The clock is checked
+between iterations and the run stops at the first check past the budget, so it returns within
+``seconds`` plus one iteration (and the trace point measured after it); at least one iteration
+always runs.  The *trace* shows **solver time** instead, which excludes measuring the trace (and an
+OpenSpiel solver's setup), so that it shows what the method itself costs: a run with expensive
+trace points spends less of its budget solving.  The self-play solvers plan a hand count from a
+``seconds``-only budget (:meth:`Run.plan_iterations`), so that their schedule never depends
+on the clock.  The trace is measured at every multiple of ``trace_every`` iterations, or,
 with ``trace_every=None``, at roughly ten log-spaced iterations per decade (1, 2, 3, 4, 6, 8, 11,
 14, 18, 23, ...), plus always at the last iteration.  With ``target`` set, a run also stops at the
 first trace point whose total exploitability is ``<= target``.
@@ -28,7 +35,8 @@ Inside ``with score_exactly():`` every trace point is measured in rational arith
 (:func:`sflp.solving.certify.exact_figures`, each frequency at its exact binary value, against the
 certified equilibrium value) and rounded once: the convergence atlas (``sflp approx-bench
 --openspiel``) scores every solver so, its own and OpenSpiel's alike.  It costs about 30 ms a
-point, which, like every measurement, is not counted as solver time.
+point, which, like every measurement, is not counted as solver time (but is spent from the
+budget).
 """
 
 from __future__ import annotations
@@ -316,6 +324,8 @@ class Run:
         self.method = method
         self.config = config
         self.reference = reference_for(config)
+        if _EXACT:
+            _ = self.reference.nash_exact  # the certified solve is the yardstick, not the run's time
         self.game = self.reference.game
         if iterations is None and seconds is None:
             iterations = default_iterations
@@ -358,9 +368,13 @@ class Run:
         )
 
     # -- clock
+    def wall(self) -> float:
+        """Seconds since the run started, everything included: what the ``seconds`` budget counts."""
+        return time.perf_counter() - self._start
+
     def elapsed(self) -> float:
-        """Solver seconds so far (trace measurements excluded)."""
-        return time.perf_counter() - self._start - self._paused
+        """Solver seconds so far (trace measurements excluded): what the trace shows."""
+        return self.wall() - self._paused
 
     def progress(self, it: int) -> float:
         """Share of the budget used after ``it`` iterations: the larger of the two shares, in [0, 1]."""
@@ -368,13 +382,17 @@ class Run:
         if self.max_iterations is not None:
             share = it / self.max_iterations
         if self.max_seconds is not None:
-            share = max(share, self.elapsed() / self.max_seconds)
+            share = max(share, self.wall() / self.max_seconds)
         return min(share, 1.0)
 
     def done(self, it: int) -> bool:
-        """True when ``it`` iterations exhaust the budget (or the target was reached)."""
-        finished = (self._hit or (self.max_iterations is not None and it >= self.max_iterations)
-                    or (self.max_seconds is not None and self.elapsed() >= self.max_seconds))
+        """True when ``it`` iterations exhaust the budget (or the target was reached); called between
+        iterations, it is the check of the clock.  Never before the first iteration."""
+        finished = it > 0 and (
+            self._hit
+            or (self.max_iterations is not None and it >= self.max_iterations)
+            or (self.max_seconds is not None and self.wall() >= self.max_seconds)
+        )
         if self._observer is not None:
             now = time.perf_counter()
             if finished or now - self._reported >= PROGRESS_INTERVAL:
@@ -382,13 +400,32 @@ class Run:
                 self._observer(1.0 if finished else self.progress(it))
         return finished
 
+    def plan_iterations(self, per_second: float) -> int:
+        """Fix the iteration budget of a run whose schedule needs one (the self-play solvers' epsilon).
+
+        An ``iterations`` budget stays as it is; a ``seconds``-only budget becomes
+        ``round(seconds * per_second)`` iterations (at least 1), and the seconds stay as an outer
+        stop.  The schedule then depends on the iteration count only, so a seeded run reproduces
+        bit for bit whenever the outer stop does not cut it short.
+
+        >>> run = Run.start("rl-tabular", 10, None, 2.0, 0, None, None, 10)
+        >>> run.plan_iterations(250_000), run.max_seconds
+        (500000, 2.0)
+        """
+        if isinstance(per_second, bool) or not isinstance(per_second, Real) or not (0 < per_second < math.inf):
+            raise ConfigError(f"hands_per_second={per_second!r}: expected a positive number")
+        if self.max_iterations is None:
+            self.max_iterations = max(1, round(self.max_seconds * per_second))
+        return self.max_iterations
+
     def remaining(self, it: int) -> int | None:
         """Iterations left under the iteration cap (None when only time limits the run)."""
         return None if self.max_iterations is None else self.max_iterations - it
 
     @contextmanager
     def paused(self):
-        """Work inside is not solver time (reading a policy out of another library to measure it)."""
+        """Work inside is not solver time (reading a policy out of another library to measure it),
+        but is spent from the ``seconds`` budget all the same."""
         t0 = time.perf_counter()
         try:
             yield

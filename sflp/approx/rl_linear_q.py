@@ -37,15 +37,16 @@ Ambiguities resolved here (the seed's code is followed where it exists):
   exact equity (ties half) against BB's combo; no board is dealt.
 * Antes and other blinds (which the seed does not have) enter only through the rewards; the
   features stay the seed's.
-* A run limited by ``seconds`` does not know ``n`` in advance: there ``epsilon = 1 - (share of the
-  budget used)``, the share being the larger of ``i / iterations`` and ``elapsed / seconds``; with
-  an iteration budget only, this is the seed's ``(n - i) / n`` exactly and the run is deterministic.
+* A run given only ``seconds`` plans ``n = seconds x 250,000`` hands for the seed's
+  ``epsilon = (n - i) / n`` and keeps the seconds as an outer stop (:mod:`sflp.approx.selfplay`):
+  the schedule depends on the hand count only, so every seeded run is deterministic.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from sflp.approx import selfplay
 from sflp.approx.common import ApproxResult, Run
 from sflp.approx.selfplay import HandStream, class_of, class_ranks, half_epsilons, next_batch, outcome_values
 from sflp.core.game import GameConfig
@@ -153,9 +154,14 @@ def rl_linear_q(
     trace_every: int | None = None,
     target: float | None = None,
     alpha: float = DEFAULT_ALPHA,
+    hands_per_second: float | None = None,
 ) -> ApproxResult:
-    """The seed's Monte-Carlo linear-Q self-play; ``iterations`` = hands played (default 10,000,000)."""
+    """The seed's Monte-Carlo linear-Q self-play; ``iterations`` = hands played (default 10,000,000).
+
+    A ``seconds``-only budget plans ``seconds x hands_per_second`` hands (default
+    :data:`~sflp.approx.selfplay.HANDS_PER_SECOND`), the seconds kept as an outer stop."""
     run = Run.start(METHOD, config, iterations, seconds, seed, trace_every, target, DEFAULT_ITERATIONS)
+    planned = run.plan_iterations(selfplay.HANDS_PER_SECOND if hands_per_second is None else hands_per_second)
     config = run.config
     rng = np.random.default_rng(seed)
     theta = rng.random(N_PARAMS)
@@ -175,5 +181,6 @@ def rl_linear_q(
         if run.due(i):
             run.record(i, *greedy_strategies(theta, feats))
     sb_strategy, bb_strategy = greedy_strategies(theta, feats)
-    extra = {"alpha": float(alpha), "theta": [float(v) for v in theta], "strategy": "greedy"}
+    extra = {"planned_hands": planned, "alpha": float(alpha), "theta": [float(v) for v in theta],
+             "strategy": "greedy"}
     return run.result(i, sb_strategy, bb_strategy, extra)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sflp.approx import selfplay
 from sflp.approx.common import ApproxResult, Run
 from sflp.approx.selfplay import HandStream, class_of, half_epsilons, next_batch, outcome_values
 from sflp.core.cards import N_CLASSES
@@ -81,9 +82,14 @@ def rl_tabular(
     trace_every: int | None = None,
     target: float | None = None,
     alpha_min: float = DEFAULT_ALPHA_MIN,
+    hands_per_second: float | None = None,
 ) -> ApproxResult:
-    """Tabular Monte-Carlo self-play (see the module doc); ``iterations`` = hands played."""
+    """Tabular Monte-Carlo self-play (see the module doc); ``iterations`` = hands played.
+
+    A ``seconds``-only budget plans ``seconds x hands_per_second`` hands (default
+    :data:`~sflp.approx.selfplay.HANDS_PER_SECOND`), the seconds kept as an outer stop."""
     run = Run.start(METHOD, config, iterations, seconds, seed, trace_every, target, DEFAULT_ITERATIONS)
+    planned = run.plan_iterations(selfplay.HANDS_PER_SECOND if hands_per_second is None else hands_per_second)
     config = run.config
     rng = np.random.default_rng(seed)
     q = rng.random((2, N_CLASSES, 2)).tolist()
@@ -105,6 +111,7 @@ def rl_tabular(
     table = np.array(q)
     sb_strategy, bb_strategy = greedy_from_table(table)
     extra = {
+        "planned_hands": planned,
         "alpha_min": float(alpha_min),
         "step": "1/n, floored at alpha_min",
         "strategy": "greedy",

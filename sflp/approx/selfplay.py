@@ -23,9 +23,13 @@ seed resolves them: SB wins with probability equal to its exact all-in equity ag
 chops are not paid out separately (the expected reward is still exact:
 ``e S - (1 - e)(S - A)`` equals the tie-splitting payoff).
 
-Exploration: for hand ``i`` a player flips its greedy choice with probability ``epsilon / 2``,
-``epsilon = 1 - (share of the budget used)`` (:func:`half_epsilons`) -- the seed's ``(n - i) / n``
-when the budget is ``n`` hands.
+Exploration: for hand ``i`` of a run of ``n`` hands a player flips its greedy choice with
+probability ``epsilon / 2``, ``epsilon = (n - i) / n`` (:func:`half_epsilons`), the seed's schedule.
+It depends on the hand count only, never on the clock, so a seeded run reproduces bit for bit.  A
+run given only ``seconds`` plans ``n = seconds x`` :data:`HANDS_PER_SECOND` hands
+(:meth:`~sflp.approx.common.Run.plan_iterations`) and keeps the seconds as an outer stop: it ends
+after ``n`` hands, or earlier, with ``epsilon`` not yet at 0, on a machine too slow for that rate
+(``extra["planned_hands"]`` against ``iterations`` shows which).
 
 Random numbers are drawn in fixed blocks of :data:`BLOCK` hands, so a run's hands depend only on the
 seed, never on how often the solver stops to measure its trace.
@@ -46,6 +50,10 @@ BLOCK = 1 << 14
 """Hands dealt per batch of random numbers."""
 STEP = 4096
 """Hands played between checks of the clock."""
+HANDS_PER_SECOND = 250_000
+"""Hands a run plans per second of a ``seconds``-only budget: about 40% of what either self-play
+solver plays on one core of a 2-core AMD EPYC (470,000-640,000 hands a second in the committed
+atlas), so the seconds, kept as an outer stop, rarely cut a run short."""
 
 
 def deal(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -151,12 +159,16 @@ def class_of(combos: np.ndarray) -> np.ndarray:
 
 
 def half_epsilons(run: Run, start: int, m: int) -> np.ndarray:
-    """``epsilon / 2`` for hands ``start .. start+m-1``: ``(1 - budget share) / 2`` (see the module doc)."""
-    share = np.zeros(m)
-    if run.max_iterations is not None:
-        share = (start + np.arange(m)) / run.max_iterations
-    if run.max_seconds is not None:
-        share = np.maximum(share, run.elapsed() / run.max_seconds)
+    """``epsilon / 2 = (n - i) / 2n`` for hands ``i = start .. start+m-1`` of a run of ``n`` hands
+    (see the module doc; the run's hand budget is fixed, :meth:`~sflp.approx.common.Run.plan_iterations`).
+
+    >>> from sflp.approx.common import Run
+    >>> run = Run.start("rl-tabular", 10, 8, None, 0, None, None, 8)
+    >>> half_epsilons(run, 0, 8).tolist()
+    [0.5, 0.4375, 0.375, 0.3125, 0.25, 0.1875, 0.125, 0.0625]
+    """
+    assert run.max_iterations is not None, "plan the run's hands first"
+    share = (start + np.arange(m)) / run.max_iterations
     return 0.5 * (1.0 - np.minimum(share, 1.0))
 
 

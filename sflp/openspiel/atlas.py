@@ -2,11 +2,14 @@
 solvers, every trace point scored exactly.
 
 Each OpenSpiel method runs on the game of :func:`sflp.openspiel.load_game` (loaded once per
-stack) under the same budget and trace rules as sflp's solvers (:mod:`sflp.approx.common`):
-``seconds`` of solver time, trace points at about ten log-spaced iterations per decade.  At a
-trace point the solver's *average* policy (the one these methods' guarantees are about) is read
-into sflp strategies (:func:`sflp.openspiel.to_strategy`) and its exploitability computed in
-rationals (:func:`sflp.approx.common.score_exactly`); reading and scoring are not solver time.
+stack) under the same budget and trace rules as sflp's solvers (:mod:`sflp.approx.common`): a
+budget of ``seconds`` on the run's wall clock, checked between iterations (a run returns within it
+plus one iteration, or its setup plus one iteration when the setup alone outlasts it), trace points
+at about ten log-spaced iterations per decade.  At a trace point the solver's *average* policy (the
+one these methods' guarantees are about) is read into sflp strategies
+(:func:`sflp.openspiel.to_strategy`) and its exploitability computed in rationals
+(:func:`sflp.approx.common.score_exactly`); the solver's setup, reading and scoring are spent from
+the budget but are not solver time, the trace's clock.
 
 =====================  ==========================================================  ========
 method                 OpenSpiel                                                   language
@@ -88,7 +91,7 @@ def run_openspiel(method: str, config, iterations: int | None = None, seconds: f
     config = as_config(config)
     with score_exactly():
         run = Run.start(method, config, iterations, seconds, seed, trace_every, None, DEFAULT_ITERATIONS)
-        with run.paused():  # loading the game is not the method's work
+        with run.paused():  # loading the game and setting up the solver: not solver time, but spent from the budget
             game = game if game is not None else load_game(config)
             solver = _make(method, game, seed)
         it = 0
