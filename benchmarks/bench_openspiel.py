@@ -13,7 +13,7 @@ Prints medians of ``--runs`` runs (in this process, the equity table already loa
 
 and the cold command ``sflp export efg`` in a fresh process, and the file's size with no ante and
 with the README's ante of 0.125.  Every time is wall seconds in one process (CPU beside it).
-Needs ``pip install 'sflp[openspiel]'``.
+Needs OpenSpiel: ``pip install 'open-spiel>=1.5'`` (in a checkout of sflp, ``pip install -e '.[openspiel]'``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import pyspiel
     except ImportError:
-        print("OpenSpiel is not installed: pip install 'sflp[openspiel]'", file=sys.stderr)
+        print("OpenSpiel is not installed: pip install 'open-spiel>=1.5'", file=sys.stderr)
         return 2
     from sflp.openspiel import efg_text, load_game, verify
 

@@ -14,8 +14,9 @@ first time it is used.
 The package is built in floors, one folder each (docs/ARCHITECTURE.md draws them): ``core/`` (the
 game, numpy only), ``solving/`` (the LP, certificates, thresholds), ``study/`` (scoring and
 studying strategies), ``approx/`` (approximate solvers), ``openspiel/`` (the game as a Gambit
-``.efg`` file, OpenSpiel's policies scored), ``report/`` (files, text, pictures) and ``cli/`` on
-top, over a base of ``errors``, ``quiet``, ``cache``, ``checks``, ``atomic`` and ``inputs``.  Imports run one way.
+``.efg`` file, OpenSpiel's policies scored), ``report/`` (files, text, pictures), ``testing``
+(the gate of ``sflp verify`` and a helper for a solver author's tests) and ``cli/`` on top, over a
+base of ``errors``, ``quiet``, ``cache``, ``checks``, ``atomic`` and ``inputs``.  Imports run one way.
 Import order:
 
     errors / quiet / cache -> checks / atomic / inputs -> core.cards -> core.evaluator -> core.ranges
@@ -24,7 +25,7 @@ Import order:
     -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.rootcert -> solving.threshcert
     -> solving.solver -> solving.thresholds
     -> study.strategy -> study.verify -> approx / study.simulate / study.exploit / study.sc / study.compare
-    -> openspiel -> report -> cli
+    -> openspiel -> report / testing -> cli
 
 A module imports only modules to its left (inside functions too); modules separated by ``/``
 share a layer and do not import each other; ``approx``, ``openspiel``, ``report`` and ``cli`` are one unit each,
@@ -97,7 +98,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 _SUBMODULES = frozenset({"approx", "atomic", "cache", "checks", "cli", "core", "errors", "inputs", "openspiel",
-                         "quiet", "report", "solving", "study"})
+                         "quiet", "report", "solving", "study", "testing"})
 """The package's own modules and folders, reachable as attributes (``sflp.core.game``)."""
 
 __all__ = sorted(_EXPORTS) + ["__version__", "errors"]

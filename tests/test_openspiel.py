@@ -346,12 +346,12 @@ def test_without_openspiel_the_commands_say_how_to_install_it(tmp_path):
     run = subprocess.run([sys.executable, "-c", code, "approx-bench", "--openspiel", "--stacks", "10",
                           "--out", str(tmp_path / "atlas")], capture_output=True, text=True, env=env)
     assert run.returncode == 2 and run.stdout == ""
-    assert run.stderr.count("\n") == 1 and "pip install 'sflp[openspiel]'" in run.stderr
+    assert run.stderr.count("\n") == 1 and "pip install 'open-spiel>=1.5'" in run.stderr
     assert not (tmp_path / "atlas").exists()
     code = ("import sys; sys.modules['pyspiel'] = None; import sflp.openspiel as o, sflp\n"
             "try:\n    o.load_game(sflp.GameConfig(stack=10))\nexcept sflp.ConfigError as e:\n    print(e)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env).stdout
-    assert "pip install 'sflp[openspiel]'" in out
+    assert "pip install 'open-spiel>=1.5'" in out and "sflp[openspiel]" not in out  # sflp is not on PyPI
 
 
 # ---------------------------------------------------------------- against OpenSpiel's own C++
@@ -362,7 +362,7 @@ def spiel():
     try:
         import pyspiel
     except ImportError:
-        pytest.skip("OpenSpiel is not installed (pip install 'sflp[openspiel]'; CI installs it with the test extra)")
+        pytest.skip("OpenSpiel is not installed (pip install 'open-spiel>=1.5'; CI installs it with the test extra)")
     return pyspiel
 
 

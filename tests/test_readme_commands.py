@@ -90,6 +90,7 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp export efg --stack 10 --out reports/pushfold_10bb.efg": ("run",),
     POLICY_JSON: ("run",),
     "sflp verify --stack 10 --policy policy.json": ("run", POLICY_JSON),
+    "sflp verify --stack 10 --policy policy.json --max-nash-conv 1e-3 --json": ("run", POLICY_JSON),
     # exit 1: BB's "22+,A2+,K9o+" is exploitable by more than 0.001 bb, and the README says that
     # --max-exploitability then exits 1 (the gate is the point of the example)
     'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001':

@@ -132,10 +132,14 @@ def add_parser(sub, name: str, **kw) -> argparse.ArgumentParser:
     return sub.add_parser(name, formatter_class=HelpFormatter, description=kw.get("help"), **kw)
 
 
-def add_structure(p: argparse.ArgumentParser, stack: bool = True) -> None:
+def add_structure(p: argparse.ArgumentParser, stack: bool = True, stack_from: str | None = None) -> None:
+    """The game's options; ``stack_from`` says where the stack comes from when ``--stack`` is not
+    given (``--stack`` is then optional, and the command checks that it has a stack)."""
     g = p.add_argument_group("game")
     if stack:
-        g.add_argument("--stack", type=number("--stack"), required=True, help="effective stack in bb, before posting")
+        default = f" (default: {stack_from})" if stack_from else ""
+        g.add_argument("--stack", type=number("--stack"), required=stack_from is None,
+                       help=f"effective stack in bb, before posting{default}")
     g.add_argument("--small-blind", type=number("--small-blind"), default=0.5, help="small blind in bb (live)")
     g.add_argument("--big-blind", type=number("--big-blind"), default=1.0, help="big blind in bb (live)")
     g.add_argument("--ante", type=number("--ante"), default=0.0, help="ante per player in bb (dead)")
@@ -166,11 +170,13 @@ def lock_options(args, out_dir: Path | None) -> dict:
     }
 
 
-def add_output(p: argparse.ArgumentParser) -> None:
+def add_output(p: argparse.ArgumentParser, verbose: bool = True) -> None:
+    """``--json``, ``--no-color`` and, for a command that solves an LP, ``--verbose``."""
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours in text output")
-    p.add_argument("--verbose", action="store_true",
-                   help="show the LP solver's own log (on stderr; stdout stays the command's output)")
+    if verbose:
+        p.add_argument("--verbose", action="store_true",
+                       help="show the LP solver's own log (on stderr; stdout stays the command's output)")
 
 
 def config_from(args, stack: float | None = None):

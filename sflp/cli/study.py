@@ -25,37 +25,115 @@ from sflp.cli.options import (
 )
 from sflp.errors import ConfigError
 
+GATES = {"max_exploitability": "--max-exploitability", "max_nash_conv": "--max-nash-conv", "max_gain": "--max-gain"}
+"""The bounds of :func:`sflp.testing.judge` and their options."""
+
+
+def _gate_bounds(args) -> dict:
+    """The gate options given, each checked before any work: a finite number >= 0."""
+    from sflp.cli.options import TYPED
+
+    bounds = {}
+    for name, option in GATES.items():
+        bound = getattr(args, name)
+        if bound is not None:
+            if not (math.isfinite(bound) and bound >= 0):
+                raise ConfigError(f"{option} {TYPED.get(option, repr(bound))} must be a finite number >= 0 "
+                                  "(bb per hand)")
+            bounds[name] = bound
+    return bounds
+
+
+def _verify_config(args, policy):
+    """The game to score in: the structure the --efg file and the policy name (they must agree),
+    else the options; an option typed on the command line that contradicts either is refused,
+    naming both."""
+    from sflp.cli.options import STRUCTURE_OPTIONS, TYPED
+    from sflp.openspiel.bridge import policy_game, same_game, structure_text
+
+    named = []
+    if args.efg is not None:
+        from sflp.openspiel import efg_config
+
+        if not args.efg:
+            raise ConfigError("--efg '' is empty: give the .efg file sflp export efg wrote")
+        named.append((f"--efg {args.efg}", efg_config(args.efg)))
+    own = policy_game(policy) if policy is not None else None
+    if own is not None:
+        named.append((f"--policy {args.policy}", own))
+    if not named:
+        if args.stack is None:
+            raise ConfigError("sflp verify needs --stack (or --efg FILE, or a policy that names its game)")
+        return config_from(args)
+    (first, config), *others = named
+    for what, other in others:
+        if not same_game(config, other):
+            raise ConfigError(f"{first} is the game of {structure_text(config)}, but {what} is a policy of "
+                              f"{structure_text(other)}: score a policy in the game it was made for")
+    for field, option in STRUCTURE_OPTIONS.items():
+        value = getattr(args, field, None)
+        if option in TYPED and value is not None and float(value) != float(getattr(config, field)):
+            raise ConfigError(f"{option} {TYPED[option]} contradicts {first}, the game of {structure_text(config)}: "
+                              f"leave {option} out (the game comes from the file), or give a file of that game")
+    return config
+
+
+def _gate_lines(verdict) -> list[str]:
+    """The gate's verdict as text: one line per check."""
+    lines = ["", f"gate: {'PASS' if verdict.passed else 'FAIL'}"]
+    for c in verdict.checks:
+        sign = "<=" if c.passed else ">"
+        lines.append(f"  {c.figure:<18}{c.value:.6g} {sign} {c.threshold:g} bb/hand  (--{c.bound.replace('_', '-')})"
+                     f"  {'pass' if c.passed else 'FAIL'}")
+    return lines
+
 
 def cmd_verify(args) -> int:
-    from sflp.study.verify import exceeds, format_text, verify
+    from sflp.study.verify import format_text, verify
+    from sflp.testing import judge
 
     if args.policy is not None and (args.sb is not None or args.bb is not None):
         raise ConfigError("sflp verify takes --policy FILE (both players) or --sb/--bb SPEC, not both")
     if args.sb is None and args.bb is None and args.policy is None:
         raise ConfigError("sflp verify needs --sb SPEC, --bb SPEC or both (a file or a range string), "
                           "or --policy FILE (an OpenSpiel policy)")
-    bound = args.max_exploitability
-    if bound is not None and not (math.isfinite(bound) and bound >= 0):
-        raise ConfigError(f"--max-exploitability {bound!r} must be a finite number >= 0 (bb per hand)")
-    config = config_from(args)
+    bounds = _gate_bounds(args)
+    pair = args.policy is not None or (args.sb is not None and args.bb is not None)
+    for name in ("max_nash_conv", "max_gain"):
+        if name in bounds and not pair:
+            raise ConfigError(f"{GATES[name]} judges a pair of strategies: give both players (--policy, or --sb and "
+                              "--bb); --max-exploitability judges one side alone")
+    policy = None
     if args.policy is not None:
         if not args.policy:
             raise ConfigError("--policy '' is empty: give the policy's JSON file")
         from sflp.openspiel import read_policy
+
+        policy = read_policy(args.policy)
+    config = _verify_config(args, policy)
+    if policy is not None:
         from sflp.openspiel import verify as verify_policy
 
-        report = verify_policy(read_policy(args.policy), config, source=args.policy)
+        report = verify_policy(policy, config, source=args.policy)
     else:
         sb = load_spec(args.sb, "sb", "--sb") if args.sb is not None else None
         bb = load_spec(args.bb, "bb", "--bb") if args.bb is not None else None
         report = verify(config, sb, bb, exact=args.exact)
+    verdict = judge(report, **bounds) if bounds else None
     if args.json:
-        print_json(report.to_dict())
+        out = report.to_dict()
+        if verdict is not None:
+            out.update(verdict.to_dict())
+        print_json(out)
     else:
-        print(format_text(report, width=terminal_width()))
-    if args.max_exploitability is not None and exceeds(report, args.max_exploitability):
+        text = format_text(report, width=terminal_width())
+        print(text if verdict is None else "\n".join([text, *_gate_lines(verdict)]))
+    if verdict is not None and not verdict.passed:
         if not args.json:
-            print(f"\nFAIL: exploitability above --max-exploitability {args.max_exploitability:g} bb", file=sys.stderr)
+            worst = verdict.failed[0]
+            what = ("exploitability above" if worst.bound == "max_exploitability" else f"{worst.figure} above")
+            print(f"\nFAIL: {what} --{worst.bound.replace('_', '-')} {worst.threshold:g} bb "
+                  f"({worst.figure} {worst.value:.6g})", file=sys.stderr)
         return 1
     return 0
 
@@ -145,18 +223,29 @@ def cmd_simulate(args) -> int:
 def add_commands(sub) -> None:
     """verify, approx, approx-bench, simulate."""
     p = add_parser(sub, "verify", help="score strategies against the exact equilibrium")
-    add_structure(p)
+    add_structure(p, stack_from="the game of --efg FILE, or of a policy that names it")
     p.add_argument("--sb", default=None, metavar="SPEC", help="SB push strategy: CSV/JSON file or range string")
     p.add_argument("--bb", default=None, metavar="SPEC", help="BB call strategy: CSV/JSON file or range string")
     p.add_argument("--policy", default=None, metavar="FILE",
                    help="an OpenSpiel policy on the exported game (sflp export efg) for both players, as JSON "
                         "{info state: [[action, probability], ...]} or {info state: {action: probability}}, "
-                        "actions as numbers (fold 0, shove 1, call 2) or names; scored exactly")
+                        "actions as numbers (fold 0, shove 1, call 2) or names, or the text of "
+                        "TabularPolicy.serialize(); scored exactly, in the game it names if it names one")
     p.add_argument("--exact", action="store_true",
                    help="add the exact figures as fractions: each player's best-response gain and their sum "
                         "(OpenSpiel's nash_conv); always on with --policy")
-    p.add_argument("--max-exploitability", type=number("--max-exploitability"), default=None, metavar="X",
-                   help="exit 1 when either side is more exploitable than X bb/hand")
+    p.add_argument("--efg", default=None, metavar="FILE",
+                   help="the .efg file the policy was made on (sflp export efg): the game is read from it, and a "
+                        "--stack, blind or ante that contradicts it is refused")
+    gate = p.add_argument_group("gate (exit 1 when a bound is broken; --json adds \"pass\" and each check)")
+    gate.add_argument("--max-nash-conv", type=number("--max-nash-conv"), default=None, metavar="X",
+                      help="exit 1 when nash_conv, the sum of both players' best-response gains (OpenSpiel's "
+                           "nash_conv), is above X bb/hand")
+    gate.add_argument("--max-gain", type=number("--max-gain"), default=None, metavar="X",
+                      help="exit 1 when either player's best-response gain is above X bb/hand")
+    gate.add_argument("--max-exploitability", type=number("--max-exploitability"), default=None, metavar="X",
+                      help="exit 1 when either side given is more exploitable than X bb/hand, measured from the "
+                           "exact equilibrium value (one side alone too; the two sides sum to nash_conv)")
     add_output(p)
     p.set_defaults(func=cmd_verify)
 
@@ -166,7 +255,7 @@ def add_commands(sub) -> None:
     p.add_argument("--out", required=True, metavar="FILE",
                    help="the .efg file to write (an existing file is replaced only if sflp wrote it; a FIFO, "
                         "device or symlink is refused); - for standard output")
-    add_output(p)
+    add_output(p, verbose=False)  # export solves no LP: there is no solver log to show
     p.set_defaults(func=cmd_export)
 
     p = add_parser(sub, "approx", help="run one approximate solver and trace its exploitability")
@@ -189,7 +278,7 @@ def add_commands(sub) -> None:
     p.add_argument("--openspiel", action="store_true",
                    help="the convergence atlas: also OpenSpiel's CFR, CFR+, discounted CFR, outcome- and "
                         "external-sampling MCCFR and XFP on the exported game, every point scored exactly "
-                        "(needs pip install 'sflp[openspiel]')")
+                        "(needs OpenSpiel: pip install 'open-spiel>=1.5')")
     p.add_argument("--out", default=None,
                    help="output folder for approx_bench.csv and the PNG (default reports/approx-bench, "
                         "with --openspiel reports/openspiel-atlas)")

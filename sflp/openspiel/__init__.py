@@ -8,8 +8,10 @@ and OpenSpiel policies scored exactly.
 
 * :mod:`.efg` -- the export (:func:`to_efg`, :func:`write_efg`): needs nothing but sflp;
 * :mod:`.bridge` -- :func:`load_game`, :func:`to_strategy`, :func:`from_strategy`,
-  :func:`verify`: need OpenSpiel (``pip install 'sflp[openspiel]'``) except for policies given
-  as plain mappings;
+  :func:`verify`: need OpenSpiel (``pip install 'open-spiel>=1.5'``, or ``pip install -e
+  '.[openspiel]'`` in a checkout of sflp) except for policies given as plain mappings; the game
+  travels with the policy (:data:`GAME_KEY`, :func:`policy_game`) and the file
+  (:func:`efg_config`), and :func:`check_game` refuses a pyspiel game that is not sflp's;
 * :mod:`.atlas` -- OpenSpiel's solvers run on the exported game beside sflp's own approximate
   solvers, scored exactly (``sflp approx-bench --openspiel``).
 * :mod:`.quote` -- a bad input (a policy entry, a state, a path) quoted in one short line in
@@ -19,10 +21,15 @@ and OpenSpiel policies scored exactly.
 """
 
 from sflp.openspiel.bridge import (
+    GAME_KEY,
     INSTALL_HINT,
     Strategies,
+    check_game,
+    efg_config,
     from_strategy,
+    game_entry,
     load_game,
+    policy_game,
     policy_rows,
     pyspiel,
     read_policy,
@@ -34,6 +41,6 @@ from sflp.openspiel.efg import ACTION_IDS, ACTIONS, EfgSummary, efg_text, info_s
 to_efg = efg_text
 """``sflp.to_efg(config)``: the game as ``.efg`` text (:func:`sflp.openspiel.efg.efg_text`)."""
 
-__all__ = ["ACTIONS", "ACTION_IDS", "INSTALL_HINT", "EfgSummary", "Strategies", "efg_text", "from_strategy",
-           "info_state", "load_game", "policy_rows", "pyspiel", "read_policy", "to_efg", "to_strategy", "verify",
-           "write_efg"]
+__all__ = ["ACTIONS", "ACTION_IDS", "GAME_KEY", "INSTALL_HINT", "EfgSummary", "Strategies", "check_game",
+           "efg_config", "efg_text", "from_strategy", "game_entry", "info_state", "load_game", "policy_game",
+           "policy_rows", "pyspiel", "read_policy", "to_efg", "to_strategy", "verify", "write_efg"]

@@ -19,11 +19,20 @@ the ``game``), or a plain mapping ``{information state: [(action, probability), 
 Actions are OpenSpiel's numbers (fold 0, shove 1, call 2) or their names; as text (a JSON
 object's keys) exactly ``"0"``, ``"1"``, ``"2"`` or ``"fold"``, ``"shove"``, ``"call"``.
 
-Only the mapping needs nothing but sflp; the rest needs OpenSpiel (``pip install
-'sflp[openspiel]'``), imported on first use.  A policy that misses an information state, names an
+Only the mapping needs nothing but sflp; the rest needs OpenSpiel (:data:`INSTALL_HINT`),
+imported on first use.  A policy that misses an information state, names an
 information state or action the game does not have, or whose probabilities at a state do not sum
 to 1 (within :data:`SUM_TOLERANCE`) is refused with one :class:`~sflp.errors.ConfigError` naming
 the state.
+
+The game travels with the policy: a policy table sflp writes (:func:`from_strategy` with
+``config=``) carries its structure under the key :data:`GAME_KEY` (``"_sflp_game": {"stack": 10,
+"small_blind": 0.5, "big_blind": 1, "ante": 0, "bb_ante": 0, "sflp": "0.1.0"}``), which
+:func:`read_policy` keeps and :func:`verify` checks: a policy scored in a game it was not made for
+is refused, naming both games.  A policy without the key is scored in the game asked.  A pyspiel
+game given to :func:`verify` (or the game a Python policy carries) must be sflp's push/fold game
+of that ``config``: another game (``kuhn_poker``), or sflp's game of another structure, is refused
+(:func:`check_game`).  :func:`efg_config` reads the structure back from an ``.efg`` file sflp wrote.
 
 Terms: OpenSpiel's ``nash_conv`` is the sum over both players of what a best response gains over
 the policy, which is what sflp calls the (total) exploitability; OpenSpiel's ``exploitability``
@@ -36,6 +45,7 @@ import contextlib
 import json
 import numbers
 import os
+import re
 import sys
 from collections.abc import Mapping
 from decimal import Decimal
@@ -43,13 +53,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sflp.checks import short
+from sflp.checks import parse_number, short
 from sflp.core.cards import CLASS_NAMES, N_CLASSES
 from sflp.errors import ArgumentTypeError, ConfigError
-from sflp.inputs import parse_json, read_text
-from sflp.openspiel.efg import ACTION_IDS, ACTIONS, efg_text, info_state
+from sflp.inputs import parse_json, read_bytes, read_text
+from sflp.openspiel.efg import ACTION_IDS, ACTIONS, HEADER, MAX_EFG_BYTES, efg_text, info_state
 
-INSTALL_HINT = "pip install 'sflp[openspiel]'"
+INSTALL_HINT = "pip install 'open-spiel>=1.5' (in a checkout of sflp: pip install -e '.[openspiel]')"
+"""What installs OpenSpiel (sflp itself is not on PyPI: its ``openspiel`` extra works from a
+checkout or a wheel of sflp, ``pip install 'sflp-0.1.0-py3-none-any.whl[openspiel]'``)."""
+GAME_KEY = "_sflp_game"
+"""The key under which a policy table sflp writes names its game (:func:`game_entry`); OpenSpiel
+never uses it (drop it before ``pyspiel.TabularPolicy(table)``: ``table.pop(GAME_KEY, None)``)."""
+STRUCTURE_FIELDS = ("stack", "small_blind", "big_blind", "ante", "bb_ante")
 SUM_TOLERANCE = 1e-9
 """How far a state's probabilities may sum from 1 (float rounding of a normalised policy is ~1e-16)."""
 _ACTION_NAMES = {v: k for k, v in ACTION_IDS.items()}
@@ -94,6 +110,171 @@ def load_game(config, table=None):
         raise ConfigError(f"OpenSpiel did not load the exported game: {exc}") from None
 
 
+def structure_text(config) -> str:
+    """A game's structure in one phrase, for messages: ``stack 10 bb, blinds 0.5/1, ante 0, BB ante 0``."""
+    return (f"stack {float(config.stack):g} bb, blinds {float(config.small_blind):g}/{float(config.big_blind):g}, "
+            f"ante {float(config.ante):g}, BB ante {float(config.bb_ante):g}")
+
+
+def same_game(a, b) -> bool:
+    """Whether two :class:`~sflp.core.game.GameConfig` are the same structure, field by field as floats."""
+    return all(float(getattr(a, f)) == float(getattr(b, f)) for f in STRUCTURE_FIELDS)
+
+
+def game_entry(config) -> dict:
+    """What a policy table sflp writes carries under :data:`GAME_KEY`: the structure's five fields
+    (floats, which JSON writes with every digit) and the sflp version that wrote it.
+
+    >>> from sflp.core.game import GameConfig
+    >>> game_entry(GameConfig(stack=10, ante=0.125))  # doctest: +ELLIPSIS
+    {'stack': 10.0, 'small_blind': 0.5, 'big_blind': 1.0, 'ante': 0.125, 'bb_ante': 0.0, 'sflp': '...'}
+    """
+    from sflp import __version__
+    from sflp.core.game import GameConfig
+
+    if not isinstance(config, GameConfig):
+        raise ArgumentTypeError(f"config={short(config)}: expected a GameConfig, e.g. GameConfig(stack=10)")
+    return {**{f: float(getattr(config, f)) for f in STRUCTURE_FIELDS}, "sflp": __version__}
+
+
+def policy_game(policy):
+    """The :class:`~sflp.core.game.GameConfig` a policy names under :data:`GAME_KEY` (a mapping
+    policy only), else None.  The entry is checked: an object of the five structure fields, each
+    a number (JSON's ``10`` or ``10.0``, not text or ``true``), and optionally ``"sflp"``, the
+    version that wrote it; anything else is one :class:`~sflp.errors.ConfigError`."""
+    from sflp.core.game import GameConfig
+
+    if not isinstance(policy, Mapping) or GAME_KEY not in policy:
+        return None
+    entry = policy[GAME_KEY]
+    usage = (f'the policy\'s "{GAME_KEY}" entry: expected {{"stack": 10, "small_blind": 0.5, "big_blind": 1, '
+             '"ante": 0, "bb_ante": 0}}')
+    if not isinstance(entry, Mapping):
+        raise ConfigError(f"{usage}, got {short(entry)}")
+    unknown = sorted(str(k) for k in entry if k not in (*STRUCTURE_FIELDS, "sflp"))
+    missing = [f for f in STRUCTURE_FIELDS if f not in entry]
+    if unknown or missing:
+        what = f"unknown key {short(unknown[0])}" if unknown else f"no {missing[0]!r}"
+        raise ConfigError(f"{usage}; it has {what}")
+    values = {}
+    for f in STRUCTURE_FIELDS:
+        v = entry[f]
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, Decimal)):
+            raise ConfigError(f"{usage}; its {f} is {short(v)}, not a number")
+        values[f] = v
+    try:
+        return GameConfig(**values)
+    except ConfigError as exc:
+        raise ConfigError(f'the policy\'s "{GAME_KEY}" entry is no game: {exc}') from None
+
+
+def check_policy_game(policy, config) -> None:
+    """Refuse ``policy`` in ``config``'s game when it names another game (:func:`policy_game`)."""
+    own = policy_game(policy)
+    if own is not None and not same_game(own, config):
+        raise ConfigError(f"the policy was made for the game of {structure_text(own)} (its \"{GAME_KEY}\" entry), "
+                          f"not {structure_text(config)}: score it in its own game, or give the policy of this one")
+
+
+def _first_sb_state(game):
+    """SB's first decision in the exported game (AA dealt to both: the first outcome of each deal)."""
+    root = game.new_initial_state()
+    s1 = root.child(root.chance_outcomes()[0][0])
+    return s1, s1.child(s1.chance_outcomes()[0][0])
+
+
+def check_game(game, config=None) -> None:
+    """Refuse a ``game`` that is not sflp's exported push/fold game (of ``config``, when given).
+
+    Checked, cheapest first: its size (2 players; 3 distinct actions, fold 0, shove 1, call 2; 169
+    chance outcomes, the hand classes), the name of its first information state (SB's AA,
+    ``"0-0-1-AA"``), and with ``config`` three payoffs: SB's fold, BB's fold and the AA v KK
+    showdown, each equal to the one :func:`sflp.openspiel.efg.showdown_payoffs` writes for ``config``
+    (within 1e-12 relative), so that a game of another stack, blinds or antes is refused."""
+    spiel = pyspiel()
+    try:
+        shape = (game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes())
+        name = game.get_type().short_name
+    except (AttributeError, TypeError):
+        raise ConfigError(f"game={short(game)}: expected a pyspiel game, the game of "
+                          "sflp.openspiel.load_game(config)") from None
+    if shape != (2, 3, N_CLASSES):
+        raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: it has {shape[0]} players, "
+                          f"{shape[1]} distinct actions and up to {shape[2]} chance outcomes a node; sflp's has 2, 3 "
+                          f"(fold, shove, call) and {N_CLASSES} (the hand classes): load it with "
+                          "sflp.openspiel.load_game(config)")
+    try:
+        with _quiet_stderr():
+            s1, sb = _first_sb_state(game)
+            first = sb.information_state_string() if sb.current_player() == 0 else None
+            if first != info_state("sb", "AA"):
+                raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: its first information state "
+                                  f"is {short(first)}, sflp's is {info_state('sb', 'AA')!r} (SB's AA)")
+            if config is None:
+                return
+            kk = CLASS_NAMES.index("KK")
+            fold = sb.child(ACTION_IDS["fold"]).returns()[0]
+            shove = None
+            for action, _ in s1.chance_outcomes():
+                state = s1.child(action).child(ACTION_IDS["shove"])
+                if state.information_state_string() == info_state("bb", "KK"):
+                    shove = state
+                    break
+            if shove is None:
+                raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: BB is never dealt KK "
+                                  "against SB's AA")
+            got = (fold, shove.child(ACTION_IDS["fold"]).returns()[0], shove.child(ACTION_IDS["call"]).returns()[0])
+    except spiel.SpielError as exc:
+        raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: {short(str(exc), 120)}") from None
+    from sflp.openspiel.efg import showdown_payoffs
+
+    f, g, c, _ = showdown_payoffs(config)
+    want = (f, g, float(c[0, kk]))
+    if any(abs(a - b) > 1e-12 * max(1.0, abs(b)) for a, b in zip(got, want)):
+        raise ConfigError("the game given is sflp's push/fold game of another structure, not "
+                          f"{structure_text(config)}: "
+                          f"SB's AA v KK showdown pays {got[2]!r} bb there, {want[2]!r} here (SB's fold {got[0]!r} "
+                          f"and {want[0]!r}): load the game of this config, sflp.openspiel.load_game(config)")
+
+
+_TITLE = re.compile(re.escape(HEADER) + r': stack (?P<stack>[^ ",]+) bb, SB (?P<small_blind>[^ ",]+), '
+                    r'BB (?P<big_blind>[^ ",]+), ante (?P<ante>[^ ",]+), BB ante (?P<bb_ante>[^ ",]+)')
+"""The structure in the title of every ``.efg`` sflp writes (:func:`sflp.openspiel.efg.efg_text`)."""
+
+
+def efg_config(path):
+    """The :class:`~sflp.core.game.GameConfig` of an ``.efg`` file sflp wrote, read from its title
+    (``EFG 2 R "sflp heads-up push/fold: stack 10 bb, SB 0.5, BB 1, ante 0, BB ante 0" ...``) and
+    proved: the file's tree (from its first node on; the title and comment may differ) must be the
+    tree sflp writes for that structure, so a title that rounds its numbers, a file of another
+    sflp version or an edited file is refused, never scored in a game it does not hold.  Read with
+    :func:`sflp.inputs.read_text` (a regular file of at most
+    :data:`~sflp.openspiel.efg.MAX_EFG_BYTES`; a FIFO is refused, never waited on)."""
+    from sflp.core.game import GameConfig
+
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise ArgumentTypeError(f"path={short(path)}: expected the .efg file to read (a str or a Path)")
+    what = f".efg file {short(os.fspath(path), 300)}"
+    text = read_text(path, what, max_bytes=MAX_EFG_BYTES)
+    title = text.split("\n", 1)[0]
+    match = _TITLE.match(title)
+    if match is None:
+        raise ConfigError(f"{what} is not a game sflp wrote: its first line is {short(title, 100)}, not "
+                          f"{HEADER}: stack ... bb, SB ..., BB ..., ante ..., BB ante ...\"")
+    values = {f: parse_number(match[f], f"{what}: {f}") for f in STRUCTURE_FIELDS}
+    try:
+        config = GameConfig(**values)
+    except ConfigError as exc:
+        raise ConfigError(f"{what} names no valid game: {exc}") from None
+    tree = text.find("\nc ")
+    expected = efg_text(config)
+    if tree < 0 or text[tree:] != expected[expected.index("\nc "):]:
+        raise ConfigError(f"{what} is titled {structure_text(config)}, but its tree is not the game sflp writes for "
+                          "that structure (written by another sflp version, or edited): export it again with "
+                          "sflp export efg")
+    return config
+
+
 class Strategies(NamedTuple):
     """One policy as sflp strategies: SB's shove and BB's call frequencies."""
 
@@ -107,6 +288,8 @@ def _rows_from_mapping(policy: Mapping) -> dict[str, list]:
     character; no state of the game has more than :data:`ACTION_IDS`'s three actions)."""
     rows = {}
     for key, entry in policy.items():
+        if key == GAME_KEY:  # the game it was made for (policy_game), not a state
+            continue
         if not isinstance(key, str):
             raise ConfigError(f"policy state {short(key)}: an information state is a string such as "
                               f"'0-0-2-AKs', not a {type(key).__name__}")
@@ -145,6 +328,7 @@ def state_rows(policy, game) -> dict[str, list]:
     if game is None:
         raise ConfigError(f"a {type(policy).__name__} is read state by state: pass the game too, "
                           "to_strategy(policy, game) (the game of sflp.openspiel.load_game)")
+    check_game(game)  # another game (kuhn_poker) is refused in sflp's words, not OpenSpiel's "No policy found"
     rows: dict[str, list] = {}
     spiel = pyspiel()
     root = game.new_initial_state()
@@ -166,7 +350,11 @@ def state_rows(policy, game) -> dict[str, list]:
 
 
 def policy_rows(policy, game=None) -> dict[str, list]:
-    """``{information state: [(action, probability), ...]}`` of any policy the module doc names."""
+    """``{information state: [(action, probability), ...]}`` of any policy the module doc names
+    (a mapping's :data:`GAME_KEY` entry is not a state: :func:`policy_game` reads it); a ``game``
+    given is checked to be sflp's (:func:`check_game`) even when the policy does not need it."""
+    if game is not None:
+        check_game(game)
     if isinstance(policy, Mapping):
         return _rows_from_mapping(policy)
     if hasattr(policy, "state_lookup") and hasattr(policy, "action_probability_array"):  # python TabularPolicy
@@ -201,14 +389,32 @@ def read_policy(path) -> dict:
     The file is read by :func:`sflp.inputs.read_json`: a regular file of at most
     :data:`MAX_POLICY_BYTES` (a FIFO or a device is refused, never waited on), UTF-8, strict JSON
     (a key twice in one object, ``NaN``, an integer of more than 100 digits or nesting too deep is
-    refused; an action listed twice in a state's object is refused naming the state)."""
+    refused; an action listed twice in a state's object is refused naming the state).  A policy
+    sflp wrote keeps its :data:`GAME_KEY` entry, which :func:`verify` checks.
+
+    OpenSpiel's ``TabularPolicy.serialize()`` text is read too (:func:`parse_serialized`: plain
+    text, every probability exact in the default hex form).  Its other forms are refused with the
+    two lines that write the JSON (:data:`JSON_HINT`): ``to_string()`` text (its probabilities
+    have 6 digits, so they would not even sum to 1 within :data:`SUM_TOLERANCE`) and a pickle
+    (sflp never unpickles a file: unpickling runs whatever code the file names)."""
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
         raise ArgumentTypeError(f"path={short(path)}: expected the policy file to read (a str or a Path)")
     what = f"policy file {short(os.fspath(path), 300)}"
-    text = read_text(path, what, max_bytes=MAX_POLICY_BYTES)
+    data = read_bytes(path, what, max_bytes=MAX_POLICY_BYTES)
+    if data.startswith(b"\x80"):  # pickle protocol 2 or later
+        raise ConfigError(f"{what} is a pickle, not JSON (sflp never unpickles a file); {JSON_HINT}")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{what} is not UTF-8 text (byte {exc.start:,} is not); {JSON_HINT}") from None
+    if text.startswith(SERIALIZED):
+        return parse_serialized(text, what)
     try:
         data = parse_json(text, what)
     except ConfigError:
+        kind = _openspiel_text(text)
+        if kind is not None:
+            raise ConfigError(f"{what} is OpenSpiel's {kind} text, not JSON; {JSON_HINT}") from None
         twice = _action_twice(text)
         if twice is None:
             raise
@@ -218,6 +424,71 @@ def read_policy(path) -> dict:
         raise ConfigError(f"{what}: expected a JSON object {{information state: [[action, probability], ...]}}, "
                           f"got a {type(data).__name__}")
     return data
+
+
+JSON_HINT = ("write the policy table as JSON: `import json` and `json.dump(policy.policy_table(), "
+             "open('policy.json', 'w'))` (a Python TabularPolicy: policy.to_dict())")
+"""The two lines that write an OpenSpiel policy as the JSON :func:`read_policy` reads."""
+_TO_STRING_LINE = re.compile(r"[^\n:]+: *( +-?\d+=\S+)+")
+"""One line of ``TabularPolicy.to_string()``: ``0-0-1-AA:  0=0.25 1=0.75``."""
+
+
+SERIALIZED = "TabularPolicy:"
+"""How ``pyspiel.TabularPolicy.serialize()`` text begins."""
+_DELIMITER = "<~>"
+"""``serialize()``'s default delimiter between states and their entries."""
+_SERIALIZED_NUMBER = re.compile(r"-?0x[0-9a-f]+(\.[0-9a-f]*)?p[+-]?\d{1,5}|-?\d{1,20}(\.\d{1,40})?", re.I)
+"""A probability as ``serialize()`` writes it: C's ``%a`` hex form (the default, exact:
+``0x1p-1``) or a fixed decimal (``serialize(double_precision=6)``: ``0.500000``)."""
+
+
+def parse_serialized(text: str, what: str = "the policy") -> dict[str, list[tuple[int, float]]]:
+    """``{state: [(action, probability), ...]}`` of ``pyspiel.TabularPolicy.serialize()`` text:
+    ``TabularPolicy:`` then ``state<~>action=probability,...<~>state<~>...`` (OpenSpiel's
+    ``policy.h``), each probability in C's ``%a`` hex form, which :meth:`float.fromhex` reads
+    exactly, or as a fixed decimal.  Plain text, read without ``eval`` or pickle; a state twice,
+    an action that is no whole number, a probability in another form (``nan``, ``inf``) or another
+    delimiter than the default ``<~>`` is one :class:`~sflp.errors.ConfigError`.
+
+    >>> parse_serialized("TabularPolicy:0-0-1-AA<~>0=0x0p+0,1=0x1p+0<~>1-1-1-AA<~>0=0x1p-1,2=0x1p-1")
+    {'0-0-1-AA': [(0, 0.0), (1, 1.0)], '1-1-1-AA': [(0, 0.5), (2, 0.5)]}
+    """
+    body = text[len(SERIALIZED):].rstrip("\n")
+    parts = body.split(_DELIMITER) if body else []
+    if len(parts) % 2:
+        raise ConfigError(f"{what}: OpenSpiel's serialize() text, but not as serialize() writes it with its default "
+                          f"delimiter {_DELIMITER!r} (state{_DELIMITER}action=probability,...); {JSON_HINT}")
+    table: dict[str, list[tuple[int, float]]] = {}
+    for state, entry in zip(parts[::2], parts[1::2]):
+        if state in table:
+            raise ConfigError(f"{what}: policy state {short(state)} is listed twice")
+        pairs = []
+        for item in entry.split(",")[: len(ACTION_IDS) + 1]:  # more than 3 is refused by the reader of the table
+            action, sep, number = item.partition("=")
+            if not sep or not (action.isascii() and action.isdigit() and len(action) <= 9):
+                raise ConfigError(f"{what}: policy state {short(state)}: {short(item)} is not action=probability")
+            if not _SERIALIZED_NUMBER.fullmatch(number):
+                raise ConfigError(f"{what}: policy state {short(state)}: the probability {short(number)} of action "
+                                  f"{action} is not a number as serialize() writes one (0x1p-1 or 0.500000)")
+            try:
+                p = float.fromhex(number) if "x" in number.lower() else float(number)
+            except OverflowError:
+                raise ConfigError(f"{what}: policy state {short(state)}: the probability {short(number)} of action "
+                                  f"{action} is too large for a float") from None
+            pairs.append((int(action), p))
+        table[state] = pairs
+    return table
+
+
+def _openspiel_text(text: str) -> str | None:
+    """Which of OpenSpiel's other text forms ``text`` is (a ``serialize()`` of another policy,
+    ``to_string()``), else None."""
+    if text.startswith("UniformPolicy:"):
+        return "UniformPolicy.serialize()"
+    first = text.lstrip().split("\n", 1)[0]
+    if _TO_STRING_LINE.fullmatch(first):
+        return "TabularPolicy.to_string()"
+    return None
 
 
 class _Pairs(list):
@@ -316,6 +587,7 @@ def to_strategy(policy, game=None, *, source: str | None = None):
 
     if source is not None and not isinstance(source, str):
         raise ArgumentTypeError(f"source={short(source)}: expected a str naming the policy, or None")
+    policy_game(policy)  # a GAME_KEY entry that names no game is refused here too
     rows = policy_rows(policy, game)
     unknown = sorted(set(rows) - set(_STATES))
     if unknown:
@@ -340,15 +612,20 @@ def to_strategy(policy, game=None, *, source: str | None = None):
                       StrategySpec("bb", name, "openspiel", freq["bb"][COMBO_CLASS]))
 
 
-def from_strategy(sb, bb) -> dict[str, list[tuple[int, float]]]:
+def from_strategy(sb, bb, *, config=None) -> dict[str, list[tuple[int, float]]]:
     """sflp strategies (169 class frequencies in class order, or a
     :class:`~sflp.study.strategy.StrategySpec` of that player) as an OpenSpiel policy table on the
-    exported game: ``{info state: [(action id, probability), ...]}``.  Each frequency must be a
+    exported game: ``{info state: [(action id, probability), ...]}``.  With ``config`` (the
+    :class:`~sflp.core.game.GameConfig` the strategies were made for) the table names its game
+    first, under :data:`GAME_KEY` (:func:`game_entry`), so that :func:`verify` and ``sflp verify``
+    refuse it in another game; OpenSpiel does not take that entry (drop it before
+    ``pyspiel.TabularPolicy``), so leave ``config`` out for a table that goes to OpenSpiel.
+    Each frequency must be a
     real number (an int or float array, or a sequence of ``int``, ``float``, ``Fraction`` or
     ``Decimal``; not text, ``True``/``False``, complex numbers or a masked entry), finite, in
     [0, 1]; anything else is one :class:`~sflp.errors.ConfigError` naming the player (and the
     hand).  ``-0.0`` is published as ``0.0``."""
-    out = {}
+    out: dict = {} if config is None else {GAME_KEY: game_entry(config)}
     for player, strategy in (("sb", sb), ("bb", bb)):
         values = _class_frequencies(player, strategy)
         fold, play = ACTIONS[player]
@@ -434,11 +711,23 @@ def _real_numbers(who: str, strategy) -> np.ndarray:
 def verify(policy, config, game=None, *, solution=None, source: str | None = None):
     """:func:`sflp.study.verify.verify` of ``policy`` (both players) in ``config``'s game, with the
     exact figures (``exact=True``): each player's best-response gain and their sum, OpenSpiel's
-    ``nash_conv``, as fractions."""
+    ``nash_conv``, as fractions.
+
+    The game is checked before any work: ``config`` must be a
+    :class:`~sflp.core.game.GameConfig`; a policy that names its game (:data:`GAME_KEY`) must
+    name this one; a pyspiel ``game`` given, and the game a Python policy carries (its ``.game``),
+    must be sflp's game of ``config`` (:func:`check_game`).  Each refusal is one
+    :class:`~sflp.errors.ConfigError` naming both games."""
     from sflp.core.game import GameConfig
     from sflp.study.verify import verify as verify_strategies
 
     if not isinstance(config, GameConfig):
-        raise ArgumentTypeError(f"config={short(config)}: expected a GameConfig, e.g. GameConfig(stack=10)")
+        hint = (f" (GameConfig(**{short(config)}) makes one of a dict)" if isinstance(config, Mapping) else "")
+        raise ArgumentTypeError(f"config={short(config)} is a {type(config).__name__}, not a GameConfig: "
+                                f"pass GameConfig(stack=10){hint}")
+    check_policy_game(policy, config)
+    for carried in (game, getattr(policy, "game", None)):  # an open_spiel.python Policy keeps its game
+        if carried is not None and (carried is game or hasattr(carried, "new_initial_state")):
+            check_game(carried, config)
     s = to_strategy(policy, game, source=source)
     return verify_strategies(config, s.sb, s.bb, solution=solution, exact=True)
