@@ -49,7 +49,8 @@ def readme_commands() -> list[str]:
 
 
 POLICY_JSON = ("python -c \"import json, sflp; s = sflp.solve(sflp.GameConfig(stack=10)); json.dump("
-               "sflp.openspiel.from_strategy(s.sb_strategy, s.bb_strategy), open('policy.json', 'w'))\"")
+               "sflp.openspiel.from_strategy(s.sb_strategy, s.bb_strategy, config=s.config), "
+               "open('policy.json', 'w'))\"")
 """The README's step that writes the policy table its `sflp verify --policy` example reads."""
 
 # How each README command is run.  "run": as written (after the setup commands, in the same
@@ -90,6 +91,7 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp export efg --stack 10 --out reports/pushfold_10bb.efg": ("run",),
     POLICY_JSON: ("run",),
     "sflp verify --stack 10 --policy policy.json": ("run", POLICY_JSON),
+    "sflp verify --policy policy.json --max-nash-conv 1e-9 --json": ("run", POLICY_JSON),
     "sflp verify --stack 10 --policy policy.json --max-nash-conv 1e-3 --json": ("run", POLICY_JSON),
     # exit 1: BB's "22+,A2+,K9o+" is exploitable by more than 0.001 bb, and the README says that
     # --max-exploitability then exits 1 (the gate is the point of the example)
