@@ -52,6 +52,7 @@ class Node:
         self.actions: list = []  # labels (player nodes) or (label, probability) (chance nodes)
         self.children: list[Node] = []
         self.outcome = None
+        self.outcome_name = None
         self.payoffs = None
 
 
@@ -85,7 +86,7 @@ def parse_efg(text: str) -> tuple[dict, Node]:
             n = Node("t", name)
             n.outcome = int(take()[1])
             if toks[pos][0] == "str":
-                take()
+                n.outcome_name = take()[1]
             assert take() == ("sym", "{")
             values = []
             while (t := take()) != ("sym", "}"):
@@ -152,6 +153,37 @@ def test_the_file_states_the_game_and_its_information_sets(parsed10):
                 assert infosets[n.player].setdefault(n.infoset, n.infoset_name) == n.infoset_name
     for player in (1, 2):  # each player's 169 information sets, numbered 1..169, named by class
         assert infosets[player] == {k + 1: hand for k, hand in enumerate(CLASS_NAMES)}
+
+
+def nodes(node: Node):
+    yield node
+    for child in node.children:
+        yield from nodes(child)
+
+
+def test_gambits_rules_hold_one_chance_information_set_per_sb_class_and_no_node_label(parsed10):
+    """Gambit (``doc/formats.efg.rst``; ``src/games/file.cc`` and ``game.h`` of pygambit 17) refuses
+    a chance information set declared again with other probabilities, a non-empty node label used
+    twice, and an information-set label used twice by one player (chance included); an outcome is
+    one label and one payoff vector, and outcome labels are unique."""
+    _, root = parsed10
+    every = list(nodes(root))
+    assert len(every) == 1 + 169 + 2 * 169 * 169 + 3 * 169 * 169
+    assert all(n.name == "" for n in every)  # no node label at all: none repeated, and quick to read
+    chance = [n for n in every if n.kind == "c"]
+    assert [(n.infoset, n.infoset_name) for n in chance] == [(1, "deal SB")] + [
+        (k + 2, f"deal BB | {hand}") for k, hand in enumerate(CLASS_NAMES)]  # each declared once
+    assert [deal.infoset for deal in root.children] == list(range(2, 171))  # the BB deal follows SB's class
+    labels: dict[tuple, set] = {}
+    for n in every:
+        if n.kind != "t":
+            labels.setdefault((n.kind, n.player, n.infoset_name), set()).add(n.infoset)
+    assert all(len(numbers) == 1 for numbers in labels.values())  # a label names one information set
+    outcomes = {}
+    for t in terminals(root):
+        assert outcomes.setdefault(t.outcome, (t.outcome_name, t.payoffs)) == (t.outcome_name, t.payoffs)
+    names = [name for name, _ in outcomes.values()]
+    assert len(set(names)) == len(names) == 2 + 169 * 169 and names[:2] == ["fold", "steal"]
 
 
 def test_chance_probabilities_are_the_exact_card_removal_probabilities(parsed10):

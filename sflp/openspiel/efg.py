@@ -5,8 +5,8 @@ The tree (class level, 169 hand classes a player)
 -------------------------------------------------
 ::
 
-    chance "deal SB"        169 classes i, probability  size(i) / 1326
-      chance "deal BB | i"  169 classes j, probability  pairs(i, j) / (size(i) * 1225)
+    chance (info set 1, "deal SB")           169 classes i, probability  size(i) / 1326
+      chance (info set 2 + i, "deal BB | i")  169 classes j, probability  pairs(i, j) / (size(i) * 1225)
         SB (info set i)     fold  -> terminal  (f, -f)                outcome 1
                             shove -> BB (info set j)
                                        fold -> terminal  (g, -g)      outcome 2
@@ -23,6 +23,15 @@ every ante) and ``c_ij`` (the showdown, averaged over the pair's disjoint combos
 ``c_ij = g + K[i, j] / P[i, j]`` from the exact matrix of :func:`sflp.solving.certify.exact_payoffs`:
 each is an exact rational rounded once to the nearest double and written with all 17 digits
 (``repr``), so a reader gets the same doubles.
+
+Gambit's rules, which its parser enforces (``src/games/file.cc``, ``doc/formats.efg.rst``), shape
+the rest: a chance information set has one set of probabilities, so the BB deal has one chance
+information set per SB class (chance information sets ``2 .. 170``, named ``"deal BB | AA"`` ...,
+numbered apart from the players' own); a non-empty node label must be unique in the game, so
+every node's label is empty (``""``): the information sets and outcomes carry the names.  Labels
+cost time, too: Gambit checks each new label against every node already read, so 57,122 unique
+labels would make reading quadratic.  Every repeated declaration of an information set or
+outcome is written in full and identical, as both readers accept (OpenSpiel requires it).
 
 Information sets are the hand classes, numbered in sflp's class order (:data:`sflp.core.cards.CLASS_NAMES`,
 ``AA`` = 1, ``AKs`` = 2, ... ``22`` = 169) and named after them; SB's actions are ``fold``,
@@ -150,7 +159,7 @@ def efg_text(config: GameConfig, table=None) -> str:
         "from the stacks before posting, SB first. Information sets: the hand class; SB folds or shoves, "
         'BB facing a shove folds or calls. Deal probabilities are exact, with card removal."',
         "",
-        'c "deal SB" 1 "SB hand" { ' + " ".join(
+        'c "" 1 "deal SB" { ' + " ".join(
             f'"{name}" {Fraction(size, 1326)}' for name, size in zip(CLASS_NAMES, sizes)) + " } 0",
     ]
     outcome = 3
@@ -158,15 +167,15 @@ def efg_text(config: GameConfig, table=None) -> str:
         row = pairs[i]
         dealt = [j for j in range(N_CLASSES) if row[j]]
         total = sizes[i] * 1225
-        lines.append(f'c "deal BB | {sb_hand}" 2 "BB hand" {{ ' + " ".join(
+        lines.append(f'c "" {i + 2} "deal BB | {sb_hand}" {{ ' + " ".join(
             f'"{CLASS_NAMES[j]}" {Fraction(int(row[j]), total)}' for j in dealt) + " } 0")
         for j in dealt:
             bb_hand = CLASS_NAMES[j]
             u = float(c[i, j])
             lines += [
-                f'p "{sb_hand} v {bb_hand}" 1 {i + 1} "{sb_hand}" {{ "fold" "shove" }} 0',
+                f'p "" 1 {i + 1} "{sb_hand}" {{ "fold" "shove" }} 0',
                 f't "" 1 "fold" {{ {fold} }}',
-                f'p "{sb_hand} v {bb_hand}" 2 {j + 1} "{bb_hand}" {{ "fold" "call" }} 0',
+                f'p "" 2 {j + 1} "{bb_hand}" {{ "fold" "call" }} 0',
                 f't "" 2 "steal" {{ {steal} }}',
                 f't "" {outcome} "{sb_hand} v {bb_hand}" {{ {_number(u)}, {_number(-u)} }}',
             ]
@@ -175,8 +184,8 @@ def efg_text(config: GameConfig, table=None) -> str:
 
 
 MAX_EFG_BYTES = 64_000_000
-"""An existing file larger than this is not one sflp wrote (one stack's ``.efg`` is 6.5 MB without
-an ante, 6.7 MB with an ante of 0.125), and is refused without being read."""
+"""An existing file larger than this is not one sflp wrote (one stack's ``.efg`` is 6.0 MB without
+an ante, 6.2 MB with an ante of 0.125), and is refused without being read."""
 _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
