@@ -264,7 +264,8 @@ def add_commands(sub) -> None:
     p.add_argument("--iterations", type=whole("--iterations", 1), default=None,
                    help="stop after N iterations (default: the method's own count when --seconds is not given)")
     p.add_argument("--seconds", type=number("--seconds"), default=None,
-                   help="stop after T seconds of solver time (default: no time limit)")
+                   help="stop at the first check past T seconds of the run's wall clock, counted from when the "
+                        "reference solution is ready; the RL methods plan their hands from T (default: no limit)")
     p.add_argument("--seed", type=whole("--seed"), default=0, help="random seed (the sampling methods)")
     add_output(p)
     p.set_defaults(func=cmd_approx)
