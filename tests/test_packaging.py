@@ -315,7 +315,8 @@ def _lower_bounds() -> dict[str, str]:
     specs = [*project["dependencies"], *project["optional-dependencies"]["test"]]
     out = {}
     for spec in specs:
-        m = re.fullmatch(r"([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9.]*)(\s*,\s*<\s*[0-9.]+)?(\s*;.*)?", spec.strip())
+        m = re.fullmatch(r"([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9.]*(?:(?:a|b|rc)[0-9]+)?)(\s*,\s*<\s*[0-9.]+)?(\s*;.*)?",
+                         spec.strip())  # a pre-release floor (pygambit 17.0.0b2) is a plain lower bound too
         assert m, f"dependency {spec!r} has no plain lower bound (name>=X[,<Y])"
         out[m.group(1).lower()] = m.group(2)
     return out
