@@ -12,7 +12,12 @@ Prints medians of ``--runs`` runs (in this process, the equity table already loa
 * one CFR+ iteration in OpenSpiel's C++, for scale;
 
 and the cold command ``sflp export efg`` in a fresh process, and the file's size with no ante and
-with the README's ante of 0.125.  Every time is wall seconds in one process (CPU beside it).
+with the README's ante of 0.125.  With pygambit installed (the test extra), also Gambit reading
+the file (``pygambit.read_efg``), and what node labels would cost: the file with a unique label on
+every decision node (57,122; the file has none, see :mod:`sflp.openspiel.efg`) read by OpenSpiel,
+and by Gambit with labels on its first 4,000 and 8,000 decision nodes (Gambit checks each label
+against every node, so the time grows with the square of their number).  Every time is wall
+seconds in one process (CPU beside it).
 Needs OpenSpiel: ``pip install 'open-spiel>=1.5'`` (in a checkout of sflp, ``pip install -e '.[openspiel]'``).
 """
 
@@ -83,6 +88,14 @@ def main(argv: list[str] | None = None) -> int:
     RECORD.timing("verify", t, "sflp.openspiel.verify of the same policy", sig=3)
     print(f"ratio exact verify / OpenSpiel nash_conv: {t.wall / theirs:.2f}")
 
+    labelled_text = labelled(text)
+    size = len(labelled_text.encode())
+    RECORD.put("efg_labels.bytes", size, f"{size / 1e6:.1f} MB", "the same text with a label on every decision node")
+    t = measure(lambda: pyspiel.load_efg_game(labelled_text), args.runs)
+    report("OpenSpiel load_efg_game with a unique label on every decision node", t)
+    RECORD.timing("load_labels", t, "pyspiel.load_efg_game, every decision node labelled")
+    gambit(text, args.runs)
+
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "g.efg"
         t = cold_command([sys.executable, "-m", "sflp", "export", "efg", "--stack", f"{args.stack:g}",
@@ -91,6 +104,40 @@ def main(argv: list[str] | None = None) -> int:
         RECORD.timing("cold_export", t, "sflp export efg in a new process")
     RECORD.write()
     return 0
+
+
+def labelled(text: str, limit: int | None = None) -> str:
+    """``text`` with the first ``limit`` (all) decision nodes labelled ``"n1"``, ``"n2"``, ..."""
+    count = 0
+
+    def name(line: str) -> str:
+        nonlocal count
+        if line.startswith('p "" ') and (limit is None or count < limit):
+            count += 1
+            return f'p "n{count}" ' + line[5:]
+        return line
+
+    return "\n".join(name(line) for line in text.split("\n"))
+
+
+def gambit(text: str, runs: int) -> None:
+    """Gambit reading the file, and the same file with labels on 4,000 and 8,000 decision nodes."""
+    try:
+        import pygambit
+    except ImportError:
+        print("pygambit is not installed: no Gambit figures (pip install -e '.[gambit]')", file=sys.stderr)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "g.efg"
+        path.write_text(text)
+        t = measure(lambda: pygambit.read_efg(str(path)), runs)
+        report(f"Gambit read_efg of that file (pygambit {pygambit.__version__})", t)
+        RECORD.timing("gambit_load", t, f"pygambit {pygambit.__version__} read_efg of the file")
+        for n in (4000, 8000):
+            path.write_text(labelled(text, n))
+            t = measure(lambda: pygambit.read_efg(str(path)), 1)
+            report(f"Gambit read_efg with labels on the first {n:,} decision nodes", t)
+            RECORD.timing(f"gambit_labels{n}", t, f"pygambit read_efg, the first {n:,} decision nodes labelled")
 
 
 if __name__ == "__main__":
