@@ -277,6 +277,28 @@ def test_a_warm_solve_that_is_not_optimal_raises():
         WarmLP(bad).solve(10.0)
 
 
+def test_a_warm_start_past_its_iteration_bound_is_solved_cold(monkeypatch):
+    """A warm solve is bounded (a far stack's basis once kept HiGHS 1.7 pivoting for minutes); at
+    a bound of 0 every warm attempt stops at once and the cold solve gives the same answer as a
+    fresh instance."""
+    from sflp.solving import highs
+    from sflp.solving.lp import PushFoldLP
+
+    compiled = PushFoldLP(PushFoldGame(GameConfig(stack=10)).payoffs).compiled()
+    warm = highs.WarmLP(compiled)
+    warm.solve(10.0)
+    unbounded = highs.WarmLP(compiled)
+    unbounded.solve(10.0)
+    unbounded.solve(3.0)  # warm, unbounded: a few pivots from 10 bb's basis
+    monkeypatch.setattr(highs, "WARM_ITERATIONS_PER_ROW_AND_COLUMN", 0)
+    x, y, value = warm.solve(3.0)
+    fresh = highs.WarmLP(compiled)
+    fx, fy, fvalue = fresh.solve(3.0)
+    assert np.array_equal(x, fx) and np.array_equal(y, fy) and value == fvalue
+    # the answer came from the cold solve: its pivots, not the warm start's fewer
+    assert warm.iterations == fresh.iterations > unbounded.iterations
+
+
 def test_the_lp_module_states_the_model_in_cvxpy_and_solves_without_importing_it():
     """With the compiled LP cached, a fresh process solves a stack without importing cvxpy."""
     import subprocess

@@ -192,6 +192,10 @@ class WarmLP:
         for basis in ((self._basis, None) if self._basis is not None else (None,)):
             with native_output():
                 h.passModel(*model)
+                # a warm start is bounded: from a far stack's basis HiGHS 1.7 was seen pivoting for
+                # over ten minutes (CI's floor pass); past the bound the cold solve below takes over
+                limit = WARM_ITERATIONS_PER_ROW_AND_COLUMN * (c.num_col + c.num_row) if basis is not None else _NO_LIMIT
+                h.setOptionValue("simplex_iteration_limit", int(limit))
                 if basis is not None:
                     h.setBasis(basis)
                 h.run()
@@ -212,6 +216,10 @@ class WarmLP:
         return x, y, -value if c.maximise else value
 
 
+WARM_ITERATIONS_PER_ROW_AND_COLUMN = 10
+"""A warm solve stops after this many simplex iterations per row and column of the LP (a warm
+start from a nearby stack takes a handful); the cold solve that follows has no limit."""
+_NO_LIMIT = 2147483647  # HiGHS's kHighsIInf: no iteration limit
 _COLWISE = 1  # HiGHS's MatrixFormat::kColwise
 _MINIMIZE = 1  # HiGHS's ObjSense::kMinimize
 
