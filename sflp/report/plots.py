@@ -31,7 +31,7 @@ from sflp.atomic import write_bytes
 from sflp.report.colors import frequency_colour
 from sflp.report.draw import CAP_HEIGHT, Drawing, png_bytes, svg_bytes, text_width, wrap
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
-from sflp.report.scale import FOLD_GAP_BB, ChartScale, chart_scale, footnotes, ink, top_text
+from sflp.report.scale import FOLD_GAP_BB, ChartScale, chart_scale, footnotes, ink, parse_intervals, top_text
 from sflp.report.text import fmt_num
 
 DPI = 120
@@ -134,15 +134,6 @@ class ThresholdCells(NamedTuple):
     scale: ChartScale
 
 
-def interval_pairs(text: str) -> tuple[tuple[float, float], ...]:
-    """``thresholds.csv``'s intervals as pairs of floats.
-
-    >>> interval_pairs("1.000000-2.388587;5.070148-7.163619"), interval_pairs("")
-    (((1.0, 2.388587), (5.070148, 7.163619)), ())
-    """
-    return tuple((float(a), float(b)) for a, b in (part.split("-", 1) for part in filter(None, text.split(";"))))
-
-
 def threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float) -> ThresholdCells:
     """One player's threshold grid of ``tdf`` on a chart from ``low`` to ``high`` bb: colours from
     :func:`sflp.report.scale.chart_scale` (capped hands in the top colour), the cell texts of
@@ -155,7 +146,7 @@ def threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float) -> 
     colours = [[scale.colour(max_stack[r, c], bool(capped[r, c])) for c in range(13)] for r in range(13)]
     labels = grid_from_tidy(rows, "chart_label").to_numpy().tolist()  # the number and its mark
     never = np.isnan(max_stack).tolist()
-    played = [SimpleNamespace(player=player, hand=h, intervals=interval_pairs(iv))
+    played = [SimpleNamespace(player=player, hand=h, intervals=parse_intervals(iv))
               for h, iv in zip(rows["hand"], rows["intervals"])]  # class-id order: the grid's, row by row
     return ThresholdCells(rows, colours, hands, labels, never, footnotes(played, high, low), scale)
 
