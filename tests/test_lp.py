@@ -289,14 +289,17 @@ def test_a_warm_start_past_its_iteration_bound_is_solved_cold(monkeypatch):
     warm.solve(10.0)
     unbounded = highs.WarmLP(compiled)
     unbounded.solve(10.0)
-    unbounded.solve(3.0)  # warm, unbounded: a few pivots from 10 bb's basis
+    unbounded.solve(3.0)  # warm, unbounded: the warm start's answer
+    assert unbounded.started_warm
     monkeypatch.setattr(highs, "WARM_ITERATIONS_PER_ROW_AND_COLUMN", 0)
     x, y, value = warm.solve(3.0)
     fresh = highs.WarmLP(compiled)
     fx, fy, fvalue = fresh.solve(3.0)
     assert np.array_equal(x, fx) and np.array_equal(y, fy) and value == fvalue
-    # the answer came from the cold solve: its pivots, not the warm start's fewer
-    assert warm.iterations == fresh.iterations > unbounded.iterations
+    # the answer came from the cold solve, pivot for pivot a fresh instance's (which of a warm and
+    # a cold start takes fewer pivots depends on the HiGHS version: 1.7.1 needs 83 warm, 9 cold)
+    assert not warm.started_warm and not fresh.started_warm
+    assert warm.iterations == fresh.iterations
 
 
 def test_the_lp_module_states_the_model_in_cvxpy_and_solves_without_importing_it():

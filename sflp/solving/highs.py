@@ -163,6 +163,7 @@ class WarmLP:
         self._continuous = np.zeros(compiled.num_col, dtype=np.int32)  # HiGHS's integrality: all kContinuous
         self._pid = None
         self.iterations = 0  # simplex iterations of the last solve (for benchmarks and tests)
+        self.started_warm = False  # whether the last solve's answer came from the warm start
 
     def _instance(self):
         import highspy
@@ -189,6 +190,7 @@ class WarmLP:
                  c.col_lower, c.col_upper, c.row_lower, c.row_upper, c.start[:-1], c.index, c.values_at(stack),
                  self._continuous)
         status = None
+        basis = None
         for basis in ((self._basis, None) if self._basis is not None else (None,)):
             with native_output():
                 h.passModel(*model)
@@ -207,6 +209,7 @@ class WarmLP:
             raise SolveError(f"LP for stack={stack} ended with HiGHS status {h.modelStatusToString(status)!r}, "
                              "not 'Optimal'")
         self._basis = h.getBasis()
+        self.started_warm = basis is not None
         info = h.getInfo()
         self.iterations = info.simplex_iteration_count
         solution = h.getSolution()
