@@ -19,6 +19,17 @@ the ``game``), or a plain mapping ``{information state: [(action, probability), 
 Actions are OpenSpiel's numbers (fold 0, shove 1, call 2) or their names; as text (a JSON
 object's keys) exactly ``"0"``, ``"1"``, ``"2"`` or ``"fold"``, ``"shove"``, ``"call"``.
 
+A policy is on one of two levels.  **Class level** is the exported game's: 338 information
+states, one per player and hand class (:func:`sflp.openspiel.efg.info_state`).  **Combo level**
+has 2,652, one per player and combo, named the same way with the combo id ``k`` of
+:mod:`sflp.core.cards`: ``"<player>-<player>-<k + 1>-<combo>"`` (:func:`combo_info_state`; SB's
+combo 0 is ``"0-0-1-2d2c"``, BB's 1,325 ``"1-1-1326-AsAh"``), for a solver of the 1,326-combo
+game.  A combo-level policy is a mapping (or a file, or a tabular policy) keyed by combo states;
+:func:`to_strategy` reads it into combo-level strategies, :func:`verify` scores it exactly (at
+class level when every class is played alike, which is exact by suit symmetry, else at combo
+level: :mod:`sflp.study.verify`), and :func:`from_strategy` ``(..., combos=True)`` writes one.
+A policy mixing the two levels is refused, and either level must name all of its states.
+
 Only the mapping needs nothing but sflp; the rest needs OpenSpiel (:data:`INSTALL_HINT`),
 imported on first use.  A policy that misses an information state, names an
 information state or action the game does not have, or whose probabilities at a state do not sum
@@ -54,10 +65,10 @@ from typing import NamedTuple
 import numpy as np
 
 from sflp.checks import parse_number, short
-from sflp.core.cards import CLASS_NAMES, N_CLASSES
-from sflp.errors import ArgumentTypeError, ConfigError
+from sflp.core.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_CLASS, N_CLASSES, N_COMBOS, combo_name, parse_combo
+from sflp.errors import ArgumentTypeError, ConfigError, NotationError
 from sflp.inputs import parse_json, read_bytes, read_text
-from sflp.openspiel.efg import ACTION_IDS, ACTIONS, HEADER, MAX_EFG_BYTES, efg_text, info_state
+from sflp.openspiel.efg import ACTION_IDS, ACTIONS, HEADER, MAX_EFG_BYTES, PLAYER_INDEX, efg_text, info_state
 
 INSTALL_HINT = "pip install 'open-spiel>=1.5' (in a checkout of sflp: pip install -e '.[openspiel]')"
 """What installs OpenSpiel (sflp itself is not on PyPI: its ``openspiel`` extra works from a
@@ -70,6 +81,44 @@ SUM_TOLERANCE = 1e-9
 """How far a state's probabilities may sum from 1 (float rounding of a normalised policy is ~1e-16)."""
 _ACTION_NAMES = {v: k for k, v in ACTION_IDS.items()}
 _STATES = {info_state(player, hand): (player, k) for player in ("sb", "bb") for k, hand in enumerate(CLASS_NAMES)}
+"""The class level's 338 information states: ``{state: (player, class id)}``."""
+
+
+def combo_info_state(player: str, combo) -> str:
+    """The information-state string of ``player``'s (``"sb"``/``"bb"``) combo in a combo-level
+    policy: ``"<p>-<p>-<k + 1>-<name>"``, OpenSpiel's form of :func:`~sflp.openspiel.efg.info_state`
+    with ``k`` the combo id (``0..1325``, :mod:`sflp.core.cards`) and ``name`` its
+    :func:`~sflp.core.cards.combo_name`, higher card first.  ``combo`` is a combo id or any
+    spelling :func:`~sflp.core.cards.parse_combo` reads (``"AhKd"``, ``"kdah"``).  An unknown player
+    is a :class:`~sflp.errors.ConfigError`, a bad combo a :class:`~sflp.errors.NotationError`,
+    each quoting the bad value.
+
+    >>> combo_info_state("sb", 0), combo_info_state("bb", 1325), combo_info_state("sb", "kdah")
+    ('0-0-1-2d2c', '1-1-1326-AsAh', '0-0-1310-AhKd')
+    """
+    key = player.strip().lower() if isinstance(player, str) else None
+    if key not in PLAYER_INDEX:
+        raise ConfigError(f"player={short(player)}: expected 'sb' or 'bb'")
+    if isinstance(combo, (int, np.integer)) and not isinstance(combo, (bool, np.bool_)):
+        if not 0 <= combo < N_COMBOS:
+            raise NotationError(f"combo={short(combo)}: a combo id is in 0..{N_COMBOS - 1}")
+        k = int(combo)
+    elif isinstance(combo, str):
+        try:
+            k = parse_combo(combo)
+        except NotationError:
+            raise NotationError(f"combo {short(combo)} is not a combo: expected two cards such as 'AhKd', "
+                                "or a combo id in 0..1325") from None
+    else:
+        raise NotationError(f"combo={short(combo)}: expected a combo such as 'AhKd' or a combo id in 0..1325")
+    p = PLAYER_INDEX[key]
+    return f"{p}-{p}-{k + 1}-{combo_name(k)}"
+
+
+_COMBO_STATES = {combo_info_state(player, k): (player, k) for player in ("sb", "bb") for k in range(N_COMBOS)}
+"""The combo level's 2,652 information states: ``{state: (player, combo id)}``."""
+_COMBO_LIKE = re.compile(r"([01])-\1-\d{1,9}-(\w{4})", re.ASCII)
+"""A state that looks like a combo state (its combo perhaps misspelt or misnumbered), for the hint."""
 
 
 def pyspiel():
@@ -579,40 +628,79 @@ def _state_probabilities(player: str, state: str, pairs: list[tuple]) -> dict[st
 
 
 def to_strategy(policy, game=None, *, source: str | None = None):
-    """``policy`` on the exported game as :class:`Strategies` ``(sb, bb)`` of
-    :class:`~sflp.study.strategy.StrategySpec` (see the module doc for what a policy may be);
-    ``source`` names it in reports (default: its type)."""
-    from sflp.core.cards import COMBO_CLASS
+    """``policy`` as :class:`Strategies` ``(sb, bb)`` of :class:`~sflp.study.strategy.StrategySpec`
+    (see the module doc for what a policy may be); ``source`` names it in reports (default: its
+    type).
+
+    The level is read off the states: the 338 class states of the exported game give class
+    strategies (each combo of a class at the class's frequency), the 2,652 combo states
+    (:func:`combo_info_state`) give each combo its own frequency.  Refused, each with one
+    :class:`~sflp.errors.ConfigError` naming the state: a state of neither level (a combo state
+    spelt or numbered otherwise than :func:`combo_info_state` writes it is named with the state it
+    should be), a policy with states of both levels, a state of its level that is missing, and
+    the refusals of the module doc (actions, probabilities)."""
     from sflp.study.strategy import StrategySpec
 
     if source is not None and not isinstance(source, str):
         raise ArgumentTypeError(f"source={short(source)}: expected a str naming the policy, or None")
     policy_game(policy)  # a GAME_KEY entry that names no game is refused here too
     rows = policy_rows(policy, game)
-    unknown = sorted(set(rows) - set(_STATES))
+    unknown = sorted(s for s in rows if s not in _STATES and s not in _COMBO_STATES)
     if unknown:
         raise ConfigError(f"policy state {short(unknown[0])} is not a state of sflp's exported game"
-                          f"{f' (and {len(unknown) - 1} more)' if len(unknown) > 1 else ''}: its states are "
-                          "'0-0-<n>-<hand>' for SB and '1-1-<n>-<hand>' for BB, e.g. '0-0-2-AKs'")
-    missing = [s for s in _STATES if s not in rows]
+                          f"{f' (and {len(unknown) - 1} more)' if len(unknown) > 1 else ''}: "
+                          f"{_unknown_hint(unknown[0])}")
+    states = _level_states(rows)
+    missing = [s for s in states if s not in rows]
     if missing:
+        what = ("all 338 (169 hand classes for each player)" if states is _STATES else
+                "all 2,652 of a combo-level policy (1,326 combos for each player)")
         raise ConfigError(f"the policy has no entry for information state {missing[0]!r}"
-                          f"{f' (and {len(missing) - 1} more)' if len(missing) > 1 else ''}: "
-                          "it must cover all 338 (169 hand classes for each player)")
-    freq = {"sb": np.zeros(N_CLASSES), "bb": np.zeros(N_CLASSES)}
-    for state, (player, k) in _STATES.items():
+                          f"{f' (and {len(missing) - 1} more)' if len(missing) > 1 else ''}: it must cover {what}")
+    size = N_CLASSES if states is _STATES else N_COMBOS
+    freq = {"sb": np.zeros(size), "bb": np.zeros(size)}
+    for state, (player, k) in states.items():
         probs = _state_probabilities(player, state, rows[state])
         total = sum(probs.values())
         if abs(total - 1.0) > SUM_TOLERANCE:
             raise ConfigError(f"policy state {state!r}: the probabilities sum to {total!r}, not 1 "
                               f"(within {SUM_TOLERANCE:g})")
         freq[player][k] = probs[ACTIONS[player][1]]  # shove or call
+    if size == N_CLASSES:
+        freq = {player: f[COMBO_CLASS] for player, f in freq.items()}
     name = source or type(policy).__name__
-    return Strategies(StrategySpec("sb", name, "openspiel", freq["sb"][COMBO_CLASS]),
-                      StrategySpec("bb", name, "openspiel", freq["bb"][COMBO_CLASS]))
+    return Strategies(StrategySpec("sb", name, "openspiel", freq["sb"]),
+                      StrategySpec("bb", name, "openspiel", freq["bb"]))
 
 
-def from_strategy(sb, bb, *, config=None) -> dict[str, list[tuple[int, float]]]:
+def _level_states(rows) -> dict:
+    """The states of the level ``rows`` (known states only) is on: :data:`_STATES` or
+    :data:`_COMBO_STATES`; one of each is refused, naming both."""
+    first_class = next((s for s in rows if s in _STATES), None)
+    first_combo = next((s for s in rows if s in _COMBO_STATES), None)
+    if first_class is not None and first_combo is not None:
+        raise ConfigError(f"the policy mixes class-level and combo-level information states ({first_class!r} and "
+                          f"{first_combo!r}): a policy is on one level, the 338 class states ('0-0-2-AKs') or the "
+                          "2,652 combo states ('0-0-1-2d2c', see combo_info_state)")
+    return _STATES if first_combo is None else _COMBO_STATES
+
+
+def _unknown_hint(state: str) -> str:
+    """What the states are, and for a state that looks like a misspelt or misnumbered combo
+    state, the state it should be."""
+    usage = ("its states are '0-0-<n>-<hand>' for SB and '1-1-<n>-<hand>' for BB, e.g. '0-0-2-AKs', or at combo "
+             "level '<p>-<p>-<combo id + 1>-<combo>', e.g. '0-0-1-2d2c' (combo_info_state)")
+    match = _COMBO_LIKE.fullmatch(state) if isinstance(state, str) else None
+    if match is None:
+        return usage
+    try:
+        canonical = combo_info_state("sb" if match[1] == "0" else "bb", match[2])
+    except NotationError:
+        return f"{short(match[2])} is no combo (two distinct cards such as 'AhKd'); {usage}"
+    return f"its combo is written {canonical!r}; {usage}"
+
+
+def from_strategy(sb, bb, *, config=None, combos: bool = False) -> dict[str, list[tuple[int, float]]]:
     """sflp strategies (169 class frequencies in class order, or a
     :class:`~sflp.study.strategy.StrategySpec` of that player) as an OpenSpiel policy table on the
     exported game: ``{info state: [(action id, probability), ...]}``.  With ``config`` (the
@@ -624,18 +712,34 @@ def from_strategy(sb, bb, *, config=None) -> dict[str, list[tuple[int, float]]]:
     real number (an int or float array, or a sequence of ``int``, ``float``, ``Fraction`` or
     ``Decimal``; not text, ``True``/``False``, complex numbers or a masked entry), finite, in
     [0, 1]; anything else is one :class:`~sflp.errors.ConfigError` naming the player (and the
-    hand).  ``-0.0`` is published as ``0.0``."""
+    hand).  ``-0.0`` is published as ``0.0``.
+
+    ``combos=True`` writes a combo-level policy: the 2,652 states of :func:`combo_info_state`,
+    SB's combos in combo-id order, then BB's.  Each side is then a ``StrategySpec``, 1,326 combo
+    frequencies in combo-id order, or 169 class frequencies (each combo at its class's).  At class
+    level a ``StrategySpec`` that plays the combos of a class differently is refused (its class
+    frequency would be an average, not the strategy): write it with ``combos=True``.
+
+    >>> table = from_strategy([1.0] * 169, [0.0] * 169, combos=True)
+    >>> len(table), table["0-0-1-2d2c"], table["1-1-1326-AsAh"]
+    (2652, [(0, 0.0), (1, 1.0)], [(0, 1.0), (2, 0.0)])
+    """
+    if not isinstance(combos, (bool, np.bool_)):
+        raise ArgumentTypeError(f"combos={short(combos)}: expected True (a combo-level policy) or False")
     out: dict = {} if config is None else {GAME_KEY: game_entry(config)}
     for player, strategy in (("sb", sb), ("bb", bb)):
-        values = _class_frequencies(player, strategy)
+        values = _frequencies(player, strategy, bool(combos))
         fold, play = ACTIONS[player]
-        for k, hand in enumerate(CLASS_NAMES):
-            p = float(values[k])
-            out[info_state(player, hand)] = [(ACTION_IDS[fold], 1.0 - p), (ACTION_IDS[play], p)]
+        names = (combo_info_state(player, k) for k in range(N_COMBOS)) if combos else \
+            (info_state(player, hand) for hand in CLASS_NAMES)
+        for state, v in zip(names, values.tolist()):
+            out[state] = [(ACTION_IDS[fold], 1.0 - v), (ACTION_IDS[play], v)]
     return out
 
 
-def _class_frequencies(player: str, strategy) -> np.ndarray:
+def _frequencies(player: str, strategy, combos: bool) -> np.ndarray:
+    """One side of :func:`from_strategy` as 169 class (or, with ``combos``, 1,326 combo)
+    frequencies, checked."""
     who = player.upper()
     if hasattr(strategy, "class_freq"):
         owner = getattr(strategy, "player", player)
@@ -643,33 +747,57 @@ def _class_frequencies(player: str, strategy) -> np.ndarray:
             raise ConfigError(f"the {who} strategy given is {str(owner).upper()}'s "
                               f"({short(getattr(strategy, 'source', type(strategy).__name__))}): "
                               "pass SB's strategy first, then BB's")
-        strategy = strategy.class_freq
+        if combos and hasattr(strategy, "combo_freq"):
+            strategy = strategy.combo_freq
+        elif not combos and not getattr(strategy, "uniform", True):
+            raise ConfigError(f"the {who} strategy ({short(getattr(strategy, 'source', ''))}) plays the combos of "
+                              f"{_first_varying_class(strategy.combo_freq)} differently, which no class-level policy "
+                              "can say: write it at combo level, from_strategy(sb, bb, combos=True)")
+        else:
+            strategy = strategy.class_freq
     elif isinstance(strategy, (str, bytes, Mapping)) or strategy is None:
         hint = f"; for a range or a file, load_strategy({short(strategy)}, {player!r}) first" \
             if isinstance(strategy, str) else ""
-        raise ConfigError(f"{who} strategy {short(strategy)}: expected {N_CLASSES} class frequencies in class "
-                          f"order or a StrategySpec{hint}")
-    values = _real_numbers(who, strategy)
+        expected = f"{N_CLASSES} class or {N_COMBOS} combo frequencies" if combos else \
+            f"{N_CLASSES} class frequencies in class order"
+        raise ConfigError(f"{who} strategy {short(strategy)}: expected {expected} or a StrategySpec{hint}")
+    values = _real_numbers(who, strategy, combos)
+    names = CLASS_NAMES if values.shape == (N_CLASSES,) else None
     bad = np.flatnonzero(~((values >= 0) & (values <= 1)))  # NaN is bad too
     if bad.size:
         k = int(bad[0])
-        raise ConfigError(f"{who} strategy: the frequency of {CLASS_NAMES[k]} is {float(values[k])!r}"
+        hand = names[k] if names is not None else combo_name(k)
+        raise ConfigError(f"{who} strategy: the frequency of {hand} is {float(values[k])!r}"
                           f"{f' (and {bad.size - 1} more are bad)' if bad.size > 1 else ''}; a frequency is a "
                           "finite number in [0, 1]")
+    if combos and values.shape == (N_CLASSES,):
+        values = values[COMBO_CLASS]
     return values + 0.0  # -0.0 becomes 0.0
+
+
+def _first_varying_class(combo_freq) -> str:
+    """The name of the first class whose combos do not share one frequency."""
+    freq = np.asarray(combo_freq)
+    for k, members in enumerate(CLASS_COMBOS):
+        if np.any(freq[list(members)] != freq[members[0]]):
+            return CLASS_NAMES[k]
+    raise AssertionError("every class is played alike")  # pragma: no cover - called for a non-uniform spec only
 
 
 _KINDS = {"b": "booleans", "c": "complex numbers", "U": "text", "S": "bytes", "M": "dates", "m": "time spans",
           "V": "raw records"}
 
 
-def _real_numbers(who: str, strategy) -> np.ndarray:
-    """``strategy`` as 169 float64 frequencies, each given as a real number: an array of int or
-    float dtype, or a sequence whose every item is an ``int``, ``float``, ``Fraction`` or
-    ``Decimal`` (numpy's included).  Refused, naming the player: text (``"0.5"``), ``True``/``False``,
-    complex numbers (numpy would drop the imaginary part with only a warning), a masked array with
-    a masked entry (its data there is no frequency), another shape, a number too large for a float."""
-    usage = f"expected {N_CLASSES} class frequencies, numbers in [0, 1]"
+def _real_numbers(who: str, strategy, combos: bool = False) -> np.ndarray:
+    """``strategy`` as 169 (or, with ``combos``, 169 or 1,326) float64 frequencies, each given as
+    a real number: an array of int or float dtype, or a sequence whose every item is an ``int``,
+    ``float``, ``Fraction`` or ``Decimal`` (numpy's included).  Refused, naming the player: text
+    (``"0.5"``), ``True``/``False``, complex numbers (numpy would drop the imaginary part with only
+    a warning), a masked array with a masked entry (its data there is no frequency), another
+    shape, a number too large for a float."""
+    sizes = ((N_CLASSES,), (N_COMBOS,)) if combos else ((N_CLASSES,),)
+    expected = f"{N_CLASSES} class or {N_COMBOS} combo frequencies" if combos else f"{N_CLASSES} class frequencies"
+    usage = f"expected {expected}, numbers in [0, 1]"
     if isinstance(strategy, np.ma.MaskedArray):
         masked = np.ma.getmaskarray(strategy)
         if masked.any():
@@ -688,30 +816,36 @@ def _real_numbers(who: str, strategy) -> np.ndarray:
             array = np.asarray(strategy, dtype=object)  # each item as it was given, checked below
         except (TypeError, ValueError):
             raise ConfigError(f"{who} strategy {short(strategy)}: {usage}") from None
-    if array.shape != (N_CLASSES,):
-        raise ConfigError(f"{who} strategy: expected {N_CLASSES} class frequencies, got shape {array.shape}")
+    if array.shape not in sizes:
+        raise ConfigError(f"{who} strategy: expected {expected}, got shape {array.shape}")
     if array.dtype.kind in "iuf":
         return array.astype(np.float64)
     if array.dtype.kind != "O":
         kind = _KINDS.get(array.dtype.kind, f"dtype {array.dtype}")
         raise ConfigError(f"{who} strategy: an array of {kind} ({array.dtype}); {usage}, of an int or float dtype")
-    out = np.empty(N_CLASSES)
+    out = np.empty(array.shape[0])
     for k, v in enumerate(array):
+        hand = CLASS_NAMES[k] if array.shape == (N_CLASSES,) else combo_name(k)
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, Decimal)):
-            raise ConfigError(f"{who} strategy: the frequency of {CLASS_NAMES[k]} is {short(v)}, a "
+            raise ConfigError(f"{who} strategy: the frequency of {hand} is {short(v)}, a "
                               f"{type(v).__name__}; {usage}")
         try:
             out[k] = float(v)
         except OverflowError:
-            raise ConfigError(f"{who} strategy: the frequency of {CLASS_NAMES[k]} is {short(v)}, too large for "
+            raise ConfigError(f"{who} strategy: the frequency of {hand} is {short(v)}, too large for "
                               f"a float; {usage}") from None
     return out
 
 
-def verify(policy, config, game=None, *, solution=None, source: str | None = None):
+def verify(policy, config, game=None, *, solution=None, source: str | None = None, level: str | None = None):
     """:func:`sflp.study.verify.verify` of ``policy`` (both players) in ``config``'s game, with the
     exact figures (``exact=True``): each player's best-response gain and their sum, OpenSpiel's
     ``nash_conv``, as fractions.
+
+    A combo-level policy (:func:`combo_info_state`) is scored exactly too: at class level when
+    it plays every combo of a class alike (exact, by suit symmetry), else in the 1,326-combo game
+    (the report's ``level`` says which).  ``level="combo"`` scores any policy in the combo game,
+    which gives a class-level policy the same figures, fraction for fraction.
 
     The game is checked before any work: ``config`` must be a
     :class:`~sflp.core.game.GameConfig`; a policy that names its game (:data:`GAME_KEY`) must
@@ -730,4 +864,4 @@ def verify(policy, config, game=None, *, solution=None, source: str | None = Non
         if carried is not None and (carried is game or hasattr(carried, "new_initial_state")):
             check_game(carried, config)
     s = to_strategy(policy, game, source=source)
-    return verify_strategies(config, s.sb, s.bb, solution=solution, exact=True)
+    return verify_strategies(config, s.sb, s.bb, solution=solution, exact=True, level=level)

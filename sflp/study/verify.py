@@ -13,10 +13,19 @@ Level
 -----
 A spec whose combos are constant within every class is a class strategy and is evaluated in the
 169-class game; a spec that varies inside some class is evaluated in the 1,326-combo game
-(``level="combo"``).  Both are exact: the class equilibrium, expanded to combos, is an
-equilibrium of the combo game (all combos of a class are equivalent under suit permutations), so
-the two levels agree on every figure of a class strategy, and a combo file equal to a class file
-gives exactly the class file's figures.
+(``level="combo"``; ``verify(..., level="combo")`` asks for it with any spec).  Both are exact:
+the class equilibrium, expanded to combos, is an equilibrium of the combo game (all combos of a
+class are equivalent under suit permutations), so the two levels agree on every figure of a class
+strategy, and a combo file equal to a class file gives exactly the class file's figures.
+
+Why collapsing a class strategy is exact, not an approximation: the class game's counts are sums
+over the disjoint combo pairs of two classes (``K[I, J] = sum_{i in I, j in J} K[i, j]``), so
+for ``x``, ``y`` constant on each class ``x' K y`` is the same number at both levels.  A best
+response is too: a suit permutation maps a class onto itself, keeps every board count, and leaves
+a class strategy unchanged, so all combos of a class have one margin ``m_i`` (``b_j``), and the
+combo-level best-response value ``sum_i max(0, m_i)`` is the class level's
+``sum_I max(0, m_I)`` (``m_I = |I| m_i``).  :mod:`tests.test_combo_policy` checks the
+equality on fractions.
 
 Figures (SB's value ``V(x, y)`` in bb per hand dealt, notation of :mod:`sflp.core.game`)
 ---------------------------------------------------------------------------------------
@@ -48,10 +57,15 @@ adapt; they say which hands are misplayed.  At combo level the combo rows are su
 Exact figures (``exact=True``)
 ------------------------------
 The same figures in rational arithmetic (:func:`sflp.solving.certify.exact_figures`; each given
-frequency is taken at its exact binary value), at class level, as :class:`~fractions.Fraction`
-in ``report.exact``: ``nash_value``, ``sb_exploitability``, ``bb_exploitability`` and, with both
-sides given, ``value_vs_each_other`` and each player's **best-response gain**, what a best
-response to the other's given strategy gains over the given one:
+frequency is taken at its exact binary value), at the report's level, as
+:class:`~fractions.Fraction` in ``report.exact``.  Class strategies are scored on the 169 x 169
+class matrix (exact, see *Level*); a strategy that varies inside a class on the 1,326 x 1,326
+combo matrix, whose exact integers are built once per game and table (seconds) and cached, so
+later scores of that game take milliseconds.  ``nash_value`` is the certified class value,
+which is the combo game's value too.  The figures: ``nash_value``, ``sb_exploitability``,
+``bb_exploitability`` and, with both sides given, ``value_vs_each_other`` and each player's
+**best-response gain**, what a best response to the other's given strategy gains over the given
+one:
 ``sb_gain = max_x' V(x', y) - V(x, y)`` and ``bb_gain = V(x, y) - min_y' V(x, y')``.  Their sum
 ``nash_conv = max_x' V(x', y) - min_y' V(x, y')`` is the total exploitability, and is what
 OpenSpiel calls ``nash_conv`` (its ``exploitability`` is half of it).  The float figures of the
@@ -73,7 +87,7 @@ from fractions import Fraction
 import numpy as np
 
 from sflp.checks import number_text, short
-from sflp.core.cards import CLASS_NAMES, COMBO_CLASS, N_CLASSES
+from sflp.core.cards import CLASS_NAMES, COMBO_CLASS, N_CLASSES, N_COMBOS
 from sflp.core.game import GameConfig, PushFoldGame, Solution
 from sflp.errors import ArgumentTypeError, ConfigError
 from sflp.study.strategy import (  # noqa: F401  (re-exported: these lived here before sflp.study.strategy)
@@ -216,16 +230,18 @@ def _equilibrium(config: GameConfig, solution, table, exact: bool):
     return solution
 
 
-def _exact_figures(config: GameConfig, table, nash: Fraction, sb, bb) -> dict[str, Fraction]:
-    """The exact figures of the module doc, for the sides given."""
+def _exact_figures(config: GameConfig, table, nash: Fraction, sb, bb, level: str | None = None) -> dict[str, Fraction]:
+    """The exact figures of the module doc, for the sides given, at ``level``: ``"class"`` (every
+    given strategy uniform inside each class; exact by suit symmetry, see *Level*), ``"combo"``
+    (the 1,326-combo game, any strategy), or None for the first of the two that holds.  ``nash``
+    is the exact equilibrium value, the same at both levels."""
     from sflp.solving.certify import exact_figures
 
-    if not all(s.uniform for s in (sb, bb) if s is not None):
-        raise ConfigError("exact figures are computed at class level: a strategy here varies inside a class")
-    game = PushFoldGame(config, table)
-    zeros = np.zeros(N_CLASSES)
-    x = sb.class_freq if sb is not None else zeros
-    y = bb.class_freq if bb is not None else zeros
+    level = _level(level, sb, bb)
+    game = PushFoldGame(config, table, level)
+    zeros = np.zeros(N_CLASSES if level == "class" else N_COMBOS)
+    x = sb.frequencies(level) if sb is not None else zeros
+    y = bb.frequencies(level) if bb is not None else zeros
     value, sb_br, bb_br = exact_figures(game, x, y)  # sb_br depends on y only, bb_br on x only
     out = {"nash_value": nash}
     if sb is not None:
@@ -237,6 +253,22 @@ def _exact_figures(config: GameConfig, table, nash: Fraction, sb, bb) -> dict[st
     return out
 
 
+def _level(level: str | None, sb, bb) -> str:
+    """The level to score at: ``level`` checked, or (None) class when every given strategy is
+    uniform inside each class, else combo."""
+    given = [s for s in (sb, bb) if s is not None]
+    if level is None:
+        return "class" if all(s.uniform for s in given) else "combo"
+    if level not in ("class", "combo"):
+        raise ConfigError(f"level={short(level)}: expected 'class', 'combo' or None (the coarsest exact level)")
+    if level == "class":
+        for s in given:
+            if not s.uniform:
+                raise ConfigError(f"the {s.player.upper()} strategy {s.description} varies inside a class: score it "
+                                  "at combo level (level='combo' or None)")
+    return level
+
+
 def verify(
     config: GameConfig,
     sb: StrategySpec | None,
@@ -245,12 +277,17 @@ def verify(
     solution=None,
     table=None,
     exact: bool = False,
+    level: str | None = None,
 ) -> VerifyReport:
     """Exploitability of the given SB and/or BB strategy in ``config``'s game, and per-hand costs.
 
     ``solution`` may pass a precomputed equilibrium of ``config`` (else :func:`sflp.solving.solver.solve`
     is called); ``table`` an equity table other than the shipped one; ``exact`` adds the exact
-    figures of the module doc (class-level strategies only).
+    figures of the module doc, at either level.  ``level`` is where the game is scored: None (the
+    default) takes the class game when every given strategy plays each class alike (exact by suit
+    symmetry, see *Level*) and the combo game otherwise; ``"combo"`` forces the combo game (the
+    same figures for a class strategy, computed on 1,326 combos); ``"class"`` refuses a strategy
+    that varies inside a class.  ``report.level`` says which was used.
     """
     if sb is None and bb is None:
         raise ConfigError("verify needs a strategy for SB, for BB, or both")
@@ -262,8 +299,7 @@ def verify(
                 raise ConfigError(
                     f"strategy {spec.source!r} was loaded for {spec.player.upper()}, given as {who.upper()}"
                 )
-    given = [s for s in (sb, bb) if s is not None]
-    level = "class" if all(s.uniform for s in given) else "combo"
+    level = _level(level, sb, bb)
     solution = _equilibrium(config, solution, table, exact)
     x_class, y_class = solution.class_strategies()
     game = PushFoldGame(config, table, level)
@@ -291,7 +327,7 @@ def verify(
         mutual = game.value(sb.frequencies(level), bb.frequencies(level))
     figures = None
     if exact:
-        figures = _exact_figures(config, table, solution.value_exact, sb, bb)
+        figures = _exact_figures(config, table, solution.value_exact, sb, bb, level)
         nash = figures["nash_value"]  # the floats below are the exact figures rounded once
         sb_exp, bb_exp, mutual = (figures.get(k) for k in ("sb_exploitability", "bb_exploitability",
                                                               "value_vs_each_other"))
