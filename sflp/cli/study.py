@@ -10,9 +10,11 @@ from pathlib import Path
 from sflp.checks import parse_stacks
 from sflp.cli.options import (
     Bar,
+    add_lock,
     add_output,
     add_parser,
     add_structure,
+    check_structure,
     check_target,
     config_from,
     keep_printer,
@@ -94,15 +96,26 @@ def cmd_verify(args) -> int:
 
     if args.policy is not None and (args.sb is not None or args.bb is not None):
         raise ConfigError("sflp verify takes --policy FILE (both players) or --sb/--bb SPEC, not both")
-    if args.sb is None and args.bb is None and args.policy is None:
+    if args.policy_dir is not None and (args.policy is not None or args.sb is not None or args.bb is not None
+                                        or args.efg is not None):
+        raise ConfigError("sflp verify takes --policy-dir DIR alone (one policy per stack in it), not with "
+                          "--policy, --sb/--bb or --efg")
+    if args.sb is None and args.bb is None and args.policy is None and args.policy_dir is None:
         raise ConfigError("sflp verify needs --sb SPEC, --bb SPEC or both (a file or a range string), "
                           "or --policy FILE (an OpenSpiel policy)")
     bounds = _gate_bounds(args)
-    pair = args.policy is not None or (args.sb is not None and args.bb is not None)
+    pair = args.policy is not None or args.policy_dir is not None or (args.sb is not None and args.bb is not None)
     for name in ("max_nash_conv", "max_gain"):
         if name in bounds and not pair:
             raise ConfigError(f"{GATES[name]} judges a pair of strategies: give both players (--policy, or --sb and "
                               "--bb); --max-exploitability judges one side alone")
+    if args.policy_dir is not None:
+        return _verify_policy_dir(args, bounds)
+    if args.out is not None:
+        raise ConfigError("--out DIR writes a policy set's table (--policy-dir); one policy's report is "
+                          "printed (--json for JSON)")
+    if args.stacks is not None:
+        raise ConfigError("--stacks picks the stacks of --policy-dir DIR; one policy is scored at --stack S")
     policy = None
     if args.policy is not None:
         if not args.policy:
@@ -138,9 +151,61 @@ def cmd_verify(args) -> int:
     return 0
 
 
+def _verify_policy_dir(args, bounds) -> int:
+    """``sflp verify --policy-dir DIR [--stacks ...]``: every stack's policy, one table."""
+    from sflp.cli.options import TYPED
+    from sflp.openspiel.stacks import policy_folder, verify_stacks
+    from sflp.report.stack_sets import format_scores, scores_dict, write_scores
+    from sflp.testing import judge
+
+    if not args.policy_dir:
+        raise ConfigError("--policy-dir '' is empty: give the folder of policy files, one per stack (10bb.json)")
+    if "--stack" in TYPED:
+        raise ConfigError(f"--stack {TYPED['--stack']} scores one policy: with --policy-dir the stacks are the "
+                          "files' (choose some with --stacks 5,10,15)")
+    out_dir = Path(args.out) if args.out is not None else None
+    if out_dir is not None:
+        if not args.out:
+            raise ConfigError("--out '' is empty: give the folder for verify_stacks.csv and .json")
+        check_target(out_dir)
+    stacks = parse_stacks(args.stacks) if args.stacks is not None else None
+    found, skipped = policy_folder(args.policy_dir, stacks)
+    base = config_from(args, stack=next(iter(found)))
+    policies = {s: p for s, (_, p) in found.items()}
+    sources = {s: name for s, (name, _) in found.items()}
+    with Bar(len(policies), "verify", "stack", show_progress(args)) as bar:
+        scores = verify_stacks(policies, base, sources=sources, folder=args.policy_dir, skipped=skipped,
+                               progress=lambda _: bar.add())
+    verdicts = [judge(s.report, **bounds) for s in scores.scores] if bounds else None
+    files = None
+    if out_dir is not None:
+        from sflp.cli.options import keep_printer
+
+        files = write_scores(scores, out_dir, verdicts, on_keep=keep_printer(out_dir))
+    if args.json:
+        out = scores_dict(scores, verdicts)
+        if files:
+            out["files"] = {k: str(v) for k, v in files.items()}
+        print_json(out)
+    else:
+        print(format_scores(scores, verdicts, files, width=terminal_width()))
+    if verdicts is not None and not all(v.passed for v in verdicts):
+        if not args.json:
+            failed = [f"{s.stack:g}" for s, v in zip(scores.scores, verdicts) if not v.passed]
+            print(f"\nFAIL: the gate failed at {len(failed)} of {len(verdicts)} stacks ({', '.join(failed)} bb)",
+                  file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_export(args) -> int:
     from sflp.openspiel.efg import efg_text, write_efg
 
+    if args.stacks is not None:
+        return _export_efg_set(args)
+    if args.stack is None:
+        raise ConfigError("sflp export efg needs --stack S (one file), or --stacks 5,10,15 and --out DIR "
+                          "(one file per stack)")
     if not args.out:
         raise ConfigError("--out '' is empty: give the .efg file to write, or - for standard output")
     config = config_from(args)
@@ -157,6 +222,60 @@ def cmd_export(args) -> int:
               f"{summary.terminals:,} terminal nodes, in {summary.seconds:.2f} s.\n"
               f"Load it in OpenSpiel: pyspiel.load_efg_game(open({str(summary.path)!r}).read())")
     return 0
+
+
+def _export_efg_set(args) -> int:
+    """``sflp export efg --stacks LIST --out DIR``: one ``<stack>bb.efg`` per stack in a folder sflp owns."""
+    import dataclasses
+    import time
+
+    from sflp.cli.options import lock_options
+    from sflp.report.stack_sets import write_efg_set
+
+    if args.stack is not None:
+        raise ConfigError("give --stack S (one file) or --stacks LIST (a folder of files), not both")
+    if args.out in ("", "-"):
+        raise ConfigError(f"--out {args.out!r}: with --stacks, give the folder to write one .efg per stack into "
+                          "(--out - writes one stack's text: use --stack)")
+    stacks = parse_stacks(args.stacks)
+    if len(stacks) > MAX_EFG_SET:
+        raise ConfigError(f"--stacks {args.stacks}: {len(stacks):,} stacks, more than {MAX_EFG_SET} files of ~6 MB "
+                          "each in one folder: export fewer")
+    check_structure(args)
+    base = config_from(args, stack=max(stacks))
+    configs = []
+    for s in stacks:  # each stack checked before any file
+        try:
+            configs.append(dataclasses.replace(base, stack=s))
+        except ConfigError as exc:
+            why = str(exc).replace(f"stack={s!r}", f"the stack {s:g}")
+            raise ConfigError(f"--stacks {args.stacks}: {why}") from None
+    out_dir = Path(args.out)
+    if out_dir.suffix.lower() == ".efg":
+        raise ConfigError(f"--out {args.out}: with --stacks, --out is a folder (one <stack>bb.efg per stack), "
+                          "not an .efg file")
+    check_target(out_dir)
+    start = time.perf_counter()
+    with Bar(len(configs), "export", "file", show_progress(args)) as bar:
+        paths = write_efg_set(configs, out_dir, progress=lambda _: bar.add(), **lock_options(args, out_dir))
+    seconds = time.perf_counter() - start
+    sizes = [p.stat().st_size for p in paths]
+    if args.json:
+        print_json({"folder": str(out_dir), "seconds": seconds, **{k: v for k, v in base.as_dict().items()
+                                                                  if k != "stack"},
+                    "files": [{"stack": c.stack, "path": str(p), "bytes": n}
+                              for c, p, n in zip(configs, paths, sizes)]})
+    else:
+        files = f"{len(paths)} .efg file{'s' if len(paths) != 1 else ''}"
+        print(f"Wrote {files} into {out_dir} ({sum(sizes) / 1e6:.1f} MB, {seconds:.2f} s): "
+              + ", ".join(p.name for p in paths[:6]) + (", ..." if len(paths) > 6 else "")
+              + f"\nA solver's policies saved beside them as {paths[0].stem}.json ... are scored in one call: "
+              f"sflp verify --policy-dir DIR")
+    return 0
+
+
+MAX_EFG_SET = 200
+"""``sflp export efg --stacks`` writes at most this many files (~6 MB each) in one folder."""
 
 
 def cmd_approx(args) -> int:
@@ -234,6 +353,16 @@ def add_commands(sub) -> None:
     p.add_argument("--exact", action="store_true",
                    help="add the exact figures as fractions: each player's best-response gain and their sum "
                         "(OpenSpiel's nash_conv); always on with --policy")
+    p.add_argument("--policy-dir", default=None, metavar="DIR",
+                   help="score a solver's policies at several stacks in one call: one policy file per stack "
+                        "in DIR (*.json, or *.txt from serialize()), its stack the game it names or its "
+                        "name (10bb.json, cfr_12.5bb.json, 10.json); one table, the worst stack named")
+    p.add_argument("--stacks", default=None, metavar="LIST",
+                   help="with --policy-dir: score these stacks only (5,10,15 or START:STOP:STEP), each "
+                        "must have its file")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="with --policy-dir: also write verify_stacks.csv and verify_stacks.json into DIR "
+                        "(a folder sflp owns, like a chart set's)")
     p.add_argument("--efg", default=None, metavar="FILE",
                    help="the .efg file the policy was made on (sflp export efg): the game is read from it, and a "
                         "--stack, blind or ante that contradicts it is refused")
@@ -251,10 +380,14 @@ def add_commands(sub) -> None:
 
     p = add_parser(sub, "export", help="the game for other tools: efg, a Gambit extensive-form file OpenSpiel loads")
     p.add_argument("format", choices=("efg",), help="efg: Gambit's .efg (pyspiel.load_efg_game reads it)")
-    add_structure(p)
+    add_structure(p, stack_from="one file per stack of --stacks")
+    p.add_argument("--stacks", default=None, metavar="LIST",
+                   help="several stacks (5,10,15 or START:STOP:STEP): one <stack>bb.efg each (10bb.efg) "
+                        "in the folder --out DIR, which sflp owns like a chart set's")
     p.add_argument("--out", required=True, metavar="FILE",
                    help="the .efg file to write (an existing file is replaced only if sflp wrote it; a FIFO, "
-                        "device or symlink is refused); - for standard output")
+                        "device or symlink is refused); - for standard output; with --stacks, the folder")
+    add_lock(p)
     add_output(p, verbose=False)  # export solves no LP: there is no solver log to show
     p.set_defaults(func=cmd_export)
 

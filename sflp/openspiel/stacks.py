@@ -1,0 +1,209 @@
+r"""A solver's policies at several stacks, scored exactly in one call.
+
+A solver author's output is usually one policy per stack.  :func:`policy_folder` finds them in a
+folder and :func:`verify_stacks` scores each in its own game with :func:`sflp.openspiel.verify`
+(exact: each player's best-response gain and their sum, OpenSpiel's ``nash_conv``, as fractions),
+returning one :class:`StackScores`: a row per stack and the worst stack named.
+
+Which stack a file is
+---------------------
+* a policy that names its game (sflp's own, ``"_sflp_game"``) is scored in that game: its stack,
+  blinds and antes (blinds and antes must agree with the ones asked, as for one policy);
+* otherwise the file's name says the stack: the one number written before ``bb``
+  (``10bb.json``, ``cfr_12.5bb.json``, ``stack-7.5BB.txt``), or a name that is a number alone
+  (``10.json``).  This is how ``sflp export efg --stacks`` names its files (``10bb.efg``), so a
+  policy saved as ``10bb.json`` beside each game is found.
+
+The files read are the folder's ``*.json`` and ``*.txt`` (OpenSpiel's ``serialize()`` text), not
+its subfolders, hidden files or ``manifest.json`` (what ``sflp export efg --stacks`` writes beside
+the games, so policies saved in that folder are found).  Two files for one stack, a file whose stack cannot be told,
+or a file whose name says another stack than the game the policy names are each refused, naming
+the file.  ``stacks`` (``--stacks``) picks the stacks to score: each must have its file, and the
+files of other stacks are listed in :attr:`StackScores.skipped` (and every output says so).
+
+>>> from sflp.core.game import GameConfig
+>>> from sflp.openspiel import from_strategy
+>>> from sflp.solving.solver import solve
+>>> policies = {s: from_strategy(*solve(GameConfig(stack=s)).class_strategies()) for s in (5, 10)}
+>>> scores = verify_stacks(policies, GameConfig(stack=5))
+>>> [(r["stack"], r["nash_conv"] < 1e-12) for r in scores.rows()]
+[(5.0, True), (10.0, True)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sflp.checks import short
+from sflp.errors import ArgumentTypeError, ConfigError
+
+SUFFIXES = (".json", ".txt")
+"""The files of a policy folder that are read (case-insensitive)."""
+MANIFEST = "manifest.json"
+"""An sflp folder's manifest (:mod:`sflp.report.staging`): never read as a policy."""
+MAX_FILES = 1000
+"""A folder with more policy files than this is refused before any is read."""
+_BB_NUMBER = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*bb", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def name_stack(path: Path | str) -> float | None:
+    """The stack a file's name says (see the module doc), else None.
+
+    >>> name_stack("runs/cfr_12.5bb.json"), name_stack("10.json"), name_stack("policy.json")
+    (12.5, 10.0, None)
+    """
+    stem = Path(path).stem
+    found = {float(m) for m in _BB_NUMBER.findall(stem)}
+    if len(found) == 1:
+        return found.pop()
+    if not found and _NUMBER.fullmatch(stem):
+        return float(stem)
+    return None
+
+
+def policy_folder(folder: Path | str, stacks: Sequence[float] | None = None) -> tuple[dict[float, tuple[str, dict]],
+                                                                                       tuple[str, ...]]:
+    """``({stack: (file, policy)}, skipped)``: the policies of ``folder`` by stack (each read by
+    :func:`sflp.openspiel.read_policy`), keeping only ``stacks`` when given (each must be there),
+    and the names of the files of other stacks.  Every refusal is one
+    :class:`~sflp.errors.ConfigError` naming the folder or the file."""
+    from sflp.openspiel.bridge import policy_game, read_policy
+
+    if not isinstance(folder, (str, os.PathLike)) or not os.fspath(folder):
+        raise ArgumentTypeError(f"folder={short(folder)}: expected the folder of policy files (a str or a Path)")
+    root = Path(folder)
+    if not root.is_dir():
+        raise ConfigError(f"policy folder {short(os.fspath(root), 300)} "
+                          f"{'is not a folder' if root.exists() else 'does not exist'}")
+    try:
+        names = sorted(p.name for p in root.iterdir() if not p.name.startswith(".") and p.name != MANIFEST
+                       and p.suffix.lower() in SUFFIXES and p.is_file())
+    except OSError as exc:
+        raise ConfigError(f"cannot list the policy folder {short(os.fspath(root), 300)}: "
+                          f"{exc.strerror or type(exc).__name__}") from None
+    if not names:
+        raise ConfigError(f"policy folder {short(os.fspath(root), 300)} holds no policy file "
+                          f"(*.json, or *.txt from TabularPolicy.serialize()), one per stack such as 10bb.json")
+    if len(names) > MAX_FILES:
+        raise ConfigError(f"policy folder {short(os.fspath(root), 300)} holds {len(names):,} policy files, more "
+                          f"than {MAX_FILES:,}: give a folder of one policy per stack")
+    wanted = None if stacks is None else {float(s) for s in stacks}
+    found: dict[float, tuple[str, dict]] = {}
+    skipped = []
+    for name in names:
+        by_name = name_stack(name)
+        if wanted is not None and by_name is not None and by_name not in wanted:
+            skipped.append(name)  # another stack, told by the name: not read
+            continue
+        policy = read_policy(root / name)
+        own = policy_game(policy)
+        if own is not None and by_name is not None and float(own.stack) != by_name:
+            raise ConfigError(f"policy file {name!r} is named for {by_name:g} bb but is the policy of a "
+                              f"{float(own.stack):g} bb game (its \"_sflp_game\" entry): rename it")
+        stack = float(own.stack) if own is not None else by_name
+        if stack is None:
+            raise ConfigError(f"cannot tell the stack of policy file {name!r} in {short(os.fspath(root), 300)}: "
+                              "name it after its stack (10bb.json) or write it with its game "
+                              "(sflp.openspiel.from_strategy(..., config=GameConfig(stack=10)))")
+        if wanted is not None and stack not in wanted:
+            skipped.append(name)
+            continue
+        if stack in found:
+            raise ConfigError(f"policy files {found[stack][0]!r} and {name!r} in {short(os.fspath(root), 300)} "
+                              f"are both for {stack:g} bb: keep one policy per stack")
+        found[stack] = (name, policy)
+    if wanted is not None:
+        missing = sorted(wanted - set(found))
+        if missing:
+            have = ", ".join(f"{s:g}" for s in sorted(found)) or "none asked"
+            raise ConfigError(f"policy folder {short(os.fspath(root), 300)} has no policy for "
+                              f"{', '.join(f'{s:g}' for s in missing)} bb (found: {have}; a file is found by its "
+                              "name, 10bb.json, or by the game it names)")
+    return dict(sorted(found.items())), tuple(skipped)
+
+
+@dataclass(frozen=True)
+class StackScore:
+    """One stack's policy and its :class:`~sflp.study.verify.VerifyReport` (exact figures)."""
+
+    stack: float
+    source: str
+    report: object
+
+    def row(self) -> dict:
+        """The stack's figures in bb per hand (floats: each exact figure rounded once)."""
+        exact = self.report.exact
+        return {"stack": self.stack, "policy": self.source, "level": self.report.level,
+                "nash_value": float(exact["nash_value"]),
+                "value_vs_each_other": float(exact["value_vs_each_other"]),
+                "sb_gain": float(exact["sb_gain"]), "bb_gain": float(exact["bb_gain"]),
+                "nash_conv": float(exact["nash_conv"]), "nash_conv_mbb": float(exact["nash_conv"] * 1000),
+                "sb_exploitability": float(exact["sb_exploitability"]),
+                "bb_exploitability": float(exact["bb_exploitability"])}
+
+
+@dataclass(frozen=True)
+class StackScores:
+    """Every stack's :class:`StackScore`, in stack order, and the files not scored."""
+
+    scores: tuple[StackScore, ...]
+    base: object
+    folder: str | None = None
+    skipped: tuple[str, ...] = ()
+
+    @property
+    def worst(self) -> StackScore:
+        """The stack with the largest ``nash_conv`` (compared exactly; the lower stack on a tie)."""
+        return max(self.scores, key=lambda s: (s.report.exact["nash_conv"], -s.stack))
+
+    def rows(self) -> list[dict]:
+        return [s.row() for s in self.scores]
+
+    def to_dict(self) -> dict:
+        """JSON-ready: the structure, the rows (with each exact figure as a fraction's text), the
+        worst stack and the files skipped."""
+        base = self.base.as_dict()
+        base.pop("stack")
+        rows = []
+        for s in self.scores:
+            row = s.row()
+            row["exact"] = {k: str(v) for k, v in s.report.exact.items()}
+            rows.append(row)
+        worst = self.worst
+        return {"folder": self.folder, "structure": base, "stacks": rows,
+                "worst": {"stack": worst.stack, "policy": worst.source,
+                          "nash_conv": float(worst.report.exact["nash_conv"])},
+                "skipped": list(self.skipped)}
+
+
+def verify_stacks(policies: Mapping, base, *, sources: Mapping | None = None, folder: str | None = None,
+                  skipped: Sequence[str] = (), solutions: Mapping | None = None, progress=None) -> StackScores:
+    """Score ``{stack: policy}`` exactly, each in ``base``'s game at its stack (a policy that names
+    its game must name that one: :func:`sflp.openspiel.verify` refuses it otherwise);
+    ``sources`` names each policy in the output (default ``"policy at S bb"``), ``solutions`` may
+    pass each stack's exact equilibrium, ``progress(stack)`` is called after each.  At least one
+    policy is needed."""
+    from sflp.core.game import GameConfig
+    from sflp.openspiel.bridge import verify
+
+    if not isinstance(base, GameConfig):
+        raise ArgumentTypeError(f"base={short(base)} is a {type(base).__name__}, not a GameConfig: pass "
+                                "GameConfig(stack=10, ...) (its blinds and antes are used at every stack)")
+    if not isinstance(policies, Mapping) or not policies:
+        raise ConfigError(f"policies={short(policies)}: expected a non-empty mapping {{stack: policy}}")
+    scores = []
+    for stack in sorted(policies, key=float):
+        config = dataclasses.replace(base, stack=stack)
+        source = (sources or {}).get(stack, f"policy at {float(stack):g} bb")
+        solution = (solutions or {}).get(stack)
+        report = verify(policies[stack], config, solution=solution, source=source)
+        scores.append(StackScore(float(stack), source, report))
+        if progress is not None:
+            progress(float(stack))
+    return StackScores(tuple(scores), base, folder, tuple(skipped))

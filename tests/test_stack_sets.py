@@ -1,0 +1,201 @@
+"""Several stacks at once (issue 33 §4): ``sflp export efg --stacks`` writes one game per stack
+into a folder sflp owns, and ``sflp verify --policy-dir`` scores a solver's policies on them in one
+call.  The referee of the figures is OpenSpiel's own C++ ``nash_conv`` on each exported file,
+with policies made by OpenSpiel's CFR+ on that file: the workflow of a solver author."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sflp.cli.main import main
+from sflp.core.game import GameConfig
+from sflp.openspiel import from_strategy
+from sflp.openspiel.efg import efg_text
+from sflp.openspiel.stacks import name_stack, policy_folder
+from sflp.solving.solver import solve
+
+STACKS = (5.0, 12.5)
+ITERATIONS = {5.0: 30, 12.5: 3}  # unequal work, so that one stack is clearly worse
+
+
+@pytest.fixture(scope="module")
+def spiel():
+    try:
+        import pyspiel
+    except ImportError:
+        pytest.skip("OpenSpiel is not installed (pip install 'open-spiel>=1.5'; CI installs it with the test extra)")
+    return pyspiel
+
+
+def _run(capsys, *argv) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def solver_run(tmp_path_factory, spiel):
+    """The exported games, and CFR+ policies written beside them as <stack>bb.json, with OpenSpiel's
+    own nash_conv of each."""
+    folder = tmp_path_factory.mktemp("run") / "games"
+    assert main(["export", "efg", "--stacks", ",".join(f"{s:g}" for s in STACKS), "--out", str(folder)]) == 0
+    theirs = {}
+    for stack in STACKS:
+        game = spiel.load_efg_game((folder / f"{stack:g}bb.efg").read_text())
+        solver = spiel.CFRPlusSolver(game)
+        for _ in range(ITERATIONS[stack]):
+            solver.evaluate_and_update_policy()
+        policy = solver.tabular_average_policy()
+        theirs[stack] = spiel.nash_conv(game, policy)
+        (folder / f"{stack:g}bb.json").write_text(json.dumps(policy.policy_table()))
+    return folder, theirs
+
+
+def test_export_writes_one_file_per_stack_each_the_single_export(tmp_path, capsys):
+    out = tmp_path / "games"
+    code, text, _ = _run(capsys, "export", "efg", "--stacks", "5,10", "--ante", "0.125", "--out", str(out),
+                         "--json")
+    assert code == 0
+    files = json.loads(text)["files"]
+    assert [f["stack"] for f in files] == [5.0, 10.0]
+    for f in files:
+        path = Path(f["path"])
+        assert path.name == f"{f['stack']:g}bb.efg" and name_stack(path) == f["stack"]
+        assert path.read_bytes() == efg_text(GameConfig(stack=f["stack"], ante=0.125)).encode()
+        assert path.stat().st_size == f["bytes"]
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["kind"] == "efg-set" and manifest["stacks"] == [5.0, 10.0]
+    assert sorted(e["name"] for e in manifest["files"]) == ["10bb.efg", "5bb.efg"]
+    # a rerun with other stacks replaces sflp's files and keeps the user's
+    (out / "notes.txt").write_text("mine")
+    code, _, err = _run(capsys, "export", "efg", "--stacks", "7", "--out", str(out))
+    assert code == 0 and "kept 1 file(s)" in err
+    assert sorted(p.name for p in out.iterdir()) == ["7bb.efg", "manifest.json", "notes.txt"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--stacks", "5", "--out", "x.efg"], "--out is a folder"),
+    (["--stacks", "5", "--out", "-"], "with --stacks, give the folder"),
+    (["--stacks", "5", "--stack", "5", "--out", "d"], "not both"),
+    (["--stacks", "0.5,5", "--out", "d"], "--stacks 0.5,5: the stack 0.5 cannot cover"),
+    (["--stacks", "1:300:1", "--out", "d"], "more than 200 files"),
+    (["--out", "x.efg"], "needs --stack S (one file), or --stacks"),
+])
+def test_export_set_refusals_name_the_input(tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "export", "efg", *argv)
+    assert code == 2 and out == "" and message in err and "Traceback" not in err
+    assert not (tmp_path / "d").exists()
+
+
+def test_export_set_refuses_a_folder_of_other_files(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "thesis.tex").write_text("x")
+    code, _, err = _run(capsys, "export", "efg", "--stacks", "5", "--out", str(out))
+    assert code == 2 and "mine" in err
+    assert [p.name for p in out.iterdir()] == ["thesis.tex"]
+
+
+def test_one_call_scores_every_stack_as_openspiel_does(solver_run, capsys, tmp_path):
+    folder, theirs = solver_run
+    code, text, _ = _run(capsys, "verify", "--policy-dir", str(folder), "--json", "--out", str(tmp_path / "scores"))
+    assert code == 0
+    out = json.loads(text)
+    rows = {row["stack"]: row for row in out["stacks"]}
+    assert sorted(rows) == list(STACKS)
+    for stack in STACKS:  # OpenSpiel's C++ nash_conv of the same policy on the same file
+        assert abs(rows[stack]["nash_conv"] - theirs[stack]) <= 1e-9 * theirs[stack]
+        assert rows[stack]["policy"] == f"{stack:g}bb.json"
+    assert out["worst"]["stack"] == max(theirs, key=theirs.get)
+    assert "pass" not in out  # no gate asked
+    csv = (tmp_path / "scores" / "verify_stacks.csv").read_text().splitlines()
+    assert csv[0].startswith("stack,policy,level,nash_value") and len(csv) == 1 + len(STACKS)
+    assert json.loads((tmp_path / "scores" / "verify_stacks.json").read_text())["stacks"] == out["stacks"]
+
+
+def test_the_gate_fails_the_call_when_one_stack_fails(solver_run, capsys):
+    folder, theirs = solver_run
+    between = sorted(theirs.values())
+    bound = (between[0] + between[1]) / 2  # the better stack passes, the worse fails
+    code, text, err = _run(capsys, "verify", "--policy-dir", str(folder), "--max-nash-conv", repr(bound))
+    worst = max(theirs, key=theirs.get)
+    assert code == 1 and f"FAIL at 1 of 2 stacks: {worst:g}" in text and "FAIL: the gate failed" in err
+    assert f"worst: {worst:g} bb ({worst:g}bb.json)" in text
+    # 80 columns, but for the folder's path, which is printed whole
+    assert max(len(line) for line in text.replace(str(folder), "DIR").splitlines()) <= 80
+    code, text, _ = _run(capsys, "verify", "--policy-dir", str(folder), "--max-nash-conv", repr(bound), "--json")
+    out = json.loads(text)
+    assert code == 1 and out["pass"] is False
+    assert {row["stack"]: row["pass"] for row in out["stacks"]} == {s: s != worst for s in STACKS}
+    code, _, _ = _run(capsys, "verify", "--policy-dir", str(folder), "--max-nash-conv", repr(2 * between[1]))
+    assert code == 0
+
+
+def test_stacks_picks_some_and_says_which_files_it_left(solver_run, capsys):
+    folder, _ = solver_run
+    code, text, _ = _run(capsys, "verify", "--policy-dir", str(folder), "--stacks", "5")
+    assert code == 0 and "1 policy in" in text and "not scored (1 file(s)" in text and "12.5bb.json" in text
+    code, _, err = _run(capsys, "verify", "--policy-dir", str(folder), "--stacks", "5,20")
+    assert code == 2 and "has no policy for 20 bb" in err
+
+
+def _equilibrium_policy(stack: float, named: bool) -> dict:
+    config = GameConfig(stack=stack)
+    return from_strategy(*solve(config).class_strategies(), config=config if named else None)
+
+
+def test_a_policy_naming_its_game_needs_no_stack_in_its_name(tmp_path):
+    (tmp_path / "run-final.json").write_text(json.dumps(_equilibrium_policy(8, named=True)))
+    (tmp_path / "3.json").write_text(json.dumps(_equilibrium_policy(3, named=False)))
+    (tmp_path / "README.md").write_text("not read")
+    found, skipped = policy_folder(tmp_path)
+    assert {s: name for s, (name, _) in found.items()} == {3.0: "3.json", 8.0: "run-final.json"}
+    assert skipped == ()
+
+
+@pytest.mark.parametrize("files, message", [
+    ({"policy.json": None}, "cannot tell the stack of policy file 'policy.json'"),
+    ({"10bb.json": 10, "10.json": 10}, "are both for 10 bb"),
+    ({"5bb.json": ("named", 6)}, "is named for 5 bb but is the policy of a 6 bb game"),
+    ({}, "holds no policy file"),
+    ({"10bb.json": "{not json"}, "10bb.json"),
+])
+def test_a_folder_that_cannot_be_read_as_one_policy_per_stack_is_refused(tmp_path, capsys, files, message):
+    for name, what in files.items():
+        if isinstance(what, str):
+            text = what
+        elif isinstance(what, tuple):
+            text = json.dumps(_equilibrium_policy(what[1], named=True))
+        else:
+            text = json.dumps(_equilibrium_policy(what or 4, named=False))
+        (tmp_path / name).write_text(text)
+    code, out, err = _run(capsys, "verify", "--policy-dir", str(tmp_path))
+    assert code == 2 and out == "" and message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--stack", "10"], "--stack 10 scores one policy"),
+    (["--policy", "p.json"], "--policy-dir DIR alone"),
+    (["--efg", "g.efg"], "--policy-dir DIR alone"),
+])
+def test_policy_dir_takes_no_single_policy_options(tmp_path, capsys, extra, message):
+    code, _, err = _run(capsys, "verify", "--policy-dir", str(tmp_path), *extra)
+    assert code == 2 and message in err
+
+
+def test_stacks_and_out_belong_to_policy_dir(tmp_path, capsys):
+    code, _, err = _run(capsys, "verify", "--stack", "10", "--sb", "AA", "--stacks", "5,10")
+    assert code == 2 and "--stacks picks the stacks of --policy-dir" in err
+    code, _, err = _run(capsys, "verify", "--stack", "10", "--sb", "AA", "--out", str(tmp_path / "o"))
+    assert code == 2 and "--out DIR writes a policy set's table" in err
+
+
+@pytest.mark.parametrize("name, stack", [("10bb.json", 10.0), ("cfr_12.5bb.json", 12.5), ("stack-7.5BB.txt", 7.5),
+                                         ("10.json", 10.0), ("run3.json", None), ("5bb_vs_10bb.json", None),
+                                         ("v1.2.json", None)])
+def test_the_stack_a_file_name_says(name, stack):
+    assert name_stack(name) == stack
