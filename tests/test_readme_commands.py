@@ -52,6 +52,10 @@ POLICY_JSON = ("python -c \"import json, sflp; s = sflp.solve(sflp.GameConfig(st
                "sflp.openspiel.from_strategy(s.sb_strategy, s.bb_strategy, config=s.config), "
                "open('policy.json', 'w'))\"")
 """The README's step that writes the policy table its `sflp verify --policy` example reads."""
+POLICY_SET = ("python -c \"import json, sflp; [json.dump(sflp.openspiel.from_strategy(*sflp.solve(sflp.GameConfig("
+              "stack=s)).class_strategies()), open(f'games/{s}bb.json', 'w')) for s in (5, 10, 15)]\"")
+"""A solver's policies saved beside the games of `sflp export efg --stacks` (here sflp's own
+equilibrium, which every gate passes)."""
 
 # How each README command is run.  "run": as written (after the setup commands, in the same
 # folder); "slow": the same, in the slow tests; anything else: why it is covered elsewhere.
@@ -90,6 +94,11 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp export efg --stack 10 --ante 0.125 --out reports/pushfold_10bb.efg": ("run",),
     "sflp export efg --stack 10 --out reports/pushfold_10bb.efg": ("run",),
     POLICY_JSON: ("run",),
+    "sflp export efg --stacks 5,10,15 --out games": ("run",),
+    "sflp verify --policy-dir games --max-nash-conv 1e-3":
+        ("run", "sflp export efg --stacks 5,10,15 --out games", POLICY_SET),
+    "sflp verify --policy-dir games --max-nash-conv 1e-3 --out scores":
+        ("run", "sflp export efg --stacks 5,10,15 --out games", POLICY_SET),
     "sflp verify --stack 10 --policy policy.json": ("run", POLICY_JSON),
     "sflp verify --policy policy.json --max-nash-conv 1e-9 --json": ("run", POLICY_JSON),
     "sflp verify --stack 10 --policy policy.json --max-nash-conv 1e-3 --json": ("run", POLICY_JSON),
