@@ -295,3 +295,38 @@ def test_verify_strategies_takes_a_level_and_names_a_bad_one(solution, equilibri
     assert one_side.level == "combo" and set(one_side.exact) == {"nash_value", "sb_exploitability"}
     assert one_side.exact["sb_exploitability"] > 0
 
+
+
+# ---------------------------------------------------------------- the combo-level game in OpenSpiel
+
+
+@pytest.mark.slow
+def test_a_policy_on_the_combo_level_game_is_read_state_by_state_and_scored(tmp_path, solution, equilibrium):
+    """OpenSpiel's game of the combo-level ``.efg`` (about a minute to write and load, ~4 GB): sflp
+    takes it as its own game of that structure, refuses it for another stack, and reads a policy
+    on it state by state to the same figures as its table."""
+    try:
+        import pyspiel
+        from open_spiel.python import policy as python_policy
+    except ImportError:
+        pytest.skip("OpenSpiel is not installed (pip install 'open-spiel>=1.5'; CI installs it with the test extra)")
+    from sflp.openspiel.bridge import check_game, game_level, state_rows
+    from sflp.openspiel.combo import write_combo_efg
+
+    path = tmp_path / "combo10.efg"
+    write_combo_efg(CONFIG, path)
+    game = pyspiel.load_efg_game(path.read_text())
+    assert game_level(game) == "combo"
+    check_game(game, CONFIG)
+    refused(lambda: check_game(game, GameConfig(stack=15)), "another structure", "2d2c v AsAh")
+    x, y = varying(equilibrium)
+    table = from_strategy(x, y, combos=True)
+
+    class ByState(python_policy.Policy):  # read one state at a time, as sflp reads any Python Policy
+        def action_probabilities(self, state, player_id=None):
+            return dict(table[state.information_state_string()])
+
+    rows = state_rows(ByState(game, [0, 1]), game)
+    assert set(rows) == set(table)
+    by_state = verify(ByState(game, [0, 1]), CONFIG, game, solution=solution)
+    assert by_state.level == "combo" and by_state.exact == verify(table, CONFIG, solution=solution).exact

@@ -24,11 +24,13 @@ states, one per player and hand class (:func:`sflp.openspiel.efg.info_state`).  
 has 2,652, one per player and combo, named the same way with the combo id ``k`` of
 :mod:`sflp.core.cards`: ``"<player>-<player>-<k + 1>-<combo>"`` (:func:`combo_info_state`; SB's
 combo 0 is ``"0-0-1-2d2c"``, BB's 1,325 ``"1-1-1326-AsAh"``), for a solver of the 1,326-combo
-game.  A combo-level policy is a mapping (or a file, or a tabular policy) keyed by combo states;
-:func:`to_strategy` reads it into combo-level strategies, :func:`verify` scores it exactly (at
-class level when every class is played alike, which is exact by suit symmetry, else at combo
-level: :mod:`sflp.study.verify`), and :func:`from_strategy` ``(..., combos=True)`` writes one.
-A policy mixing the two levels is refused, and either level must name all of its states.
+game.  A combo-level policy is a mapping (or a file, or a tabular policy) keyed by combo states,
+or an OpenSpiel ``Policy`` on the combo-level game (:mod:`sflp.openspiel.combo`'s ``.efg``, which
+:func:`check_game` accepts as sflp's game too); :func:`to_strategy` reads it into combo-level
+strategies, :func:`verify` scores it exactly (at class level when every class is played alike,
+which is exact by suit symmetry, else at combo level: :mod:`sflp.study.verify`), and
+:func:`from_strategy` ``(..., combos=True)`` writes one.  A policy mixing the two levels is
+refused, and either level must name all of its states.
 
 Only the mapping needs nothing but sflp; the rest needs OpenSpiel (:data:`INSTALL_HINT`),
 imported on first use.  A policy that misses an information state, names an
@@ -226,20 +228,37 @@ def check_policy_game(policy, config) -> None:
 
 
 def _first_sb_state(game):
-    """SB's first decision in the exported game (AA dealt to both: the first outcome of each deal)."""
+    """SB's first decision in the exported game (the first outcome of each deal: AA dealt to both
+    at class level, 2d2c to SB and the first combo that shares no card with it to BB at combo
+    level)."""
     root = game.new_initial_state()
     s1 = root.child(root.chance_outcomes()[0][0])
     return s1, s1.child(s1.chance_outcomes()[0][0])
 
 
-def check_game(game, config=None) -> None:
-    """Refuse a ``game`` that is not sflp's exported push/fold game (of ``config``, when given).
+_GAME_LEVELS = {N_CLASSES: "class", N_COMBOS: "combo"}
+"""A pyspiel game of sflp's at each level, told by its chance outcomes at a node (the root deals
+SB's hand): 169 classes (:func:`load_game`) or 1,326 combos (the combo-level ``.efg``)."""
 
-    Checked, cheapest first: its size (2 players; 3 distinct actions, fold 0, shove 1, call 2; 169
-    chance outcomes, the hand classes), the name of its first information state (SB's AA,
-    ``"0-0-1-AA"``), and with ``config`` three payoffs: SB's fold, BB's fold and the AA v KK
-    showdown, each equal to the one :func:`sflp.openspiel.efg.showdown_payoffs` writes for ``config``
-    (within 1e-12 relative), so that a game of another stack, blinds or antes is refused."""
+
+def game_level(game) -> str:
+    """``"class"`` or ``"combo"``: the level of a pyspiel game :func:`check_game` accepts."""
+    return _GAME_LEVELS[game.max_chance_outcomes()]
+
+
+def check_game(game, config=None) -> None:
+    """Refuse a ``game`` that is not sflp's exported push/fold game (of ``config``, when given), at
+    class level (:func:`load_game`) or at combo level (the combo-level ``.efg``, whose information
+    states are :func:`combo_info_state`'s).
+
+    Checked, cheapest first: its size (2 players; 3 distinct actions, fold 0, shove 1, call 2;
+    169 chance outcomes, the hand classes, or 1,326, the combos), the name of its first
+    information state (SB's AA, ``"0-0-1-AA"``, or SB's combo 0, ``"0-0-1-2d2c"``), and with
+    ``config`` three payoffs: SB's fold, BB's fold and a showdown (AA v KK; at combo level 2d2c v
+    AsAh), each equal to sflp's for ``config``
+    (within 1e-12 relative), so that a game of another stack, blinds or antes is refused.  The
+    class showdown is the one :func:`sflp.openspiel.efg.showdown_payoffs` writes; the combo one
+    is formed here from the pair's board counts and the payoffs of :mod:`sflp.core.payoff`."""
     spiel = pyspiel()
     try:
         shape = (game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes())
@@ -247,43 +266,68 @@ def check_game(game, config=None) -> None:
     except (AttributeError, TypeError):
         raise ConfigError(f"game={short(game)}: expected a pyspiel game, the game of "
                           "sflp.openspiel.load_game(config)") from None
-    if shape != (2, 3, N_CLASSES):
+    if shape[:2] != (2, 3) or shape[2] not in _GAME_LEVELS:
         raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: it has {shape[0]} players, "
                           f"{shape[1]} distinct actions and up to {shape[2]} chance outcomes a node; sflp's has 2, 3 "
-                          f"(fold, shove, call) and {N_CLASSES} (the hand classes): load it with "
-                          "sflp.openspiel.load_game(config)")
+                          f"(fold, shove, call) and {N_CLASSES} (the hand classes; {N_COMBOS} at combo level): load "
+                          "it with sflp.openspiel.load_game(config)")
+    combos = _GAME_LEVELS[shape[2]] == "combo"
+    want_first, what_first = (combo_info_state("sb", 0), "SB's combo 0, 2d2c") if combos else \
+        (info_state("sb", "AA"), "SB's AA")
     try:
         with _quiet_stderr():
             s1, sb = _first_sb_state(game)
             first = sb.information_state_string() if sb.current_player() == 0 else None
-            if first != info_state("sb", "AA"):
+            if first != want_first:
                 raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: its first information state "
-                                  f"is {short(first)}, sflp's is {info_state('sb', 'AA')!r} (SB's AA)")
+                                  f"is {short(first)}, sflp's is {want_first!r} ({what_first})")
             if config is None:
                 return
-            kk = CLASS_NAMES.index("KK")
             fold = sb.child(ACTION_IDS["fold"]).returns()[0]
+            # a showdown whose wins and losses differ (2d2c v 2h2s would pay 0 at every stack)
+            matchup, bb_state = ("2d2c v AsAh", combo_info_state("bb", N_COMBOS - 1)) if combos else \
+                ("AA v KK", info_state("bb", "KK"))
             shove = None
             for action, _ in s1.chance_outcomes():
                 state = s1.child(action).child(ACTION_IDS["shove"])
-                if state.information_state_string() == info_state("bb", "KK"):
+                if state.information_state_string() == bb_state:
                     shove = state
                     break
             if shove is None:
-                raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: BB is never dealt KK "
-                                  "against SB's AA")
+                raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: BB is never dealt "
+                                  f"{matchup.split(' v ')[1]} against SB's {matchup.split(' v ')[0]}")
             got = (fold, shove.child(ACTION_IDS["fold"]).returns()[0], shove.child(ACTION_IDS["call"]).returns()[0])
     except spiel.SpielError as exc:
         raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: {short(str(exc), 120)}") from None
-    from sflp.openspiel.efg import showdown_payoffs
-
-    f, g, c, _ = showdown_payoffs(config)
-    want = (f, g, float(c[0, kk]))
+    want = _combo_payoffs(config, N_COMBOS - 1) if combos else _class_payoffs(config)
     if any(abs(a - b) > 1e-12 * max(1.0, abs(b)) for a, b in zip(got, want)):
         raise ConfigError("the game given is sflp's push/fold game of another structure, not "
                           f"{structure_text(config)}: "
-                          f"SB's AA v KK showdown pays {got[2]!r} bb there, {want[2]!r} here (SB's fold {got[0]!r} "
+                          f"SB's {matchup} showdown pays {got[2]!r} bb there, {want[2]!r} here (SB's fold {got[0]!r} "
                           f"and {want[0]!r}): load the game of this config, sflp.openspiel.load_game(config)")
+
+
+def _class_payoffs(config) -> tuple[float, float, float]:
+    """SB's fold, steal and AA v KK showdown payoffs as the class-level ``.efg`` writes them."""
+    from sflp.openspiel.efg import showdown_payoffs
+
+    f, g, c, _ = showdown_payoffs(config)
+    return f, g, float(c[0, CLASS_NAMES.index("KK")])
+
+
+def _combo_payoffs(config, bb_combo: int) -> tuple[float, float, float]:
+    """SB's fold, steal and showdown payoffs of SB's combo 0 against ``bb_combo``, each exact and
+    rounded once: the showdown is ``(win W + lose L + tie T) / 1,712,304`` from the pair's board
+    counts."""
+    from sflp.core.equity import load_table
+    from sflp.core.payoff import terminal_payoffs
+
+    nodes = terminal_payoffs(config)
+    stack = config.exact()["stack"]
+    w, t, lose = load_table().combo_counts(0, bb_combo)
+    showdown = (nodes["win"].at(stack) * w + nodes["lose"].at(stack) * lose + nodes["tie"].at(stack) * t) \
+        / (w + t + lose)
+    return float(nodes["fold"].at(stack)), float(nodes["steal"].at(stack)), float(showdown)
 
 
 _TITLE = re.compile(re.escape(HEADER) + r': stack (?P<stack>[^ ",]+) bb, SB (?P<small_blind>[^ ",]+), '
@@ -373,7 +417,11 @@ def _shape_error(state: str, entry) -> ConfigError:
 
 
 def state_rows(policy, game) -> dict[str, list]:
-    """A policy read at one state of each information state (OpenSpiel ``Policy`` objects)."""
+    """A policy read at one state of each information state (OpenSpiel ``Policy`` objects), on
+    sflp's game at either level (:func:`check_game`): SB's state under every root outcome, and
+    BB's under the deals of as few SB hands as cover every BB hand (at class level AA's deals
+    hold all 169 classes; at combo level three SB combos that share no card do, since a combo
+    cannot meet all three)."""
     if game is None:
         raise ConfigError(f"a {type(policy).__name__} is read state by state: pass the game too, "
                           "to_strategy(policy, game) (the game of sflp.openspiel.load_game)")
@@ -381,18 +429,28 @@ def state_rows(policy, game) -> dict[str, list]:
     rows: dict[str, list] = {}
     spiel = pyspiel()
     root = game.new_initial_state()
+    bb_states = N_CLASSES if game_level(game) == "class" else N_COMBOS
+    seen_bb = 0
     try:
         with _quiet_stderr():
-            for first, (a1, _) in enumerate(root.chance_outcomes()):
-                s1 = root.child(a1)
+            outcomes = [a for a, _ in root.chance_outcomes()]
+            # the first, the last and the middle SB hand first: at combo level 2d2c, AsAh and a
+            # 6s5s, which share no card, so their deals cover every BB combo
+            order = [0, len(outcomes) - 1, len(outcomes) // 2]
+            order += [k for k in range(len(outcomes)) if k not in order]
+            for k in order:
+                s1 = root.child(outcomes[k])
                 deals = s1.chance_outcomes()
-                # every SB class once, and under the first of them every BB class
-                for a2, _ in deals if first == 0 else deals[:1]:
+                for n, (a2, _) in enumerate(deals):
                     sb = s1.child(a2)
-                    for state in (sb, sb.child(ACTION_IDS["shove"])):
+                    states = (sb, sb.child(ACTION_IDS["shove"])) if n == 0 else (sb.child(ACTION_IDS["shove"]),)
+                    for state in states:
                         key = state.information_state_string()
                         if key not in rows:
                             rows[key] = _entry_pairs(key, policy.action_probabilities(state))
+                            seen_bb += state.current_player() == 1
+                    if seen_bb >= bb_states:
+                        break
     except spiel.SpielError as exc:
         raise ConfigError(f"the policy could not be read: {exc}") from None
     return rows
