@@ -381,9 +381,10 @@ def test_to_dict_keys_and_json(eq10):
     core = {
         "stack", "nash_value", "sb_exploitability", "bb_exploitability", "value_vs_each_other",
         "total_exploitability", "sb_exploitability_mbb", "bb_exploitability_mbb",
-        "total_exploitability_mbb", "missing", "hands", "sources", "notes",
+        "total_exploitability_mbb", "missing", "hands", "sources", "notes", "level",
     }
     assert set(d) == core | set(TEN.as_dict())
+    assert d["level"] == "class"  # every hand class played alike: scored on the 169 classes
     assert d["sources"] == {"sb": "range '22+'", "bb": "range 'random'"} and d["notes"] == {}
     assert json.loads(json.dumps(d)) == d
     assert len(d["hands"]) == 2 * N_CLASSES

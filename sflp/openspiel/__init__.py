@@ -27,6 +27,7 @@ from sflp.openspiel.bridge import (
     INSTALL_HINT,
     Strategies,
     check_game,
+    combo_info_state,
     efg_config,
     from_strategy,
     game_entry,
@@ -45,6 +46,7 @@ to_efg = efg_text
 """``sflp.to_efg(config)``: the game as ``.efg`` text (:func:`sflp.openspiel.efg.efg_text`)."""
 
 __all__ = ["ACTIONS", "ACTION_IDS", "GAME_KEY", "INSTALL_HINT", "EfgSummary", "Strategies", "check_game",
+           "combo_info_state",
            "efg_config", "efg_text", "from_strategy", "game_entry", "info_state", "load_game", "policy_game",
            "policy_folder", "policy_rows", "pyspiel", "read_policy", "to_efg", "to_strategy", "verify", "verify_stacks",
            "write_efg"]

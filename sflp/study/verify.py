@@ -190,6 +190,7 @@ class VerifyReport:
         out = self.config.as_dict()
         out.update(
             {
+                "level": self.level,
                 "nash_value": float(self.nash_value),
                 "sb_exploitability": num(self.sb_exploitability),
                 "bb_exploitability": num(self.bb_exploitability),
