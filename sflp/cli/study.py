@@ -349,7 +349,8 @@ def add_commands(sub) -> None:
                    help="an OpenSpiel policy on the exported game (sflp export efg) for both players, as JSON "
                         "{info state: [[action, probability], ...]} or {info state: {action: probability}}, "
                         "actions as numbers (fold 0, shove 1, call 2) or names, or the text of "
-                        "TabularPolicy.serialize(); scored exactly, in the game it names if it names one")
+                        "TabularPolicy.serialize(); class states (0-0-2-AKs) or combo states (0-0-1310-AhKd); "
+                        "scored exactly, in the game it names if it names one")
     p.add_argument("--exact", action="store_true",
                    help="add the exact figures as fractions: each player's best-response gain and their sum "
                         "(OpenSpiel's nash_conv); always on with --policy")
