@@ -80,6 +80,32 @@ def read_bytes(path: Path | str, what: str, *, max_bytes: int, follow_symlinks: 
         os.close(fd)
 
 
+def read_head(path: Path | str, what: str, count: int, *, follow_symlinks: bool = True,
+              error: type[Exception] = ConfigError) -> bytes:
+    """The first ``count`` bytes (fewer if the file is shorter) of the regular file ``path``,
+    whatever its size, opened as :func:`read_bytes` opens it (without blocking, optionally not
+    through a symlink), else ``error``: what proves that a large file is one sflp wrote."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise error(f"{what} does not exist") from None
+    except OSError as exc:
+        if not follow_symlinks and os.path.islink(path):
+            raise error(f"{what} is a symlink; sflp reads only the regular file itself") from None
+        raise error(f"{what} cannot be read: {_reason(exc)}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise error(f"{what} is not a regular file")
+        return os.read(fd, count)
+    except OSError as exc:
+        raise error(f"{what} cannot be read: {_reason(exc)}") from None
+    finally:
+        os.close(fd)
+
+
 def read_text(path: Path | str, what: str, *, max_bytes: int, follow_symlinks: bool = True,
               error: type[Exception] = ConfigError) -> str:
     """:func:`read_bytes` decoded as UTF-8 (a BOM is dropped), else ``error``."""

@@ -95,6 +95,8 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp export efg --stack 10 --out reports/pushfold_10bb.efg": ("run",),
     POLICY_JSON: ("run",),
     "sflp export efg --stacks 5,10,15 --out games": ("run",),
+    "sflp export efg --combos --stack 10 --out combo10.efg": ("slow",),
+    "sflp export npz --stack 10 --out combo10.npz": ("run",),
     "sflp verify --policy-dir games --max-nash-conv 1e-3":
         ("run", "sflp export efg --stacks 5,10,15 --out games", POLICY_SET),
     "sflp verify --policy-dir games --max-nash-conv 1e-3 --out scores":

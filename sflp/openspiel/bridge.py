@@ -342,12 +342,22 @@ def efg_config(path):
     tree sflp writes for that structure, so a title that rounds its numbers, a file of another
     sflp version or an edited file is refused, never scored in a game it does not hold.  Read with
     :func:`sflp.inputs.read_text` (a regular file of at most
-    :data:`~sflp.openspiel.efg.MAX_EFG_BYTES`; a FIFO is refused, never waited on)."""
+    :data:`~sflp.openspiel.efg.MAX_EFG_BYTES`; a FIFO is refused, never waited on).  A larger file
+    is read as a combo-level game (:func:`sflp.openspiel.combo.combo_efg_config`: its title says
+    ``combo level``, and its tree is proved streaming)."""
     from sflp.core.game import GameConfig
 
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
         raise ArgumentTypeError(f"path={short(path)}: expected the .efg file to read (a str or a Path)")
     what = f".efg file {short(os.fspath(path), 300)}"
+    try:
+        large = os.stat(path).st_size > MAX_EFG_BYTES
+    except OSError:
+        large = False  # read_text says what is wrong
+    if large:  # a combo-level game (354 MB) is proved streaming; anything else that large is refused there
+        from sflp.openspiel.combo import combo_efg_config
+
+        return combo_efg_config(path, what)
     text = read_text(path, what, max_bytes=MAX_EFG_BYTES)
     title = text.split("\n", 1)[0]
     match = _TITLE.match(title)

@@ -114,6 +114,7 @@ The ``.efg`` head, without the payoffs (they are made before the first SB combo'
 from __future__ import annotations
 
 import os
+import re
 import stat
 import time
 from collections.abc import Iterator
@@ -127,6 +128,7 @@ from sflp.checks import short
 from sflp.core.cards import COMBO_DISJOINT, N_COMBOS, combo_name
 from sflp.core.game import DEALS, GameConfig, PushFoldGame
 from sflp.errors import ArgumentTypeError, ConfigError, OutputError
+from sflp.inputs import read_head
 from sflp.openspiel.efg import HEADER, EfgSummary, _config_text, _number
 
 COMBO_HEADER = HEADER + ", combo level"
@@ -196,24 +198,6 @@ def combo_efg_chunks(config: GameConfig, table=None) -> Iterator[str]:
         yield "\n".join(lines) + "\n"
 
 
-def _first_bytes(path: Path, count: int) -> bytes | None:
-    """The first ``count`` bytes of the regular file ``path``, read without following a symlink and
-    without blocking; None if it is not a regular file."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return os.read(fd, count)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
 def check_target(path: Path, kind: str, is_ours) -> None:
     """Refuse, before any work, an output sflp must not replace: a folder, a symlink, a FIFO, a
     device or a socket (looked at with ``lstat``, never opened), or a regular file whose first
@@ -230,7 +214,10 @@ def check_target(path: Path, kind: str, is_ours) -> None:
             name = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
             raise OutputError(f"{path} is {name}: sflp writes only a regular {kind} file, never through or over "
                               "anything else")
-        head = _first_bytes(path, 4096)
+        try:
+            head = read_head(path, str(path), 4096, follow_symlinks=False, error=OutputError)
+        except OutputError:
+            head = None
         if head is None or not is_ours(head):
             raise OutputError(f"{path} exists and was not written by sflp: not replacing it (remove it yourself, "
                               "or choose another path)")
@@ -369,3 +356,69 @@ def write_sequence_form(config: GameConfig, path: Path | str, table=None) -> Seq
     data = buffer.getvalue()
     write_bytes(path, data)
     return SequenceFormSummary(path, len(data), time.perf_counter() - start, config)
+
+
+# ---------------------------------------------------------------- reading the game back
+
+MAX_COMBO_EFG_BYTES = 1_000_000_000
+"""A combo-level ``.efg`` larger than this is not one sflp wrote (354 MB without an ante, 367 MB
+with an ante of 0.125), and is refused without being read."""
+_COMBO_TITLE = re.compile(re.escape(COMBO_HEADER) + r': stack (?P<stack>[^ ",]+) bb, SB (?P<small_blind>[^ ",]+), '
+                          r'BB (?P<big_blind>[^ ",]+), ante (?P<ante>[^ ",]+), BB ante (?P<bb_ante>[^ ",]+)')
+_BLOCK = 1 << 20
+
+
+def combo_efg_config(path, what: str) -> GameConfig:
+    """The :class:`~sflp.core.game.GameConfig` of a combo-level ``.efg`` sflp wrote, read from its
+    title and proved as :func:`sflp.openspiel.efg_config` proves a class-level file: from its first
+    node on, the file must be the text :func:`combo_efg_chunks` makes for that structure (compared
+    streaming, piece by piece: about as long as writing it).  ``what`` names the file in messages.
+    The file is opened without blocking (a FIFO is refused, never waited on) and must be a regular
+    file of at most :data:`MAX_COMBO_EFG_BYTES`."""
+    from sflp.checks import parse_number
+    from sflp.openspiel.bridge import STRUCTURE_FIELDS, structure_text
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what}: {exc.strerror or type(exc).__name__}") from None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(f"{what} is not a regular file")
+        if info.st_size > MAX_COMBO_EFG_BYTES:
+            raise ConfigError(f"{what} is {info.st_size:,} bytes, more than any game sflp writes "
+                              f"({MAX_COMBO_EFG_BYTES:,})")
+        head = fh.read(_BLOCK)
+        title = head.split(b"\n", 1)[0].decode("utf-8", "replace")
+        match = _COMBO_TITLE.match(title)
+        if match is None:
+            raise ConfigError(f"{what} is not a game sflp wrote: its first line is {short(title, 100)}")
+        values = {f: parse_number(match[f], f"{what}: {f}") for f in STRUCTURE_FIELDS}
+        try:
+            config = GameConfig(**values)
+        except ConfigError as exc:
+            raise ConfigError(f"{what} names no valid game: {exc}") from None
+        wrong = ConfigError(f"{what} is titled {structure_text(config)} (combo level), but its tree is not the "
+                            "game sflp writes for that structure (written by another sflp version, or edited): "
+                            "export it again with sflp export efg --combos")
+        start = head.find(b"\nc ")
+        if start < 0:
+            raise wrong
+        pending = head[start:]  # the file from its first node on, read ahead in blocks
+        for k, chunk in enumerate(combo_efg_chunks(config)):
+            expected = chunk.encode("ascii")
+            if k == 0:
+                expected = expected[expected.index(b"\nc "):]
+            while len(pending) < len(expected):
+                more = fh.read(max(_BLOCK, len(expected) - len(pending)))
+                if not more:
+                    raise wrong
+                pending += more
+            if pending[:len(expected)] != expected:
+                raise wrong
+            pending = pending[len(expected):]
+        if pending or fh.read(1):
+            raise wrong
+    return config

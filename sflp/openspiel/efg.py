@@ -65,7 +65,7 @@ from sflp.checks import short
 from sflp.core.cards import CLASS_NAMES, CLASS_SIZES, N_CLASSES, class_id
 from sflp.core.game import DEALS, GameConfig, PushFoldGame
 from sflp.errors import ArgumentTypeError, ConfigError, NotationError, OutputError
-from sflp.inputs import read_bytes
+from sflp.inputs import read_head
 
 ACTIONS = {"sb": ("fold", "shove"), "bb": ("fold", "call")}
 """Each player's actions, in the order every node of the file lists them."""
@@ -184,17 +184,18 @@ def efg_text(config: GameConfig, table=None) -> str:
 
 
 MAX_EFG_BYTES = 64_000_000
-"""An existing file larger than this is not one sflp wrote (one stack's ``.efg`` is 6.0 MB without
-an ante, 6.2 MB with an ante of 0.125), and is refused without being read."""
+"""A class-level ``.efg`` read back (:func:`sflp.openspiel.efg_config`) larger than this is not one
+sflp wrote (one stack's is 6.0 MB without an ante, 6.2 MB with an ante of 0.125); a larger file is
+read as a combo-level game, proved streaming."""
 _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
 def _check_target(path: Path) -> None:
     """Refuse, before any work, an output sflp must not replace; an existing ``.efg`` of sflp's is
-    replaced.  The target is looked at with ``lstat`` and never opened, except that the first line
-    of an existing regular file is read (:func:`sflp.inputs.read_bytes`: without blocking, not
-    through a symlink) to prove that sflp wrote it.  A FIFO, a device, a socket or a symlink is
+    replaced (class or combo level).  The target is looked at with ``lstat`` and never opened,
+    except that the first bytes of an existing regular file are read (:func:`sflp.inputs.read_head`:
+    without blocking, not through a symlink) to prove that sflp wrote it.  A FIFO, a device, a socket or a symlink is
     never written through: ``--out -`` is how the text goes to standard output."""
     try:
         info = os.lstat(path)
@@ -212,13 +213,10 @@ def _check_target(path: Path) -> None:
             kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
             raise OutputError(f"{path} is {kind}: sflp writes only a regular .efg file (--out - writes the "
                               "text to standard output)")
-        foreign = OutputError(f"{path} exists and was not written by sflp: not replacing it "
+        head = read_head(path, str(path), len(HEADER), follow_symlinks=False, error=OutputError)
+        if head != HEADER.encode():  # class or combo level: both begin so
+            raise OutputError(f"{path} exists and was not written by sflp: not replacing it "
                               "(remove it yourself, or choose another --out)")
-        if info.st_size > MAX_EFG_BYTES:
-            raise foreign
-        data = read_bytes(path, str(path), max_bytes=MAX_EFG_BYTES, follow_symlinks=False, error=OutputError)
-        if not data.startswith(HEADER.encode()):
-            raise foreign
     folder = path.parent  # the temporary twin is made there: the nearest folder that exists must be writable
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
