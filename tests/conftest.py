@@ -10,6 +10,17 @@ def table():
 
 
 
+@pytest.fixture(scope="session")
+def spiel():
+    """OpenSpiel's ``pyspiel`` module, or the test is skipped saying how to install it (CI installs
+    it with the test extra; with CI=true a skip fails the run, see tests/tool_skips.py)."""
+    try:
+        import pyspiel
+    except ImportError:
+        pytest.skip("OpenSpiel is not installed (pip install 'open-spiel>=1.5'; CI installs it with the test extra)")
+    return pyspiel
+
+
 def pytest_configure(config):
     """Compiled LPs go to a folder of this test run, never to the user's ~/.cache: set before any
     test module is imported, so every CLI process the tests start inherits it."""

@@ -389,14 +389,6 @@ def test_without_openspiel_the_commands_say_how_to_install_it(tmp_path):
 # ---------------------------------------------------------------- against OpenSpiel's own C++
 
 
-@pytest.fixture(scope="module")
-def spiel():
-    try:
-        import pyspiel
-    except ImportError:
-        pytest.skip("OpenSpiel is not installed (pip install 'open-spiel>=1.5'; CI installs it with the test extra)")
-    return pyspiel
-
 
 def test_openspiel_loads_the_game_as_documented(spiel):
     game = sflp.openspiel.load_game(GameConfig(stack=10))

@@ -277,14 +277,6 @@ def test_export_has_no_verbose_and_the_install_hint_names_what_installs(capsys):
 # ---------------------------------------------------------------- against OpenSpiel's games
 
 
-@pytest.fixture(scope="module")
-def spiel():
-    try:
-        import pyspiel
-    except ImportError:
-        pytest.skip("OpenSpiel is not installed (pip install 'open-spiel>=1.5'; CI installs it with the test extra)")
-    return pyspiel
-
 
 def test_a_game_that_is_not_sflps_is_refused_in_sflps_words(spiel, eq10):
     x, y = eq10.class_strategies()

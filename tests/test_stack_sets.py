@@ -21,14 +21,6 @@ STACKS = (5.0, 12.5)
 ITERATIONS = {5.0: 30, 12.5: 3}  # unequal work, so that one stack is clearly worse
 
 
-@pytest.fixture(scope="module")
-def spiel():
-    try:
-        import pyspiel
-    except ImportError:
-        pytest.skip("OpenSpiel is not installed (pip install 'open-spiel>=1.5'; CI installs it with the test extra)")
-    return pyspiel
-
 
 def _run(capsys, *argv) -> tuple[int, str, str]:
     code = main(list(argv))
