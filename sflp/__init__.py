@@ -16,10 +16,10 @@ game, numpy only), ``solving/`` (the LP, certificates, thresholds), ``study/`` (
 studying strategies), ``approx/`` (approximate solvers), ``openspiel/`` (the game as a Gambit
 ``.efg`` file, OpenSpiel's policies scored), ``report/`` (files, text, pictures), ``testing``
 (the gate of ``sflp verify`` and a helper for a solver author's tests) and ``cli/`` on top, over a
-base of ``errors``, ``quiet``, ``cache``, ``checks``, ``atomic`` and ``inputs``.  Imports run one way.
+base of ``errors``, ``quiet``, ``cache``, ``checks``, ``inputs`` and ``atomic``.  Imports run one way.
 Import order:
 
-    errors / quiet / cache -> checks / atomic / inputs -> core.cards -> core.evaluator -> core.ranges
+    errors / quiet / cache -> checks / inputs -> atomic -> core.cards -> core.evaluator -> core.ranges
     -> core.equity_build -> core.equity -> core.payoff -> core.game -> solving.support -> solving.highs
     -> solving.lp / solving.certify
     -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.rootcert -> solving.threshcert

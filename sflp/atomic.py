@@ -26,6 +26,7 @@ writer) propagate unchanged after the cleanup.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -189,3 +190,46 @@ def pause_point(name: str) -> None:
         return
     while flag.exists():  # held here until a signal (SIGINT/SIGTERM) raises in this, the main thread
         time.sleep(0.01)
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def check_file_target(path: Path, kind: str, is_ours: Callable[[bytes], bool], *, stdout: bool = False) -> None:
+    """Refuse, before any work, a file output sflp must not replace: a folder, a symlink, a FIFO,
+    a device or a socket (looked at with ``lstat``, never opened, never written through), or a
+    regular file whose first 4,096 bytes (read with :func:`sflp.inputs.read_head`: without
+    blocking, not through a symlink) ``is_ours`` does not accept; and a target whose nearest
+    existing folder cannot take the temporary twin.  ``kind`` names the file (``".efg"``);
+    ``stdout`` says that ``--out -`` writes the text to standard output instead."""
+    from sflp.inputs import read_head
+
+    out = " (--out - writes the text to standard output)" if stdout else ""
+    own = ", or --out - for standard output" if stdout else ""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise OutputError(f"{path} is a folder: give the {kind} file to write")
+        if stat.S_ISLNK(info.st_mode):
+            raise OutputError(f"{path} is a symlink: sflp replaces only a regular {kind} file it wrote, never "
+                              f"through a symlink (give the file itself{own})")
+        if not stat.S_ISREG(info.st_mode):
+            what = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
+            raise OutputError(f"{path} is {what}: sflp writes only a regular {kind} file{out}")
+        if not is_ours(read_head(path, str(path), 4096, follow_symlinks=False, error=OutputError)):
+            raise OutputError(f"{path} exists and was not written by sflp: not replacing it "
+                              "(remove it yourself, or choose another --out)")
+    folder = path.parent  # the temporary twin is made there: the nearest folder that exists must be writable
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise OutputError(f"cannot write {path}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write {path}: the folder {folder} is not writable")
+

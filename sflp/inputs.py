@@ -39,14 +39,9 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or exc.__class__.__name__
 
 
-def read_bytes(path: Path | str, what: str, *, max_bytes: int, follow_symlinks: bool = True,
-               error: type[Exception] = ConfigError) -> bytes:
-    """The bytes of the regular file ``path``, at most ``max_bytes`` of them, else ``error``.
-
-    ``what`` names the file in messages (``"policy file 'p.json'"``).  The file is opened with
-    ``O_NONBLOCK`` (a FIFO is not waited on) and, unless ``follow_symlinks``, ``O_NOFOLLOW``; its
-    type and size are read from the open descriptor, so a file swapped after a check is still
-    checked."""
+def _open(path: Path | str, what: str, follow_symlinks: bool, error: type[Exception]) -> int:
+    """A descriptor of the regular file ``path`` (opened without blocking, optionally not through
+    a symlink), else ``error``; the caller closes it."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     if not follow_symlinks:
         flags |= getattr(os, "O_NOFOLLOW", 0)
@@ -59,11 +54,29 @@ def read_bytes(path: Path | str, what: str, *, max_bytes: int, follow_symlinks: 
             raise error(f"{what} is a symlink; sflp reads only the regular file itself") from None
         raise error(f"{what} cannot be read: {_reason(exc)}") from None
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise error(f"{what} is not a regular file")
-        if info.st_size > max_bytes:
-            raise error(f"{what} is {info.st_size:,} bytes, more than the {max_bytes:,} sflp reads there")
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError as exc:
+        os.close(fd)
+        raise error(f"{what} cannot be read: {_reason(exc)}") from None
+    if not regular:
+        os.close(fd)
+        raise error(f"{what} is not a regular file")
+    return fd
+
+
+def read_bytes(path: Path | str, what: str, *, max_bytes: int, follow_symlinks: bool = True,
+               error: type[Exception] = ConfigError) -> bytes:
+    """The bytes of the regular file ``path``, at most ``max_bytes`` of them, else ``error``.
+
+    ``what`` names the file in messages (``"policy file 'p.json'"``).  The file is opened with
+    ``O_NONBLOCK`` (a FIFO is not waited on) and, unless ``follow_symlinks``, ``O_NOFOLLOW``; its
+    type and size are read from the open descriptor, so a file swapped after a check is still
+    checked."""
+    fd = _open(path, what, follow_symlinks, error)
+    try:
+        size_now = os.fstat(fd).st_size
+        if size_now > max_bytes:
+            raise error(f"{what} is {size_now:,} bytes, more than the {max_bytes:,} sflp reads there")
         chunks, size = [], 0
         while True:
             chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
@@ -85,20 +98,8 @@ def read_head(path: Path | str, what: str, count: int, *, follow_symlinks: bool 
     """The first ``count`` bytes (fewer if the file is shorter) of the regular file ``path``,
     whatever its size, opened as :func:`read_bytes` opens it (without blocking, optionally not
     through a symlink), else ``error``: what proves that a large file is one sflp wrote."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    if not follow_symlinks:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = _open(path, what, follow_symlinks, error)
     try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise error(f"{what} does not exist") from None
-    except OSError as exc:
-        if not follow_symlinks and os.path.islink(path):
-            raise error(f"{what} is a symlink; sflp reads only the regular file itself") from None
-        raise error(f"{what} cannot be read: {_reason(exc)}") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise error(f"{what} is not a regular file")
         return os.read(fd, count)
     except OSError as exc:
         raise error(f"{what} cannot be read: {_reason(exc)}") from None

@@ -496,11 +496,21 @@ def test_an_existing_file_is_replaced_only_when_its_first_line_is_sflps(tmp_path
     write_efg(CONFIG, ours)
     assert ours.read_text() == HEADER + ': new"\n'
     refused(lambda: write_efg(CONFIG, mine), "mine.efg exists and was not written by sflp", kind=OutputError)
-    # a file larger than any .efg sflp writes is refused without being read
-    monkeypatch.setattr(efg_module, "MAX_EFG_BYTES", 10)
-    refused(lambda: write_efg(CONFIG, ours), "was not written by sflp", kind=OutputError)
+    # however large a file is (a combo-level .efg is 354 MB), only its first bytes are read to prove it
+    import sflp.inputs
+
+    asked = []
+    real_head = sflp.inputs.read_head
+    monkeypatch.setattr(sflp.inputs, "read_head", lambda path, what, count, **kw: asked.append(count)
+                        or real_head(path, what, count, **kw))
+    big = tmp_path / "big.efg"
+    with big.open("wb") as fh:
+        fh.write(b"not sflp's")
+        fh.truncate(2_000_000_000)  # sparse: 2 GB that take no room
+    refused(lambda: write_efg(CONFIG, big), "big.efg exists and was not written by sflp", kind=OutputError)
+    assert asked == [4096] and big.stat().st_size == 2_000_000_000
     assert ours.read_text() == HEADER + ': new"\n' and mine.read_text().endswith("not ours\n")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.efg", "ours.efg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.efg", "mine.efg", "ours.efg"]
 
 
 def test_an_unwritable_place_is_refused_before_any_work(tmp_path, monkeypatch):

@@ -207,52 +207,33 @@ def cmd_export(args) -> int:
         if args.combos:
             raise ConfigError("--combos writes one stack's combo-level game (354 MB): give --stack S, not --stacks")
         return _export_efg_set(args)
-    if args.combos:
-        return _export_combo_efg(args)
-    if args.stack is None:
-        raise ConfigError("sflp export efg needs --stack S (one file), or --stacks 5,10,15 and --out DIR "
-                          "(one file per stack)")
-    if not args.out:
-        raise ConfigError("--out '' is empty: give the .efg file to write, or - for standard output")
-    config = config_from(args)
-    if args.out == "-":
-        if args.json:
-            raise ConfigError("--out - writes the .efg text itself to stdout: it cannot also be --json")
-        sys.stdout.write(efg_text(config))
-        return 0
-    summary = write_efg(config, args.out)
-    if args.json:
-        print_json(summary.to_dict())
-    else:
-        print(f"Wrote {summary.path}: {summary.bytes / 1e6:.1f} MB, {summary.info_sets} information sets, "
-              f"{summary.terminals:,} terminal nodes, in {summary.seconds:.2f} s.\n"
-              f"Load it in OpenSpiel: pyspiel.load_efg_game(open({str(summary.path)!r}).read())")
-    return 0
-
-
-def _export_combo_efg(args) -> int:
-    """``sflp export efg --combos --stack S --out FILE``: the 1,326-combo game (354 MB at 10 bb)."""
     from sflp.openspiel.combo import combo_efg_chunks, write_combo_efg
 
     if args.stack is None:
-        raise ConfigError("sflp export efg --combos needs --stack S")
+        raise ConfigError("sflp export efg needs --stack S (one file), or --stacks 5,10,15 and --out DIR "
+                          "(one file per stack)" if not args.combos else "sflp export efg --combos needs --stack S")
     if not args.out:
         raise ConfigError("--out '' is empty: give the .efg file to write, or - for standard output")
     config = config_from(args)
+    chunks, write = (combo_efg_chunks, write_combo_efg) if args.combos else (lambda c: (efg_text(c),), write_efg)
     if args.out == "-":
         if args.json:
             raise ConfigError("--out - writes the .efg text itself to stdout: it cannot also be --json")
-        for chunk in combo_efg_chunks(config):
+        for chunk in chunks(config):
             sys.stdout.write(chunk)
         return 0
-    summary = write_combo_efg(config, args.out)
+    summary = write(config, args.out)
     if args.json:
-        print_json({**summary.to_dict(), "level": "combo"})
-    else:
+        print_json({**summary.to_dict(), "level": "combo" if args.combos else "class"})
+    elif args.combos:
         print(f"Wrote {summary.path}: {summary.bytes / 1e6:.0f} MB, the 1,326-combo game ({summary.terminals:,} "
               f"terminal nodes), in {summary.seconds:.1f} s.\nOpenSpiel loads it in about 10 s and 4 GB: "
               f"pyspiel.load_efg_game(open({str(summary.path)!r}).read()); a policy on it names combo states "
               "(0-0-1310-AhKd), scored by sflp verify --policy FILE --efg FILE")
+    else:
+        print(f"Wrote {summary.path}: {summary.bytes / 1e6:.1f} MB, {summary.info_sets} information sets, "
+              f"{summary.terminals:,} terminal nodes, in {summary.seconds:.2f} s.\n"
+              f"Load it in OpenSpiel: pyspiel.load_efg_game(open({str(summary.path)!r}).read())")
     return 0
 
 

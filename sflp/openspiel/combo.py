@@ -123,12 +123,11 @@ from pathlib import Path
 
 import numpy as np
 
-from sflp.atomic import atomic_output, check_name, write_bytes
+from sflp.atomic import atomic_output, check_file_target, check_name, write_bytes
 from sflp.checks import short
 from sflp.core.cards import COMBO_DISJOINT, N_COMBOS, combo_name
 from sflp.core.game import DEALS, GameConfig, PushFoldGame
 from sflp.errors import ArgumentTypeError, ConfigError, OutputError
-from sflp.inputs import read_head
 from sflp.openspiel.efg import HEADER, EfgSummary, _config_text, _number
 
 COMBO_HEADER = HEADER + ", combo level"
@@ -198,38 +197,6 @@ def combo_efg_chunks(config: GameConfig, table=None) -> Iterator[str]:
         yield "\n".join(lines) + "\n"
 
 
-def check_target(path: Path, kind: str, is_ours) -> None:
-    """Refuse, before any work, an output sflp must not replace: a folder, a symlink, a FIFO, a
-    device or a socket (looked at with ``lstat``, never opened), or a regular file whose first
-    bytes (read without following a symlink, without blocking) ``is_ours`` does not accept.
-    ``kind`` names the file in messages (``".efg"``)."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        info = None
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
-    if info is not None:
-        if not stat.S_ISREG(info.st_mode):
-            name = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
-            raise OutputError(f"{path} is {name}: sflp writes only a regular {kind} file, never through or over "
-                              "anything else")
-        try:
-            head = read_head(path, str(path), 4096, follow_symlinks=False, error=OutputError)
-        except OutputError:
-            head = None
-        if head is None or not is_ours(head):
-            raise OutputError(f"{path} exists and was not written by sflp: not replacing it (remove it yourself, "
-                              "or choose another path)")
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    if not folder.is_dir():
-        raise OutputError(f"cannot write {path}: {folder} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write {path}: the folder {folder} is not writable")
-
-
 def _output_path(path, kind: str) -> Path:
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
         raise ArgumentTypeError(f"path={short(path)}: expected the {kind} file to write (a str or a Path)")
@@ -252,7 +219,7 @@ def write_combo_efg(config: GameConfig, path: Path | str, table=None) -> EfgSumm
     start = time.perf_counter()
     _check_config(config)
     path = _output_path(path, ".efg")
-    check_target(path, ".efg", lambda head: head.startswith(HEADER.encode()))
+    check_file_target(path, ".efg", lambda head: head.startswith(HEADER.encode()), stdout=True)
     _make_folder(path)
     size = 0
     with atomic_output(path) as tmp:
@@ -298,7 +265,8 @@ def sequence_form(config: GameConfig, table=None) -> dict[str, np.ndarray]:
     structure = {**config.as_dict(), "sflp": __version__,
                  "exact": {name: str(value) for name, value in config.exact().items()},
                  "f": str(f), "g": str(g), "deals": DEALS, "boards": 1_712_304}
-    return {"format": np.array(NPZ_FORMAT), "structure": np.array(json.dumps(structure, sort_keys=True)),
+    text = json.dumps(structure, sort_keys=True, allow_nan=False)
+    return {"format": np.array(NPZ_FORMAT), "structure": np.array(text),
             "combos": np.array(COMBO_NAMES), "chance": chance, "sb_fold": sb_fold, "a_fold": a_fold,
             "a_call": a_call, "wins": wins, "ties": ties}
 
@@ -348,7 +316,7 @@ def write_sequence_form(config: GameConfig, path: Path | str, table=None) -> Seq
     start = time.perf_counter()
     _check_config(config)
     path = _output_path(path, ".npz")
-    check_target(path, ".npz", lambda head: head.startswith(b"PK") and _is_our_npz(path))
+    check_file_target(path, ".npz", lambda head: head.startswith(b"PK") and _is_our_npz(path))
     arrays = sequence_form(config, table)
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)

@@ -52,7 +52,6 @@ number per payoff vector: 1 for every fold, 2 for every steal, then one per show
 from __future__ import annotations
 
 import os
-import stat
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -60,12 +59,11 @@ from pathlib import Path
 
 import numpy as np
 
-from sflp.atomic import check_name, write_bytes
+from sflp.atomic import check_file_target, check_name, write_bytes
 from sflp.checks import short
 from sflp.core.cards import CLASS_NAMES, CLASS_SIZES, N_CLASSES, class_id
 from sflp.core.game import DEALS, GameConfig, PushFoldGame
 from sflp.errors import ArgumentTypeError, ConfigError, NotationError, OutputError
-from sflp.inputs import read_head
 
 ACTIONS = {"sb": ("fold", "shove"), "bb": ("fold", "call")}
 """Each player's actions, in the order every node of the file lists them."""
@@ -187,43 +185,10 @@ MAX_EFG_BYTES = 64_000_000
 """A class-level ``.efg`` read back (:func:`sflp.openspiel.efg_config`) larger than this is not one
 sflp wrote (one stack's is 6.0 MB without an ante, 6.2 MB with an ante of 0.125); a larger file is
 read as a combo-level game, proved streaming."""
-_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
 def _check_target(path: Path) -> None:
-    """Refuse, before any work, an output sflp must not replace; an existing ``.efg`` of sflp's is
-    replaced (class or combo level).  The target is looked at with ``lstat`` and never opened,
-    except that the first bytes of an existing regular file are read (:func:`sflp.inputs.read_head`:
-    without blocking, not through a symlink) to prove that sflp wrote it.  A FIFO, a device, a socket or a symlink is
-    never written through: ``--out -`` is how the text goes to standard output."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        info = None
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
-    if info is not None:
-        if stat.S_ISDIR(info.st_mode):
-            raise OutputError(f"{path} is a folder: give the .efg file to write")
-        if stat.S_ISLNK(info.st_mode):
-            raise OutputError(f"{path} is a symlink: sflp replaces only a regular .efg file it wrote, never "
-                              "through a symlink (give the file itself, or --out - for standard output)")
-        if not stat.S_ISREG(info.st_mode):
-            kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
-            raise OutputError(f"{path} is {kind}: sflp writes only a regular .efg file (--out - writes the "
-                              "text to standard output)")
-        head = read_head(path, str(path), len(HEADER), follow_symlinks=False, error=OutputError)
-        if head != HEADER.encode():  # class or combo level: both begin so
-            raise OutputError(f"{path} exists and was not written by sflp: not replacing it "
-                              "(remove it yourself, or choose another --out)")
-    folder = path.parent  # the temporary twin is made there: the nearest folder that exists must be writable
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    if not folder.is_dir():
-        raise OutputError(f"cannot write {path}: {folder} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write {path}: the folder {folder} is not writable")
+    """Refuse, before any work, an output sflp must not replace (:func:`sflp.atomic.check_file_target`);
+    an existing ``.efg`` of sflp's, class or combo level, is replaced: its first bytes say so."""
+    check_file_target(path, ".efg", lambda head: head.startswith(HEADER.encode()), stdout=True)
 
 
 def write_efg(config: GameConfig, path: Path | str, table=None) -> EfgSummary:
