@@ -82,7 +82,7 @@ def test_holdemresources_chart_cells():
 
 
 @pytest.mark.parametrize(
-    "stack", [10, pytest.param(3, marks=pytest.mark.slow), pytest.param(18, marks=pytest.mark.slow)]
+    "stack", [pytest.param(s, marks=pytest.mark.slow) for s in (10, 3, 18)]  # 15 s each: the full pass only
 )
 def test_combo_level_loses_nothing(stack):
     # 1,326 strategies per player, no suit-symmetry assumption: the same value as 169 classes
@@ -184,6 +184,7 @@ def test_fast_route_agrees_with_a_plain_cvxpy_solve_on_a_sweep():
             assert sol.value_exact == Fraction(sol.extra["certificate"]["value"])
 
 
+@pytest.mark.slow  # 14 s on 2 cores: the full pass only (the class level is checked in every pass)
 def test_combo_level_fast_route_agrees_with_cvxpy(tmp_path, monkeypatch):
     """Also: a combo-level LP (about 40 MB compiled) is not written to the disk cache."""
     from sflp.solving.lp import PushFoldLP

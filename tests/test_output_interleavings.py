@@ -107,6 +107,7 @@ PROPERTY = given(plan=runs, users=st.sets(st.sampled_from(USER_FOLDERS), min_siz
                  kill_first_after=st.one_of(st.none(), st.sampled_from((0.5, 1.2))))
 
 
+@pytest.mark.slow  # 33 s on 2 cores: the full pass only (the floor pass keeps the single-interrupt tests)
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @PROPERTY
 def test_concurrent_runs_end_complete_or_cleanly_and_lose_no_user_file(plan, users, kill_first_after):
