@@ -36,7 +36,7 @@ combo at a time, to a temporary twin that replaces the target only when complete
 (``benchmarks/bench_combo_efg.py``, recorded in ``benchmarks/results/combo_efg.json``): OpenSpiel's
 ``pyspiel.load_efg_game`` reads it in under 10 s with a peak of 3.98 GB resident, just within the
 issue's bound for shipping it (about a minute and 4 GB); its ``nash_conv`` on the loaded game
-peaks at 8.3 GB, and Gambit's reader takes 81 s and 5.8 GB.  See ``docs/OPENSPIEL.md``, "Combo
+peaks at 8.3 GB, and Gambit's reader takes 83 s and 5.8 GB.  See ``docs/OPENSPIEL.md``, "Combo
 level".
 
 The sequence form (``.npz``)
