@@ -272,15 +272,19 @@ def test_a_huge_state_name_is_quoted_short():
 
 
 def test_a_policy_file_with_one_long_string_entry_is_refused_fast(tmp_path):
-    """The issue's repro at 20 MB (it used 45 MB, under the 50 MB cap): the string used to be
-    iterated character by character (37 s and 2.5 GB at 45 MB); now it is refused by its type."""
+    """The issue's repro, under the size cap (it used 45 MB when the cap was 50 MB; it is 4 MB
+    now): the string used to be iterated character by character (37 s and 2.5 GB at 45 MB); now
+    it is refused by its type.  At 20 MB the file is refused by its size before it is read."""
     table = policy()
-    table["0-0-3-AQs"] = "x" * 20_000_000
+    table["0-0-3-AQs"] = "x" * 3_500_000
     path = tmp_path / "long.json"
     path.write_text(json.dumps(table))
     start = time.perf_counter()
-    refused(lambda: to_strategy(read_policy(path)), "policy state '0-0-3-AQs'", "a string of 20,000,000 characters")
-    assert time.perf_counter() - start < 10  # about 0.2 s here; the old reader took about 16 s at this size
+    refused(lambda: to_strategy(read_policy(path)), "policy state '0-0-3-AQs'", "a string of 3,500,000 characters")
+    assert time.perf_counter() - start < 10  # about 0.05 s here; the old reader took seconds at this size
+    table["0-0-3-AQs"] = "x" * 20_000_000
+    path.write_text(json.dumps(table))
+    refused(lambda: read_policy(path), "more than the 4,000,000 sflp reads there")
 
 
 # ---------------------------------------------------------------- case 17: hostile policy files

@@ -186,8 +186,85 @@ def test_stacks_and_out_belong_to_policy_dir(tmp_path, capsys):
     assert code == 2 and "--out DIR writes a policy set's table" in err
 
 
-@pytest.mark.parametrize("name, stack", [("10bb.json", 10.0), ("cfr_12.5bb.json", 12.5), ("stack-7.5BB.txt", 7.5),
-                                         ("10.json", 10.0), ("run3.json", None), ("5bb_vs_10bb.json", None),
-                                         ("v1.2.json", None)])
+@pytest.mark.parametrize("name, stack", [
+    ("10bb.json", 10.0), ("cfr_12.5bb.json", 12.5), ("stack-7.5BB.txt", 7.5), ("10 bb.json", 10.0),
+    ("10.json", 10.0), ("10.123456789bb.efg", 10.123456789), ("0bb.json", 0.0),  # 0 is refused as a game
+    ("run3.json", None), ("5bb_vs_10bb.json", None), ("10bb20bb.json", None), ("v1.2.json", None),
+    ("v1.2bb.json", None), ("1e1bb.json", None), ("1e-400bb.json", None), ("-5bb.json", None),
+    ("+5bb.json", None), ("\u0661\u0660bb.json", None), ("nan.json", None), ("inf.json", None),
+])
 def test_the_stack_a_file_name_says(name, stack):
+    """ASCII digits before bb, or a name that is a number; never a guess (an exponent, a sign,
+    another script's digits, two stacks)."""
     assert name_stack(name) == stack
+
+
+def test_a_stack_that_is_no_round_number_keeps_every_digit_in_its_name_and_title(tmp_path, capsys):
+    from sflp.openspiel import efg_config
+
+    code, _, _ = _run(capsys, "export", "efg", "--stacks", "10.123456789", "--out", str(tmp_path / "g"))
+    path = tmp_path / "g" / "10.123456789bb.efg"
+    assert code == 0 and path.exists() and name_stack(path) == 10.123456789
+    assert efg_config(path) == GameConfig(stack=10.123456789)  # the title names the game the tree holds
+
+
+def test_a_policy_set_and_its_games_never_replace_each_other(tmp_path, capsys):
+    games, scores = tmp_path / "games", tmp_path / "scores"
+    assert main(["export", "efg", "--stacks", "5", "--out", str(games)]) == 0
+    (games / "5bb.json").write_text(json.dumps(_equilibrium_policy(5, named=False)))
+    code, _, err = _run(capsys, "verify", "--policy-dir", str(games), "--out", str(games))
+    assert code == 2 and "holds the games of export efg --stacks (5bb.efg)" in err
+    assert sorted(p.name for p in games.iterdir()) == ["5bb.efg", "5bb.json", "manifest.json"]
+    assert main(["verify", "--policy-dir", str(games), "--out", str(scores)]) == 0
+    code, _, err = _run(capsys, "export", "efg", "--stacks", "5", "--out", str(scores))
+    assert code == 2 and "holds a policy set's scores" in err
+    assert sorted(p.name for p in scores.iterdir()) == ["manifest.json", "verify_stacks.csv", "verify_stacks.json"]
+
+
+@pytest.mark.parametrize("entry", ["fifo", "folder", "dangling"])
+def test_an_entry_named_like_a_policy_that_is_no_file_is_refused_by_name(tmp_path, capsys, entry):
+    import os
+
+    (tmp_path / "10bb.json").write_text(json.dumps(_equilibrium_policy(10, named=False)))
+    odd = tmp_path / "5bb.json"
+    if entry == "fifo":
+        os.mkfifo(odd)
+    elif entry == "folder":
+        odd.mkdir()
+    else:
+        odd.symlink_to(tmp_path / "gone.json")
+    code, out, err = _run(capsys, "verify", "--policy-dir", str(tmp_path))
+    assert code == 2 and out == "" and "'5bb.json' in the policy folder" in err
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("0bb.json", None, "0bb.json (0 bb): stack=0.0 must be positive"),
+    ("0.5bb.json", None, "0.5bb.json (0.5 bb): stack=0.5 cannot cover"),
+    ("10bb.json", "bad sum", "10bb.json (10 bb): policy state"),
+])
+def test_a_refusal_inside_a_policy_folder_names_the_file(tmp_path, capsys, name, text, message):
+    policy = _equilibrium_policy(10, named=False)
+    if text == "bad sum":
+        policy["0-0-1-AA"] = [[0, 0.5], [1, 0.6]]
+    (tmp_path / name).write_text(json.dumps(policy))
+    code, _, err = _run(capsys, "verify", "--policy-dir", str(tmp_path))
+    assert code == 2 and message in err, err
+
+
+def test_a_missing_stack_is_named_with_the_stacks_the_folder_has(tmp_path, capsys):
+    for s in (5, 10):
+        (tmp_path / f"{s}bb.json").write_text(json.dumps(_equilibrium_policy(s, named=False)))
+    code, _, err = _run(capsys, "verify", "--policy-dir", str(tmp_path), "--stacks", "5,10.0000000001")
+    assert code == 2 and "no policy for 10.0000000001 bb (its files are for: 5, 10;" in err
+
+
+def test_long_policy_names_and_the_export_messages_fit_80_columns(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    for s in (5, 10):
+        (tmp_path / f"a_very_long_solver_run_name_seed_1234_{s}bb.json").write_text(
+            json.dumps(_equilibrium_policy(s, named=False)))
+    code, out, _ = _run(capsys, "verify", "--policy-dir", str(tmp_path), "--max-gain", "1")
+    assert code == 0 and "<- worst" in out
+    assert max(len(line) for line in out.replace(str(tmp_path), "DIR").splitlines()) <= 80
+    code, out, _ = _run(capsys, "export", "efg", "--stacks", "5,10", "--out", str(tmp_path / "g"))
+    assert code == 0 and max(len(line) for line in out.replace(str(tmp_path), "D").splitlines()) <= 80

@@ -165,12 +165,16 @@ def _verify_policy_dir(args, bounds) -> int:
                           "files' (choose some with --stacks 5,10,15)")
     out_dir = Path(args.out) if args.out is not None else None
     if out_dir is not None:
+        from sflp.report.stack_sets import SCORES_KIND
+        from sflp.report.stack_sets import check_target as check_set
+
         if not args.out:
             raise ConfigError("--out '' is empty: give the folder for verify_stacks.csv and .json")
-        check_target(out_dir)
+        check_set(out_dir, SCORES_KIND)
     stacks = parse_stacks(args.stacks) if args.stacks is not None else None
     found, skipped = policy_folder(args.policy_dir, stacks)
-    base = config_from(args, stack=next(iter(found)))
+    check_structure(args)  # the blinds and antes alone: each stack is checked with its file, naming it
+    base = config_from(args, stack=2 * (args.small_blind + args.big_blind + 2 * args.ante + args.bb_ante) + 1)
     policies = {s: p for s, (_, p) in found.items()}
     sources = {s: name for s, (name, _) in found.items()}
     with Bar(len(policies), "verify", "stack", show_progress(args)) as bar:
@@ -198,6 +202,16 @@ def _verify_policy_dir(args, bounds) -> int:
     return 0
 
 
+def _say(text: str) -> None:
+    """Print a message of export's, each line wrapped to the terminal (paths and code unbroken)."""
+    import textwrap
+
+    width = terminal_width()
+    print("\n".join(wrapped for line in text.split("\n")
+                    for wrapped in textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False,
+                                                 subsequent_indent="  ") or [""]))
+
+
 def cmd_export(args) -> int:
     from sflp.openspiel.efg import efg_text, write_efg
 
@@ -214,6 +228,9 @@ def cmd_export(args) -> int:
                           "(one file per stack)" if not args.combos else "sflp export efg --combos needs --stack S")
     if not args.out:
         raise ConfigError("--out '' is empty: give the .efg file to write, or - for standard output")
+    if Path(args.out).suffix.lower() == ".npz":
+        raise ConfigError(f"--out {args.out}: sflp export efg writes a Gambit .efg text file, not an .npz; name it "
+                          ".efg (sflp export npz writes the .npz)")
     config = config_from(args)
     chunks, write = (combo_efg_chunks, write_combo_efg) if args.combos else (lambda c: (efg_text(c),), write_efg)
     if args.out == "-":
@@ -226,12 +243,12 @@ def cmd_export(args) -> int:
     if args.json:
         print_json({**summary.to_dict(), "level": "combo" if args.combos else "class"})
     elif args.combos:
-        print(f"Wrote {summary.path}: {summary.bytes / 1e6:.0f} MB, the 1,326-combo game ({summary.terminals:,} "
+        _say(f"Wrote {summary.path}: {summary.bytes / 1e6:.0f} MB, the 1,326-combo game ({summary.terminals:,} "
               f"terminal nodes), in {summary.seconds:.1f} s.\nOpenSpiel loads it in about 10 s and 4 GB: "
               f"pyspiel.load_efg_game(open({str(summary.path)!r}).read()); a policy on it names combo states "
               "(0-0-1310-AhKd), scored by sflp verify --policy FILE --efg FILE")
     else:
-        print(f"Wrote {summary.path}: {summary.bytes / 1e6:.1f} MB, {summary.info_sets} information sets, "
+        _say(f"Wrote {summary.path}: {summary.bytes / 1e6:.1f} MB, {summary.info_sets} information sets, "
               f"{summary.terminals:,} terminal nodes, in {summary.seconds:.2f} s.\n"
               f"Load it in OpenSpiel: pyspiel.load_efg_game(open({str(summary.path)!r}).read())")
     return 0
@@ -248,11 +265,13 @@ def _export_npz(args) -> int:
         raise ConfigError("sflp export npz needs --stack S")
     if args.out in ("", "-"):
         raise ConfigError(f"--out {args.out!r}: give the .npz file to write (binary: not to standard output)")
+    if Path(args.out).suffix.lower() == ".efg":
+        raise ConfigError(f"--out {args.out}: sflp export npz writes an .npz (numpy arrays), not an .efg; name it .npz")
     summary = write_sequence_form(config_from(args), args.out)
     if args.json:
         print_json(summary.to_dict())
     else:
-        print(f"Wrote {summary.path}: {summary.bytes / 1e6:.1f} MB, the 1,326-combo game's sequence form "
+        _say(f"Wrote {summary.path}: {summary.bytes / 1e6:.1f} MB, the 1,326-combo game's sequence form "
               f"(arrays chance, sb_fold, a_fold, a_call, wins, ties), in {summary.seconds:.1f} s.\n"
               "Read it with numpy.load; docs/OPENSPIEL.md, Combo level, shows the value and best responses.")
     return 0
@@ -288,7 +307,10 @@ def _export_efg_set(args) -> int:
     if out_dir.suffix.lower() == ".efg":
         raise ConfigError(f"--out {args.out}: with --stacks, --out is a folder (one <stack>bb.efg per stack), "
                           "not an .efg file")
-    check_target(out_dir)
+    from sflp.report.stack_sets import EFG_SET_KIND
+    from sflp.report.stack_sets import check_target as check_set
+
+    check_set(out_dir, EFG_SET_KIND)
     start = time.perf_counter()
     with Bar(len(configs), "export", "file", show_progress(args)) as bar:
         paths = write_efg_set(configs, out_dir, progress=lambda _: bar.add(), **lock_options(args, out_dir))
@@ -301,7 +323,7 @@ def _export_efg_set(args) -> int:
                               for c, p, n in zip(configs, paths, sizes)]})
     else:
         files = f"{len(paths)} .efg file{'s' if len(paths) != 1 else ''}"
-        print(f"Wrote {files} into {out_dir} ({sum(sizes) / 1e6:.1f} MB, {seconds:.2f} s): "
+        _say(f"Wrote {files} into {out_dir} ({sum(sizes) / 1e6:.1f} MB, {seconds:.2f} s): "
               + ", ".join(p.name for p in paths[:6]) + (", ..." if len(paths) > 6 else "")
               + f"\nA solver's policies saved beside them as {paths[0].stem}.json ... are scored in one call: "
               f"sflp verify --policy-dir DIR")

@@ -494,8 +494,9 @@ def policy_rows(policy, game=None) -> dict[str, list]:
                       "{information state: [(action, probability), ...]}")
 
 
-MAX_POLICY_BYTES = 50_000_000
-"""A policy file larger than this is refused before it is read (the game's 338 states take ~25 KB)."""
+MAX_POLICY_BYTES = 4_000_000
+"""A policy file larger than this is refused before it is read (the class game's 338 states take
+~25 KB, the combo game's 2,652 about 100 KB, 350 KB indented)."""
 
 
 def read_policy(path) -> dict:

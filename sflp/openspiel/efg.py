@@ -98,9 +98,25 @@ def _number(v: float) -> str:
     return repr(v) if v != 0 else "0.0"
 
 
+def exact_text(v: float) -> str:
+    """A number as the shortest text that reads back as the same double: ``10``, ``12.5``,
+    ``10.123456789`` (``%g``'s six digits when they do, else every digit needed, never an exponent).
+
+    >>> exact_text(10.0), exact_text(12.5), exact_text(10.123456789), exact_text(1e20)
+    ('10', '12.5', '10.123456789', '100000000000000000000')
+    """
+    v = float(v)
+    short = f"{v:g}"
+    if "e" not in short and float(short) == v:
+        return short
+    return np.format_float_positional(v, unique=True, trim="-")
+
+
 def _config_text(config: GameConfig) -> str:
-    return (f"stack {float(config.stack):g} bb, SB {float(config.small_blind):g}, BB {float(config.big_blind):g}, "
-            f"ante {float(config.ante):g}, BB ante {float(config.bb_ante):g}")
+    """The structure in the title, every number exact (:func:`exact_text`), so the title names the
+    game the tree holds."""
+    return (f"stack {exact_text(config.stack)} bb, SB {exact_text(config.small_blind)}, "
+            f"BB {exact_text(config.big_blind)}, ante {exact_text(config.ante)}, BB ante {exact_text(config.bb_ante)}")
 
 
 def showdown_payoffs(config: GameConfig, table=None) -> tuple[float, float, np.ndarray, np.ndarray]:

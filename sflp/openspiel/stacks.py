@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sflp.checks import short
-from sflp.errors import ArgumentTypeError, ConfigError
+from sflp.errors import ArgumentTypeError, ConfigError, NotationError
 
 SUFFIXES = (".json", ".txt")
 """The files of a policy folder that are read (case-insensitive)."""
@@ -48,20 +48,26 @@ MANIFEST = "manifest.json"
 """An sflp folder's manifest (:mod:`sflp.report.staging`): never read as a policy."""
 MAX_FILES = 1000
 """A folder with more policy files than this is refused before any is read."""
-_BB_NUMBER = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*bb", re.IGNORECASE)
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_BB_NUMBER = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*bb", re.IGNORECASE)
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_EXPONENT = re.compile(r"[0-9][eE][+-]?[0-9]")
 
 
 def name_stack(path: Path | str) -> float | None:
-    """The stack a file's name says (see the module doc), else None.
+    """The stack a file's name says (see the module doc), else None: ASCII digits with an optional
+    decimal point before ``bb``, after a separator (``_``, ``-``, a space) or at the start; a name
+    with an exponent or a sign, two stacks, or a number glued to a letter says none.
 
     >>> name_stack("runs/cfr_12.5bb.json"), name_stack("10.json"), name_stack("policy.json")
     (12.5, 10.0, None)
     """
     stem = Path(path).stem
-    found = {float(m) for m in _BB_NUMBER.findall(stem)}
-    if len(found) == 1:
-        return found.pop()
+    if _EXPONENT.search(stem) or stem[:1] in "+-":
+        return None  # 1e1bb, -5bb: no stack sflp would guess at
+    found = list(_BB_NUMBER.finditer(stem))
+    if len({float(m[1]) for m in found}) == 1:
+        before = stem[found[0].start() - 1] if found[0].start() else ""
+        return None if before and (before.isalnum() or before in ".+") else float(found[0][1])
     if not found and _NUMBER.fullmatch(stem):
         return float(stem)
     return None
@@ -83,7 +89,13 @@ def policy_folder(folder: Path | str, stacks: Sequence[float] | None = None) -> 
                           f"{'is not a folder' if root.exists() else 'does not exist'}")
     try:
         names = sorted(p.name for p in root.iterdir() if not p.name.startswith(".") and p.name != MANIFEST
-                       and p.suffix.lower() in SUFFIXES and p.is_file())
+                       and p.suffix.lower() in SUFFIXES)
+        for name in names:  # a FIFO, a folder or a dangling symlink named like a policy is no policy
+            if not (root / name).is_file():
+                kind = ("a dangling symlink" if (root / name).is_symlink() and not (root / name).exists()
+                        else "a folder" if (root / name).is_dir() else "not a regular file")
+                raise ConfigError(f"{name!r} in the policy folder {short(os.fspath(root), 300)} is {kind}: "
+                                  "move it out, or rename it without .json/.txt")
     except OSError as exc:
         raise ConfigError(f"cannot list the policy folder {short(os.fspath(root), 300)}: "
                           f"{exc.strerror or type(exc).__name__}") from None
@@ -121,10 +133,13 @@ def policy_folder(folder: Path | str, stacks: Sequence[float] | None = None) -> 
     if wanted is not None:
         missing = sorted(wanted - set(found))
         if missing:
-            have = ", ".join(f"{s:g}" for s in sorted(found)) or "none asked"
+            from sflp.openspiel.efg import exact_text
+
+            present = sorted(set(found) | {name_stack(n) for n in skipped} - {None})
+            have = ", ".join(exact_text(s) for s in present) or "none whose stack is told"
             raise ConfigError(f"policy folder {short(os.fspath(root), 300)} has no policy for "
-                              f"{', '.join(f'{s:g}' for s in missing)} bb (found: {have}; a file is found by its "
-                              "name, 10bb.json, or by the game it names)")
+                              f"{', '.join(exact_text(s) for s in missing)} bb (its files are for: {have}; a file is "
+                              "found by its name, 10bb.json, or by the game it names)")
     return dict(sorted(found.items())), tuple(skipped)
 
 
@@ -199,10 +214,13 @@ def verify_stacks(policies: Mapping, base, *, sources: Mapping | None = None, fo
         raise ConfigError(f"policies={short(policies)}: expected a non-empty mapping {{stack: policy}}")
     scores = []
     for stack in sorted(policies, key=float):
-        config = dataclasses.replace(base, stack=stack)
         source = (sources or {}).get(stack, f"policy at {float(stack):g} bb")
         solution = (solutions or {}).get(stack)
-        report = verify(policies[stack], config, solution=solution, source=source)
+        try:  # each refusal names the policy: in a folder of many, the user must know which to fix
+            config = dataclasses.replace(base, stack=stack)
+            report = verify(policies[stack], config, solution=solution, source=source)
+        except (ConfigError, NotationError) as exc:
+            raise type(exc)(f"{source} ({float(stack):g} bb): {exc}") from None
         scores.append(StackScore(float(stack), source, report))
         if progress is not None:
             progress(float(stack))

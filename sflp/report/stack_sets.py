@@ -34,8 +34,35 @@ COLUMNS = ("stack", "policy", "level", "nash_value", "value_vs_each_other", "sb_
 
 
 def efg_name(stack: float) -> str:
-    """The file name of one stack's game in an ``.efg`` set: ``10bb.efg``, ``12.5bb.efg``."""
-    return f"{float(stack):g}bb.efg"
+    """The file name of one stack's game in an ``.efg`` set: ``10bb.efg``, ``12.5bb.efg``, every
+    digit the stack needs (``10.123456789bb.efg``), so the name reads back as the stack."""
+    from sflp.openspiel.efg import exact_text
+
+    return f"{exact_text(stack)}bb.efg"
+
+
+SCORES_KIND = "verify-stacks"
+EFG_SET_KIND = "efg-set"
+
+
+def check_target(out_dir: Path | str, kind: str) -> Path:
+    """:func:`sflp.report.staging.check_target`, and refuse a folder that holds an sflp folder of
+    another kind: the games of ``sflp export efg --stacks`` are not replaced by a policy set's
+    scores written into their folder, nor the scores by games (each replaces its folder as a
+    unit, so the other's files would go)."""
+    from sflp.errors import OutputError
+    from sflp.report.staging import check_target as check_folder
+    from sflp.report.staging import read_manifest
+
+    out = check_folder(out_dir)
+    manifest = read_manifest(out) if out.is_dir() else None
+    if manifest is not None and manifest.get("kind") != kind:
+        names = [e.get("name") for e in manifest.get("files", []) if isinstance(e, dict)][:3]
+        what = {SCORES_KIND: "a policy set's scores", EFG_SET_KIND: "the games of export efg --stacks"}.get(
+            manifest.get("kind"), f"an sflp {manifest.get('kind') or 'report'}")
+        raise OutputError(f"{out} holds {what} ({', '.join(map(str, names))}{', ...' if len(names) == 3 else ''}), "
+                          "which this run would replace: give --out a folder of its own")
+    return out
 
 
 def _rows(scores, verdicts) -> list[dict]:
@@ -65,7 +92,7 @@ def write_scores(scores, out_dir: Path | str, verdicts=None, *, wait: bool = Tru
     from sflp.report.format import json_text
     from sflp.report.staging import StagedFolder, write_manifest
 
-    out = Path(out_dir)
+    out = check_target(out_dir, SCORES_KIND)
     rows = _rows(scores, verdicts)
     columns = list(COLUMNS) + (["pass"] if verdicts is not None else [])
     frame = pd.DataFrame(rows, columns=columns)
@@ -73,7 +100,7 @@ def write_scores(scores, out_dir: Path | str, verdicts=None, *, wait: bool = Tru
     with folder as stage:
         write_bytes(stage / CSV_NAME, csv_bytes(frame, columns))
         write_bytes(stage / JSON_NAME, (json_text(scores_dict(scores, verdicts), indent=2) + "\n").encode("utf-8"))
-        write_manifest(stage, {"kind": "verify-stacks", "sflp_version": sflp.__version__})
+        write_manifest(stage, {"kind": SCORES_KIND, "sflp_version": sflp.__version__})
     if folder.kept and on_keep is not None:
         on_keep(folder.kept)
     return {"csv": out / CSV_NAME, "json": out / JSON_NAME}
@@ -87,7 +114,7 @@ def write_efg_set(configs, out_dir: Path | str, *, table=None, wait: bool = True
     from sflp.openspiel.efg import efg_text
     from sflp.report.staging import StagedFolder, write_manifest
 
-    out = Path(out_dir)
+    out = check_target(out_dir, EFG_SET_KIND)
     names = [efg_name(c.stack) for c in configs]
     folder = StagedFolder(out, wait=wait, on_wait=on_wait)
     with folder as stage:
@@ -97,7 +124,7 @@ def write_efg_set(configs, out_dir: Path | str, *, table=None, wait: bool = True
                 progress(out / name)
         structure = configs[0].as_dict()
         structure.pop("stack")
-        write_manifest(stage, {"kind": "efg-set", "sflp_version": sflp.__version__, "structure": structure,
+        write_manifest(stage, {"kind": EFG_SET_KIND, "sflp_version": sflp.__version__, "structure": structure,
                                "stacks": [float(c.stack) for c in configs]})
     if folder.kept and on_keep is not None:
         on_keep(folder.kept)
@@ -109,6 +136,12 @@ def _num(v: float) -> str:
     if v == 0:
         return "0"
     return f"{v:.3g}" if abs(v) >= 1e-3 else f"{v:.2e}"
+
+
+def _value(v: float) -> str:
+    """SB's value in 8 characters: 4 decimals, or 4 significant digits when large (no negative zero)."""
+    text = f"{v:.4f}" if abs(v) < 1000 else f"{v:.3g}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def format_scores(scores, verdicts=None, files: dict | None = None, width: int = 80) -> str:
@@ -126,7 +159,8 @@ def format_scores(scores, verdicts=None, files: dict | None = None, width: int =
                                + ", ".join(scores.skipped[:6]) + (", ..." if len(scores.skipped) > 6 else ""),
                                width, break_long_words=False, break_on_hyphens=False)
     gate = verdicts is not None
-    name_width = max(6, min(24, max(len(s.source) for s in scores.scores)))
+    fixed = 7 + 2 + 2 + 9 + 2 + 9 + 2 + 9 + 2 + 8 + (6 if gate else 0) + len(" <- worst")
+    name_width = max(6, min(max(len(s.source) for s in scores.scores), width - fixed))
     title = (f"{'stack':>7}  {'policy':<{name_width}}  {'nash_conv':>9}  {'SB gain':>9}  {'BB gain':>9}  "
              f"{'value':>8}" + ("  gate" if gate else ""))
     lines += ["", title]
@@ -136,7 +170,7 @@ def format_scores(scores, verdicts=None, files: dict | None = None, width: int =
         name = s.source if len(s.source) <= name_width else "..." + s.source[-(name_width - 3):]
         mark = " <- worst" if s is worst and len(scores.scores) > 1 else ""
         line = (f"{s.stack:>7g}  {name:<{name_width}}  {_num(row['nash_conv']):>9}  {_num(row['sb_gain']):>9}  "
-                f"{_num(row['bb_gain']):>9}  {row['value_vs_each_other']:>8.4f}"
+                f"{_num(row['bb_gain']):>9}  {_value(row['value_vs_each_other']):>8}"
                 + (f"  {'pass' if verdicts[k].passed else 'FAIL'}" if gate else ""))
         lines.append(line + (mark if len(line) + len(mark) <= width else ""))
     nc = float(worst.report.exact["nash_conv"])
