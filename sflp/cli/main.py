@@ -82,8 +82,12 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like SIGINT's KeyboardInterrupt so every cleanup path runs for both."""
 
 
-_RECEIVED: list[int] = []
+_RECEIVED: list[int | None] = []
 """The interrupt signals this run received (see :func:`main`)."""
+
+
+_PROCESS_ENDS: list[bool] = []
+"""Set by :func:`run`: the process ends when :func:`main` returns (see its ``finally``)."""
 
 
 def _on_signal(signum, frame):
@@ -214,8 +218,17 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         set_verbose(False)
         sys.stdout = stdout
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        if _PROCESS_ENDS:
+            # the console script: the process ends with the code decided above, so a signal from
+            # here on (GNU timeout and a terminal signal twice; a storm of them in the tests) is
+            # noted and then ignored.  Restoring Python's own SIGINT handler here let one land
+            # in this block or after it as a KeyboardInterrupt with a traceback (status -2)
+            _RECEIVED.append(None)  # _on_signal raises for the first signal of a run only
+            for sig in previous:
+                signal.signal(sig, signal.SIG_IGN)
+        else:  # called in a process that goes on (a test, a notebook): its handlers come back
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
 
 def run() -> None:
@@ -226,6 +239,7 @@ def run() -> None:
     import as unhandled even when :func:`main` caught it, and would then kill the process with
     SIGINT at exit (status -2) instead of returning 130/143.
     """
+    _PROCESS_ENDS.append(True)
     code = main()
     if code in (130, 143):
         import atexit
