@@ -268,12 +268,18 @@ def _strategies(payoffs: Payoffs, support: Support, stack: float) -> tuple[np.nd
 
 
 class _Piece:
-    """The event functions of one support: exact evaluation and interpolated polynomials.
+    """The event functions of one support: exact evaluation and their polynomials.
 
     Rows (each multiplied by ``1/D(ref)`` so that they are ``>= 0`` exactly where the support is
     an equilibrium support, and, at ``ref``, equal to frequencies or per-hand margins in bb):
     ``D``; ``x_l``, ``1-x_l`` (SB mixed); ``y_l``, ``1-y_l`` (BB mixed); signed SB margins of the
     pure SB hands; signed BB margins of the pure BB hands.  Crossing rows: ``x_l - 1/2``, ``y_l - 1/2``.
+
+    Every row is ``D``, a Cramer numerator ``N`` or ``(a + S b) D + (B + S B') N``: only the
+    ``2k + 1`` determinants depend on the stack other than linearly.  They are evaluated at all
+    the stacks asked for at once (:meth:`_dets`), and their polynomials (degree ``<= k``) are
+    fitted at Chebyshev nodes; the rows' polynomials (degree ``<= k + 1``) follow from them by
+    exact polynomial algebra (:meth:`_fit`), not by fitting each of the hundreds of rows.
     """
 
     def __init__(self, payoffs: Payoffs, support: Support, ref: float, low: float, high: float):
@@ -288,9 +294,11 @@ class _Piece:
             raise ValueError("non-square support")
         xp, yp = support.pure_vectors(n)
         self.xp, self.yp = xp, yp
-        mixed_s, mixed_b = set(support.sb_mixed), set(support.bb_mixed)
-        self.sb_rows = np.array([i for i in range(n) if i not in mixed_s], dtype=int)
-        self.bb_rows = np.array([j for j in range(n) if j not in mixed_b], dtype=int)
+        sb_out = np.ones(n, dtype=bool)
+        sb_out[sm] = False
+        bb_out = np.ones(n, dtype=bool)
+        bb_out[bm] = False
+        self.sb_rows, self.bb_rows = np.flatnonzero(sb_out), np.flatnonzero(bb_out)
         # SB pure-in needs margin >= 0, pure-out <= 0; BB calls where (K'x)_j < 0.
         sb_sign = np.where(xp[self.sb_rows] > 0.5, 1.0, -1.0) / p.r[self.sb_rows]
         bb_sign = np.where(yp[self.bb_rows] > 0.5, -1.0, 1.0) / p.r[self.bb_rows]
@@ -310,10 +318,11 @@ class _Piece:
             self.Ks1 = sb_sign[:, None] * p.K1[np.ix_(self.sb_rows, bm)]
             self.Kb0 = bb_sign[:, None] * p.K0[np.ix_(sm, self.bb_rows)].T
             self.Kb1 = bb_sign[:, None] * p.K1[np.ix_(sm, self.bb_rows)].T
-        self.n_rows = 1 + 4 * k + len(self.sb_rows) + len(self.bb_rows)
+        self.n_sb = len(self.sb_rows)
+        self.n_rows = 1 + 4 * k + self.n_sb + len(self.bb_rows)
         self.low, self.high = low, high
         self.scale = 1.0
-        d_ref = self._dets(ref)[0]
+        d_ref = float(self._dets(np.array([ref]))[0][0])
         if d_ref == 0 or not math.isfinite(d_ref):
             raise ValueError("singular support")
         self.scale = 1.0 / d_ref
@@ -321,48 +330,89 @@ class _Piece:
 
     # exact evaluation ------------------------------------------------------------------
 
-    def _dets(self, S: float) -> tuple[float, np.ndarray, np.ndarray]:
-        """``D``, ``y_M D`` and ``x_M D`` (Cramer's rule), times ``scale``."""
-        k = self.k
+    def _dets(self, S: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``D``, ``y_M D`` and ``x_M D`` (Cramer's rule), times ``scale``, at each of the stacks
+        ``S`` (shapes ``(m,)``, ``(m, k)``, ``(m, k)``)."""
+        k, m = self.k, len(S)
         if not k:
-            return self.scale, np.zeros(0), np.zeros(0)
-        C = self.C0 + S * self.C1
-        d = self.d0 + S * self.d1
-        b = self.b0 + S * self.b1
+            return np.full(m, self.scale), np.zeros((m, 0)), np.zeros((m, 0))
+        s = S[:, None]
+        d = (self.d0 + s * self.d1) * self.scale
+        b = (self.b0 + s * self.b1) * self.scale
         if k == 1:
-            return C[0, 0] * self.scale, d * self.scale, b * self.scale
-        mats = np.empty((2 * k + 1, k, k))
-        mats[0] = C
-        mats[1 : 1 + k] = C
-        mats[1 + k :] = C.T
+            return (self.C0[0, 0] + S * self.C1[0, 0]) * self.scale, d, b
+        C = self.C0 + S[:, None, None] * self.C1
+        mats = np.empty((m, 2 * k + 1, k, k))
+        mats[:, 0] = C
+        mats[:, 1 : 1 + k] = C[:, None]
+        mats[:, 1 + k :] = np.swapaxes(C, 1, 2)[:, None]
         for l in range(k):
-            mats[1 + l, :, l] = d
-            mats[1 + k + l, :, l] = b
-        dets = np.linalg.det(mats) * self.scale
-        return dets[0], dets[1 : 1 + k], dets[1 + k :]
+            mats[:, 1 + l, :, l] = self.d0 + s * self.d1
+            mats[:, 1 + k + l, :, l] = self.b0 + s * self.b1
+        dets = np.linalg.det(mats)
+        return dets[:, 0] * self.scale, dets[:, 1 : 1 + k] * self.scale, dets[:, 1 + k :] * self.scale
+
+    def rows_at(self, S) -> np.ndarray:
+        """All event rows at each stack of ``S``: shape ``(len(S), n_rows)``."""
+        S = np.asarray(S, dtype=float)
+        D, NY, NX = self._dets(S)
+        s, Dc = S[:, None], D[:, None]
+        ms = (self.sa0 + s * self.sa1) * Dc
+        mb = (self.bc0 + s * self.bc1) * Dc
+        if self.k:
+            ms = ms + NY @ self.Ks0.T + s * (NY @ self.Ks1.T)
+            mb = mb + NX @ self.Kb0.T + s * (NX @ self.Kb1.T)
+        return np.concatenate((Dc, NX, Dc - NX, NY, Dc - NY, ms, mb), axis=1)
 
     def rows(self, S: float) -> np.ndarray:
         """All event rows at ``S`` (>= 0 where the support is an equilibrium support)."""
-        D, NY, NX = self._dets(S)
-        ms = (self.sa0 + S * self.sa1) * D
-        mb = (self.bc0 + S * self.bc1) * D
-        if self.k:
-            ms = ms + (self.Ks0 + S * self.Ks1) @ NY
-            mb = mb + (self.Kb0 + S * self.Kb1) @ NX
-        return np.concatenate(([D], NX, D - NX, NY, D - NY, ms, mb))
+        return self.rows_at([S])[0]
+
+    def row(self, r: int):
+        """Event row ``r`` as a function of the stack (what :meth:`rows` gives in column ``r``,
+        evaluating only that row)."""
+        k = self.k
+        if r < 1 + 4 * k:
+            q, l = divmod(r - 1, k) if r else (-1, 0)
+
+            def det_row(S: float) -> float:
+                D, NY, NX = self._dets(np.array([S]))
+                if q < 0:
+                    return float(D[0])
+                v = (NX if q < 2 else NY)[0, l]
+                return float(v if q % 2 == 0 else D[0] - v)
+
+            return det_row
+        i = r - 1 - 4 * k
+        if i < self.n_sb:
+            a0, a1, N = self.sa0[i], self.sa1[i], 1
+            B0, B1 = (self.Ks0[i], self.Ks1[i]) if k else (None, None)
+        else:
+            i -= self.n_sb
+            a0, a1, N = self.bc0[i], self.bc1[i], 2
+            B0, B1 = (self.Kb0[i], self.Kb1[i]) if k else (None, None)
+
+        def margin_row(S: float) -> float:
+            D, NY, NX = self._dets(np.array([S]))
+            v = (a0 + S * a1) * D[0]
+            if k:
+                v = v + (B0 + S * B1) @ (NY if N == 1 else NX)[0]
+            return float(v)
+
+        return margin_row
 
     def cross_rows(self, S: float) -> np.ndarray:
         """``x_l - 1/2`` and ``y_l - 1/2`` times ``D/D(ref)``."""
-        D, NY, NX = self._dets(S)
-        return np.concatenate((NX - 0.5 * D, NY - 0.5 * D))
+        D, NY, NX = self._dets(np.array([S]))
+        return np.concatenate((NX[0] - 0.5 * D[0], NY[0] - 0.5 * D[0]))
 
     def strategies(self, S: float) -> tuple[np.ndarray, np.ndarray]:
         """SB push and BB call frequencies of this support at ``S``."""
-        D, NY, NX = self._dets(S)
+        D, NY, NX = self._dets(np.array([S]))
         x, y = self.xp.copy(), self.yp.copy()
         if self.k:
-            x[self.sm] = NX / D
-            y[self.bm] = NY / D
+            x[self.sm] = NX[0] / D[0]
+            y[self.bm] = NY[0] / D[0]
         return np.clip(x, 0.0, 1.0), np.clip(y, 0.0, 1.0)
 
     def row_event(self, row: int) -> tuple[str, int, float]:
@@ -380,22 +430,60 @@ class _Piece:
             return ("sb", int(self.sb_rows[row]), -1.0)
         return ("bb", int(self.bb_rows[row - len(self.sb_rows)]), -1.0)
 
-    # interpolation -------------------------------------------------------------------
+    # polynomials -----------------------------------------------------------------------
 
     def _fit(self) -> None:
-        deg = self.k + 1
-        m = 2 * deg + 4
-        u = np.cos(np.pi * (np.arange(m) + 0.5) / m)
+        """The rows' polynomials in ``u = (S - mid) / half`` and their real roots in ``[-1, 1]``.
+
+        ``D``, ``y_M D`` and ``x_M D`` have degree ``<= k``: they are fitted (least squares in the
+        Chebyshev basis at ``2 (k + 1) + 4`` nodes, as the rows were before) and turned into
+        power series in ``u``; each row is then that polynomial, or ``(A0 + u A1) D + (B0 + u B1) N``
+        multiplied out, with ``A0 = a + mid b``, ``A1 = half b`` (the same for ``B``)."""
+        k = self.k
         self.mid, self.half = 0.5 * (self.low + self.high), 0.5 * (self.high - self.low)
-        nodes = self.mid + self.half * u
-        vals = np.array([self.rows(S) for S in nodes])
-        V = _cheb.chebvander(u, deg)
-        coef, *_ = np.linalg.lstsq(V, vals, rcond=None)  # (deg+1, n_rows)
-        self.root_at, self.root_row = _real_roots(coef, self.mid, self.half)
-        if self.k:
-            cvals = np.array([self.cross_rows(S) for S in nodes])
-            ccoef, *_ = np.linalg.lstsq(V, cvals, rcond=None)
-            self.croot_at, self.croot_row = _real_roots(ccoef, self.mid, self.half)
+        mid, half = self.mid, self.half
+        if k:
+            m = 2 * (k + 1) + 4
+            u = np.cos(np.pi * (np.arange(m) + 0.5) / m)
+            D, NY, NX = self._dets(mid + half * u)
+            V = _cheb.chebvander(u, k)
+            coef, *_ = np.linalg.lstsq(V, np.column_stack((D, NX, NY)), rcond=None)
+            dets = _cheb_to_power(k) @ coef  # (k+1, 1+2k): ascending powers of u
+        else:
+            dets = np.full((1, 1), self.scale)
+        pD, pX, pY = dets[:, :1], dets[:, 1 : 1 + k], dets[:, 1 + k :]
+        top = k + 2  # coefficients of the margins: degree k + 1
+
+        def margins(a0, a1, B0, B1, pN) -> np.ndarray:
+            A0, A1 = a0 + mid * a1, half * a1
+            out = np.zeros((top, len(a0)))
+            out[:-1] += pD * A0
+            out[1:] += pD * A1
+            if k:
+                out[:-1] += pN @ (B0 + mid * B1).T
+                out[1:] += pN @ (half * B1).T
+            return out
+
+        B = (self.Ks0, self.Ks1, self.Kb0, self.Kb1) if k else (None,) * 4
+        ms = margins(self.sa0, self.sa1, B[0], B[1], pY)
+        mb = margins(self.bc0, self.bc1, B[2], B[3], pX)
+        low_rows = np.column_stack((pD, pX, pD - pX, pY, pD - pY))
+        power = np.vstack((low_rows, np.zeros((1, low_rows.shape[1]))))
+        self.power = np.hstack((power, ms, mb))  # (k+2, n_rows)
+        self.root_at, self.root_row = _real_roots(self.power, mid, half)
+        self._dets_power = dets
+
+    @property
+    def cross_roots(self) -> tuple[np.ndarray, np.ndarray]:
+        """The real roots of the crossing rows (computed when first asked: only the float path
+        without a certificate reads them)."""
+        got = self.__dict__.get("_cross")
+        if got is None:
+            k, dets = self.k, self._dets_power
+            got = _real_roots(np.hstack((dets[:, 1 : 1 + k] - 0.5 * dets[:, :1],
+                                         dets[:, 1 + k :] - 0.5 * dets[:, :1])), self.mid, self.half)
+            self._cross = got
+        return got
 
 
 _C2P_CACHE: dict[int, np.ndarray] = {}
@@ -412,11 +500,12 @@ def _cheb_to_power(deg: int) -> np.ndarray:
     return _C2P_CACHE[deg]
 
 
-def _real_roots(coef: np.ndarray, mid: float, half: float) -> tuple[np.ndarray, np.ndarray]:
-    """Approximate real roots (as stacks) in the fitted interval of each column of Chebyshev
-    coefficients, as two flat arrays: the roots and their column."""
-    deg = coef.shape[0] - 1
-    power = _cheb_to_power(deg) @ coef  # (deg+1, rows), ascending powers of u
+def _real_roots(power: np.ndarray, mid: float, half: float) -> tuple[np.ndarray, np.ndarray]:
+    """Approximate real roots (as stacks) in the fitted interval of each column of power-series
+    coefficients in ``u = (S - mid) / half`` (ascending), as two flat arrays: the roots and their
+    column.  A column's degree is its highest coefficient above ``1e-11`` of its largest; linear
+    and quadratic columns are solved in closed form, higher ones by their companion matrices."""
+    deg = power.shape[0] - 1
     n = power.shape[1]
     size = np.abs(power).max(axis=0)
     eff = np.zeros(n, dtype=int)
@@ -428,21 +517,35 @@ def _real_roots(coef: np.ndarray, mid: float, half: float) -> tuple[np.ndarray, 
         cols = np.flatnonzero(eff == d)
         if not len(cols):
             continue
-        lead = power[d, cols]
-        comp = np.zeros((len(cols), d, d))
-        if d > 1:
+        if d == 1:
+            re, im = (-(power[0, cols] / power[1, cols]))[:, None], np.zeros((len(cols), 1))
+        elif d == 2:
+            a, b, c = power[2, cols], power[1, cols], power[0, cols]
+            disc = b * b - 4 * a * c
+            root = np.sqrt(np.abs(disc))
+            q = -0.5 * (b + np.copysign(root, b))  # no cancellation: |q| >= |b| / 2
+            real = disc >= 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                r1 = np.where(real, q / a, -b / (2 * a))
+                r2 = np.where(real, np.where(q != 0, c / np.where(q != 0, q, 1.0), -b / (2 * a)), -b / (2 * a))
+                imag = np.where(real, 0.0, root / (2 * np.abs(a)))
+            re, im = np.column_stack((r1, r2)), np.column_stack((imag, imag))
+        else:
+            lead = power[d, cols]
+            comp = np.zeros((len(cols), d, d))
             idx = np.arange(d - 1)
             comp[:, idx + 1, idx] = 1.0
-        comp[:, :, d - 1] = -(power[:d, cols] / lead).T
-        eig = np.linalg.eigvals(comp)  # (len(cols), d)
-        ok = (np.abs(eig.imag) <= 1e-6 * np.maximum(1.0, np.abs(eig.real))) & (np.abs(eig.real) <= 1 + 1e-9)
+            comp[:, :, d - 1] = -(power[:d, cols] / lead).T
+            eig = np.linalg.eigvals(comp)  # (len(cols), d)
+            re, im = eig.real, eig.imag
+        ok = (np.abs(im) <= 1e-6 * np.maximum(1.0, np.abs(re))) & (np.abs(re) <= 1 + 1e-9)
         rr, cc = np.nonzero(ok)
-        at.append(mid + half * eig.real[rr, cc])
+        at.append(mid + half * re[rr, cc])
         which.append(cols[rr])
     if not at:
         return np.zeros(0), np.zeros(0, dtype=int)
     at_, which_ = np.concatenate(at), np.concatenate(which)
-    order = np.argsort(at_)
+    order = np.argsort(at_, kind="stable")
     return at_[order], which_[order]
 
 
@@ -507,7 +610,7 @@ def _segment(piece: _Piece, p: float, lo: float, hi: float) -> tuple[float, floa
             r, row = float(at[idx]), int(which[idx])
             if (r - best) * direction > 1e-6 * max(1.0, abs(best)):
                 break
-            c = _root_near(lambda S, row=row: piece.rows(S)[row], r, min(p, limit), max(p, limit))
+            c = _root_near(piece.row(row), r, min(p, limit), max(p, limit))
             if c is not None and (c - best) * direction < 0:
                 best, best_row = c, row
         out.append((best, best_row))
@@ -814,9 +917,8 @@ class _PathFollower:
         a, b, _, brow = _segment(piece, p, max(lo, piece.low), min(hi, piece.high))
         if not (a <= p <= b and a < b):
             return None
-        for t in (0.25, 0.5, 0.75):
-            if piece.rows(a + t * (b - a)).min() < -_VALID_TOL:
-                return None
+        if piece.rows_at(a + np.array([0.25, 0.5, 0.75]) * (b - a)).min() < -_VALID_TOL:
+            return None
         mid = 0.5 * (a + b)
         if self.game0.at_stack(mid).exploitability(*piece.strategies(mid)) > max_exploitability(self.game0.config):
             return None
@@ -898,11 +1000,12 @@ def _hand_thresholds(segments, low: float, high: float) -> tuple[HandThresholds,
         if not pc.k:
             continue
         # 0.5 crossings of the mixed frequencies inside (a, b)
+        croot_at, croot_row = pc.cross_roots
         for row, (base, h) in enumerate(
             [(0, h) for h in sup.sb_mixed] + [(n, h) for h in sup.bb_mixed]
         ):
             cuts = [a]
-            for r in pc.croot_at[pc.croot_row == row]:
+            for r in croot_at[croot_row == row]:
                 if a < r < b:
                     c = _root_near(lambda S, row=row: pc.cross_rows(S)[row], r, a, b)
                     if c is not None and a < c < b:
