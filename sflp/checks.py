@@ -12,6 +12,26 @@ in the API and the CLI (:data:`MAX_STACKS`).
 Traceback (most recent call last):
 ...
 sflp.errors.ConfigError: ante='0.1' is not a number (give an int, float, Fraction or Decimal, not str)
+
+Checked once, passed on
+-----------------------
+A value is checked where it enters -- a CLI option, a public function's argument -- and what the
+check returns is passed on; the functions it reaches do not check it again.  The stacks of a
+sweep (up to :data:`MAX_STACKS` of them) are the case where that matters: their check is a
+:class:`Stacks`, an immutable tuple of floats, each positive and finite, increasing without
+repeats.  :func:`parse_stacks` (``--stacks``) returns one and ``Stacks(values)`` makes one of
+anything else, checking it.  Every function that takes stacks -- ``sflp.chart``,
+:func:`sflp.solving.solver.solve_many`, ``iter_solve``, ``iter_blocks``, ``write_chart_set``,
+``Thresholds.solve`` -- takes a :class:`Stacks` as it is, and checks only a raw list, tuple or
+array, with the same errors a :class:`Stacks` would give:
+
+>>> stacks = Stacks([10, 2.5, Fraction(5)])
+>>> stacks, Stacks(stacks) is stacks
+(Stacks([2.5, 5.0, 10.0]), True)
+>>> Stacks([5, -1])
+Traceback (most recent call last):
+...
+sflp.errors.ConfigError: stack=-1 must be positive
 """
 
 from __future__ import annotations
@@ -20,6 +40,7 @@ import math
 import re
 import reprlib
 import sys
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Real
@@ -196,14 +217,77 @@ def parse_number(text: str, what: str, *, special: bool = False, exact: bool = F
     return Fraction(text)
 
 
-def parse_stacks(text: str, option: str = "--stacks") -> list[float]:
-    """``"1:25:0.05"`` (start:stop:step, stop included when on the grid) or ``"2,5,10"``; errors
-    name ``option``.
+def stack_list(values) -> list[float]:
+    """The stacks ``values`` (any iterable of numbers, a numpy array included) as floats, in the
+    order given and repeats kept: the one check of stacks that did not come as a :class:`Stacks`.
+    Each is a real number, positive and finite (:func:`real`), and there are at most
+    :data:`MAX_STACKS` (an endless iterator is refused after that many).
+
+    >>> stack_list([10, 2.5, 10])
+    [10.0, 2.5, 10.0]
+    """
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ConfigError(
+            f"stacks must be a list of numbers, not {type(values).__name__} {values!r:.40} "
+            "(e.g. [5, 10], or numpy.arange(1, 25.01, 0.05))"
+        )
+    tolist = getattr(values, "tolist", None)
+    if callable(tolist) and getattr(values, "ndim", None) == 1 and len(values) <= MAX_STACKS:
+        values = tolist()  # a numpy array: its items as Python numbers, checked below at list speed
+    out: list[float] = []
+    for s in values:
+        out.append(s if type(s) is float and 0.0 < s < math.inf else real("stack", s, positive=True))
+        if len(out) > MAX_STACKS:
+            raise ConfigError(f"stacks: more than {MAX_STACKS:,} stacks in one sweep (the CLI's cap too); "
+                              "split the range")
+    return out
+
+
+class Stacks(tuple):
+    """The stacks of a sweep, checked: floats in bb, each positive and finite, increasing without
+    repeats, at most :data:`MAX_STACKS` (see the module's doc: checked once, passed on).
+
+    ``Stacks(values)`` checks ``values`` (:func:`stack_list`), sorts them and drops repeats;
+    ``Stacks(stacks)`` of a :class:`Stacks` is that object itself.  It equals a list of the same
+    floats, as it equals the tuple, so it stands where a sorted list of stacks stood.
+
+    >>> Stacks([5, 2, 5]) == [2.0, 5.0], Stacks(()) == []
+    (True, True)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, values=()):
+        if isinstance(values, Stacks):
+            return values
+        return tuple.__new__(cls, sorted(set(stack_list(values))))
+
+    @classmethod
+    def _checked(cls, values: list[float]) -> Stacks:
+        """``values`` already checked by their maker (:func:`parse_stacks`): floats, positive,
+        finite, increasing without repeats, at most :data:`MAX_STACKS`."""
+        return tuple.__new__(cls, values)
+
+    def __eq__(self, other):
+        return tuple.__eq__(self, tuple(other) if isinstance(other, list) else other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+    def __repr__(self) -> str:
+        return f"Stacks({list(self)!r})"
+
+
+def parse_stacks(text: str, option: str = "--stacks") -> Stacks:
+    """``"1:25:0.05"`` (start:stop:step, stop included when on the grid) or ``"2,5,10"``, as
+    :class:`Stacks` (increasing, without repeats); errors name ``option``.
 
     >>> parse_stacks("1:2:0.25")
-    [1.0, 1.25, 1.5, 1.75, 2.0]
+    Stacks([1.0, 1.25, 1.5, 1.75, 2.0])
     >>> parse_stacks("10,2,5")
-    [2.0, 5.0, 10.0]
+    Stacks([2.0, 5.0, 10.0])
     """
     text = text.strip(_SPACE)
     usage = f"{option} {text!r} is not START:STOP:STEP (e.g. 1:25:0.05) or a comma list (e.g. 2,5,10)"
@@ -225,7 +309,8 @@ def parse_stacks(text: str, option: str = "--stacks") -> list[float]:
         if count > MAX_STACKS:
             raise ConfigError(f"{option} {text!r}: {count:,} stacks is more than {MAX_STACKS:,}")
         try:
-            values = [float(start + k * step) for k in range(count)]
+            # increasing (rounding keeps order); a step finer than the floats there gives repeats
+            values = list(dict.fromkeys(float(start + k * step) for k in range(count)))
         except OverflowError:
             raise ConfigError(f"{option} {text!r}: a stack is too large for a float (at most ~1.8e308)") from None
     else:
@@ -240,7 +325,7 @@ def parse_stacks(text: str, option: str = "--stacks") -> list[float]:
     bad = [v for v in values if not (v > 0 and math.isfinite(v))]
     if bad:
         raise ConfigError(f"{option} {text!r}: stacks must be positive numbers (got {bad[0]:g})")
-    return values
+    return Stacks._checked(values)
 
 
 def parse_grid_stacks(text: str | None, low: float, high: float, option: str = "--grid-stacks") -> list[float] | None:

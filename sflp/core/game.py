@@ -226,9 +226,10 @@ def default_stacks(
 
 def check_stacks(stacks, config: GameConfig, option: str = "--stacks") -> None:
     """Every stack of a sweep covers ``config``'s big blind and antes, else a ConfigError that
-    names the first bad stack and suggests a valid range (:func:`stacks_hint`)."""
+    names the first bad stack and suggests a valid range (:func:`stacks_hint`).  Of checked
+    :class:`~sflp.checks.Stacks` (increasing) only the first is compared."""
     first = config.min_stack
-    low = [s for s in stacks if s < first]
+    low = [s for s in (stacks[:1] if isinstance(stacks, checks.Stacks) else stacks) if s < first]
     if low:
         raise ConfigError(
             f"{option}: stack {stack_text(low[0])} bb cannot cover the big blind and antes "

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sflp.atomic import pause_point
-from sflp.checks import parse_grid_stacks, parse_stacks
+from sflp.checks import Stacks, parse_grid_stacks, parse_stacks
 from sflp.errors import ConfigError
 
 Progress = Callable[[str, float, float], None]
@@ -67,25 +67,25 @@ class ChartResult:
         return chart_summary_dict(self)
 
 
-def _stacks(stacks, config) -> tuple[list[float], str | None]:
+def _stacks(stacks, config) -> tuple[Stacks, str | None]:
+    """The job's stacks, checked once (:class:`~sflp.checks.Stacks`, passed on as they are), and
+    the note of a default range that does not start at 1 bb."""
     from sflp.core.game import check_stacks, default_stacks, stack_text, stacks_hint
 
     note = None
     if stacks is None:  # the default starts at the first stack covering the blinds and antes
-        stacks = default_stacks(config.big_blind, config.ante, config.bb_ante)
+        stacks = Stacks(default_stacks(config.big_blind, config.ante, config.bb_ante))
         if stacks[0] > 1:
             note = (f"stacks {stacks_hint(config.big_blind, config.ante, config.bb_ante)}: the default range starts "
                     f"at {stack_text(stacks[0])} bb, the first stack that covers the big blind and antes")
     elif isinstance(stacks, str):
         stacks = parse_stacks(stacks)
     else:
-        from sflp.solving.solver import _check_stacks
-
-        stacks = sorted(set(_check_stacks(stacks)))
+        stacks = Stacks(stacks)  # itself when the CLI parsed it (parse_stacks)
         if not stacks:
             raise ConfigError("stacks: no stacks given")
     check_stacks(stacks, config)  # every stack valid for the structure before any work
-    return [float(s) for s in stacks], note
+    return stacks, note
 
 
 def chart(

@@ -46,6 +46,7 @@ import numpy as np
 
 import sflp
 from sflp.atomic import pause_point
+from sflp.checks import Stacks
 from sflp.errors import ConfigError, DataError
 from sflp.report.stacks import default_range_stacks, nearest_stacks, sorted_solutions
 from sflp.report.text import fmt_num, fraction_text, solution_rows
@@ -326,6 +327,10 @@ def _stack_list(solutions, stacks) -> tuple[Iterable, list[float]]:
             )
         solutions = sorted_solutions(solutions)
         return solutions, [float(s.config.stack) for s in solutions]
+    if isinstance(stacks, Stacks):  # checked, increasing without repeats (sflp.chart's): a copy, no check
+        if not stacks:
+            raise ConfigError("no solutions to report")
+        return solutions, list(stacks)
     stacks = [float(s) for s in stacks]
     if not stacks:
         raise ConfigError("no solutions to report")

@@ -26,7 +26,7 @@ off it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -201,23 +201,11 @@ def _check_config(config, caller: str) -> None:
         )
 
 
-def _check_stacks(stacks) -> list[float]:
-    """The stacks of a sweep as floats; sflp's own error for anything that is not numbers."""
-    if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Iterable):
-        raise ConfigError(
-            f"stacks must be a list of numbers, not {type(stacks).__name__} {stacks!r:.40} "
-            "(e.g. [5, 10], or numpy.arange(1, 25.01, 0.05))"
-        )
-    if isinstance(stacks, np.ndarray) and stacks.dtype.kind == "f" and stacks.ndim == 1 \
-            and len(stacks) <= checks.MAX_STACKS and (np.isfinite(stacks) & (stacks > 0)).all():
-        return stacks.astype(np.float64).tolist()  # a float array already checked in one pass
-    out = []
-    for s in stacks:
-        out.append(checks.real("stack", s, positive=True))
-        if len(out) > checks.MAX_STACKS:
-            raise ConfigError(f"stacks: more than {checks.MAX_STACKS:,} stacks in one sweep (the CLI's cap too); "
-                              "split the range")
-    return out
+def _sweep(stacks) -> Sequence[float]:
+    """The stacks of a sweep in increasing order: a checked :class:`~sflp.checks.Stacks` as it is
+    (never checked again), anything else checked here (:func:`sflp.checks.stack_list`), repeats
+    kept."""
+    return stacks if isinstance(stacks, checks.Stacks) else sorted(checks.stack_list(stacks))
 
 
 def make_game(config: GameConfig, level: str = "class", table=None) -> PushFoldGame:
@@ -273,15 +261,16 @@ def solve_many(
     ``progress`` is an optional callable invoked once per stack.  This keeps every solution in
     memory; :func:`iter_solve` yields them one at a time.
     """
-    stacks = _check_stacks(stacks)
+    if not isinstance(stacks, checks.Stacks):  # a Stacks is checked and sorted already
+        stacks = checks.stack_list(stacks)
     _check_solver(solver)
     if config is not None:
         _check_config(config, "solve_many")
-    order = sorted(range(len(stacks)), key=lambda k: stacks[k])
+    order = sorted(range(len(stacks)), key=stacks.__getitem__)
     out: list[Solution | None] = [None] * len(stacks)
-    gen = iter_solve(
+    gen = _iter_sorted(
         [stacks[k] for k in order], config, level=level, solver=solver, exact=exact, table=table,
-        progress=progress, workers=workers, path=path,
+        progress=progress, workers=workers, path=path, caller="solve_many",
     )
     for k, solution in zip(order, gen):
         out[k] = solution
@@ -308,12 +297,18 @@ def iter_solve(
     worker processes; at most ``2 * workers`` chunks are in flight, so a slow consumer holds the
     workers back instead of piling up results.
     """
-    stacks = sorted(_check_stacks(stacks))
+    yield from _iter_sorted(_sweep(stacks), config, level=level, solver=solver, exact=exact, table=table,
+                            progress=progress, workers=workers, path=path, caller="iter_solve")
+
+
+def _iter_sorted(stacks: Sequence[float], config: GameConfig | None, *, level: str, solver: str | None, exact: bool,
+                 table, progress, workers: int | None, path, caller: str) -> Iterator[Solution]:
+    """:func:`iter_solve` of stacks checked and sorted already (by ``caller``)."""
     _check_solver(solver)
     if not stacks:
         return
     if config is not None:
-        _check_config(config, "iter_solve")
+        _check_config(config, caller)
     base = config if config is not None else GameConfig(stack=stacks[0])
     first = base.with_stack(stacks[0])
     if path is not None:
@@ -352,7 +347,7 @@ def iter_blocks(
     """
     from sflp.solving.segment import compiled_default
 
-    stacks = sorted(_check_stacks(stacks))
+    stacks = _sweep(stacks)
     if not stacks:
         return
     if path is None:
@@ -372,7 +367,7 @@ def iter_blocks(
                 progress()
 
 
-def _check_path(path, config: GameConfig, stacks: list[float], level: str) -> None:
+def _check_path(path, config: GameConfig, stacks: Sequence[float], level: str) -> None:
     if level != "class":
         raise ConfigError("an equilibrium path (path=...) is for class-level sweeps only")
     if path.config.structure_key() != config.structure_key():
@@ -386,7 +381,7 @@ def _check_path(path, config: GameConfig, stacks: list[float], level: str) -> No
         )
 
 
-def _solve_sorted(stacks: list[float], game0: PushFoldGame, solver, exact: bool, path) -> Iterator[Solution]:
+def _solve_sorted(stacks: Sequence[float], game0: PushFoldGame, solver, exact: bool, path) -> Iterator[Solution]:
     """Solutions of increasing ``stacks`` in one process (path, support reuse, repair, LP).
 
     Along a path with ``exact``, the stacks of each segment are certified together from the
@@ -405,7 +400,7 @@ BLOCK_STACKS = 2048
 """At most this many stacks in one block (about 50 MB of working arrays at class level)."""
 
 
-def _path_blocks(stacks: list[float], game0: PushFoldGame, path, solver=None, compiled: bool | None = None):
+def _path_blocks(stacks: Sequence[float], game0: PushFoldGame, path, solver=None, compiled: bool | None = None):
     """The certified solutions of ``stacks`` (increasing) along ``path``, one
     :class:`~sflp.solving.segment.SegmentBlock` per run of stacks in one segment (a long run in pieces of
     :data:`BLOCK_STACKS`), in order.  A stack the segment's support does not certify (a
@@ -429,7 +424,7 @@ def _path_blocks(stacks: list[float], game0: PushFoldGame, path, solver=None, co
             yield block
 
 
-def _solve_general(stacks: list[float], game0: PushFoldGame, solver, exact: bool, path) -> Iterator[Solution]:
+def _solve_general(stacks: Sequence[float], game0: PushFoldGame, solver, exact: bool, path) -> Iterator[Solution]:
     """Solutions of increasing ``stacks``: off the path's strategies (checked), the previous
     stack's support, a repaired support, or the LP."""
     support: Support | None = None
