@@ -101,3 +101,13 @@ def test_the_chart_job_checks_the_cli_stacks_only_where_the_cli_parsed_them(tmp_
 def test_a_raw_bad_list_handed_to_an_inner_public_function_is_refused(path, call, needle):
     with pytest.raises(ConfigError, match=needle):
         call(path)
+
+
+@pytest.mark.parametrize("text", ["1:1000:0.01", "0.1:0.3:0.1", "1.1234567891:25:0.05", "1000001:25000025:50000.05",
+                                  "1e-300:1e-299:1e-301", "5e-324:1e-322:5e-324", "7:700:0.0123",
+                                  "1e300:1.7e308:1e304"])
+def test_a_range_gives_each_exact_grid_point_rounded_once(text):
+    """The grid is summed over one integer denominator: the same floats as Fraction arithmetic."""
+    start, stop, step = (Fraction(part) for part in text.split(":"))
+    grid = [float(start + k * step) for k in range(int((stop - start) / step) + 1)]
+    assert parse_stacks(text) == sorted(set(grid))
