@@ -370,8 +370,10 @@ class _Piece:
 
     def row(self, r: int):
         """Event row ``r`` as a function of the stack (what :meth:`rows` gives in column ``r``,
-        evaluating only that row)."""
+        evaluating only that row; in plain floats when at most one hand per player is mixed)."""
         k = self.k
+        if k <= 1:
+            return self._row_small(r)
         if r < 1 + 4 * k:
             q, l = divmod(r - 1, k) if r else (-1, 0)
 
@@ -400,6 +402,33 @@ class _Piece:
             return float(v)
 
         return margin_row
+
+    def _row_small(self, r: int):
+        """:meth:`row` for ``k <= 1``: ``D = (C0 + S C1) / D(ref)`` and the numerators are affine,
+        so a row is a product of affine functions, evaluated without arrays."""
+        sc = self.scale
+        c0, c1 = (float(self.C0[0, 0]), float(self.C1[0, 0])) if self.k else (1.0, 0.0)
+        if r < 1 + 4 * self.k:
+            if r == 0:
+                return lambda S: (c0 + S * c1) * sc
+            n0, n1 = (float(self.b0[0]), float(self.b1[0])) if r in (1, 2) else (float(self.d0[0]), float(self.d1[0]))
+            if r in (1, 3):
+                return lambda S: (n0 + S * n1) * sc
+            return lambda S: (c0 + S * c1) * sc - (n0 + S * n1) * sc
+        i = r - 1 - 4 * self.k
+        if i < self.n_sb:
+            a0, a1 = float(self.sa0[i]), float(self.sa1[i])
+            parts = (float(self.Ks0[i, 0]), float(self.Ks1[i, 0]), float(self.d0[0]), float(self.d1[0])) \
+                if self.k else None
+        else:
+            i -= self.n_sb
+            a0, a1 = float(self.bc0[i]), float(self.bc1[i])
+            parts = (float(self.Kb0[i, 0]), float(self.Kb1[i, 0]), float(self.b0[0]), float(self.b1[0])) \
+                if self.k else None
+        if parts is None:
+            return lambda S: (a0 + S * a1) * sc
+        B0, B1, n0, n1 = parts
+        return lambda S: (a0 + S * a1) * ((c0 + S * c1) * sc) + (B0 + S * B1) * ((n0 + S * n1) * sc)
 
     def cross_rows(self, S: float) -> np.ndarray:
         """``x_l - 1/2`` and ``y_l - 1/2`` times ``D/D(ref)``."""
@@ -623,26 +652,33 @@ def _segment(piece: _Piece, p: float, lo: float, hi: float) -> tuple[float, floa
 
 def _score(payoffs: Payoffs, K: np.ndarray, sup: Support) -> float:
     """How far ``sup`` is from being an equilibrium support at the stack of ``K``: the smallest
-    event row (frequencies in [0, 1], per-hand margins in bb with the pure hands' signs)."""
+    event row (frequencies in [0, 1], per-hand margins in bb with the pure hands' signs).
+
+    The indifference system of :func:`sflp.solving.support.indifference_system`, with each
+    player's pure part multiplied out once: ``u = K y_pure`` gives SB's right-hand side and, with
+    the mixed columns added, every SB margin; ``v = K' x_pure`` the same for BB."""
     p = payoffs
     n = K.shape[0]
     sm, bm = list(sup.sb_mixed), list(sup.bb_mixed)
     if sm and len(sm) != len(bm):
         return -math.inf
     base = p.r * (p.g - p.f)
-    system = indifference_system(K, base, sup)
-    x, y = system.x_pure.copy(), system.y_pure.copy()
     sp, bp = list(sup.sb_pure), list(sup.bb_pure)
+    x, y = np.zeros(n), np.zeros(n)
+    x[sp] = 1.0
+    y[bp] = 1.0
+    u, v = base + K @ y, K.T @ x  # SB margins and BB column terms of the pure parts
     worst = math.inf
     if sm:
+        C = K[np.ix_(sm, bm)]
         try:
-            xs, ys = system.solve()
+            xs, ys = np.linalg.solve(C.T, -v[bm]), np.linalg.solve(C, -u[sm])
         except np.linalg.LinAlgError:
             return -math.inf
         worst = min(xs.min(), 1 - xs.max(), ys.min(), 1 - ys.max())
-        x[sm], y[bm] = xs, ys
-    ms = (base + K @ y) / p.r
-    mb = (K.T @ x) / p.r
+        u = u + K[:, bm] @ ys
+        v = v + K[sm, :].T @ xs
+    ms, mb = u / p.r, v / p.r
     out_s = np.ones(n, dtype=bool)
     out_s[sp] = False
     out_s[sm] = False
