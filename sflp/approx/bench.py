@@ -40,7 +40,7 @@ def approx_bench(
     Results come stack by stack, methods in the order given.  ``progress``, if given, is called
     with each finished result.
     """
-    from sflp.approx import METHODS, get_method
+    from sflp.approx.methods import METHODS, get_method
 
     names = list(METHODS) if methods is None else list(methods)
     solvers = [(name, get_method(name)) for name in names]

@@ -70,7 +70,17 @@ from sflp.checks import parse_number, short
 from sflp.core.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_CLASS, N_CLASSES, N_COMBOS, combo_name, parse_combo
 from sflp.errors import ArgumentTypeError, ConfigError, NotationError
 from sflp.inputs import parse_json, read_bytes, read_text
-from sflp.openspiel.efg import ACTION_IDS, ACTIONS, HEADER, MAX_EFG_BYTES, PLAYER_INDEX, efg_text, info_state
+from sflp.openspiel.efg import (
+    ACTION_IDS,
+    ACTIONS,
+    HEADER,
+    MAX_EFG_BYTES,
+    PLAYER_INDEX,
+    STRUCTURE_FIELDS,
+    efg_text,
+    info_state,
+    structure_text,
+)
 
 INSTALL_HINT = "pip install 'open-spiel>=1.5' (in a checkout of sflp: pip install -e '.[openspiel]')"
 """What installs OpenSpiel (sflp itself is not on PyPI: its ``openspiel`` extra works from a
@@ -78,7 +88,6 @@ checkout or a wheel of sflp, ``pip install 'sflp-0.1.0-py3-none-any.whl[openspie
 GAME_KEY = "_sflp_game"
 """The key under which a policy table sflp writes names its game (:func:`game_entry`); OpenSpiel
 never uses it (drop it before ``pyspiel.TabularPolicy(table)``: ``table.pop(GAME_KEY, None)``)."""
-STRUCTURE_FIELDS = ("stack", "small_blind", "big_blind", "ante", "bb_ante")
 SUM_TOLERANCE = 1e-9
 """How far a state's probabilities may sum from 1 (float rounding of a normalised policy is ~1e-16)."""
 _ACTION_NAMES = {v: k for k, v in ACTION_IDS.items()}
@@ -159,12 +168,6 @@ def load_game(config, table=None):
             return spiel.load_efg_game(text)
     except (spiel.SpielError, IndexError) as exc:  # pragma: no cover - the export is checked by the tests
         raise ConfigError(f"OpenSpiel did not load the exported game: {exc}") from None
-
-
-def structure_text(config) -> str:
-    """A game's structure in one phrase, for messages: ``stack 10 bb, blinds 0.5/1, ante 0, BB ante 0``."""
-    return (f"stack {float(config.stack):g} bb, blinds {float(config.small_blind):g}/{float(config.big_blind):g}, "
-            f"ante {float(config.ante):g}, BB ante {float(config.bb_ante):g}")
 
 
 def same_game(a, b) -> bool:

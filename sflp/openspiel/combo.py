@@ -128,7 +128,7 @@ from sflp.checks import short
 from sflp.core.cards import COMBO_DISJOINT, N_COMBOS, combo_name
 from sflp.core.game import DEALS, GameConfig, PushFoldGame
 from sflp.errors import ArgumentTypeError, ConfigError, OutputError
-from sflp.openspiel.efg import HEADER, EfgSummary, _config_text, _number
+from sflp.openspiel.efg import HEADER, STRUCTURE_FIELDS, EfgSummary, _config_text, _number, structure_text
 
 COMBO_HEADER = HEADER + ", combo level"
 """How every combo-level ``.efg`` begins: ``EFG 2 R "sflp heads-up push/fold, combo level``."""
@@ -344,7 +344,6 @@ def combo_efg_config(path, what: str) -> GameConfig:
     The file is opened without blocking (a FIFO is refused, never waited on) and must be a regular
     file of at most :data:`MAX_COMBO_EFG_BYTES`."""
     from sflp.checks import parse_number
-    from sflp.openspiel.bridge import STRUCTURE_FIELDS, structure_text
 
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:

@@ -72,6 +72,9 @@ ACTION_IDS = {"fold": 0, "shove": 1, "call": 2}
 PLAYER_INDEX = {"sb": 0, "bb": 1}
 HEADER = "EFG 2 R \"sflp heads-up push/fold"
 """How every file sflp writes begins: :func:`write_efg` overwrites only such a file."""
+STRUCTURE_FIELDS = ("stack", "small_blind", "big_blind", "ante", "bb_ante")
+"""The fields of a game's structure (:class:`~sflp.core.game.GameConfig`) that a policy table and
+an ``.efg`` title name, in order."""
 
 
 def info_state(player: str, hand: str) -> str:
@@ -110,6 +113,12 @@ def exact_text(v: float) -> str:
     if "e" not in short and float(short) == v:
         return short
     return np.format_float_positional(v, unique=True, trim="-")
+
+
+def structure_text(config) -> str:
+    """A game's structure in one phrase, for messages: ``stack 10 bb, blinds 0.5/1, ante 0, BB ante 0``."""
+    return (f"stack {float(config.stack):g} bb, blinds {float(config.small_blind):g}/{float(config.big_blind):g}, "
+            f"ante {float(config.ante):g}, BB ante {float(config.bb_ante):g}")
 
 
 def _config_text(config: GameConfig) -> str:
