@@ -110,7 +110,7 @@ def _imports(path: pathlib.Path) -> list[tuple[int, str]]:
             # ``from sflp.core import cards`` imports the submodule ``sflp.core.cards``; ``from sflp import
             # __version__`` only the package itself
             names = [
-                f"{target}.{alias.name}" if target == "sflp" and _is_submodule(alias.name) else target
+                f"{target}.{alias.name}" if _is_submodule(f"{target}.{alias.name}") else target
                 for alias in node.names
             ]
         else:
@@ -159,3 +159,87 @@ def test_the_import_checker_sees_imports_inside_functions():
     assert "sflp.errors" in {target for _, target in _imports(PACKAGE / "core" / "cards.py")}
     nested = [t for _, t in _imports(PACKAGE / "core" / "equity.py") if t == "sflp.core.equity_build"]
     assert nested, "the lazy import of sflp.core.equity_build inside equity.build_table was not seen"
+
+
+# ---------------------------------------------------------------- no import circle inside a floor
+
+CIRCLE_FREE = ("", "core", "solving", "study", "approx", "openspiel", "report", "cli")
+"""The folders whose modules must not import each other in a circle (STYLE.md: "No circle, not even
+inside a floor"); ``""`` is the base floor, the modules at the top of ``sflp/``.  Imports inside
+functions count (a lazy import still ties the two modules together); the package's own
+``__init__``/``__main__`` (lazy re-exports of the public API) sit above the order."""
+
+
+def _owning_module(target: str) -> str:
+    """The module or package of sflp that ``target`` names, or that holds the name ``target``."""
+    while target.count(".") and not _is_submodule(target):
+        target = target.rpartition(".")[0]
+    return target
+
+
+def import_graph(folder: str) -> dict[str, set[str]]:
+    """Module -> the modules of the same ``folder`` (a subfolder of ``sflp``, or ``""`` for the
+    top-level modules) it imports, at any depth in the file, as :func:`_imports` sees them."""
+    home = PACKAGE / folder if folder else PACKAGE
+    paths = sorted(home.rglob("*.py")) if folder else sorted(p for p in home.glob("*.py") if p.stem not in ENTRY_POINTS)
+    modules = {_module_name(path): path for path in paths}
+    return {
+        module: {there for _, target in _imports(path) if (there := _owning_module(target)) in modules} - {module}
+        for module, path in modules.items()
+    }
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of ``graph`` that hold more than one module, each sorted:
+    the modules of one component all import each other, directly or through the others."""
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for there in graph.get(todo.pop(), ()):
+                if there not in seen:
+                    seen.add(there)
+                    todo.append(there)
+        return seen
+
+    reachable = {module: reach(module) for module in graph}
+    circles = []
+    for module in sorted(graph):
+        component = sorted({module} | {other for other in reachable[module] if module in reachable[other]})
+        if len(component) > 1 and component not in circles:
+            circles.append(component)
+    return circles
+
+
+def _circle_path(graph: dict[str, set[str]], component: list[str]) -> str:
+    """One circle through the first module of ``component``: ``a -> b -> a``."""
+    start, inside = component[0], set(component)
+    paths, seen = {start: [start]}, {start}
+    todo = [start]
+    while todo:  # breadth first: the shortest way back to start
+        here = todo.pop(0)
+        for there in sorted(graph[here] & inside):
+            if there == start:
+                return " -> ".join(paths[here] + [start])
+            if there not in seen:
+                seen.add(there)
+                paths[there] = paths[here] + [there]
+                todo.append(there)
+    raise AssertionError(f"no circle through {start}")
+
+
+def test_the_circle_finder_sees_a_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"d", "e"}}
+    assert import_circles(graph) == [["a", "b", "c"]]
+    assert _circle_path(graph, ["a", "b", "c"]) == "a -> b -> c -> a"
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+    # and it sees one made of imports inside functions, in real files
+    assert "sflp.core.equity_build" in import_graph("core")["sflp.core.equity"]
+
+
+@pytest.mark.parametrize("folder", CIRCLE_FREE)
+def test_no_import_circle_inside_a_floor(folder):
+    graph = import_graph(folder)
+    circles = [_circle_path(graph, component) + f"  (component: {', '.join(component)})"
+               for component in import_circles(graph)]
+    assert circles == [], f"modules of sflp/{folder} import each other in a circle:\n" + "\n".join(circles)

@@ -13,7 +13,8 @@ import pytest
 import sflp
 from sflp.errors import ConfigError
 from sflp.report import writers
-from sflp.report.writers import read_ranges
+from sflp.report.readback import _read_csv, read_ranges
+from sflp.report.writers import csv as csv_writer
 
 STACKS = "2:4:0.25"  # nine stacks across a few breakpoints of the equilibrium path
 
@@ -57,7 +58,7 @@ def test_segments_give_back_every_frequency_of_ranges_csv(made):
 
 def test_segments_are_maximal_runs_that_tile_the_solved_stacks(made):
     root, sets = made
-    runs = writers._read_csv(root / "segments" / "ranges_segments.csv")
+    runs = _read_csv(root / "segments" / "ranges_segments.csv")
     solved = list(sets["segments"].stacks)
     assert list(runs.columns) == list(writers.SEGMENTS_COLUMNS)
     for (_, _), hand in runs.groupby(["player", "hand"], sort=False):
@@ -154,7 +155,7 @@ def test_values_csv_made_in_pieces_is_the_same_file(tmp_path, monkeypatch):
     """values.csv is made by workers a piece at a time while the sweep goes on: any piece size
     gives the bytes of the one-piece file, with the exact values too."""
     whole = sflp.chart(stacks=STACKS, out=tmp_path / "whole", formats="csv", exact=True, workers=0)
-    monkeypatch.setattr(writers, "VALUES_CHUNK", 2)
+    monkeypatch.setattr(csv_writer, "VALUES_CHUNK", 2)
     pieces = sflp.chart(stacks=STACKS, out=tmp_path / "pieces", formats="csv", exact=True, workers=2)
     one = (tmp_path / "whole" / "values.csv").read_bytes()
     assert (tmp_path / "pieces" / "values.csv").read_bytes() == one

@@ -205,7 +205,7 @@ def test_hand_ev_sheet_shows_a_bounded_even_sample_with_the_grid_stacks(full_set
     stacks, ends included, and says so; the margins are those of ranges.csv at those stacks."""
     import numpy as np
 
-    from sflp.report.writers import read_ranges
+    from sflp.report.readback import read_ranges
 
     ws = openpyxl.load_workbook(full_set / "chart.xlsx", read_only=True)["Hand EV"]
     rows = list(ws.iter_rows(values_only=True))

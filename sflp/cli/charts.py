@@ -148,7 +148,7 @@ def cmd_exploit(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from sflp.report.compare import resolve_chart, write_compare
+    from sflp.report.compare import format_compare, resolve_chart, write_compare
     from sflp.study.compare import compare_charts
 
     out_dir = Path(args.out)
@@ -157,7 +157,7 @@ def cmd_compare(args) -> int:
     b = resolve_chart(args.b, args.stacks)
     diffs = compare_charts(a, b)
     files = write_compare(diffs, a, b, out_dir, on_keep=keep_printer(out_dir))
-    from sflp.report.format import compare_dict, format_compare
+    from sflp.report.format import compare_dict
 
     if args.json:
         print_json(compare_dict(a, b, diffs, out_dir, files))

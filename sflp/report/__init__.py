@@ -28,8 +28,9 @@ import importlib
 # its light modules (``staging``, ``jobs``) does not load pandas, openpyxl or the chart set.
 _LAZY = {
     **dict.fromkeys(("atomic_output", "check_out_dir", "write_bytes", "write_text", "write_with"), "sflp.atomic"),
-    **dict.fromkeys(("about_items", "config_name", "default_out_dir", "structure_text", "write_chart_set",
-                     "write_solution"), "sflp.report.chartset"),
+    **dict.fromkeys(("about_items", "config_name", "default_out_dir", "write_chart_set", "write_solution"),
+                    "sflp.report.chartset"),
+    "structure_text": "sflp.report.labels",
     **dict.fromkeys(("RANGES_COLUMNS", "VALUES_COLUMNS"), "sflp.report.text"),
     **dict.fromkeys(("THRESHOLDS_COLUMNS", "grid_from_tidy", "ranges_frame",
                      "thresholds_frame", "values_frame", "wide_by_stack"), "sflp.report.frames"),

@@ -48,6 +48,7 @@ import sflp
 from sflp.atomic import pause_point
 from sflp.checks import Stacks
 from sflp.errors import ConfigError, DataError
+from sflp.report.labels import structure_text, subset_text
 from sflp.report.stacks import default_range_stacks, nearest_stacks, sorted_solutions
 from sflp.report.text import fmt_num, fraction_text, solution_rows
 
@@ -71,17 +72,6 @@ def config_name(config, low: float, high: float) -> str:
 def default_out_dir(config, low: float, high: float) -> Path:
     """``reports/<config_name>`` (relative to the working directory)."""
     return REPORTS_DIR / config_name(config, low, high)
-
-
-def structure_text(config) -> str:
-    """``"SB 0.5 / BB 1, no ante"`` or ``"SB 0.5 / BB 1, ante 0.1, BB ante 1"``."""
-    text = f"SB {fmt_num(config.small_blind)} / BB {fmt_num(config.big_blind)}"
-    antes = []
-    if config.ante:
-        antes.append(f"ante {fmt_num(config.ante)}")
-    if config.bb_ante:
-        antes.append(f"BB ante {fmt_num(config.bb_ante)}")
-    return text + (", " + ", ".join(antes) if antes else ", no ante")
 
 
 def _checksum() -> str:
@@ -255,24 +245,6 @@ def homes(formats: Sequence[str], ranges: str) -> dict[str, str | None]:
     margins = RANGE_FILE[ranges] if ranges != "segments" else \
         f"{SEGMENT_MARGINS} (read with sflp.read_margins)"
     return {"values": "values.csv", "frequencies": RANGE_FILE[ranges], "margins": margins}
-
-
-def subset_text(shown: Sequence[float], total: int, home: str | None, what: str, grid: bool = True) -> str:
-    """The note of a sheet or page that shows the stacks ``shown`` of ``total`` solved stacks:
-    how many, which, and where ``what`` of every stack is (``home``; None: in no file of the set).
-
-    >>> print(subset_text([1.0, 13.0, 25.0], 481, "values.csv", "values").replace(". ", ".\\n"))
-    3 of the 481 solved stacks are shown here: 1 to 25 bb, spread evenly, with the grid stacks.
-    The values of every stack are in values.csv.
-    >>> subset_text([1.0, 25.0], 481, None, "EV margins").endswith("no file of this set (it was written without csv).")
-    True
-    """
-    shown = sorted(float(s) for s in shown)
-    head = (f"{len(shown):,} of the {total:,} solved stacks are shown here: {fmt_num(shown[0])} to "
-            f"{fmt_num(shown[-1])} bb, spread evenly{', with the grid stacks' if grid else ''}.")
-    if home is None:
-        return f"{head} The {what} of the other stacks are in no file of this set (it was written without csv)."
-    return f"{head} The {what} of every stack are in {home}."
 
 
 def subset_notes(solved: Sequence[float], kept: Sequence[float], chosen: Sequence[float], formats: Sequence[str],

@@ -34,12 +34,13 @@ import numpy as np
 import pandas as pd
 
 from sflp.atomic import write_bytes
-from sflp.checks import parse_number
+from sflp.checks import number_text, parse_number
 from sflp.core.cards import CLASS_NAMES
 from sflp.errors import ConfigError, DataError
 from sflp.report.colors import blend
 from sflp.report.csv_out import csv_bytes
 from sflp.report.draw import Drawing, wrap
+from sflp.report.format import _common_stacks, written_line
 from sflp.report.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
 from sflp.report.text import fmt_num
 from sflp.study.compare import PLAYERS, Chart, HandDiff
@@ -211,7 +212,7 @@ def compare_title(a: Chart, b: Chart) -> str:
     >>> compare_title(Chart("x", 1, 25, {}, nash, "Nash equilibrium"), Chart("y", 1, 25, {}, nash, "Exploit"))
     'A: Nash equilibrium  vs  B: Exploit (SB 0.5 / BB 1, no ante)'
     """
-    from sflp.report.chartset import structure_text
+    from sflp.report.labels import structure_text
 
     if a.config is None or b.config is None:
         return f"A: {a.name}  vs  B: {b.name}"
@@ -224,6 +225,51 @@ def compare_title(a: Chart, b: Chart) -> str:
     if blinds_a == blinds_b:
         return f"A: {antes_a}  vs  B: {antes_b} ({blinds_a})"
     return f"A: {sa}  vs  B: {sb}"
+
+
+def _where_text(intervals, most: int = 3) -> str:
+    """Where two charts differ, at two decimals: intervals that would print as zero length
+    (``7.70-7.70``) are left out, unless nothing else is left (then the point itself).
+
+    >>> _where_text([(2.0, 2.004), (5.0, 6.5)]), _where_text([(2.0, 2.001)])
+    ('5.00-6.50', '2.00')
+    """
+    shown = [(x, y) for x, y in intervals if number_text(x, ".2f") != number_text(y, ".2f")]
+    if not shown:
+        return number_text(intervals[0][0], ".2f") if intervals else ""
+    return (", ".join(f"{number_text(x, '.2f')}-{number_text(y, '.2f')}" for x, y in shown[:most])
+            + (" ..." if len(shown) > most else ""))
+
+
+def format_compare(a, b, diffs, out_dir, files, top: int = 10, width: int | None = None) -> str:
+    """The text of ``sflp compare``: what is compared, named by structure
+    (:func:`compare_title`), then per player the ``top`` hands whose decisions
+    differ most (:func:`ranked`, by the measure it states), each side's cell
+    as its chart prints it (:func:`hand_label`: ``7.1†``, ``25+``, ``-``) and
+    where they differ.  ``width``: the prose wraps, and a hand's line lists as many of its
+    differing intervals as fit (at least one)."""
+    import textwrap
+
+    def prose(text: str, indent: str = "") -> list[str]:
+        return [indent + text] if width is None else textwrap.wrap(
+            text, width, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False)
+
+    low, high = _common_stacks(a, b)
+    lines = [*prose(compare_title(a, b)), *prose(f"A = {a.name}"), *prose(f"B = {b.name}"),
+             f"Common stacks {low:g}-{high:g} bb", *prose(f"Each player's top {top} hands, {RANKING}.")]
+    for player, verb in (("sb", "push"), ("bb", "call")):
+        rows = ranked(diffs, player)
+        lines += ["", f"{player.upper()} {verb}: {len(rows)} of 169 hands differ somewhere"]
+        for d in rows[:top]:
+            ta = hand_label(d.threshold_a, d.capped_a, a.get(player, d.hand), a.high, a.low)
+            tb = hand_label(d.threshold_b, d.capped_b, b.get(player, d.hand), b.high, b.low)
+            head = f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at "
+            most = 3
+            while most > 1 and width is not None and len(head + _where_text(d.differs, most) + " bb") > width:
+                most -= 1
+            lines.append(f"{head}{_where_text(d.differs, most)} bb")
+    lines.append("\n" + written_line(len(files), out_dir, width))
+    return "\n".join(lines)
 
 
 def _diff_colour(diff: float, differ_length: float, scale: float, both_capped: bool = False) -> str:

@@ -904,7 +904,7 @@ def chart_workbook(
         for player in PLAYERS:
             _threshold_sheet(_sheet(wb, SHEET_NAMES[player]), thresholds, player, low, high, structure)
     _ranges_sheet(_sheet(wb, "Ranges"), ranges, range_stacks)
-    from sflp.report.chartset import subset_text
+    from sflp.report.labels import subset_text
 
     homes = {"values": "values.csv", "margins": "the ranges file"} if homes is None else homes
     shown = np.unique(ranges["stack"].to_numpy())

@@ -9,7 +9,9 @@ Each result type has exactly one ``to_dict`` and one text formatter:
   (:func:`sflp.study.simulate.format_text`), :class:`~sflp.approx.common.ApproxResult`
   (:func:`sflp.approx.format_text`), the SC numbers (:func:`sflp.study.sc.format_text`), and the
   ``to_dict()`` of :class:`~sflp.core.equity.EquityResult`, :class:`~sflp.study.exploit.ExploitReport`,
-  the rank rows and the compare rows;
+  the rank rows and the compare rows; the text of ``sflp compare``
+  (:func:`sflp.report.compare.format_compare`), which speaks in the comparison's labels and
+  ranking, modules above this one;
 * **here** for the rest: the results of the numpy-only core, whose modules know nothing about
   terminals (:class:`~sflp.core.game.Solution`: :func:`solution_dict`, :func:`format_solution`;
   :class:`~sflp.solving.thresholds.Thresholds`: :func:`thresholds_dict`, :func:`format_thresholds`),
@@ -20,7 +22,7 @@ Each result type has exactly one ``to_dict`` and one text formatter:
   (:func:`format_rank`), the JSON envelopes that wrap several results (:func:`sc_dict`,
   :func:`rank_dict`, :func:`compare_dict`, :func:`approx_bench_rows`), and the summaries of the
   commands that write files (:func:`chart_summary_dict`, :func:`format_chart_summary`,
-  :func:`exploit_sweep_dict`, :func:`format_exploit_sweep`, :func:`format_compare`,
+  :func:`exploit_sweep_dict`, :func:`format_exploit_sweep`,
   :func:`format_approx_bench`, :func:`format_table_build`, :func:`format_written`).
 
 :func:`json_text` is the one JSON sanitiser: strict JSON (``NaN``/``inf`` become ``null``),
@@ -886,53 +888,6 @@ def compare_dict(a, b, diffs, out_dir, files) -> dict:
     low, high = _common_stacks(a, b)
     return {"a": a.name, "b": b.name, "low": low, "high": high, "out_dir": str(out_dir), "files": files,
             "hands": [d.to_dict() for d in diffs.values()]}
-
-
-def _where_text(intervals, most: int = 3) -> str:
-    """Where two charts differ, at two decimals: intervals that would print as zero length
-    (``7.70-7.70``) are left out, unless nothing else is left (then the point itself).
-
-    >>> _where_text([(2.0, 2.004), (5.0, 6.5)]), _where_text([(2.0, 2.001)])
-    ('5.00-6.50', '2.00')
-    """
-    shown = [(x, y) for x, y in intervals if number_text(x, ".2f") != number_text(y, ".2f")]
-    if not shown:
-        return number_text(intervals[0][0], ".2f") if intervals else ""
-    return (", ".join(f"{number_text(x, '.2f')}-{number_text(y, '.2f')}" for x, y in shown[:most])
-            + (" ..." if len(shown) > most else ""))
-
-
-def format_compare(a, b, diffs, out_dir, files, top: int = 10, width: int | None = None) -> str:
-    """The text of ``sflp compare``: what is compared, named by structure
-    (:func:`sflp.report.compare.compare_title`), then per player the ``top`` hands whose decisions
-    differ most (:func:`sflp.report.compare.ranked`, by the measure it states), each side's cell
-    as its chart prints it (:func:`sflp.report.compare.hand_label`: ``7.1†``, ``25+``, ``-``) and
-    where they differ.  ``width``: the prose wraps, and a hand's line lists as many of its
-    differing intervals as fit (at least one)."""
-    import textwrap
-
-    from sflp.report.compare import RANKING, compare_title, hand_label, ranked
-
-    def prose(text: str, indent: str = "") -> list[str]:
-        return [indent + text] if width is None else textwrap.wrap(
-            text, width, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False)
-
-    low, high = _common_stacks(a, b)
-    lines = [*prose(compare_title(a, b)), *prose(f"A = {a.name}"), *prose(f"B = {b.name}"),
-             f"Common stacks {low:g}-{high:g} bb", *prose(f"Each player's top {top} hands, {RANKING}.")]
-    for player, verb in (("sb", "push"), ("bb", "call")):
-        rows = ranked(diffs, player)
-        lines += ["", f"{player.upper()} {verb}: {len(rows)} of 169 hands differ somewhere"]
-        for d in rows[:top]:
-            ta = hand_label(d.threshold_a, d.capped_a, a.get(player, d.hand), a.high, a.low)
-            tb = hand_label(d.threshold_b, d.capped_b, b.get(player, d.hand), b.high, b.low)
-            head = f"  {d.hand:<4} A {ta:>6}  B {tb:>6}  differ at "
-            most = 3
-            while most > 1 and width is not None and len(head + _where_text(d.differs, most) + " bb") > width:
-                most -= 1
-            lines.append(f"{head}{_where_text(d.differs, most)} bb")
-    lines.append("\n" + written_line(len(files), out_dir, width))
-    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ approx-bench

@@ -283,8 +283,8 @@ class Picture:
 def solution_picture(solution) -> Picture:
     """The SB push and BB call 13x13 grids of ``solution`` side by side: cells coloured as in the
     report PNGs, mixed frequencies written under the hand (the chart set's range picture)."""
-    from sflp.report.chartset import structure_text
     from sflp.report.frames import ranges_frame
+    from sflp.report.labels import structure_text
     from sflp.report.plots import range_picture
     from sflp.report.text import fmt_num
 

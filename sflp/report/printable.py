@@ -57,7 +57,7 @@ from sflp.report.plots import (
 )
 from sflp.report.scale import FOLD_GAP_BB, MARK_GAP, MARK_SEVERAL, ChartScale, ink, top_text
 from sflp.report.text import fmt_num
-from sflp.report.writers import PAPER_NAMES, check_paper
+from sflp.report.writers.base import PAPER_NAMES, check_paper
 
 
 class Paper(NamedTuple):
@@ -72,7 +72,7 @@ PAPERS = {
     "a4": Paper("A4", 297 / 25.4 * PT, 210 / 25.4 * PT),  # ISO 216
     "letter": Paper("US Letter", 11 * PT, 8.5 * PT),  # ANSI A
 }
-"""The papers ``chart.pdf`` is laid out for (``sflp chart --paper``), by :data:`.writers.PAPER_NAMES`."""
+"""The papers ``chart.pdf`` is laid out for (``sflp chart --paper``), by :data:`.writers.base.PAPER_NAMES`."""
 assert tuple(PAPERS) == PAPER_NAMES
 MARGIN = 0.5 * PT
 """Every side: the printable area is the sheet less half an inch all round."""

@@ -45,7 +45,7 @@ No exception of pandas, pyarrow or the operating system escapes: each becomes sf
 :func:`read_margins` gives the EV margins of every solved stack from any form: the ``ev_margin``
 column of ``ranges.csv`` / ``ranges.parquet``, or, beside ``ranges_segments.csv``, the supports
 of ``margins_supports.csv`` (recomputed exactly) and ``margins_stacks.csv``
-(:class:`sflp.report.writers.MarginsSupports`), with the same checks and more (its doc).
+(:class:`sflp.report.writers.segments.MarginsSupports`), with the same checks and more (its doc).
 """
 
 from __future__ import annotations
@@ -299,7 +299,7 @@ def _ranges_csv(folder: Path, solved: np.ndarray, entry: dict | None):
 
 
 def _ranges_parquet(folder: Path, solved: np.ndarray, entry: dict | None):
-    from sflp.report.writers import _pyarrow
+    from sflp.report.writers.parquet import _pyarrow
 
     pa, pq = _pyarrow()
     path = folder / "ranges.parquet"
@@ -568,7 +568,7 @@ def _game_of(folder: Path, solved: np.ndarray):
 
 def support_of_texts(sb: str, bb: str):
     """The :class:`~sflp.solving.support.Support` of two texts of
-    :func:`sflp.report.writers.support_texts` (checked there by the caller).
+    :func:`sflp.report.writers.segments.support_texts` (checked there by the caller).
 
     >>> support_of_texts("1m" + "0" * 167, "0" * 169)
     Support(sb_pure=frozenset({0}), sb_mixed=(1,), bb_pure=frozenset(), bb_mixed=())
@@ -589,7 +589,7 @@ def _supports(folder: Path, solved: np.ndarray, entry: dict | None):
     """The rows of ``margins_supports.csv``: the first and last solved-stack positions of each
     run and its two support texts, after checking them (runs of solved stacks, ascending, not
     overlapping, each text 169 letters of ``0``, ``1``, ``m``)."""
-    from sflp.report.writers import MARGINS_FILES, SUPPORTS_COLUMNS
+    from sflp.report.writers.segments import MARGINS_FILES, SUPPORTS_COLUMNS
 
     name = MARGINS_FILES[0]
     path = folder / name
@@ -619,7 +619,7 @@ def _explicit_margins(folder: Path, stacks: np.ndarray, entry: dict | None) -> n
     """``margins_stacks.csv``: the margins (``(len(stacks), 338)``) of the solved ``stacks`` that no
     support covers, 338 rows each in the canonical order."""
     from sflp.report.text import MARGINS_COLUMNS
-    from sflp.report.writers import MARGINS_FILES
+    from sflp.report.writers.segments import MARGINS_FILES
 
     name = MARGINS_FILES[1]
     path = folder / name
@@ -642,8 +642,8 @@ def _explicit_margins(folder: Path, stacks: np.ndarray, entry: dict | None) -> n
 def _margins_of_segments(folder: Path, solved: np.ndarray, want: np.ndarray, entries: dict) -> np.ndarray:
     """The margins (``(len(want), 338)``) of a set whose ranges are ``ranges_segments.csv``: from
     the supports (recomputed exactly, the frequencies checked against the segments) and the
-    stacks written out (see :class:`sflp.report.writers.MarginsSupports`)."""
-    from sflp.report.writers import MARGINS_FILES
+    stacks written out (see :class:`sflp.report.writers.segments.MarginsSupports`)."""
+    from sflp.report.writers.segments import MARGINS_FILES
     from sflp.solving.segment import SegmentCertificate
 
     if entries and any(name not in entries for name in MARGINS_FILES):
@@ -693,7 +693,7 @@ def read_margins(folder: Path | str, stacks: Sequence[float] | float | None = No
     SB's margin is EV(shove) - EV(fold) of the hand, BB's EV(call) - EV(fold) facing a shove
     (NaN where SB never shoves), in bb.  ``ranges.csv`` and ``ranges.parquet`` hold them in their
     ``ev_margin`` column.  Beside ``ranges_segments.csv`` they are in ``margins_supports.csv``
-    and ``margins_stacks.csv`` (:class:`sflp.report.writers.MarginsSupports`): a stack of a
+    and ``margins_stacks.csv`` (:class:`sflp.report.writers.segments.MarginsSupports`): a stack of a
     support row is recomputed exactly from the support, the set's blinds and antes and the shipped
     equity table (the exact values rounded once: the floats ``ranges.csv`` would hold, bit for
     bit), and the frequencies it gives are checked against ``ranges_segments.csv``; a stack of

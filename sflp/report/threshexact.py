@@ -27,7 +27,7 @@ rounding boundary, decided exactly); then that every number of ``thresholds.csv`
 row.  Then it re-derives the polynomials and proves that no root was missed:
 ``thresholds_segments.csv`` (``segment, stack_from, stack_to, sb, bb``: each segment of the path,
 its ends as the published roots' floats and its support as 169 + 169 letters ``1`` always, ``m``
-mixed, ``0`` never, in class-id order, as :func:`sflp.report.writers.support_texts` writes
+mixed, ``0`` never, in class-id order, as :func:`sflp.report.writers.segments.support_texts` writes
 them) is proven again with :func:`sflp.solving.threshcert.certify_path`, on the blinds, antes
 and range of ``manifest.json`` and the shipped equity table: every support an exact
 equilibrium on its segment, no event polynomial vanishing inside one (:func:`reprove_path`).
@@ -135,8 +135,8 @@ def write_thresholds_exact(path: Path | str, certificate) -> Path:
 def segments_csv_text(certificate) -> str:
     """``thresholds_segments.csv`` as text: one row per segment ``j`` of the path, from the float of
     its opening root (``low`` or breakpoint ``j - 1``) to that of its closing one, with its support
-    (:func:`sflp.report.writers.support_texts`)."""
-    from sflp.report.writers import support_texts
+    (:func:`sflp.report.writers.segments.support_texts`)."""
+    from sflp.report.writers.segments import support_texts
 
     ends = [certificate.low, *certificate.breakpoints, certificate.high]
     lines = [",".join(SEGMENT_COLUMNS)]

@@ -1,0 +1,206 @@
+"""The chart-set writers: one small interface that every output format implements.
+
+A **writer** turns the solved stacks of a chart set into the files of one output format.  A chart
+set is written in three steps, and a format takes part in each through its writer
+(:class:`~sflp.report.writers.base.Writer`):
+
+1. ``open(stage, head, submit)`` -- before the first stack: the staging folder the set is
+   written into (:mod:`sflp.report.staging`), the :class:`Head` (what is known before the sweep:
+   the blinds, the exact thresholds, the grid stacks) and ``submit`` (below); the threshold
+   pictures start here;
+2. ``add(block)`` -- a :class:`Block` of solved stacks as they come off the sweep, in increasing
+   stack order (``ranges.csv`` grows here, so memory does not grow with the number of stacks;
+   a grid stack's pictures and CSVs start as its block passes);
+3. ``finish(sweep, submit)`` -- the whole :class:`Sweep` (the values of every stack, the ranges of
+   at most :data:`sflp.report.chartset.MAX_SHEET_STACKS` chosen stacks plus the grid stacks, the
+   exact thresholds, the notes of what is shown in part); a slow file is handed to ``submit(fn,
+   *args)``, which runs it in a worker process (:mod:`sflp.report.jobs`), a quick one is written
+   at once.  It returns the SHA-256 of files it hashed on the way (the manifest hashes the rest).
+
+``close()`` runs once every job has run (``csv`` joins the pieces of ``values.csv`` there), and
+``discard()`` drops what an interrupted writer holds.  The formats (:data:`FORMATS`), one module
+each:
+
+=========  ==========================  ===========================================================
+``csv``    :mod:`.csv`                 ``values.csv``, ``thresholds.csv``, the 13x13 grids
+                                       ``sb_push_<S>bb.csv`` / ``bb_call_<S>bb.csv`` and the
+                                       ranges in the form ``ranges=`` asks for (below)
+``xlsx``   :mod:`.xlsx`                ``chart.xlsx`` (:mod:`sflp.report.excel`)
+``html``   :mod:`.html`                ``chart.html``, one self-contained interactive page
+                                       (:mod:`sflp.report.html`)
+``pdf``    :mod:`.pdf`                 ``chart.pdf``, the printable chart, A4 or Letter
+                                       (:mod:`sflp.report.printable`)
+``png``    :mod:`.pictures`            the pictures as PNG: ``sb_push``, ``bb_call``,
+                                       ``value_by_stack``, ``range_<S>bb``
+``svg``    :mod:`.pictures`            the same pictures as SVG
+=========  ==========================  ===========================================================
+
+:mod:`.base` holds what they share (the interface, :class:`Block`, :class:`Head`, :class:`Sweep`,
+the paper names); this module assembles the registry (:data:`WRITERS`) and checks a set's
+options (:func:`check_formats`, :func:`resolve_ranges`, :func:`check_paper`).
+
+The ranges of every stack (:data:`RANGE_FORMS`):
+
+* ``csv`` -- ``ranges.csv``: ``stack, player, hand, frequency, ev_margin``, one row per stack x
+  player x hand (338 rows a stack; :class:`~sflp.report.writers.csv.RangesCsv`);
+* ``segments`` -- ``ranges_segments.csv``: ``player, hand, stack_from, stack_to, frequency``, one
+  row per run of consecutive solved stacks over which the hand's frequency is the same number.
+  Between two exact thresholds a hand is played always or never, so a run spans a whole segment
+  of the path; only a mixed hand changes at every stack.  About 100 times smaller than
+  ``ranges.csv``.  It has no EV margins: ``margins_supports.csv`` and ``margins_stacks.csv``,
+  written with it, hold every stack's (:mod:`.segments`);
+* ``parquet`` -- ``ranges.parquet``: the columns of ``ranges.csv`` in Apache Parquet (zstd),
+  written by pyarrow (``pip install 'sflp[parquet]'``; :mod:`.parquet`);
+* ``auto`` (the default) -- ``csv`` up to :data:`RANGES_CSV_MAX_STACKS` stacks, ``segments`` above.
+
+:func:`sflp.report.readback.read_ranges` reads any of the three back into the same canonical
+tidy frame, checking the folder against its manifest and every value;
+:func:`sflp.report.readback.read_margins` gives every stack's EV margins from any of them.
+
+Adding a format
+---------------
+A new format is one new module here, ``sflp/report/writers/<format>.py``, with a subclass of
+:class:`Writer` (its ``format`` name; ``finish`` at least, handing its slow files to ``submit``),
+and one line in :data:`WRITERS` that makes it from the set's options; :data:`FORMATS` (and with
+it ``sflp chart --formats``) follows from the registry.  A writer imports its format's library
+(pandas, openpyxl, reportlab, pyarrow...) inside the job that needs it, never at the top of its
+module: importing this package loads none of them (``python -X importtime -c "import
+sflp.report.writers"`` shows it), and the solving process never does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from sflp.errors import ConfigError
+from sflp.report.writers.base import PAPER_NAMES, Block, Head, Sweep, Writer, check_paper
+from sflp.report.writers.csv import CsvWriter, RangesCsv
+from sflp.report.writers.html import PageWriter
+from sflp.report.writers.parquet import RangesParquet, _pyarrow
+from sflp.report.writers.pdf import PdfWriter
+from sflp.report.writers.pictures import PictureWriter
+from sflp.report.writers.segments import (
+    MARGINS_FILES,
+    SEGMENTS_COLUMNS,
+    SUPPORT_CODES,
+    SUPPORTS_COLUMNS,
+    MarginsSupports,
+    RangesSegments,
+    support_texts,
+)
+from sflp.report.writers.xlsx import WorkbookWriter
+
+WRITERS: dict[str, Callable[..., Writer]] = {
+    "csv": lambda ranges, **_: CsvWriter(ranges),
+    "xlsx": lambda **_: WorkbookWriter(),
+    "html": lambda **_: PageWriter(),
+    "pdf": lambda paper, **_: PdfWriter(paper),
+    "png": lambda **_: PictureWriter("png"),
+    "svg": lambda **_: PictureWriter("svg"),
+}
+"""Format name -> a callable making its writer from the set's options (``csv`` takes the resolved
+``ranges`` form, ``pdf`` the ``paper``): a new format's one line."""
+FORMATS = tuple(WRITERS)
+"""Every output format of a chart set, in the order the CLI lists them (the registry's)."""
+RANGE_FORMS = ("auto", "csv", "segments", "parquet")
+RANGES_CSV_MAX_STACKS = 2000
+"""``ranges="auto"`` writes ``ranges.csv`` up to this many stacks (676,000 rows, about 25 MB) and
+``ranges_segments.csv`` above it."""
+
+
+def warm(config, formats: Sequence[str]) -> None:
+    """A worker's start (:class:`sflp.report.jobs.Jobs`): load what the formats' jobs use while the main
+    process is still solving."""
+    import pandas  # noqa: F401
+
+    import sflp.report.frames  # noqa: F401
+
+    if "xlsx" in formats:
+        import sflp.report.excel  # noqa: F401
+    if "html" in formats:
+        import sflp.report.html  # noqa: F401
+    if "pdf" in formats:
+        import sflp.report.printable  # noqa: F401
+    if {"pdf", "png", "svg"} & set(formats):
+        from sflp.report.draw import _font
+
+        for weight in ("normal", "bold"):
+            _font(weight)  # the fonts read once per process: every picture measures its texts
+
+
+def sc_job(config, formats: Sequence[str]):
+    """The SC numbers as a job, once for the set, when a format shows them (else None)."""
+    if config is None or not {"csv", "xlsx"} & set(formats):
+        return None
+    from sflp.study.sc import sc_numbers
+
+    return sc_numbers(config)
+
+
+def check_formats(formats: Sequence[str] | str | None) -> tuple[str, ...]:
+    """The formats asked for, validated, in :data:`FORMATS` order (None = every format).
+
+    >>> check_formats("pdf,csv"), check_formats(None) == FORMATS
+    (('csv', 'pdf'), True)
+    """
+    if formats is None:
+        return FORMATS
+    names = [f.strip().lower() for f in (formats.split(",") if isinstance(formats, str) else formats)]
+    bad = [f for f in names if f not in FORMATS]
+    if bad or not names:
+        raise ConfigError(f"formats {','.join(names)!r}: {'unknown ' + repr(bad[0]) if bad else 'none given'}; "
+                          f"choose from {', '.join(FORMATS)}")
+    return tuple(f for f in FORMATS if f in names)
+
+
+def resolve_ranges(ranges: str, stack_count: int) -> str:
+    """The ranges form to write (:data:`RANGE_FORMS`): ``auto`` becomes ``csv`` or ``segments``.
+
+    >>> resolve_ranges("auto", 481), resolve_ranges("auto", 19_901), resolve_ranges("parquet", 5)
+    ('csv', 'segments', 'parquet')
+    """
+    if ranges not in RANGE_FORMS:
+        raise ConfigError(f"ranges {ranges!r}: choose from {', '.join(RANGE_FORMS)}")
+    if ranges == "auto":
+        return "csv" if stack_count <= RANGES_CSV_MAX_STACKS else "segments"
+    if ranges == "parquet":
+        _pyarrow()  # before any work
+    return ranges
+
+
+def make_writers(formats: Sequence[str], ranges: str, paper: str = "a4") -> list[Writer]:
+    """A writer for each format (``formats`` checked by :func:`check_formats`)."""
+    return [WRITERS[name](ranges=ranges, paper=paper) for name in formats]
+
+
+__all__ = [
+    "FORMATS",
+    "MARGINS_FILES",
+    "PAPER_NAMES",
+    "RANGES_CSV_MAX_STACKS",
+    "RANGE_FORMS",
+    "SEGMENTS_COLUMNS",
+    "SUPPORTS_COLUMNS",
+    "SUPPORT_CODES",
+    "WRITERS",
+    "Block",
+    "CsvWriter",
+    "Head",
+    "MarginsSupports",
+    "PageWriter",
+    "PdfWriter",
+    "PictureWriter",
+    "RangesCsv",
+    "RangesParquet",
+    "RangesSegments",
+    "Sweep",
+    "WorkbookWriter",
+    "Writer",
+    "check_formats",
+    "check_paper",
+    "make_writers",
+    "resolve_ranges",
+    "sc_job",
+    "support_texts",
+    "warm",
+]
