@@ -749,3 +749,25 @@ def test_the_threshold_sheet_prints_its_layout_and_every_marked_hands_stacks(ful
     listed = {line.split()[1].rstrip(":"): line[0] for line in text if line[:1] in ("*", "\u2020")}
     assert listed == marked and len(marked) >= 20
     assert any(line.startswith("\u2020 63s: push \u22642.3, 5.1\u20137.1") for line in text), text
+
+
+def test_copied_style_arrays_write_the_same_workbook(tmp_path, monkeypatch):
+    """sflp.report.xlsx_styles copies a combination's style array to later cells instead of
+    setting each part through openpyxl: the workbook must be the same bytes either way, and the
+    copies must really be taken (fewer cells through the setters)."""
+    import sflp
+    from sflp.report import xlsx_styles
+
+    calls = []
+    real = xlsx_styles._set_parts
+    monkeypatch.setattr(xlsx_styles, "_set_parts", lambda cell, *parts: (calls.append(1), real(cell, *parts)))
+    books, counts = [], []
+    for fast in (True, False):
+        monkeypatch.setattr(xlsx_styles, "FAST", fast)
+        calls.clear()
+        out = tmp_path / f"fast-{fast}"
+        sflp.chart(None, "1:4:0.5", out=out, formats="xlsx", workers=0)
+        books.append((out / "chart.xlsx").read_bytes())
+        counts.append(len(calls))
+    assert books[0] == books[1]
+    assert counts[0] < counts[1] / 4, counts  # 595 of 4,914 cells through the setters (openpyxl 3.1)

@@ -78,6 +78,7 @@ from openpyxl.worksheet.properties import PageSetupProperties
 from sflp.atomic import write_with
 from sflp.core.cards import CLASS_NAMES, GRID_RANKS, PLAYERS
 from sflp.errors import ConfigError
+from sflp.report import xlsx_styles
 from sflp.report.colors import (
     EV_NEGATIVE,
     EV_POSITIVE,
@@ -232,18 +233,9 @@ def _font(color: str, bold: bool = False, size: float = 11) -> Font:
 
 
 def _styled(cell, number_format=None, fill=None, font=None, alignment=None, border=None):
-    """Give ``cell`` the style parts that are not None (``cell.number_format = number_format``, ...)."""
-    if number_format is not None:
-        cell.number_format = number_format
-    if fill is not None:
-        cell.fill = fill
-    if font is not None:
-        cell.font = font
-    if alignment is not None:
-        cell.alignment = alignment
-    if border is not None:
-        cell.border = border
-    return cell
+    """Give ``cell`` the style parts that are not None (``cell.number_format = number_format``, ...),
+    each combination hashed by openpyxl once per workbook (:mod:`sflp.report.xlsx_styles`)."""
+    return xlsx_styles.styled(cell, number_format, fill, font, alignment, border)
 
 
 MARGINS = PageMargins(left=0.4, right=0.4, top=0.6, bottom=0.6, header=0.25, footer=0.25)
@@ -738,9 +730,7 @@ def _hand_ev_sheet(ws, ranges: pd.DataFrame, note: str | None = None) -> Callabl
                 if v != v:  # NaN: no cell
                     row.append(None)
                 else:
-                    cell = WriteOnlyCell(ws, v)
-                    cell.number_format = EV_FORMAT
-                    row.append(cell)
+                    row.append(_styled(WriteOnlyCell(ws, v), EV_FORMAT))
             ws.append(row)
         ws.append([])
         for line in print_note:
