@@ -524,3 +524,25 @@ def test_a_job_runs_on_its_arguments_as_they_were_when_submitted():
             for k in range(200):  # changed at once, while a feeder thread would still be pickling it
                 d[f"x{k}"] = k
         assert all(f.result() == {"k": 0} for f in futures)
+
+
+def test_png_and_svg_draw_each_picture_once(tmp_path, monkeypatch):
+    """With both picture formats one writer draws each picture and writes it twice (drawing costs
+    as much as rasterising); each format alone still gets its files."""
+    import sflp
+    from sflp.report import plots
+
+    drawn = []
+    for name in ("threshold_picture", "range_picture", "value_picture"):
+        real = getattr(plots, name)
+        monkeypatch.setattr(plots, name, lambda *a, real=real, name=name, **k: (drawn.append(name), real(*a, **k))[1])
+    sflp.chart(None, "1:3:0.5", out=tmp_path / "both", formats="png,svg", workers=0)
+    files = sorted(p.name for p in (tmp_path / "both").iterdir() if p.suffix in (".png", ".svg"))
+    stems = sorted({p.rsplit(".", 1)[0] for p in files})
+    assert files == sorted(f"{s}.{x}" for s in stems for x in ("png", "svg"))
+    assert drawn.count("threshold_picture") == 2 and drawn.count("value_picture") == 1
+    assert drawn.count("range_picture") == len(stems) - 3  # sb_push, bb_call and value_by_stack are not grids
+    for suffix in ("png", "svg"):
+        sflp.chart(None, "1:3:0.5", out=tmp_path / suffix, formats=suffix, workers=0)
+        alone = sorted(p.name for p in (tmp_path / suffix).iterdir() if p.suffix in (".png", ".svg"))
+        assert alone == [f for f in files if f.endswith(suffix)]

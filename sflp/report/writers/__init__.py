@@ -169,8 +169,14 @@ def resolve_ranges(ranges: str, stack_count: int) -> str:
 
 
 def make_writers(formats: Sequence[str], ranges: str, paper: str = "a4") -> list[Writer]:
-    """A writer for each format (``formats`` checked by :func:`check_formats`)."""
-    return [WRITERS[name](ranges=ranges, paper=paper) for name in formats]
+    """A writer for each format (``formats`` checked by :func:`check_formats`); the picture
+    formats share one :class:`PictureWriter`, which draws each picture once for all of them."""
+    writers = [WRITERS[name](ranges=ranges, paper=paper) for name in formats]
+    pictures = [w for w in writers if isinstance(w, PictureWriter)]
+    if len(pictures) > 1:
+        merged = PictureWriter(*(s for w in pictures for s in w.suffixes))
+        writers = [merged if w is pictures[0] else w for w in writers if w not in pictures[1:]]
+    return writers
 
 
 __all__ = [
