@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -35,6 +34,15 @@ from sflp.core.cards import CLASS_NAMES, GRID_RANKS, N_CLASSES, PLAYERS
 from sflp.errors import ConfigError
 from sflp.report.stacks import sorted_solutions
 from sflp.report.text import fraction_text, solution_rows
+from sflp.report.threshold_rows import (  # noqa: F401 -- re-exported: the frame module names them too
+    ROW_COLUMNS,
+    SC_DECIMALS,
+    THRESHOLDS_COLUMNS,
+    THRESHOLDS_CSV_COLUMNS,
+    chart_label,
+    published_sc,
+    threshold_rows,
+)
 
 PLAYER_TITLES = {"sb": "SB push", "bb": "BB call"}
 """Titles of the two players' charts; also the workbook's sheet titles."""
@@ -43,10 +51,7 @@ THRESHOLD_DECIMALS = 6
 an exact root, isolated with integers, and correctly rounded by exact signs at the rounding
 boundary (:mod:`sflp.solving.threshcert`), so every published digit is proven."""
 
-THRESHOLDS_COLUMNS = ("player", "hand", "max_stack", "capped", "intervals", "any_intervals")
-"""The columns of :func:`thresholds_frame` that come straight from the thresholds (and open ``thresholds.csv``)."""
-THRESHOLDS_CSV_COLUMNS = (*THRESHOLDS_COLUMNS, "chart_label")
-"""``thresholds.csv``'s columns (then ``sc_number`` when the set has the SC numbers)."""
+
 
 
 # ---------------------------------------------------------------- solutions
@@ -102,39 +107,9 @@ def thresholds_frame(thresholds) -> pd.DataFrame:
     ``any_intervals`` the stack intervals with frequency > 0.5 / > 0 as text; ``label`` is the
     chart number (``"7.7"``, ``"25+"``, ``"-"``), ``multi`` marks hands with several > 0.5
     intervals, and ``chart_label`` is the text of the hand's cell in every medium: the number and
-    its mark (:func:`chart_label`).
+    its mark (:func:`chart_label`).  The rows are :func:`sflp.report.threshold_rows.threshold_rows`.
     """
-    rows = []
-    top, low = float(thresholds.high), float(thresholds.low)
-    for player in PLAYERS:
-        for hand in CLASS_NAMES:
-            h = thresholds.get(player, hand)
-            iv_text, any_text, top_text = h.published_texts()  # the certified decimals
-            rows.append(
-                (
-                    player,
-                    hand,
-                    math.nan if top_text is None else float(top_text),
-                    bool(h.capped),
-                    iv_text,
-                    any_text,
-                    h.label(),
-                    bool(h.multi),
-                    chart_label(h, top, low),
-                )
-            )
-    return pd.DataFrame(rows, columns=[*THRESHOLDS_COLUMNS, "label", "multi", "chart_label"])
-
-
-def chart_label(hand, top: float, low: float | None = None) -> str:
-    """The text of one hand's chart cell (:class:`sflp.solving.thresholds.HandThresholds` ``hand``
-    on a chart from ``low`` to ``top`` bb) by the one label rule of every medium,
-    :func:`sflp.report.scale.cell_label`: the number (``7.1``, ``137``, ``25+``, ``-``), then its
-    mark (``*`` several stretches, each fold narrower than 0.5 bb; ``†`` a fold of 0.5 bb or more).
-    """
-    from sflp.report.scale import cell_label
-
-    return cell_label(hand.max_stack, hand.capped, hand.intervals, top, hand.exact_label, low=low).text
+    return pd.DataFrame(threshold_rows(thresholds), columns=list(ROW_COLUMNS))
 
 
 # ---------------------------------------------------------------- Sklansky-Chubukov numbers
@@ -150,31 +125,6 @@ def sc_frame(numbers: dict) -> pd.DataFrame:
         value = math.inf if sc.unbounded else math.nan if sc.never else float(sc.stack)
         rows.append((hand, value, fraction_text(sc.stack), sc.label()))
     return pd.DataFrame(rows, columns=["hand", "sc_number", "sc_exact", "label"])
-
-
-SC_DECIMALS = 6
-"""``thresholds.csv`` publishes the SC numbers to 1e-6 bb, like the thresholds and ``sflp sc``."""
-
-
-def published_sc(sc) -> float:
-    """One SC number as ``thresholds.csv`` publishes it: the exact fraction correctly rounded to
-    :data:`SC_DECIMALS` decimals (half to even, decided on the fraction, so no float noise and no
-    double rounding), as the float whose shortest text is those decimals; ``inf`` when unbounded,
-    NaN when never profitable.
-
-    >>> from fractions import Fraction
-    >>> from types import SimpleNamespace as S
-    >>> published_sc(S(unbounded=False, never=False, stack=Fraction(27775499610692964, 10**14)))
-    277.754996
-    >>> published_sc(S(unbounded=False, never=False, stack=Fraction(2, 3)))
-    0.666667
-    """
-    if sc.unbounded:
-        return math.inf
-    if sc.never:
-        return math.nan
-    scale = 10**SC_DECIMALS
-    return float(Fraction(round(Fraction(sc.stack) * scale), scale))
 
 
 def add_sc_column(tdf: pd.DataFrame, numbers: dict) -> pd.DataFrame:

@@ -108,13 +108,20 @@ RANGES_CSV_MAX_STACKS = 2000
 ``ranges_segments.csv`` above it."""
 
 
+FRAME_FORMATS = frozenset({"xlsx", "html", "pdf", "png", "svg"})
+"""The formats whose files are drawn from pandas frames (:mod:`sflp.report.frames`); the ``csv``
+format's files (and the ranges in every form) are written from the blocks' arrays and the
+thresholds themselves."""
+
+
 def warm(config, formats: Sequence[str]) -> None:
     """A worker's start (:class:`sflp.report.jobs.Jobs`): load what the formats' jobs use while the main
-    process is still solving."""
-    import pandas  # noqa: F401
+    process is still solving.  pandas only for the formats drawn from frames
+    (:data:`FRAME_FORMATS`): a set of CSV files never imports it."""
+    if FRAME_FORMATS & set(formats):
+        import pandas  # noqa: F401
 
-    import sflp.report.frames  # noqa: F401
-
+        import sflp.report.frames  # noqa: F401
     if "xlsx" in formats:
         import sflp.report.excel  # noqa: F401
     if "html" in formats:

@@ -17,10 +17,12 @@ from sflp.report.writers.segments import MarginsSupports, RangesSegments
 
 
 def _thresholds_csv(path: Path, sweep: Sweep) -> None:
-    from sflp.report.csv_out import write_thresholds_csv
-    from sflp.report.frames import add_sc_column
+    """``thresholds.csv`` with the SC numbers, from the thresholds themselves (no frame: a set of
+    CSV files imports no pandas)."""
+    from sflp.atomic import write_text
+    from sflp.report.threshold_rows import thresholds_csv_text
 
-    write_thresholds_csv(add_sc_column(sweep.tdf, sweep.sc_numbers()), path)
+    write_text(path, thresholds_csv_text(sweep.thresholds, sweep.sc_numbers()))
 
 
 def _thresholds_exact_csv(path: Path, certificate) -> None:
@@ -31,15 +33,15 @@ def _thresholds_exact_csv(path: Path, certificate) -> None:
 
 
 def _grid_csvs(stage: Path, stack: float, rows: np.ndarray) -> None:
-    """``sb_push_<S>bb.csv`` and ``bb_call_<S>bb.csv`` of one grid stack (``rows``: its Block rows)."""
-    from sflp.report.csv_out import write_grid_csv
-    from sflp.report.frames import grid_from_tidy, ranges_frame_from_arrays
+    """``sb_push_<S>bb.csv`` and ``bb_call_<S>bb.csv`` of one grid stack (``rows``: its Block rows,
+    frequencies in class-id order, which is the grid's cell order: no frame needed)."""
+    from sflp.atomic import write_text
     from sflp.report.text import fmt_num
+    from sflp.study.strategy import grid_csv_text
 
-    ranges = ranges_frame_from_arrays([stack], rows[None])
-    for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
-        grid = grid_from_tidy(ranges, "frequency", player=player)
-        write_grid_csv(grid, stage / f"{name}_{fmt_num(stack)}bb.csv")
+    for k, name in enumerate(("sb_push", "bb_call")):
+        frequencies = np.asarray(rows[k], dtype=np.float64) + 0.0  # -0.0 -> 0.0, as in the ranges frame
+        write_text(stage / f"{name}_{fmt_num(stack)}bb.csv", grid_csv_text(frequencies))
 
 
 def _values_rows_text(rows: np.ndarray, exact: list[str] | None) -> str:
