@@ -122,7 +122,7 @@ def chart(
     from sflp.report.chartset import default_out_dir, write_set
     from sflp.report.jobs import Jobs
     from sflp.report.staging import check_target
-    from sflp.report.writers import check_formats, check_paper, resolve_ranges, warm
+    from sflp.report.writers import check_formats, check_paper, job_workers, resolve_ranges, warm
     from sflp.solving.solver import iter_blocks, iter_solve
     from sflp.solving.thresholds import compute_thresholds
 
@@ -141,7 +141,7 @@ def chart(
     clock = _SolveClock()
     pause_point("solving")  # tests: interrupted before anything is staged
     # the writers' worker processes start now: they load their libraries while this one solves
-    jobs = Jobs(workers, warm=warm, warm_args=(config, formats)).start()
+    jobs = Jobs(job_workers(formats, workers), warm=warm, warm_args=(config, formats)).start()
     try:
         # the exact equilibrium path, computed once: it gives the thresholds and every stack's answer
         with clock:

@@ -415,7 +415,16 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
     """
     from sflp.report.jobs import Jobs
     from sflp.report.staging import StagedFolder, write_manifest
-    from sflp.report.writers import Head, check_formats, check_paper, make_writers, resolve_ranges, sc_job, warm
+    from sflp.report.writers import (
+        Head,
+        check_formats,
+        check_paper,
+        job_workers,
+        make_writers,
+        resolve_ranges,
+        sc_job,
+        warm,
+    )
 
     _check_thresholds(None, thresholds)  # its type, before any work
     formats = check_formats(formats)
@@ -433,7 +442,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
 
     folder = StagedFolder(out, wait=wait, on_wait=on_wait)
     if jobs is None:  # the workers load pandas and the format libraries while this process solves
-        jobs = Jobs(workers, warm=warm, warm_args=(head.config, formats))
+        jobs = Jobs(job_workers(formats, workers), warm=warm, warm_args=(head.config, formats))
     with folder as stage, jobs:
         jobs.temp_folder = str(folder.temp_folder())
         sc = jobs.submit(sc_job, head.config, formats)  # a worker computes them while this process solves

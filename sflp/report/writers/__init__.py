@@ -114,6 +114,21 @@ format's files (and the ranges in every form) are written from the blocks' array
 thresholds themselves."""
 
 
+def job_workers(formats: Sequence[str], workers: int | None) -> int | None:
+    """The worker processes a set of ``formats`` gets when the caller did not say (``workers``
+    None): none when no format is drawn from frames.  A set of CSV files has a few small jobs (the
+    SC numbers, the grids, the thresholds' files), and forking for them cost CPU and no wall time:
+    1-25 bb at 0.05, 3.9 s wall and 4.4 s CPU with two workers, 3.9 s and 3.9 s inline; 1-1000 at
+    0.01, 8.7 s and 11.0 s against 8.6 s and 9.9 s (medians of 2-3 runs, issue 34).
+
+    >>> job_workers(("csv",), None), job_workers(("csv", "xlsx"), None), job_workers(("csv",), 2)
+    (0, None, 2)
+    """
+    if workers is None and not FRAME_FORMATS & set(formats):
+        return 0
+    return workers
+
+
 def warm(config, formats: Sequence[str]) -> None:
     """A worker's start (:class:`sflp.report.jobs.Jobs`): load what the formats' jobs use while the main
     process is still solving.  pandas only for the formats drawn from frames
