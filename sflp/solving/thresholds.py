@@ -897,6 +897,9 @@ class _PathFollower:
         self.probes = 0
         self.pivots = 0
         self.segments_checked = 0
+        from sflp.solving.solver import max_exploitability
+
+        self.max_exploitability = max_exploitability(game0.config)  # the blinds' (exact arithmetic: once)
 
     def run(self) -> list[tuple[float, float, _Piece]]:
         """Contiguous segments covering ``[low, high]`` exactly (tiny gaps at breakpoints closed)."""
@@ -945,8 +948,6 @@ class _PathFollower:
     def accept(self, piece: _Piece, p: float, lo: float, hi: float) -> tuple[float, float, int] | None:
         """The segment ``(a, b, end_row)`` of ``piece`` around ``p`` if it checks out inside
         (event rows at three interior stacks, exploitability at its midpoint), else None."""
-        from sflp.solving.solver import max_exploitability
-
         self.segments_checked += 1
         if self.segments_checked > _MAX_SEGMENTS:
             raise SolveError("thresholds: too many segments; the path could not be followed")
@@ -956,7 +957,7 @@ class _PathFollower:
         if piece.rows_at(a + np.array([0.25, 0.5, 0.75]) * (b - a)).min() < -_VALID_TOL:
             return None
         mid = 0.5 * (a + b)
-        if self.game0.at_stack(mid).exploitability(*piece.strategies(mid)) > max_exploitability(self.game0.config):
+        if self.game0.at_stack(mid).exploitability(*piece.strategies(mid)) > self.max_exploitability:
             return None
         return a, b, brow
 
