@@ -108,6 +108,16 @@ def _tree_rss_mb(pid: int) -> float:
     return total / 2**20
 
 
+def _child_env(extra: dict | None = None) -> dict:
+    """The environment of a timed process: this checkout first on the path, and bytecode caching
+    on (a ``PYTHONDONTWRITEBYTECODE`` in the caller's shell would make every run compile sflp
+    from source, about 0.5 s a process that an installed sflp never pays; the first, untimed
+    run writes the caches)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **(extra or {})}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def one_run(stacks: str, out: Path, formats: str | None = None, memory: bool = True,
             env: dict | None = None) -> dict:
     """One chart job in a fresh process: wall ``seconds``; ``cpu``, the user + system seconds of
@@ -117,7 +127,7 @@ def one_run(stacks: str, out: Path, formats: str | None = None, memory: bool = T
     the rest); ``tree_mb`` (peak PSS of the process tree; sampling ``/proc`` costs CPU in this
     process, not the job's, so ``memory=False`` skips it for timing runs) and ``self_mb``
     (ru_maxrss of the largest child so far)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    env = _child_env(env)
     shutil.rmtree(out, ignore_errors=True)
     command = [sys.executable, "-m", "sflp.cli", "chart", "--stacks", stacks, "--out", str(out), "--json"]
     if formats:
@@ -171,7 +181,7 @@ def solver_alone(stacks: str) -> None:
 def solver_run(stacks: str, env: dict | None = None) -> tuple[float, float]:
     """Wall and CPU seconds of :func:`solver_alone` in a fresh process (interpreter start and
     imports included, as in a chart job)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    env = _child_env(env)
     cpu0 = children_cpu()
     start = time.perf_counter()
     subprocess.run([sys.executable, __file__, "--solver-alone", stacks], check=True, env=env)
