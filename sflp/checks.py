@@ -62,6 +62,12 @@ SHORT_LIMIT = 60
 """The longest quote of a bad input in an error message, in characters."""
 
 
+MAX_WORKERS = 8
+"""The most worker processes a chart job may ask for (``sflp chart --workers``,
+:class:`sflp.report.jobs.Jobs`): a set has a handful of slow files, and past two the wall time
+stops falling while each worker adds its imports (about 0.9 s of CPU and 100 MB)."""
+
+
 def _bounded_repr(limit: int) -> reprlib.Repr:
     """A :class:`reprlib.Repr` that shows at most ``limit`` characters of a string or number
     and four items of a container, three levels deep."""

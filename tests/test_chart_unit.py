@@ -24,7 +24,7 @@ import pytest
 
 from sflp.atomic import PAUSE_ENV
 from sflp.core.game import GameConfig
-from sflp.errors import OutputError
+from sflp.errors import ConfigError, OutputError
 from sflp.report import write_chart_set
 from sflp.report.csv_out import write_ranges_csv
 from sflp.report.frames import ranges_frame
@@ -460,7 +460,7 @@ def locking(fd, mode, nbytes):
     held[ino] = fd
 sys.modules["msvcrt"] = types.SimpleNamespace(locking=locking, LK_NBLCK=2, LK_LOCK=1)
 import sflp, sflp.report, sflp.report.staging as staging
-from sflp.errors import OutputError
+from sflp.errors import ConfigError, OutputError
 target = {str(tmp_path / "set")!r}
 with staging.StagedFolder(target) as stage:
     (stage / "values.csv").write_text("first\\n")
@@ -546,3 +546,43 @@ def test_png_and_svg_draw_each_picture_once(tmp_path, monkeypatch):
         sflp.chart(None, "1:3:0.5", out=tmp_path / suffix, formats=suffix, workers=0)
         alone = sorted(p.name for p in (tmp_path / suffix).iterdir() if p.suffix in (".png", ".svg"))
         assert alone == [f for f in files if f.endswith(suffix)]
+
+
+def test_one_usable_core_means_no_workers(monkeypatch):
+    """os.cpu_count() counts the host's cores; a process pinned to one (taskset, a container's
+    cpuset) or held to one by a cgroup quota writes its set inline."""
+    from sflp.report import jobs
+
+    monkeypatch.setattr(jobs.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(jobs, "_cgroup_cpus", lambda: None)
+    assert jobs.usable_cpus() == 4 and jobs.default_workers() == 2
+    monkeypatch.setattr(jobs, "_cgroup_cpus", lambda: 1)  # docker --cpus 1 on a 4-core host
+    assert jobs.usable_cpus() == 1 and jobs.default_workers() == 0
+    monkeypatch.setattr(jobs, "_cgroup_cpus", lambda: None)
+    monkeypatch.setattr(jobs.os, "sched_getaffinity", lambda pid: {3}, raising=False)  # taskset -c 3
+    assert jobs.default_workers() == 0
+
+
+@pytest.mark.parametrize("bad, message", [(9, "workers=9 is out of range: allowed from 0 to 8"),
+                                          (-1, "workers=-1 is out of range"), (True, "not a whole number"),
+                                          (1.0, "not a whole number")])
+def test_workers_are_checked_before_any_work(tmp_path, bad, message):
+    import sflp
+
+    with pytest.raises(ConfigError, match=message):
+        sflp.chart(None, "1:2:0.5", out=tmp_path / "set", workers=bad)
+    assert not (tmp_path / "set").exists()
+
+
+def test_cli_workers_option(tmp_path):
+    run = [sys.executable, "-m", "sflp.cli", "chart", "--stacks", "1:2:0.5", "--formats", "csv,png"]
+    for bad, said in (("9", "--workers '9' must be at most 8"), ("-1", "must be at least 0"), ("x", "--workers")):
+        got = subprocess.run([*run, "--workers", bad, "--out", str(tmp_path / "bad")], capture_output=True, text=True)
+        assert got.returncode == 2 and said in got.stderr and "Traceback" not in got.stderr, got.stderr
+    for workers in ("0", "1"):
+        out = tmp_path / f"w{workers}"
+        got = subprocess.run([*run, "--workers", workers, "--out", str(out)], capture_output=True, text=True)
+        assert got.returncode == 0, got.stderr
+    assert sorted(p.name for p in (tmp_path / "w0").iterdir()) == sorted(p.name for p in (tmp_path / "w1").iterdir())
+    for name in ("thresholds.csv", "sb_push.png", "values.csv"):
+        assert (tmp_path / "w0" / name).read_bytes() == (tmp_path / "w1" / name).read_bytes()

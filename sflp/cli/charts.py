@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from sflp.checks import parse_stacks
+from sflp.checks import MAX_WORKERS, parse_stacks
 from sflp.cli.options import (
     add_lock,
     add_output,
@@ -88,7 +88,7 @@ def cmd_chart(args) -> int:
         config = config_from(args, stack=min_stack(args.big_blind, args.ante, args.bb_ante))
         result = chart(config, stacks, out=args.out, formats=args.formats, ranges=args.ranges,
                        paper=args.paper, exact=args.exact, grid_stacks=grid_stacks, progress=progress,
-                       **lock_options(args, Path(args.out) if args.out else None))
+                       workers=args.workers, **lock_options(args, Path(args.out) if args.out else None))
     finally:
         progress.close()
     if args.json:
@@ -205,6 +205,10 @@ def add_commands(sub) -> None:
                    help="form of the every-stack ranges: ranges.csv, ranges_segments.csv (runs of equal "
                         "frequency), ranges.parquet (needs the parquet extra); auto = csv up to 2,000 stacks, "
                         "segments above")
+    p.add_argument("--workers", type=whole("--workers", 0, MAX_WORKERS), default=None, metavar="N",
+                   help="worker processes for the slow files, 0 = all in this process (default: 2 where two "
+                        "cores are usable and the formats need frames, else 0); 0 costs the least CPU and "
+                        "memory, 2 the least wall time")
     add_paper(p)
     add_lock(p)
     add_output(p)

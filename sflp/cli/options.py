@@ -97,8 +97,9 @@ def number(name: str):
     return parse
 
 
-def whole(name: str, low: int = 0):
-    """The argparse type of a whole-number option: plain ASCII digits (:func:`sflp.checks.parse_number`)."""
+def whole(name: str, low: int = 0, high: int | None = None):
+    """The argparse type of a whole-number option: plain ASCII digits (:func:`sflp.checks.parse_number`),
+    at least ``low`` and at most ``high`` (None: no limit)."""
     def parse(text: str) -> int:
         try:
             value = parse_number(text, name, whole=True)
@@ -106,6 +107,8 @@ def whole(name: str, low: int = 0):
             raise argparse.ArgumentTypeError(str(exc)) from None
         if value < low:
             raise argparse.ArgumentTypeError(f"{name} {text!r} must be at least {low}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"{name} {text!r} must be at most {high}")
         return value
 
     return parse

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sflp import checks
 from sflp.atomic import pause_point
 from sflp.checks import Stacks, parse_grid_stacks, parse_stacks
 from sflp.errors import ConfigError
@@ -127,6 +128,8 @@ def chart(
     from sflp.solving.thresholds import compute_thresholds
 
     config = _structure(config)
+    if workers is not None:
+        workers = checks.count("workers", workers, high=checks.MAX_WORKERS)
     stacks, note = _stacks(stacks, config)
     config = config.with_stack(stacks[0])
     low, high = stacks[0], stacks[-1]

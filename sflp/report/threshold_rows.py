@@ -3,8 +3,9 @@ holds, as plain tuples, and the file's bytes.
 
 A chart set whose formats need no frame (``--formats csv``, its ranges as CSV or segments) then
 writes its thresholds without importing pandas (about 0.8 s of CPU and 80 MB in each process
-that does); with ``--ranges parquet`` pyarrow imports pandas itself.  :mod:`sflp.report.frames` builds its frame from :func:`threshold_rows`, so
-the frame and the file cannot disagree; the file's text follows the rules of
+that does); with ``--ranges parquet`` pyarrow imports pandas itself.  :mod:`sflp.report.frames`
+builds its frame from :func:`threshold_rows`, so the frame and the file cannot disagree; the
+file's text follows the rules of
 :mod:`sflp.report.csv_out` (shortest round-trip floats, NaN empty, ``true`` / ``false``), and
 ``tests/test_report.py`` checks that both routes give the same bytes.
 """
