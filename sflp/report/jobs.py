@@ -124,22 +124,22 @@ class _Done:
         return self._value
 
 
-def _cgroup_cpus(path: str = "/sys/fs/cgroup/cpu.max") -> int | None:
-    """The cores a cgroup v2 CPU quota allows (``"150000 100000"``: 2), None without a quota.
+def _quota_cpus(text: str) -> int | None:
+    """The cores a cgroup v2 ``cpu.max`` line allows (quota over period, rounded up), None for
+    no quota.
 
-    >>> import tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "cpu.max"
-    >>> _ = f.write_text("50000 100000\n"); _cgroup_cpus(str(f))
-    1
-    >>> _ = f.write_text("max 100000\n"); _cgroup_cpus(str(f)) is None
-    True
+    >>> _quota_cpus("50000 100000"), _quota_cpus("150000 100000"), _quota_cpus("max 100000")
+    (1, 2, None)
     """
+    quota, period = text.split()[:2]
+    return None if quota == "max" else max(1, -(-int(quota) // int(period)))
+
+
+def _cgroup_cpus(path: str = "/sys/fs/cgroup/cpu.max") -> int | None:
+    """The cores this process's cgroup v2 CPU quota allows (``docker --cpus``), None without one."""
     try:
         with open(path) as fh:
-            quota, period = fh.read().split()[:2]
-        if quota == "max":
-            return None
-        return max(1, -(-int(quota) // int(period)))
+            return _quota_cpus(fh.read())
     except (OSError, ValueError):
         return None
 
