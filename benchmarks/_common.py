@@ -40,6 +40,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
+if sys.path[:1] != [str(ROOT)]:  # measure this checkout's sflp, not whichever one is installed
+    sys.path.insert(0, str(ROOT))
 LIBRARIES = ("numpy", "scipy", "cvxpy", "highspy", "numba", "pandas", "openpyxl", "reportlab", "pillow",
              "open_spiel")
 

@@ -119,7 +119,7 @@ def _child_env(extra: dict | None = None) -> dict:
 
 
 def one_run(stacks: str, out: Path, formats: str | None = None, memory: bool = True,
-            env: dict | None = None) -> dict:
+            env: dict | None = None, extra: tuple[str, ...] = ()) -> dict:
     """One chart job in a fresh process: wall ``seconds``; ``cpu``, the user + system seconds of
     the CLI and every worker it forked (``RUSAGE_CHILDREN`` before and after: the job waits for
     its writer pool before it exits, and this waits for the job); the job's own ``solve_seconds``
@@ -132,6 +132,7 @@ def one_run(stacks: str, out: Path, formats: str | None = None, memory: bool = T
     command = [sys.executable, "-m", "sflp.cli", "chart", "--stacks", stacks, "--out", str(out), "--json"]
     if formats:
         command += ["--formats", formats]
+    command += list(extra)
     cpu0 = children_cpu()
     start = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
@@ -243,6 +244,8 @@ def size_table(size: str, runs: int, tmp: Path, rec: Record) -> None:
         rec.timing(f"{size}.csv_job", csv, f"sflp chart --stacks {stacks} --formats csv, whole process tree")
     for line in target_lines(size, figures):
         print(f"  target: {line}")
+    if size == "small":
+        workers_table(stacks, runs, tmp, env, rec, {2: (job, peak)})
     files = sorted(((p.stat().st_size, p.name) for p in out.iterdir()), reverse=True)
     print("  largest files: " + ", ".join(f"{n} {b / 1e6:.1f} MB" for b, n in files[:4]))
     sys.stdout.flush()
@@ -267,6 +270,26 @@ def size_table(size: str, runs: int, tmp: Path, rec: Record) -> None:
     for b, n in files:
         if b >= 1e6:
             rec.put(f"{size}.file.{n}", b, f"{b / 1e6:.1f} MB", f"size of {n}")
+
+
+def workers_table(stacks: str, runs: int, tmp: Path, env: dict, rec: Record, known: dict) -> None:
+    """The same job with ``--workers 0`` and ``--workers 1`` beside the default two: wall, CPU
+    and peak memory (what one core, or a batch of many structures, would choose)."""
+    print(f"  {'workers':<14} {'wall s':>8} {'CPU s':>8} {'peak MB':>8}")
+    for workers in (0, 1, 2):
+        if workers in known:
+            t, peak = known[workers]
+        else:
+            t = Timing()
+            for _ in range(runs):
+                got = one_run(stacks, tmp / f"w{workers}", memory=False, env=env, extra=("--workers", str(workers)))
+                t.add(got["seconds"], got["cpu"])
+            peak = one_run(stacks, tmp / f"w{workers}", env=env, extra=("--workers", str(workers)))["tree_mb"]
+            rec.timing(f"small.workers{workers}", t, f"sflp chart --stacks {stacks} --workers {workers}")
+            rec.put(f"small.workers{workers}.peak_mb", round(peak, 1), f"{peak:.0f} MB",
+                    f"peak PSS of the process tree, --workers {workers}")
+        print(f"  {f'--workers {workers}':<14} {t.wall:8.2f} {t.cpu:8.2f} {peak:8.0f}")
+    sys.stdout.flush()
 
 
 def writer_table(size: str, runs: int, tmp: Path) -> None:
