@@ -65,7 +65,10 @@ and one line in :data:`WRITERS` that makes it from the set's options; :data:`FOR
 it ``sflp chart --formats``) follows from the registry.  A writer imports its format's library
 (pandas, openpyxl, reportlab, pyarrow...) inside the job that needs it, never at the top of its
 module: importing this package loads none of them (``python -X importtime -c "import
-sflp.report.writers"`` shows it), and the solving process never does.
+sflp.report.writers"`` shows it), and the solving process loads them only when it writes the set
+itself (``workers=0``: a set of CSV files, one core, ``sflp chart --workers 0``), and then only
+pandas for the formats drawn from frames (:data:`FRAME_FORMATS`).  PNG and SVG share one
+:class:`PictureWriter` (:func:`make_writers`), which draws each picture once.
 """
 
 from __future__ import annotations
