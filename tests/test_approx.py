@@ -201,10 +201,14 @@ def test_rl_seconds_stay_an_outer_stop():
 
 
 def test_seconds_budget_and_log_trace():
+    # How many iterations fit in 0.05 s is the machine's business (about 1,000 idle; 4 in a loaded
+    # CI pass): the budget bounds the time, the log points are checked on an iteration budget.
     result = run("fictitious-play", TEN, seconds=0.05)
-    assert 0 < result.seconds < 0.5 and result.iterations > 10  # solver time: the budget less the trace
+    assert 0 < result.seconds < 0.5 and result.iterations >= 1  # solver time: the budget less the trace
     its = [p.iteration for p in result.trace]
-    assert its[:8] == [1, 2, 3, 4, 6, 8, 11, 14] and its[-1] == result.iterations
+    assert its == sorted(set(its)) and its[-1] == result.iterations
+    logged = [p.iteration for p in run("fictitious-play", TEN, iterations=20).trace]
+    assert logged == [1, 2, 3, 4, 6, 8, 11, 14, 18, 20]  # next_log_point's steps, then the last iteration
     assert next_log_point(1000) == 1259
 
 
