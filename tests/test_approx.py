@@ -232,7 +232,10 @@ def test_a_seconds_budget_bounds_the_run(method):
     # when its setup alone outlasts the budget, within that setup plus one iteration and point).
     # Here every iteration is traced, exactly, as the atlas traces its points: budgeted as solver
     # time alone (the scoring left out), these runs took many times the budget.  The allowed
-    # overrun is measured: a probe run of one iteration and one point (setup included).
+    # overrun is measured: a probe run of one iteration and one point (setup included).  Half the
+    # budget more is the scheduler's share: under CI's two pytest workers on two cores one run of
+    # rl-tabular came back 88 ms over its 0.3 s budget (plus a 7 ms probe), while a budget ignored
+    # costs several times the budget.
     from sflp.approx.common import reference_for, score_exactly
 
     call = _openspiel(method) if method.startswith("openspiel") else (
@@ -247,7 +250,7 @@ def test_a_seconds_budget_bounds_the_run(method):
         result = call(seconds=budget, trace_every=1)
         wall = time.perf_counter() - t0
     assert result.iterations >= 1 and result.seconds <= wall
-    assert wall <= max(budget, probe) + probe + 0.25 * budget, (wall, probe)
+    assert wall <= max(budget, probe) + probe + 0.5 * budget, (wall, probe)
 
 
 def test_target_stops_early():
