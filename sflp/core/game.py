@@ -376,6 +376,11 @@ class Payoffs:
     K1: np.ndarray
     f: float
     g: float
+    f1: float = 0.0
+    """``f`` and ``g`` move along a line other than the stack (:func:`line_payoffs`): at ``t`` they
+    are ``f + t*f1`` and ``g + t*g1``, and ``K = K0 + t*K1``.  Along the stack both are 0."""
+    g1: float = 0.0
+    along: str = "stack"
 
 
 def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
@@ -397,6 +402,45 @@ def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: s
     r = P.sum(axis=1)
     r.setflags(write=False)
     return Payoffs(level, P, r, K0, K1, terms["fold"].constant, terms["steal"].constant)
+
+
+def line_payoffs(config: GameConfig, along: str = "stack", table: EquityTable | None = None,
+                 level: str = "class") -> Payoffs:
+    """The payoff matrices along the axis ``along`` through ``config`` (see
+    :func:`sflp.core.payoff.line_terms`): ``K = K0 + t*K1``, ``f + t*f1``, ``g + t*g1`` at the value
+    ``t`` of that axis, the other amounts as in ``config``.  Along the stack this is
+    :func:`payoffs_for` itself; other lines are cached beside it.
+
+    >>> p = line_payoffs(GameConfig(stack=10), "ante")
+    >>> float(p.f), float(p.f1), float(p.g), float(p.g1), p.along
+    (-0.5, -1.0, 1.0, 1.0, 'ante')
+    """
+    if along == "stack":
+        return payoffs_for(config, table, level)
+    from sflp.core.payoff import line_terms, showdown, stack_split
+
+    table = table_arg(table)
+    key = ("line", along, tuple(v for k, v in config.as_dict().items() if k != along), level,
+           table.sha256 or id(table))
+    if key in _PAYOFF_CACHE:
+        return _PAYOFF_CACHE[key]
+    terms = line_terms(config, along, float)
+    pairs, wins, ties, losses = (a.astype(np.float64) for a in table.level_counts(level))
+    constant, slope = stack_split(terms)
+    scale = float(DEALS) * BOARDS_PER_PAIR
+    P = pairs / DEALS
+    K0 = showdown(constant, wins, ties, losses, pairs, BOARDS_PER_PAIR) / scale
+    K1 = showdown(slope, wins, ties, losses, pairs, BOARDS_PER_PAIR) / scale
+    for arr in (P, K0, K1):
+        arr.setflags(write=False)
+    r = P.sum(axis=1)
+    r.setflags(write=False)
+    out = Payoffs(level, P, r, K0, K1, terms["fold"].constant, terms["steal"].constant,
+                  terms["fold"].per_stack, terms["steal"].per_stack, along)
+    if len(_PAYOFF_CACHE) > 32:
+        _PAYOFF_CACHE.clear()
+    _PAYOFF_CACHE[key] = out
+    return out
 
 
 _PAYOFF_CACHE: dict[tuple, Payoffs] = {}

@@ -98,6 +98,42 @@ def terminal_payoffs(config, number: Callable[[Fraction], object] = Fraction) ->
     return {node: Payoff(number(c), number(s)) for node, (c, s) in exact.items()}
 
 
+LINE_AXES = ("stack", "ante", "bb_ante")
+"""The axes a threshold path may follow (:func:`line_terms`): the stack at fixed blinds and antes,
+or an ante at a fixed stack and blinds."""
+
+
+def line_terms(config, along: str = "stack", number: Callable[[Fraction], object] = Fraction) -> dict[str, Payoff]:
+    """SB's net chips at every terminal node along the line of ``config`` in the axis ``along``,
+    as ``constant + per_stack * t`` where ``t`` is the value of that axis (the field keeps its name,
+    ``per_stack``, so that :func:`stack_split` and :func:`showdown` serve every line).
+
+    Every node's payoff is affine in each amount separately (the table above), so along any axis
+    it is its value at ``t = 0`` plus ``t`` times its change from ``t = 0`` to ``t = 1``, exactly.
+    ``along="stack"`` is :func:`terminal_payoffs` itself.  Along the ante, SB's fold loses one more
+    ante and the steal wins one more, and nothing else moves; along the BB ante the steal, the
+    loss and the tie move:
+
+    >>> from sflp.core.game import GameConfig
+    >>> line_terms(GameConfig(stack=10, ante=0.1), "ante")["fold"], line_terms(GameConfig(stack=10), "ante")["win"]
+    (Payoff(-1/2, -1), Payoff(10, 0))
+    >>> [line_terms(GameConfig(stack=10), "bb_ante")[n] for n in ("steal", "lose", "tie")]
+    [Payoff(1, 1), Payoff(-10, 1), Payoff(0, 1/2)]
+    """
+    if along not in LINE_AXES:
+        raise ValueError(f"along={along!r}: expected one of {', '.join(LINE_AXES)}")
+    ex = dict(config if isinstance(config, Mapping) else config.exact())
+    if along == "stack":
+        return terminal_payoffs(ex, number)
+    stack = ex["stack"]
+    ends = []
+    for t in (Fraction(0), Fraction(1)):
+        ex[along] = t
+        ends.append({k: p.at(stack) for k, p in terminal_payoffs(ex).items()})
+    v0, v1 = ends
+    return {node: Payoff(number(v0[node]), number(v1[node] - v0[node])) for node in NODES}
+
+
 def showdown(values: dict[str, object], wins, ties, losses, pairs, boards: int):
     """SB's net chips over the showdowns of a hand pair, minus the steal, summed over boards.
 

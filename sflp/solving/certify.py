@@ -194,16 +194,31 @@ class _Structure:
     steal: Fraction
     bound: tuple[int, int]  # max |KC|, max |KS|
     checked: set = dataclasses.field(default_factory=set)  # ids of the float payoffs found equal
+    # A line other than the stack (sflp.core.payoff.line_terms, e.g. the ante at a fixed stack):
+    # t is that axis, den0 also clears the fixed stack, KS = showdown(2 * slopes) (the slopes are
+    # halves), so 2*den0*D*B*K(t) = KC + t*ks2*KS with ks2 = den0, and g - f = steal_fold + t*gf_slope.
+    along: str = "stack"
+    ks_factor: int = 0  # ks2 when not 2*den0 (0: the stack's 2*den0)
+    gf_slope: Fraction = Fraction(0)
+
+    @property
+    def ks2(self) -> int:
+        """The factor of ``t * KS`` in ``2*den0*D*B*K(t)`` (``2*den0`` along the stack)."""
+        return self.ks_factor or 2 * self.den0
 
 
 _STRUCTURE_CACHE: dict[tuple, _Structure] = {}
 
 
-def _structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction]) -> _Structure:
-    key = (tuple(v for k, v in cfg.items() if k != "stack"), game.level, table.sha256 or id(table))
+def _structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction], along: str = "stack") -> _Structure:
+    key = (tuple(v for k, v in cfg.items() if k != along), game.level, table.sha256 or id(table), along)
     hit = _STRUCTURE_CACHE.get(key)
     if hit is not None:
         return hit
+    if along != "stack":
+        st = _line_structure(game, table, cfg, along)
+        _STRUCTURE_CACHE[key] = st
+        return st
     counts = _counts(table, game.level)
     # the payoffs of every terminal node, from the one payoff home (sflp.core.payoff)
     constant, per_stack = stack_split(terminal_payoffs(cfg))
@@ -230,6 +245,32 @@ def _structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction])
     return st
 
 
+def _line_structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction], along: str) -> _Structure:
+    """The integers of the line through ``cfg`` along ``along`` (see :class:`_Structure`)."""
+    from sflp.core.payoff import line_terms
+
+    counts = _counts(table, game.level)
+    constant, slope = stack_split(line_terms(cfg, along))
+    den0 = math.lcm(*(v.denominator for k, v in cfg.items() if k != along))
+    c_ints = {k: v * 2 * den0 for k, v in constant.items()}
+    s_ints = {k: 2 * v for k, v in slope.items()}
+    if any(v.denominator != 1 for v in (*c_ints.values(), *s_ints.values())):  # pragma: no cover - rules
+        raise CertificateError(f"the payoffs along the {along} are not integers when scaled")
+    c_ints = {k: int(v) for k, v in c_ints.items()}
+    s_ints = {k: int(v) for k, v in s_ints.items()}
+    B = BOARDS_PER_PAIR
+    arrays = tuple(a.astype(object) for a in (counts.wins, counts.ties, counts.losses, counts.pairs))
+    KC, KS = showdown(c_ints, *arrays, B), showdown(s_ints, *arrays, B)
+    bound = (int(np.abs(KC).max()), int(np.abs(KS).max()))
+    small = tuple(b * (counts.pairs.shape[0] + 1) < _INT64_LIMIT for b in bound)
+    KC = KC.astype(np.int64) if small[0] else KC
+    KS = KS.astype(np.int64) if small[1] else KS
+    if len(_STRUCTURE_CACHE) > 16:
+        _STRUCTURE_CACHE.clear()
+    return _Structure(den0, KC, KS, constant["steal"] - constant["fold"], constant["fold"], constant["steal"], bound,
+                      along=along, ks_factor=den0, gf_slope=slope["steal"] - slope["fold"])
+
+
 def _check_float_payoffs(game: PushFoldGame, st: _Structure) -> None:
     """The exact matrix must be the game's float matrix (a guard against a mismatched table or
     payoffs): ``K0`` and ``K1`` compared once per float payoffs object (stacks share it)."""
@@ -237,7 +278,10 @@ def _check_float_payoffs(game: PushFoldGame, st: _Structure) -> None:
     if id(p) in st.checked:
         return
     B = BOARDS_PER_PAIR
-    for exact_part, scale, float_part in ((st.KC, 2 * st.den0 * DEALS * B, p.K0), (st.KS, DEALS * B, p.K1)):
+    if getattr(p, "along", "stack") != st.along:
+        raise CertificateError(f"the game's payoffs follow the {p.along}, the exact ones the {st.along}")
+    ks_scale = DEALS * B if st.along == "stack" else 2 * st.den0 * DEALS * B // st.ks2
+    for exact_part, scale, float_part in ((st.KC, 2 * st.den0 * DEALS * B, p.K0), (st.KS, ks_scale, p.K1)):
         approx = np.asarray(exact_part, dtype=np.float64) / scale
         if not np.abs(approx - float_part).max() <= 1e-12 * max(float(np.abs(float_part).max()), 1e-300):
             raise CertificateError("the exact payoff matrix does not match the game's float matrix K")
@@ -263,7 +307,7 @@ def exact_payoffs(game: PushFoldGame) -> ExactPayoffs:
         return hit
     cfg = game.config.exact()
     st = _structure(game, table, cfg)
-    _check_float_payoffs(game, st)
+    _check_float_payoffs(game, st)  # a game of a line's payoffs is refused here
     counts = _counts(table, game.level)
     # scale * K = 2*den*D*B*K(S) = (den/den0) * KC + (2*den*S) * KS, den = lcm(den0, S's denominator)
     den = math.lcm(st.den0, stack.denominator)

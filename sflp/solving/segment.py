@@ -159,10 +159,10 @@ _GAMES: dict[int, tuple] = {}
 
 def _game_structure(game: PushFoldGame, table):
     """:func:`sflp.solving.certify._structure` of ``game`` with its float payoffs checked, once per game
-    object (a sweep makes every segment from one game)."""
+    object (a sweep makes every segment from one game); along the line of its payoffs."""
     hit = _GAMES.get(id(game))
     if hit is None or hit[0] is not game or hit[1] is not table:
-        st = _structure(game, table, game.config.exact())
+        st = _structure(game, table, game.config.exact(), game.payoffs.along)
         _check_float_payoffs(game, st)
         if len(_GAMES) > 8:
             _GAMES.clear()
@@ -178,23 +178,25 @@ def _int64_parts(st, counts):
     hit = _OBJECT_PARTS.get(key)
     if hit is None or hit[0] is not st:
         n = counts.pairs.shape[0]
-        steal = _steal_part(st, counts)
+        steal, slope = _steal_part(st, counts), _steal_part(st, counts, slope=True)
         b_steal = max(abs(int(v)) for v in steal.tolist())
+        b_slope = max(abs(int(v)) for v in slope.tolist())
         fits = (st.KC.dtype == np.int64 and st.KS.dtype == np.int64
-                and b_steal + n * st.bound[0] < 2**62 and n * 2 * st.den0 * st.bound[1] < 2**62
+                and b_steal + n * st.bound[0] < 2**62 and b_slope + n * st.ks2 * st.bound[1] < 2**62
                 and n * int(counts.pairs.max()) < 2**62)
-        parts = (st.KC, st.KS * (2 * st.den0), steal.astype(np.int64)) if fits else None
+        parts = (st.KC, st.KS * st.ks2, steal.astype(np.int64), slope.astype(np.int64)) if fits else None
         hit = _OBJECT_PARTS[key] = (st, parts)
     return hit[1]
 
 
-def _steal_part(st, counts) -> np.ndarray:
+def _steal_part(st, counts, slope: bool = False) -> np.ndarray:
     """``sigma0 r_i (g - f)`` scaled as in ``e_i``: ``B * 2 den0 (g - f) * row_pairs_i`` (Python
-    ints, made once per structure and level)."""
-    key = ("steal", id(st), id(counts))
+    ints, made once per structure and level); with ``slope``, the same of its slope along the
+    structure's line (zero along the stack)."""
+    key = ("steal", id(st), id(counts), slope)
     hit = _OBJECT_PARTS.get(key)
     if hit is None or hit[0] is not st:
-        gf0 = int(2 * st.den0 * st.steal_fold)  # 2*den0*(g - f), an integer
+        gf0 = int(2 * st.den0 * (st.gf_slope if slope else st.steal_fold))  # 2*den0*(g - f), an integer
         hit = (st, BOARDS_PER_PAIR * gf0 * np.array(counts.row_pairs, dtype=object))
         _OBJECT_PARTS[key] = hit
     return hit[1]
@@ -206,7 +208,7 @@ def _object_parts(st) -> tuple[np.ndarray, np.ndarray]:
     if hit is None or hit[0] is not st:
         if len(_OBJECT_PARTS) > 8:
             _OBJECT_PARTS.clear()
-        hit = (st, np.asarray(st.KC, dtype=object), np.asarray(st.KS, dtype=object) * (2 * st.den0))
+        hit = (st, np.asarray(st.KC, dtype=object), np.asarray(st.KS, dtype=object) * st.ks2)
         _OBJECT_PARTS[id(st)] = hit
     return hit[1], hit[2]
 
@@ -233,6 +235,7 @@ class SegmentCertificate:
             return
         table = game.table or load_table()
         st = _game_structure(game, table)  # the structure's integers (cached)
+        self.line = st.along != "stack"  # a line's polynomials are in its axis: event rows only
         counts = _counts(table, game.level)
         n = counts.pairs.shape[0]
         self.n, self.names = n, _names(game.level)
@@ -245,18 +248,20 @@ class SegmentCertificate:
         parts64 = _int64_parts(st, counts)  # int64 KC, KS2 and steal part when every sum fits
         self._fits64 = parts64 is not None
         if self._fits64:
-            KC64, KS64, steal64 = parts64
+            KC64, KS64, steal64, slope64 = parts64
             eA = steal64 + KC64[:, pb].sum(axis=1)
-            eB = KS64[:, pb].sum(axis=1)
+            eB = KS64[:, pb].sum(axis=1) + slope64 if self.line else KS64[:, pb].sum(axis=1)
             hA = KC64[ps, :].sum(axis=0)
             hB = KS64[ps, :].sum(axis=0)
             rho = counts.pairs[ps, :].sum(axis=0)
             KCv, KSv, pairs_v = KC64, KS64, counts.pairs
         else:
             eA = _steal_part(st, counts) + _sum(st.KC, pb, axis=1)
-            eB = _sum(st.KS, pb, axis=1) * (2 * st.den0)
+            eB = _sum(st.KS, pb, axis=1) * st.ks2
+            if self.line:
+                eB = eB + _steal_part(st, counts, slope=True)
             hA = _sum(st.KC, ps, axis=0)
-            hB = _sum(st.KS, ps, axis=0) * (2 * st.den0)
+            hB = _sum(st.KS, ps, axis=0) * st.ks2
             rho = counts.pairs[ps, :].sum(axis=0).astype(object)
             KCv, KSv, pairs_v = KC, KS2, counts.pairs.astype(object)
         C = [[[int(KC[i, j]), int(KS2[i, j])] for j in bm] for i in sm]
@@ -354,6 +359,8 @@ class SegmentCertificate:
         """The certified solution at ``config`` (a stack of this segment's blinds and antes), or
         None when this support does not certify it non-degenerately (the caller then uses
         :func:`~sflp.solving.certify.certify`)."""
+        if getattr(self, "line", False):
+            raise ValueError("a segment of a line other than the stack certifies its event polynomials only")
         if not self.ok:
             return None
         t0 = time.perf_counter()
@@ -564,6 +571,8 @@ class SegmentCertificate:
         segment whose identities do not hold, is certified by :meth:`solution` (exact integers),
         and one that this support does not certify is marked (``missing``).  ``compiled``: the
         numba kernels (:mod:`sflp.solving.ddkernel`) rather than numpy, as in :func:`evaluate`."""
+        if getattr(self, "line", False):
+            raise ValueError("a segment of a line other than the stack certifies its event polynomials only")
         blk = SegmentBlock(self, stacks, config)
         if not self.ok:
             blk.missing[:] = True

@@ -327,12 +327,20 @@ def _isolating_width(b: float, prev: float, nxt: float) -> Fraction:
     return Fraction(2) ** math.floor(math.log2(want))
 
 
-def certify_path(config, low: float, high: float, segments, table=None) -> PathCertificate:
+def certify_path(config, low: float, high: float, segments, table=None, along: str = "stack") -> PathCertificate:
     """Prove the path ``segments`` (``(a, b, support)`` in bb, contiguous over ``[low, high]``) exact
-    and isolate its breakpoints and 0.5 crossings (module doc); :class:`SolveError` if any step fails."""
+    and isolate its breakpoints and 0.5 crossings (module doc); :class:`SolveError` if any step fails.
+
+    ``along="ante"`` or ``"bb_ante"``: the path follows that ante at ``config.stack``, and every
+    polynomial above is in the ante (the same proof, on the line's integers)."""
     from sflp.solving.segment import SegmentCertificate
 
-    game = PushFoldGame(config.with_stack(low), table)
+    if along == "stack":
+        game = PushFoldGame(config.with_stack(low), table)
+    else:
+        from sflp.core.game import line_payoffs
+
+        game = PushFoldGame(config, table, payoffs=line_payoffs(config, along, table))
     rows = [_SegRows(j, SegmentCertificate(game, sup)) for j, (_, _, sup) in enumerate(segments)]
     J = len(segments)
     lo_root, hi_root = end_root(low, 0), end_root(high, J - 1)

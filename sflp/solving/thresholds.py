@@ -63,7 +63,7 @@ from numpy.polynomial import chebyshev as _cheb
 from sflp import checks
 from sflp.core.cards import CLASS_INDEX as _CLASS_INDEX
 from sflp.core.cards import CLASS_NAMES, N_CLASSES, PLAYERS
-from sflp.core.game import GameConfig, Payoffs, PushFoldGame, payoffs_for
+from sflp.core.game import GameConfig, Payoffs, PushFoldGame, line_payoffs
 from sflp.errors import ConfigError, SolveError
 from sflp.solving.support import (
     PATH_TOLERANCES,
@@ -111,6 +111,8 @@ class HandThresholds:
     texts: tuple | None = field(default=None, compare=False)
     """``(intervals, any_intervals, max_stack)`` as published text, each end the exact root
     correctly rounded to 6 decimals (set by the certified path); None: from the floats."""
+    along: str = field(default="stack", compare=False)
+    """The axis of the intervals: ``"stack"``, or ``"ante"`` / ``"bb_ante"`` (see :class:`Thresholds`)."""
 
     def published_texts(self) -> tuple[str, str, str | None]:
         """The ``intervals``, ``any_intervals`` and ``max_stack`` of ``thresholds.csv``: the exact
@@ -140,9 +142,17 @@ class HandThresholds:
         '25+'
         >>> HandThresholds("bb", "72o", (), ((1.0, 1.2),), None, False).label()
         '-'
+
+        Along an ante the stack's 0.1 bb would say nothing: the label is the published intervals
+        (6 decimals, exact when certified, trailing zeros dropped), ``+`` for one reaching the top:
+
+        >>> HandThresholds("bb", "J7s", ((0.0957161, 0.25),), ((0.0933, 0.25),), 0.25, True, along="ante").label()
+        '0.095716+'
         """
         if self.max_stack is None:
             return "-"
+        if self.along != "stack":
+            return _line_label(self.published_texts()[0], self.capped)
         if self.capped:
             return f"{self.max_stack:g}+"
         if self.exact_label is not None:
@@ -166,6 +176,9 @@ class Thresholds:
     certificate: object = field(default=None, compare=False, repr=False)
     """The proof of the thresholds (:class:`sflp.solving.threshcert.PathCertificate`), None when
     computed with ``certify=False``."""
+    along: str = "stack"
+    """The axis the path follows: ``"stack"`` (``low``, ``high``, the breakpoints and every hand's
+    intervals are stacks), or ``"ante"`` / ``"bb_ante"`` (they are that ante, at ``config.stack``)."""
 
     def get(self, player: str, hand: str) -> HandThresholds:
         """The thresholds of ``hand`` (class name such as ``"T3s"``) for ``player`` ("sb"/"bb")."""
@@ -184,8 +197,10 @@ class Thresholds:
         """The JSON object: the structure, the stack range, the breakpoints and one row per player x
         hand (the columns of ``thresholds.csv``, intervals as ``[low, high]`` pairs, ``max_stack``
         null when the hand is never played)."""
+        line = {} if self.along == "stack" else {"along": self.along}
         return {
-            **{k: v for k, v in self.config.as_dict().items() if k != "stack"},
+            **{k: v for k, v in self.config.as_dict().items() if k != self.along},
+            **line,
             "low": float(self.low),
             "high": float(self.high),
             "breakpoints": [float(b) for b in self.breakpoints],
@@ -221,17 +236,18 @@ class Thresholds:
         return starts
 
     def segment_of(self, stack: float) -> tuple[int, Support]:
-        """The index of the segment ``stack`` lies in, and its support."""
+        """The index of the segment ``stack`` (a value of :attr:`along`) lies in, and its support."""
         stack = float(stack)
         if not (self.low - 1e-12 <= stack <= self.high + 1e-12) or not self.segments:
-            raise ConfigError(f"stack={stack!r} is outside [{self.low:g}, {self.high:g}]")
+            raise ConfigError(f"{self.along}={stack!r} is outside [{self.low:g}, {self.high:g}]")
         k = max(0, bisect.bisect_right(self.segment_starts(), stack) - 1)
         return k, self.segments[k][2]
 
     def strategies_at(self, stack: float) -> tuple[np.ndarray, np.ndarray]:
-        """SB push and BB call frequencies at ``stack`` from its segment's support (no LP)."""
+        """SB push and BB call frequencies at ``stack`` (a value of :attr:`along`) from its segment's
+        support (no LP)."""
         _, support = self.segment_of(stack)
-        payoffs = self._payoffs or payoffs_for(self.config)
+        payoffs = self._payoffs or line_payoffs(self.config, self.along)
         return _strategies(payoffs, support, float(stack))
 
     def solve(self, stacks, *, exact: bool = False, progress=None, workers: int | None = None) -> list:
@@ -242,7 +258,27 @@ class Thresholds:
         """
         from sflp.solving.solver import solve_many
 
+        if self.along != "stack":
+            raise ConfigError(f"solve() reads stacks off a stack path; this path follows the {self.along} "
+                              f"(use strategies_at, or sflp.solve at each point)")
         return solve_many(stacks, self.config, exact=exact, progress=progress, workers=workers, path=self)
+
+
+def _short(number: str) -> str:
+    return number.rstrip("0").rstrip(".") if "." in number else number
+
+
+def _line_label(intervals: str, capped: bool) -> str:
+    """The label of a hand along an ante: its intervals, the last one ``a+`` when it is capped.
+
+    >>> _line_label("0.000000-0.012500;0.100000-0.250000", True), _line_label("0.020000-0.030000", False)
+    ('0-0.0125;0.1+', '0.02-0.03')
+    """
+    parts = [tuple(_short(v) for v in piece.split("-")) for piece in intervals.split(";")]
+    text = [f"{a}-{b}" for a, b in parts]
+    if capped:
+        text[-1] = f"{parts[-1][0]}+"
+    return ";".join(text)
 
 
 def format_intervals(intervals) -> str:
@@ -257,10 +293,17 @@ def format_intervals(intervals) -> str:
 # ---------------------------------------------------------------------------- one support
 
 
+def _rgf(p: Payoffs, t: float) -> np.ndarray:
+    """``r (g - f)`` at ``t`` on the line of ``p`` (along the stack it does not move)."""
+    if p.g1 == 0 and p.f1 == 0:
+        return p.r * (p.g - p.f)
+    return p.r * ((p.g - p.f) + t * (p.g1 - p.f1))
+
+
 def _strategies(payoffs: Payoffs, support: Support, stack: float) -> tuple[np.ndarray, np.ndarray]:
     """The strategies of ``support`` at ``stack`` (indifference systems solved directly)."""
     p = payoffs
-    system = indifference_system(p.K0 + stack * p.K1, p.r * (p.g - p.f), support)
+    system = indifference_system(p.K0 + stack * p.K1, _rgf(p, stack), support)
     x, y = system.x_pure, system.y_pure
     if support.sb_mixed:
         x, y = system.strategies(*system.solve())
@@ -302,16 +345,16 @@ class _Piece:
         # SB pure-in needs margin >= 0, pure-out <= 0; BB calls where (K'x)_j < 0.
         sb_sign = np.where(xp[self.sb_rows] > 0.5, 1.0, -1.0) / p.r[self.sb_rows]
         bb_sign = np.where(yp[self.bb_rows] > 0.5, -1.0, 1.0) / p.r[self.bb_rows]
-        rgf = p.r * (p.g - p.f)
+        rgf, rgf1 = _rgf(p, 0.0), p.r * (p.g1 - p.f1)  # r (g - f) at t = 0, and its slope
         # everything as (constant, slope) in S: K(S) y_pure, K(S)' x_pure and the mixed blocks
-        self.a0, self.a1 = rgf + p.K0 @ yp, p.K1 @ yp  # SB margins against BB's pure part
+        self.a0, self.a1 = rgf + p.K0 @ yp, rgf1 + p.K1 @ yp  # SB margins against BB's pure part
         self.c0, self.c1 = p.K0.T @ xp, p.K1.T @ xp  # (K'x)_j from SB's pure part
         self.sa0, self.sa1 = sb_sign * self.a0[self.sb_rows], sb_sign * self.a1[self.sb_rows]
         self.bc0, self.bc1 = bb_sign * self.c0[self.bb_rows], bb_sign * self.c1[self.bb_rows]
         if k:
             # the indifference system is linear in (K, base): at K0 + S*K1 it is sys0 + S*sys1
             sys0 = indifference_system(p.K0, rgf, support, (self.a0, self.c0))
-            sys1 = indifference_system(p.K1, np.zeros(n), support, (self.a1, self.c1))
+            sys1 = indifference_system(p.K1, rgf1, support, (self.a1, self.c1))
             self.C0, self.d0, self.b0 = sys0.C, sys0.d, sys0.b
             self.C1, self.d1, self.b1 = sys1.C, sys1.d, sys1.b
             self.Ks0 = sb_sign[:, None] * p.K0[np.ix_(self.sb_rows, bm)]
@@ -650,7 +693,7 @@ def _segment(piece: _Piece, p: float, lo: float, hi: float) -> tuple[float, floa
 # ---------------------------------------------------------------------------- pivots
 
 
-def _score(payoffs: Payoffs, K: np.ndarray, sup: Support) -> float:
+def _score(payoffs: Payoffs, K: np.ndarray, sup: Support, base: np.ndarray) -> float:
     """How far ``sup`` is from being an equilibrium support at the stack of ``K``: the smallest
     event row (frequencies in [0, 1], per-hand margins in bb with the pure hands' signs).
 
@@ -662,7 +705,6 @@ def _score(payoffs: Payoffs, K: np.ndarray, sup: Support) -> float:
     sm, bm = list(sup.sb_mixed), list(sup.bb_mixed)
     if sm and len(sm) != len(bm):
         return -math.inf
-    base = p.r * (p.g - p.f)
     sp, bp = list(sup.sb_pure), list(sup.bb_pure)
     x, y = np.zeros(n), np.zeros(n)
     x[sp] = 1.0
@@ -696,13 +738,13 @@ def _score(payoffs: Payoffs, K: np.ndarray, sup: Support) -> float:
     return float(worst)
 
 
-def _batch_freqs(payoffs: Payoffs, K: np.ndarray, sup: Support, sb_add=None, bb_add=None):
+def _batch_freqs(base: np.ndarray, K: np.ndarray, sup: Support, sb_add=None, bb_add=None):
     """Mixed frequencies for many candidate supports at once: candidate ``n`` is ``sup`` with SB
     hand ``sb_add[n]`` and/or BB hand ``bb_add[n]`` made mixed (the systems must be square).
 
-    Returns ``(xs, ys)`` of shape ``(N, k)`` (NaN where a system is singular)."""
-    p = payoffs
-    return solve_candidates(*candidate_systems(K, p.r * (p.g - p.f), sup, sb_add, bb_add))
+    Returns ``(xs, ys)`` of shape ``(N, k)`` (NaN where a system is singular); ``base`` is
+    ``r (g - f)`` at the stack of ``K``."""
+    return solve_candidates(*candidate_systems(K, base, sup, sb_add, bb_add))
 
 
 def _feasible(xs: np.ndarray, ys: np.ndarray, tol: float = 1e-9) -> np.ndarray:
@@ -733,6 +775,7 @@ def _pivot(payoffs: Payoffs, piece: _Piece, row: int, stack: float) -> Support |
     own_mixed = sup.sb_mixed if player == "sb" else sup.bb_mixed
     other_mixed = sup.bb_mixed if player == "sb" else sup.sb_mixed
     K = payoffs.K0 + stack * payoffs.K1
+    base_rgf = _rgf(payoffs, stack)
     cands: list[Support] = []
 
     def add_batch(base: Support, who: str, pool: np.ndarray, fixed: int | None = None) -> None:
@@ -742,7 +785,7 @@ def _pivot(payoffs: Payoffs, piece: _Piece, row: int, stack: float) -> Support |
         f = None if fixed is None else np.full(len(pool), fixed)
         sb_add, bb_add = (pool, f) if who == "sb" else (f, pool)
         try:
-            xs, ys = _batch_freqs(payoffs, K, base, sb_add, bb_add)
+            xs, ys = _batch_freqs(base_rgf, K, base, sb_add, bb_add)
         except ValueError:
             return
         for c in pool[_feasible(xs, ys)]:
@@ -768,7 +811,7 @@ def _pivot(payoffs: Payoffs, piece: _Piece, row: int, stack: float) -> Support |
         add_batch(sup, other, pool, fixed=hand)
     best, best_score = None, -_VALID_TOL
     for cand in cands:
-        s = _score(payoffs, K, cand)
+        s = _score(payoffs, K, cand, base_rgf)
         if s >= best_score:
             best, best_score = cand, s
     return best
@@ -785,8 +828,13 @@ def compute_thresholds(
     progress=None,
     *,
     certify: bool = True,
+    along: str = "stack",
 ) -> Thresholds:
     """Exact stack thresholds of every class for SB (push) and BB (call) over ``[low, high]``.
+
+    ``along="ante"`` (or ``"bb_ante"``) follows that ante from ``low`` to ``high`` instead, at the
+    stack ``config.stack`` and ``config``'s blinds (and other ante): every breakpoint, interval and
+    label is then an ante in bb, certified the same way (:func:`_line_thresholds`).
 
     ``config``'s blinds and antes are used, its stack is ignored.  ``progress`` is an optional
     callable receiving the stack reached so far.  With ``certify`` (the default) every breakpoint
@@ -796,6 +844,8 @@ def compute_thresholds(
     proof; ``certify=False`` is the float path alone (for comparisons and benchmarks).
     """
     checks.instance("config", config, GameConfig, "GameConfig(stack=10)")
+    if along != "stack":
+        return _line_thresholds(config, along, low, high, table, progress, certify)
     low, high = checks.real("low", low, positive=True), checks.real("high", high, positive=True)
     if not low < high:
         raise ConfigError(f"need low < high, got low={low!r}, high={high!r}")
@@ -808,14 +858,7 @@ def compute_thresholds(
     segments = follower.run()
 
     hands = None if certify else _hand_thresholds(segments, low / unit, high / unit)
-    # pieces of one support on neighbouring fit windows are one segment; breakpoints are where
-    # the support changes
-    merged: list[tuple[float, float, Support]] = []
-    for a, b, pc in segments:
-        if merged and merged[-1][2] == pc.support:
-            merged[-1] = (merged[-1][0], b, pc.support)
-        else:
-            merged.append((a, b, pc.support))
+    merged = _merged(segments)
     payoffs = follower.payoffs
     if unit != 1.0:  # back to bb: every stack times a power of two, exactly
         hands = None if hands is None else tuple(_scaled_hand(h, unit) for h in hands)
@@ -827,9 +870,7 @@ def compute_thresholds(
 
         certificate = certify_path(config, low, high, merged, table)
         hands = certified_hands(certificate, HandThresholds)
-        merged = [(root_a.value, root_b.value, sup) for root_a, root_b, sup in
-                  zip([certificate.low, *certificate.breakpoints], [*certificate.breakpoints, certificate.high],
-                      certificate.supports)]
+        merged = _certified_segments(certificate)
     breakpoints = tuple(float(seg[0]) for seg in merged[1:])
     return Thresholds(
         config=config,
@@ -842,6 +883,103 @@ def compute_thresholds(
         pivots=follower.pivots,
         _payoffs=payoffs,
         certificate=certificate,
+    )
+
+
+def _merged(segments) -> list[tuple[float, float, Support]]:
+    """Pieces of one support on neighbouring fit windows are one segment; breakpoints are where
+    the support changes."""
+    merged: list[tuple[float, float, Support]] = []
+    for a, b, pc in segments:
+        if merged and merged[-1][2] == pc.support:
+            merged[-1] = (merged[-1][0], b, pc.support)
+        else:
+            merged.append((a, b, pc.support))
+    return merged
+
+
+def _certified_segments(certificate) -> list[tuple[float, float, Support]]:
+    """The segments with their ends the certified roots' floats."""
+    return [(root_a.value, root_b.value, sup) for root_a, root_b, sup in
+            zip([certificate.low, *certificate.breakpoints], [*certificate.breakpoints, certificate.high],
+                certificate.supports)]
+
+
+def _with_axis(config: GameConfig, axis: str, value: float) -> GameConfig:
+    """``config`` with ``axis`` set to ``value`` (a float game of a scaled copy stays unchecked, as
+    :meth:`GameConfig.with_stack` keeps it)."""
+    if axis == "stack":
+        return config.with_stack(value)
+    if config.__dict__.get("_scaled_copy"):
+        new = object.__new__(GameConfig)
+        for name in ("stack", "small_blind", "big_blind", "ante", "bb_ante"):
+            object.__setattr__(new, name, getattr(config, name))
+        object.__setattr__(new, axis, value)
+        object.__setattr__(new, "_scaled_copy", True)
+        return new
+    return replace(config, **{axis: value})
+
+
+class _Line:
+    """The games at the points ``t`` of the line through ``config`` along ``along``: the LP's (a
+    plain game of that structure, so that the LP and its caches are the stack's own) and the
+    best-response check's (the line's matrices at ``t``, nothing cached)."""
+
+    def __init__(self, config: GameConfig, along: str, table):
+        self.config, self.along, self.table = config, along, table
+        self.payoffs = line_payoffs(config, along, table)
+
+    def lp_game(self, t: float) -> PushFoldGame:
+        return PushFoldGame(_with_axis(self.config, self.along, t), self.table)
+
+    def check_game(self, t: float) -> PushFoldGame:
+        p = self.payoffs
+        at_t = Payoffs(p.level, p.P, p.r, p.K0 + t * p.K1, np.zeros_like(p.K1), p.f + t * p.f1, p.g + t * p.g1)
+        return PushFoldGame(_with_axis(self.config, self.along, t), self.table, payoffs=at_t)
+
+
+def _line_thresholds(config: GameConfig, along: str, low, high, table, progress, certify: bool) -> Thresholds:
+    """:func:`compute_thresholds` along the ante or the BB ante at ``config.stack``.
+
+    The payoffs are affine in every amount (:func:`sflp.core.payoff.line_terms`), so along the
+    ante ``K = K0 + t K1`` and ``r (g - f)`` moves too (:func:`_rgf`): the path follower, its pivots
+    and the exact certificate (:func:`sflp.solving.threshcert.certify_path` with ``along``) are the
+    stack path's, on the line's matrices."""
+    from sflp.core.payoff import LINE_AXES
+
+    if along not in LINE_AXES:
+        raise ConfigError(f"along={along!r}: expected one of {', '.join(repr(a) for a in LINE_AXES)}")
+    low, high = checks.real("low", low, low=0), checks.real("high", high, low=0)
+    if not low < high:
+        raise ConfigError(f"need low < high, got low={low!r}, high={high!r}")
+    start = _with_axis(config, along, low)  # validates: the stack covers the blinds and antes
+    _with_axis(config, along, high)
+    unit = normalising_unit(start)
+    scaled = start if unit == 1.0 else start.scaled(1.0 / unit)
+    line = _Line(scaled, along, table)
+    tick = progress if progress is None or unit == 1.0 else (lambda reached: progress(reached * unit))
+    follower = _PathFollower(PushFoldGame(scaled, table), low / unit, high / unit, tick, line=line)
+    segments = follower.run()
+    hands = None if certify else _hand_thresholds(segments, low / unit, high / unit)
+    merged = _merged(segments)
+    payoffs = line.payoffs
+    if unit != 1.0:
+        hands = None if hands is None else tuple(_scaled_hand(h, unit) for h in hands)
+        merged = [(a * unit, b * unit, sup) for a, b, sup in merged]
+        payoffs = line_payoffs(start, along, table)
+    certificate = None
+    if certify:
+        from sflp.solving.threshcert import certified_hands, certify_path
+
+        certificate = certify_path(start, low, high, merged, table, along=along)
+        hands = certified_hands(certificate, HandThresholds)
+        merged = _certified_segments(certificate)
+    hands = tuple(replace(h, along=along) for h in hands)
+    return Thresholds(
+        config=start, low=low, high=high, hands=hands,
+        breakpoints=tuple(float(seg[0]) for seg in merged[1:]), segments=tuple(merged),
+        lp_solves=follower.lp_solves, pivots=follower.pivots, _payoffs=payoffs, certificate=certificate,
+        along=along,
     )
 
 
@@ -887,9 +1025,14 @@ class _PathFollower:
     inside (bounded by ``_MAX_SEGMENTS``).
     """
 
-    def __init__(self, game0: PushFoldGame, low: float, high: float, progress=None):
+    def __init__(self, game0: PushFoldGame, low: float, high: float, progress=None, line=None):
         self.game0 = game0
         self.payoffs = game0.payoffs
+        # the games at points of the path: the stack's own, or a line's (_Line) for another axis
+        self.lp_game, self.check_game = (game0.at_stack, game0.at_stack) if line is None else (line.lp_game,
+                                                                                               line.check_game)
+        if line is not None:
+            self.payoffs = line.payoffs
         self.low, self.high = low, high
         self.progress = progress
         self.segments: list[tuple[float, float, _Piece]] = []
@@ -932,7 +1075,7 @@ class _PathFollower:
         carried to ``p``, as :func:`sflp.solve` does."""
         from sflp.solving.solver import _solve_lp
 
-        x, y, _ = _solve_lp(self.game0.at_stack(p), None)
+        x, y, _ = _solve_lp(self.lp_game(p), None)
         self.lp_solves += 1
         seen = set()
         for tol in PATH_TOLERANCES:
@@ -957,7 +1100,7 @@ class _PathFollower:
         if piece.rows_at(a + np.array([0.25, 0.5, 0.75]) * (b - a)).min() < -_VALID_TOL:
             return None
         mid = 0.5 * (a + b)
-        if self.game0.at_stack(mid).exploitability(*piece.strategies(mid)) > self.max_exploitability:
+        if self.check_game(mid).exploitability(*piece.strategies(mid)) > self.max_exploitability:
             return None
         return a, b, brow
 
