@@ -1,0 +1,249 @@
+"""Atlas jobs mapped over a Dask distributed cluster: a runner for ``write_atlas(..., runner=...)``.
+
+An atlas is many independent structure jobs.  By default they are solved on this machine; when
+one machine is not enough, :func:`dask_runner` maps them over a Dask ``distributed`` cluster and
+gathers the results back to this machine, which then writes the atlas as one unit (the folder is
+staged only after every result is here, so nothing is partial whatever happens on the cluster)::
+
+    runner = dask_runner("tcp://scheduler:8786")   # or an existing distributed.Client
+    results = runner(solve_structure, jobs)        # [solve_structure(job) for job in jobs], in order
+
+The runner's contract (the one a local runner has too): ``runner(fn, jobs) -> list``, the results
+of ``fn(job)`` **in job order**, where ``fn`` is a module-level function (pickled by reference,
+so the workers must have the same sflp installed) and every job is picklable.
+
+* **One task per job, keys from the job.**  ``client.map`` is called with ``pure=True`` and a
+  key per job: ``<fn name>-<sha256 of the pickled (sflp version, fn, job)>``.  The same job is
+  the same key, so a task the scheduler reruns (its worker died: Dask reschedules it on another)
+  or a job listed twice is computed once and its result is the same bytes; different jobs never
+  share a key (the pickle determines the job).
+* **Results stream back** as the jobs finish (each finished job calls ``progress(done, total)``
+  on this thread) and are returned in job order.
+* **Errors.**  An exception raised by ``fn`` on a worker is re-raised here as itself (an
+  :class:`~sflp.errors.SflpError` stays one), with a note naming the job.  A job that killed
+  ``distributed.scheduler.allowed-failures`` workers in turn (say, out of memory) is one
+  :class:`~sflp.errors.OutputError`.  A scheduler that cannot be reached within ``timeout``
+  seconds is one :class:`~sflp.errors.ConfigError` naming its address; a connection lost
+  during the run is an :class:`~sflp.errors.OutputError` naming it.  Without Dask installed,
+  :func:`dask_runner` raises a :class:`~sflp.errors.ConfigError` that says ``pip install 'sflp[dask]'``.
+* **Interrupts.**  On any exception, ``KeyboardInterrupt`` included, the runner cancels its jobs
+  on the cluster before re-raising.
+* **Clients.**  Given an address, the runner connects for each call and closes that client when
+  the call ends, however it ends; given a ``distributed.Client``, it uses it and leaves it open.
+* **Quiet.**  While a client the runner made is connected, Dask's and Tornado's loggers let only
+  errors through (on standard error, where Dask logs; standard output stays the command's
+  result), unless sflp is verbose (:func:`sflp.quiet.set_verbose`).  A client passed in is the
+  caller's, and so is its logging.
+
+``distributed`` is imported only inside :func:`dask_runner` and the runner: importing this module
+costs nothing, and sflp does not depend on Dask unless the ``dask`` extra is installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import pickle
+import reprlib
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError
+from contextlib import contextmanager
+from typing import Any
+
+from sflp.errors import ArgumentTypeError, ConfigError, OutputError
+from sflp.quiet import verbose
+
+INSTALL_HINT = "pip install 'sflp[dask]'"
+"""How to install what :func:`dask_runner` needs."""
+
+DEFAULT_TIMEOUT = 30.0
+"""Seconds to wait for the scheduler when connecting (Dask's own default)."""
+
+QUIET_LOGGERS = ("distributed", "tornado")
+"""Loggers (with every child logger that exists) held at ERROR while a client the runner made is connected."""
+
+_REPR = reprlib.Repr()
+_REPR.maxother = 160  # a job in an error message: its start and end, on one line
+
+Progress = Callable[[int, int], Any]
+"""``progress(done, total)``: called on the caller's thread after each finished job."""
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError as exc:
+        raise ConfigError(f"running the atlas on a Dask cluster needs Dask's distributed scheduler, which is not "
+                          f"installed ({exc}): {INSTALL_HINT}") from exc
+    return distributed
+
+
+def task_key(fn: Callable, job: Any) -> str:
+    """The Dask key of ``fn(job)``: the function's name and a hash of the pickled (sflp version, function,
+    job), the same in every process and on every run, so a rerun task or a repeated job is the same task.
+
+    >>> import operator
+    >>> task_key(operator.neg, 3) == task_key(operator.neg, 3) != task_key(operator.neg, 4)
+    True
+    >>> task_key(operator.neg, 3).startswith("neg-")
+    True
+    """
+    from sflp import __version__
+
+    name = getattr(fn, "__name__", type(fn).__name__)
+    try:
+        payload = pickle.dumps((__version__, getattr(fn, "__module__", None), getattr(fn, "__qualname__", name), job),
+                               protocol=4)
+    except Exception as exc:  # pickle raises TypeError, AttributeError, PicklingError ...
+        raise ArgumentTypeError(f"an atlas job must be picklable to be sent to a Dask cluster: {job!r} is not "
+                                f"({exc})") from exc
+    return f"{name}-{hashlib.sha256(payload).hexdigest()[:32]}"
+
+
+@contextmanager
+def _quiet_logs() -> Iterator[None]:
+    """Dask's and Tornado's loggers at ERROR for the block (unless sflp is verbose), restored after."""
+    if verbose():
+        yield
+        return
+    names = [name for name in list(logging.root.manager.loggerDict)
+             if any(name == top or name.startswith(top + ".") for top in QUIET_LOGGERS)]
+    loggers = [logging.getLogger(name) for name in sorted(set(names) | set(QUIET_LOGGERS))]
+    saved = [(logger, logger.level) for logger in loggers]
+    for logger in loggers:
+        if logger.getEffectiveLevel() < logging.ERROR:
+            logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        for logger, level in saved:
+            logger.setLevel(level)
+
+
+class DaskRunner:
+    """``runner(fn, jobs) -> list``: ``fn`` mapped over ``jobs`` on a Dask cluster, results in job order
+    (see the module's docstring).  Made by :func:`dask_runner`."""
+
+    def __init__(self, scheduler, *, progress: Progress | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 _distributed=None):
+        self.scheduler = scheduler
+        self.progress = progress
+        self.timeout = timeout
+        self._distributed = _distributed if _distributed is not None else _import_distributed()
+
+    @property
+    def address(self) -> str:
+        """The scheduler's address, as given or as the client passed in knows it."""
+        if isinstance(self.scheduler, str):
+            return self.scheduler
+        try:
+            return str(self.scheduler.scheduler.address)
+        except AttributeError:  # a client that is not connected (closed)
+            return repr(self.scheduler)
+
+    def __repr__(self) -> str:
+        return f"DaskRunner({self.address!r})"
+
+    def _connect(self):
+        distributed = self._distributed
+        try:
+            return distributed.Client(self.scheduler, timeout=self.timeout, set_as_default=False)
+        except (OSError, ValueError, TypeError) as exc:  # refused, timed out (OSError), a malformed address
+            raise ConfigError(f"cannot connect to the Dask scheduler at {self.scheduler} within {self.timeout:g} s: "
+                              f"{exc or type(exc).__name__}") from exc
+
+    @contextmanager
+    def _client(self):
+        if not isinstance(self.scheduler, str):
+            yield self.scheduler
+            return
+        with _quiet_logs():
+            client = self._connect()
+            try:
+                yield client
+            finally:
+                client.close()
+
+    def __call__(self, fn: Callable, jobs: Sequence) -> list:
+        jobs = list(jobs)
+        if not jobs:
+            return []
+        keys = [task_key(fn, job) for job in jobs]
+        first: dict[str, int] = {}  # key -> the first job with it (a repeated job is one task)
+        for index, key in enumerate(keys):
+            first.setdefault(key, index)
+        with self._client() as client:
+            return self._run(client, fn, jobs, keys, first)
+
+    def _run(self, client, fn: Callable, jobs: list, keys: list[str], first: dict[str, int]) -> list:
+        distributed = self._distributed
+        unique = list(first)
+        copies = {key: 0 for key in unique}
+        for key in keys:
+            copies[key] += 1
+        results: dict[str, Any] = {}
+        futures = []
+        try:
+            futures = client.map(fn, [jobs[first[key]] for key in unique], key=unique, pure=True)
+            done = 0
+            for future in distributed.as_completed(futures, loop=client.loop):
+                key = future.key
+                try:
+                    results[key] = future.result()
+                except distributed.KilledWorker as exc:
+                    raise OutputError(f"{_job(first[key], jobs)} killed Dask workers "
+                                      f"on the cluster at {self.address} repeatedly (out of memory?); nothing was "
+                                      f"written: {exc}") from exc
+                except (CancelledError, asyncio.CancelledError) as exc:
+                    raise OutputError(f"lost the connection to the Dask scheduler at {self.address}, or it cancelled "
+                                      f"the atlas's jobs; nothing was written: {exc or type(exc).__name__}") from exc
+                except Exception as exc:
+                    exc.add_note(f"in {_job(first[key], jobs)} on the Dask cluster at {self.address}")
+                    raise
+                done += copies[key]
+                if self.progress is not None:
+                    self.progress(done, len(jobs))
+        except BaseException:
+            _cancel(client, futures)
+            raise
+        return [results[key] for key in keys]
+
+
+def _job(index: int, jobs: list) -> str:
+    """``job 3 of 51 (AtlasJob(...))``, the job's repr cut to a line."""
+    return f"job {index + 1} of {len(jobs)} ({_REPR.repr(jobs[index])})"
+
+
+def _cancel(client, futures) -> None:
+    """Cancel the jobs on the cluster, best effort: the error being raised matters more."""
+    if not futures:
+        return
+    try:
+        client.cancel(futures)
+    except Exception:  # a lost scheduler cannot be told; the jobs die with it
+        pass
+
+
+def dask_runner(scheduler, *, progress: Progress | None = None, timeout: float = DEFAULT_TIMEOUT) -> DaskRunner:
+    """A runner that maps atlas jobs over the Dask cluster at ``scheduler``.
+
+    ``scheduler`` is an address such as ``"tcp://HOST:8786"`` (the runner connects for each call and
+    closes its client afterwards) or a connected ``distributed.Client`` (used, left open).
+    ``progress(done, total)`` is called after each finished job; ``timeout`` is how many seconds to
+    wait for the scheduler when connecting.  Raises :class:`~sflp.errors.ConfigError` without Dask
+    (saying ``pip install 'sflp[dask]'``) and :class:`~sflp.errors.ArgumentTypeError` for a
+    ``scheduler`` that is neither.
+    """
+    distributed = _import_distributed()
+    if isinstance(scheduler, str):
+        if not scheduler.strip():
+            raise ConfigError("the Dask scheduler's address is empty: give one such as tcp://HOST:8786")
+    elif not isinstance(scheduler, distributed.Client):
+        raise ArgumentTypeError(f"scheduler must be an address such as 'tcp://HOST:8786' or a distributed.Client, "
+                                f"not {type(scheduler).__name__}")
+    elif scheduler.asynchronous:
+        raise ConfigError("the runner needs a synchronous distributed.Client (asynchronous=False)")
+    if not (isinstance(timeout, int | float) and timeout > 0):
+        raise ConfigError(f"the Dask connection timeout must be a positive number of seconds, not {timeout!r}")
+    return DaskRunner(scheduler, progress=progress, timeout=float(timeout), _distributed=distributed)

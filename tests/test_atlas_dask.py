@@ -1,0 +1,297 @@
+"""Atlas jobs on a real Dask cluster (sflp.report.atlas_dask): a LocalCluster of two worker processes on
+localhost, results in job order, a worker killed mid-run, a job's error, an interrupt, no Dask installed."""
+
+from __future__ import annotations
+
+import _thread
+import logging
+import operator
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from sflp.errors import ArgumentTypeError, ConfigError
+from sflp.report import atlas_dask
+from sflp.report.atlas_dask import dask_runner, task_key
+
+distributed = pytest.importorskip(
+    "distributed", reason="Dask is not installed (pip install 'sflp[dask]'; CI installs it with the test extra)")
+pa = pytest.importorskip("pyarrow", reason="pyarrow is not installed (pip install 'sflp[parquet]')")
+
+ROOT = Path(__file__).resolve().parent.parent
+WAIT = 30.0
+"""Seconds a test waits for an event (a job started, a worker back) before it fails."""
+
+
+# ---------------------------------------------------------------- module-level jobs (pickled by reference)
+
+
+@dataclass(frozen=True)
+class ToyJob:
+    """A stand-in for an atlas job: picklable, frozen, the same job -> the same bytes."""
+
+    index: int
+    scale: float
+    folder: str = ""  # where the blocking jobs meet the test
+    victim: int = -1  # the job that blocks on its first attempt
+
+
+@dataclass(frozen=True)
+class ToyResult:
+    """A stand-in for a structure's result: Arrow tables inside a picklable object."""
+
+    index: int
+    table: pa.Table
+
+
+def toy_solve(job: ToyJob) -> ToyResult:
+    """A pure job: its table depends on the job only."""
+    if job.index == job.victim:
+        _block_first_attempt(Path(job.folder))
+    stacks = [round(1 + 0.05 * i, 2) for i in range(40)]
+    return ToyResult(job.index, pa.table({"stack": stacks, "value": [job.scale * s * s - job.index for s in stacks]}))
+
+
+def _block_first_attempt(folder: Path) -> None:
+    """The first attempt at this job publishes its process id and waits (to be killed, or released);
+    a later attempt (the job rescheduled on another worker) returns at once."""
+    try:
+        os.close(os.open(folder / "attempt", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
+    (folder / "pid.tmp").write_text(str(os.getpid()))
+    os.replace(folder / "pid.tmp", folder / "pid")
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if (folder / "release").exists():
+            return
+        time.sleep(0.02)
+    raise RuntimeError("the test neither killed nor released this job's worker")
+
+
+def failing_solve(job: ToyJob) -> ToyResult:
+    if job.index == 3:
+        raise ValueError(f"structure {job.index} is not solvable")
+    return toy_solve(job)
+
+
+def _jobs(n: int = 8, **extra) -> list[ToyJob]:
+    return [ToyJob(i, 0.5 + i / 7, **extra) for i in range(n)]
+
+
+def _same(results: list[ToyResult], expected: list[ToyResult]) -> None:
+    assert [r.index for r in results] == [e.index for e in expected]
+    for result, wanted in zip(results, expected):
+        assert result.table.equals(wanted.table)
+
+
+def _wait_for(predicate, what: str):
+    """Poll ``predicate`` until it is true (WAIT seconds at most): the job's side of a rendezvous."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"waited {WAIT:g} s for {what}")
+
+
+# ---------------------------------------------------------------- the cluster
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
+                                       host="127.0.0.1", silence_logs=logging.CRITICAL)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@pytest.fixture(scope="module")
+def client(cluster):
+    client = distributed.Client(cluster, set_as_default=False)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+@pytest.fixture
+def ready(client):
+    """The module's client, with both workers up (a test before may have killed one)."""
+    client.wait_for_workers(2, timeout=WAIT)
+    return client
+
+
+def _scheduler_keys(client) -> set[str]:
+    return set(client.run_on_scheduler(lambda dask_scheduler: [str(k) for k in dask_scheduler.tasks]))
+
+
+# ---------------------------------------------------------------- results
+
+
+def test_results_equal_the_local_map_in_job_order(cluster, ready):
+    jobs = _jobs(9)
+    expected = [toy_solve(job) for job in jobs]
+    seen = []
+    runner = dask_runner(cluster.scheduler_address, progress=lambda done, total: seen.append((done, total)))
+    _same(runner(toy_solve, jobs), expected)
+    assert [total for _, total in seen] == [9] * len(seen) and seen[-1] == (9, 9)
+    assert [done for done, _ in seen] == sorted(set(done for done, _ in seen))
+    # a client passed in: the same results, and the client is still the caller's, open
+    _same(dask_runner(ready)(toy_solve, list(reversed(jobs))), list(reversed(expected)))
+    assert ready.status == "running"
+    assert dask_runner(ready)(toy_solve, []) == []
+
+
+def test_a_repeated_job_is_one_task_and_keys_are_deterministic(ready):
+    jobs = _jobs(3)
+    assert [task_key(toy_solve, job) for job in jobs] == [task_key(toy_solve, ToyJob(j.index, j.scale)) for j in jobs]
+    assert len({task_key(toy_solve, job) for job in jobs}) == 3
+    assert task_key(toy_solve, jobs[0]) != task_key(failing_solve, jobs[0])
+    seen = []
+    results = dask_runner(ready, progress=lambda done, total: seen.append(done))(toy_solve, jobs + jobs[:2])
+    _same(results, [toy_solve(job) for job in jobs + jobs[:2]])
+    assert seen[-1] == 5
+
+
+def test_a_killed_worker_is_rescheduled_and_the_run_completes_identically(cluster, ready, tmp_path):
+    pids = set(ready.run(os.getpid).values())
+    jobs = _jobs(8, folder=str(tmp_path), victim=2)
+    expected = [toy_solve(ToyJob(j.index, j.scale)) for j in jobs]
+    killed = []
+
+    def kill_the_victim():
+        pid = int(_wait_for(lambda: (tmp_path / "pid").exists() and (tmp_path / "pid").read_text(), "job 2 to start"))
+        assert pid in pids, "the blocked job runs in one of the cluster's worker processes"
+        os.kill(pid, signal.SIGKILL)
+        killed.append(pid)
+
+    killer = threading.Thread(target=kill_the_victim, daemon=True)
+    killer.start()
+    try:
+        results = dask_runner(cluster.scheduler_address)(toy_solve, jobs)
+    finally:
+        (tmp_path / "release").touch()  # a failed test must not leave a worker blocked
+        killer.join(WAIT)
+    assert killed, "the worker running job 2 was killed"
+    _same(results, expected)
+    ready.wait_for_workers(2, timeout=WAIT)  # the nanny restarted it
+    assert killed[0] not in set(ready.run(os.getpid).values())
+
+
+# ---------------------------------------------------------------- errors
+
+
+def test_an_error_in_a_job_propagates_with_the_job_named_and_the_rest_cancelled(cluster, ready):
+    runner = dask_runner(cluster.scheduler_address)
+    jobs = _jobs(6)
+    with pytest.raises(ValueError, match="structure 3 is not solvable") as info:
+        runner(failing_solve, jobs)
+    notes = "\n".join(getattr(info.value, "__notes__", []))
+    assert "job 4 of 6" in notes and cluster.scheduler_address in notes
+    keys = {task_key(failing_solve, job) for job in jobs}
+    _wait_for(lambda: not keys & _scheduler_keys(ready), "the failed run's tasks to leave the scheduler")
+
+
+@pytest.mark.parametrize("where", ["signal", "progress"])
+def test_a_client_interrupt_cancels_the_jobs_and_closes_the_client(cluster, ready, tmp_path, where):
+    """Ctrl-C while job 2 runs: SIGINT's KeyboardInterrupt in the main thread, wherever it waits (pytest-xdist
+    before 3.6 runs tests off the main thread: then only the second way), or raised by the progress callback."""
+    if where == "signal" and threading.current_thread() is not threading.main_thread():
+        pytest.skip("this test runs off the main thread, where SIGINT's KeyboardInterrupt cannot reach it")
+    clients_before = len(ready.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.clients)))
+    jobs = _jobs(4, folder=str(tmp_path), victim=1)
+
+    def interrupt():
+        _wait_for(lambda: (tmp_path / "pid").exists(), "job 2 to start")
+        _thread.interrupt_main()
+
+    def progress(done, total):
+        _wait_for(lambda: (tmp_path / "pid").exists(), "job 2 to start")
+        raise KeyboardInterrupt
+
+    interrupter = threading.Thread(target=interrupt, daemon=True)
+    if where == "signal":
+        interrupter.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            dask_runner(cluster.scheduler_address, progress=progress if where == "progress" else None)(toy_solve, jobs)
+    finally:
+        if where == "signal":
+            interrupter.join(WAIT)
+        (tmp_path / "release").touch()
+    keys = {task_key(toy_solve, job) for job in jobs}
+    _wait_for(lambda: not keys & _scheduler_keys(ready), "the interrupted run's tasks to leave the scheduler")
+    _wait_for(lambda: len(ready.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.clients)))
+              == clients_before, "the runner's client to disconnect")
+
+
+def test_an_unreachable_scheduler_is_one_error_naming_it():
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    with pytest.raises(ConfigError, match=f"Dask scheduler at {address}"):
+        dask_runner(address, timeout=0.5)(toy_solve, _jobs(2))
+
+
+def test_bad_arguments():
+    with pytest.raises(ArgumentTypeError, match="distributed.Client"):
+        dask_runner(8786)
+    with pytest.raises(ConfigError, match="address is empty"):
+        dask_runner(" ")
+    with pytest.raises(ConfigError, match="timeout"):
+        dask_runner("tcp://127.0.0.1:8786", timeout=0)
+    with pytest.raises(ArgumentTypeError, match="picklable"):
+        task_key(toy_solve, lambda: None)
+
+
+def test_without_dask_the_error_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` now raises ImportError
+    with pytest.raises(ConfigError, match=r"pip install 'sflp\[dask\]'"):
+        dask_runner("tcp://127.0.0.1:8786")
+
+
+def test_importing_the_module_does_not_import_dask():
+    code = "import sys, sflp.report.atlas_dask; print('distributed' in sys.modules, 'dask' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split() == ["False", "False"]
+
+
+# ---------------------------------------------------------------- quiet
+
+
+def test_standard_output_carries_only_the_result(cluster, ready):
+    """A process that maps jobs on the cluster and prints their results prints nothing else on stdout."""
+    code = ("import operator, sys; from sflp.report.atlas_dask import dask_runner; "
+            "print(dask_runner(sys.argv[1])(operator.neg, [1, 2, 3]))")
+    out = subprocess.run([sys.executable, "-c", code, cluster.scheduler_address], capture_output=True, text=True,
+                         check=True, cwd=ROOT, timeout=60)
+    assert out.stdout == "[-1, -2, -3]\n"
+
+
+def test_dask_loggers_are_quiet_during_a_run_and_restored_after(monkeypatch):
+    logger = logging.getLogger("distributed.client")
+    monkeypatch.setattr(logger, "level", logging.INFO)
+    monkeypatch.setattr(atlas_dask, "verbose", lambda: False)
+    with atlas_dask._quiet_logs():
+        assert logger.getEffectiveLevel() == logging.ERROR
+    assert logger.level == logging.INFO
+    monkeypatch.setattr(atlas_dask, "verbose", lambda: True)
+    with atlas_dask._quiet_logs():
+        assert logger.level == logging.INFO
+
+
+def test_a_plain_function_runs_too(ready):
+    assert dask_runner(ready)(operator.neg, [3, 1, 2]) == [-3, -1, -2]
