@@ -12,6 +12,11 @@ Each range is also timed without the exact certificate of the thresholds (``cert
 the float path alone), alternating with the certified runs in the same process, and the ratio
 certified / float is printed in wall and in CPU seconds.  Target (CPU): the certificate
 (:mod:`sflp.solving.threshcert`) costs at most 1.5x the float path.
+
+The ante path (issue 35): the exact thresholds along the ante from 0 to 0.25 bb at 10 bb, against
+a stack path with the same number of breakpoints (1 bb up to the stack halfway between that
+path's n-th and (n+1)-th breakpoints), timed alternately in this process.  Target: the ante path
+costs at most 2x the stack path (wall and CPU are printed; the target means both).
 """
 
 from __future__ import annotations
@@ -60,8 +65,30 @@ def main(argv: list[str] | None = None) -> int:
                    "CPU of the certified thresholds over the float path's")
         RECORD.put(f"{key}.breakpoints", len(result.breakpoints), f"{len(result.breakpoints):,}", "breakpoints")
         RECORD.put(f"{key}.segments", len(result.segments), f"{len(result.segments):,}", "segments")
+    ante_path(config, args.runs)
     RECORD.write()
     return 0
+
+
+def ante_path(config: GameConfig, runs: int) -> None:
+    ante = compute_thresholds(config, 0.0, 0.25, along="ante")  # untimed: its LP compile
+    n = len(ante.breakpoints)
+    stack_bps = compute_thresholds(config, 1.0, 25.0).breakpoints
+    top = 0.5 * (stack_bps[n - 1] + stack_bps[n])
+    t_ante, t_stack = Timing(), Timing()
+    for _ in range(runs):
+        ante = timed(lambda: compute_thresholds(config, 0.0, 0.25, along="ante"), t_ante)
+        stack = timed(lambda: compute_thresholds(config, 1.0, top), t_stack)
+    assert len(stack.breakpoints) == len(ante.breakpoints) == n
+    what = f"ante path 0-0.25 bb at 10 bb, {n} breakpoints"
+    report(what, t_ante)
+    report(f"    stack path 1-{top:.3f} bb, {n} breakpoints", t_stack)
+    print(f"    ante / stack: wall {t_ante.wall / t_stack.wall:.2f}x, CPU {t_ante.cpu / t_stack.cpu:.2f}x "
+          f"(target <= 2x)")
+    RECORD.timing("ante.0-0.25", t_ante, what)
+    RECORD.timing("ante.stack_equal", t_stack, f"stack path of {n} breakpoints")
+    RECORD.put("ante.ratio_cpu", round(t_ante.cpu / t_stack.cpu, 2), f"{t_ante.cpu / t_stack.cpu:.2f}x",
+               "CPU of the ante path over a stack path of as many breakpoints")
 
 
 if __name__ == "__main__":
