@@ -87,6 +87,11 @@ _EXPORTS: dict[str, str] = {
     "write_chart_set": "sflp.report",
     "write_solution": "sflp.report",
     "check_manifest": "sflp.report.staging",
+    # the structure atlas
+    "AtlasJob": "sflp.report.atlas",
+    "atlas_jobs": "sflp.report.atlas",
+    "write_atlas": "sflp.report.atlas",
+    "read_atlas": "sflp.report.atlas",
     # errors
     "SflpError": "sflp.errors",
     "NotationError": "sflp.errors",

@@ -37,6 +37,7 @@ JSON_COMMANDS = {
     "solve --exact": ["solve", "--stack", "10", "--exact"],
     "solve --combos": ["solve", "--stack", "10", "--combos"],
     "chart": ["chart", "--stacks", "8:10:0.5", "--out", "{tmp}/chart"],
+    "atlas": ["atlas", "--ante", "0,0.1", "--stacks", "8:9:0.5", "--ante-stacks", "none", "--out", "{tmp}/atlas"],
     "verify": ["verify", "--stack", "10", "--sb", "22+,A2+,K9o+", "--bb", "22+,A2+"],
     "verify --exact": ["verify", "--stack", "10", "--sb", "22+,A2+,K9o+", "--bb", "22+,A2+", "--exact"],
     "export": ["export", "efg", "--stack", "10", "--out", "{tmp}/game.efg"],

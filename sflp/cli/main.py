@@ -64,8 +64,8 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``sflp`` parser: every command group adds its commands (:mod:`.game`, :mod:`.charts`,
-    :mod:`.study`)."""
-    from sflp.cli import charts, game, study
+    :mod:`.atlas`, :mod:`.study`)."""
+    from sflp.cli import atlas, charts, game, study
 
     parser = _Parser(
         prog="sflp",
@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sflp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for group in (game, charts, study):
+    for group in (game, charts, atlas, study):
         group.add_commands(sub)
     return parser
 

@@ -1,0 +1,128 @@
+"""``sflp atlas``: exact charts across blind structures, one folder of Parquet datasets."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from sflp.checks import MAX_WORKERS
+from sflp.cli.options import (
+    add_lock,
+    add_output,
+    add_parser,
+    lock_options,
+    number,
+    print_json,
+    whole,
+)
+from sflp.errors import ConfigError
+
+DEFAULT_STACKS = "1:25:0.05"
+
+
+def _structures(args) -> tuple[list[tuple[float, float, float, float]], str]:
+    """The structures of the run and the name of the default folder's middle part."""
+    from sflp.report.atlas import PRESETS, parse_antes
+    from sflp.report.text import fmt_num
+
+    if args.preset is not None:
+        given = [o for o, v in (("--ante", args.ante), ("--small-blind", args.small_blind),
+                                ("--big-blind", args.big_blind), ("--bb-ante", args.bb_ante)) if v is not None]
+        if given:
+            raise ConfigError(f"--preset {args.preset} sets the blinds and antes itself: give --preset or {given[0]}, "
+                              "not both")
+        return list(PRESETS[args.preset]), args.preset
+    antes = parse_antes(args.ante if args.ante is not None else "0", "--ante")
+    sb = 0.5 if args.small_blind is None else args.small_blind
+    bb = 1.0 if args.big_blind is None else args.big_blind
+    bb_ante = 0.0 if args.bb_ante is None else args.bb_ante
+    span = fmt_num(antes[0]) if len(antes) == 1 else f"{fmt_num(antes[0])}-{fmt_num(antes[-1])}"
+    return [(sb, bb, a, bb_ante) for a in antes], \
+        f"sb{fmt_num(sb)}_bb{fmt_num(bb)}_ante{span}_bbante{fmt_num(bb_ante)}"
+
+
+def _ante_stacks(text: str | None):
+    from sflp.checks import parse_stacks
+
+    if text is None:
+        return None
+    if text.strip().lower() == "none":
+        return ()
+    return tuple(parse_stacks(text, "--ante-stacks"))
+
+
+def cmd_atlas(args) -> int:
+    from sflp.checks import parse_stacks
+    from sflp.report.atlas import ante_path_available, atlas_jobs, write_atlas
+    from sflp.report.chartset import REPORTS_DIR
+    from sflp.report.staging import check_target
+    from sflp.report.text import fmt_num
+
+    structures, middle = _structures(args)
+    stacks = parse_stacks(args.stacks, "--stacks")
+    ante_stacks = _ante_stacks(args.ante_stacks)
+    if ante_stacks is None and not ante_path_available():
+        ante_stacks = ()  # this sflp follows no path along the ante yet: the atlas has none
+        print("sflp: note: no ante paths (compute_thresholds has no along='ante' in this sflp)", file=sys.stderr)
+    jobs = atlas_jobs(structures, stacks, ante_stacks=ante_stacks)
+    out = Path(args.out) if args.out else REPORTS_DIR / f"atlas_{middle}_{fmt_num(stacks[0])}-{fmt_num(stacks[-1])}"
+    check_target(out)
+    result = write_atlas(jobs, out, workers=args.workers, **lock_options(args, Path(args.out) if args.out else None))
+    if args.json:
+        print_json(result.to_dict())
+        return 0
+    print(format_atlas(result))
+    return 0
+
+
+def format_atlas(result) -> str:
+    """The text summary of ``sflp atlas``: the folder, then one line per structure."""
+    from sflp.report.labels import structure_text
+    from sflp.report.text import fmt_num
+
+    lines = [f"Structure atlas: {len(result.structures)} structures in {result.out_dir} "
+             f"({len(result.files)} files, {result.seconds:.1f} s)"]
+    for s in result.structures:
+        from types import SimpleNamespace
+
+        name = structure_text(SimpleNamespace(**{k: s[k] for k in ("small_blind", "big_blind", "ante", "bb_ante")}))
+        grid = s["stacks"]
+        ante = s["ante_path"]
+        extra = "" if ante is None else (f"; ante path {fmt_num(ante['low'])}-{fmt_num(ante['high'])} bb at "
+                                         f"{len(ante['stacks'])} stacks")
+        lines.append(f"  {name}: {grid['count']} stacks {fmt_num(grid['low'])}-{fmt_num(grid['high'])} bb, "
+                     f"{s['breakpoints']} breakpoints{extra}")
+    lines.append("Read it with sflp.read_atlas(folder), or pandas / polars / DuckDB on the *.parquet folders.")
+    return "\n".join(lines)
+
+
+def add_commands(sub) -> None:
+    """atlas."""
+    from sflp.report.atlas import PRESETS
+
+    p = add_parser(sub, "atlas", help="exact thresholds, values and paths across blind structures: one folder "
+                                      "of hive-partitioned Parquet datasets")
+    p.add_argument("--ante", default=None, metavar="ANTES",
+                   help="antes per player in bb: START:STOP:STEP (e.g. 0:0.25:0.005) or a comma list "
+                        "(e.g. 0,0.1,0.125); default 0, or --preset")
+    p.add_argument("--preset", default=None, choices=sorted(PRESETS),
+                   help="a set of structures instead of --ante: standard = no ante, ante 0.1, ante 0.125 and a "
+                        "1 bb BB ante, all SB 0.5 / BB 1")
+    p.add_argument("--stacks", default=DEFAULT_STACKS,
+                   help="the stack grid, START:STOP:STEP or a comma list; each structure from the first stack "
+                        "that covers its big blind and antes")
+    p.add_argument("--ante-stacks", default=None, metavar="STACKS",
+                   help="stacks of the path along the ante (START:STOP:STEP, a comma list, or none); default every "
+                        "0.5 bb of the range that covers the highest ante")
+    g = p.add_argument_group("game")
+    g.add_argument("--small-blind", type=number("--small-blind"), default=None, help="small blind in bb; default 0.5")
+    g.add_argument("--big-blind", type=number("--big-blind"), default=None, help="big blind in bb; default 1")
+    g.add_argument("--bb-ante", type=number("--bb-ante"), default=None, help="big-blind ante in bb; default 0")
+    p.add_argument("--out", default=None,
+                   help="output folder (default reports/atlas_<structures>_<stack range>)")
+    p.add_argument("--workers", type=whole("--workers", 0, MAX_WORKERS), default=None, metavar="N",
+                   help="worker processes solving the structures, 0 = all in this process (default: one per "
+                        "usable core for two structures or more)")
+    add_lock(p)
+    add_output(p)
+    p.set_defaults(func=cmd_atlas)

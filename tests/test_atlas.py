@@ -1,0 +1,353 @@
+"""The structure atlas (issue 35): ``sflp atlas``, :func:`sflp.write_atlas`, :func:`sflp.read_atlas`.
+
+The references are independent of the atlas code: the committed chart set of SB 0.5 / BB 1, no
+ante, 1-25 bb (``reports/hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25``, whose ``thresholds.csv`` and
+``values.csv`` ``sflp chart`` wrote), and :func:`sflp.solve` (an LP per stack, checked by best
+responses) for the values and the strategies recomputed from a stored path.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sflp
+from sflp.errors import ConfigError, DataError, OutputError
+from sflp.report import atlas as atlas_module
+from sflp.report.atlas import (
+    AtlasJob,
+    ante_path_available,
+    atlas_jobs,
+    parse_antes,
+    read_atlas,
+    solve_structure,
+    write_atlas,
+)
+
+pytest.importorskip("pyarrow", reason="the atlas is written with pyarrow (the parquet extra)")
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMITTED = ROOT / "reports" / "hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25"
+SMALL = [(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.1, 0.0)]
+SMALL_STACKS = [5 + 0.5 * k for k in range(11)]  # 5:10:0.5
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("atlas") / "small"
+    write_atlas(atlas_jobs(SMALL, SMALL_STACKS, ante_stacks=()), out, workers=0)
+    return out
+
+
+# ---------------------------------------------------------------- exact against independent references
+
+
+def _csv_cell(value) -> str:
+    """A field as ``thresholds.csv`` writes it (shortest round-trip floats, NaN empty, true / false)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "" if value != value else repr(value)
+    return str(value)
+
+
+def test_stack_thresholds_and_values_equal_the_committed_chart_set(tmp_path):
+    """The atlas's structure "no ante, 1-25 bb @0.05" gives ``sflp chart``'s thresholds.csv, text for
+    text (without its SC numbers, which the atlas does not compute), and values.csv, number for number."""
+    out = tmp_path / "atlas"
+    stacks = sflp.checks.parse_stacks("1:25:0.05")
+    write_atlas(atlas_jobs([(0.5, 1.0, 0.0, 0.0)], stacks, ante_stacks=()), out, workers=0)
+    atlas = read_atlas(out)
+    with (COMMITTED / "thresholds.csv").open(newline="") as fh:
+        committed = list(csv.reader(fh))
+    header = committed[0][:7]
+    assert header == ["player", "hand", "max_stack", "capped", "intervals", "any_intervals", "chart_label"]
+    mine = [[_csv_cell(row[c]) for c in header] for row in atlas.thresholds[header].to_dict("records")]
+    assert mine == [row[:7] for row in committed[1:]]
+    with (COMMITTED / "values.csv").open(newline="") as fh:
+        values = list(csv.reader(fh))
+    columns = values[0]
+    assert columns == ["stack", "value", "push_pct", "call_pct", "exploitability"]
+    mine = [[_csv_cell(float(row[c])) for c in columns] for row in atlas.values[columns].to_dict("records")]
+    assert mine == values[1:]
+
+
+def test_values_equal_single_solves(small):
+    atlas = read_atlas(small)
+    for ante in (0.0, 0.1):
+        rows = atlas.values[atlas.values["ante"] == ante].set_index("stack")
+        for stack in (5.0, 7.5, 10.0):
+            solution = sflp.solve(sflp.GameConfig(stack=stack, ante=ante), exact=True)
+            row = rows.loc[stack]
+            assert abs(row["value"] - solution.value) <= 1e-12
+            assert abs(row["push_pct"] - solution.push_pct) <= 1e-12
+            assert abs(row["call_pct"] - solution.call_pct) <= 1e-12
+
+
+@pytest.mark.parametrize("stack, ante", [(12.37 / 2, 0.1), (7.0, 0.0), (9.99, 0.1), (5.0, 0.0)])
+def test_solution_is_the_single_solve(small, stack, ante):
+    point = read_atlas(small).solution(stack=stack, ante=ante)
+    solution = sflp.solve(sflp.GameConfig(stack=stack, ante=ante))
+    assert point.config == solution.config
+    assert np.max(np.abs(point.sb_strategy - solution.sb_strategy)) <= 1e-9
+    assert np.max(np.abs(point.bb_strategy - solution.bb_strategy)) <= 1e-9
+    assert abs(point.value - solution.value) <= 1e-9
+    assert abs(point.push_pct - solution.push_pct) <= 1e-7 and abs(point.call_pct - solution.call_pct) <= 1e-7
+
+
+def test_solution_is_fast_after_the_first_call(small):
+    import time
+
+    atlas = read_atlas(small)
+    atlas.solution(stack=6.0, ante=0.1)  # loads the payoffs once
+    start = time.perf_counter()
+    for k in range(200):
+        atlas.solution(stack=5.0 + 0.02 * k, ante=0.1)
+    assert (time.perf_counter() - start) / 200 < 5e-3  # ~0.5 ms here; a loose bound for a busy machine
+
+
+def test_solution_refuses_an_ante_off_the_grid_and_a_stack_outside(small):
+    atlas = read_atlas(small)
+    with pytest.raises(ConfigError, match=r"ante=0\.05 is not a structure of this atlas \(its antes: 0, 0\.1"):
+        atlas.solution(stack=7, ante=0.05)
+    with pytest.raises(ConfigError, match="outside the atlas's range 5 to 10 bb"):
+        atlas.solution(stack=10.5, ante=0.1)
+    with pytest.raises(ConfigError, match="outside"):
+        atlas.solution(stack=4.99, ante=0.0)
+    with pytest.raises(ConfigError, match="stack"):
+        atlas.solution(stack=float("nan"), ante=0.0)
+
+
+# ---------------------------------------------------------------- the folder
+
+
+def test_the_datasets_read_directly_with_pandas_and_the_structure_columns_stay_inside(small):
+    import pandas as pd
+
+    frame = pd.read_parquet(small / "thresholds.parquet")
+    assert len(frame) == 2 * 338
+    assert sorted(frame["structure"].astype(str).unique()) == ["sb0.5_bb1_ante0.1_bbante0", "sb0.5_bb1_ante0_bbante0"]
+    one = pd.read_parquet(small / "values.parquet" / "structure=sb0.5_bb1_ante0.1_bbante0" / "part-0.parquet")
+    assert list(one.columns[:4]) == ["small_blind", "big_blind", "ante", "bb_ante"] and set(one["ante"]) == {0.1}
+    assert list(one["stack"]) == SMALL_STACKS
+    manifest = sflp.report.staging.read_manifest(small)
+    assert manifest["kind"] == "structure-atlas" and sflp.check_manifest(small) == []
+    assert [f["name"] for f in manifest["folders"]] == ["paths.parquet", "thresholds.parquet", "values.parquet"]
+
+
+def test_paths_cover_the_range_and_rebuild_the_thresholds(small):
+    atlas = read_atlas(small)
+    path = atlas.paths[atlas.paths["ante"] == 0.1]
+    assert path["from"].iloc[0] == 5.0 and path["to"].iloc[-1] == 10.0
+    assert np.array_equal(path["from"].to_numpy()[1:], path["to"].to_numpy()[:-1])  # contiguous
+    assert list(path["segment"]) == list(range(len(path)))
+    reference = sflp.compute_thresholds(sflp.GameConfig(stack=5, ante=0.1), 5, 10)
+    assert path["from"].tolist()[1:] == list(reference.breakpoints)
+
+
+def test_the_same_jobs_give_the_same_bytes_inline_and_on_workers(small, tmp_path):
+    other = tmp_path / "again"
+    write_atlas(atlas_jobs(SMALL, SMALL_STACKS, ante_stacks=()), other, workers=2)
+    assert snapshot(other) == snapshot(small)
+
+
+def test_a_tampered_file_is_refused(small, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(small, copy)
+    (copy / "notes.md").write_text("mine\n")  # the user's file beside the atlas: fine
+    read_atlas(copy)
+    part = copy / "values.parquet" / "structure=sb0.5_bb1_ante0_bbante0" / "part-0.parquet"
+    data = bytearray(part.read_bytes())
+    data[len(data) // 2] ^= 1
+    part.write_bytes(bytes(data))
+    with pytest.raises(DataError, match="does not match its manifest.*values.parquet/structure=sb0.5_bb1_ante0_bbante0"
+                                        "/part-0.parquet: SHA-256 differs"):
+        read_atlas(copy)
+    shutil.copyfile(small / part.relative_to(copy), part)
+    read_atlas(copy)
+    extra = copy / "thresholds.parquet" / "structure=sb0.5_bb1_ante0_bbante0" / "part-1.parquet"
+    shutil.copyfile(extra.with_name("part-0.parquet"), extra)  # pandas would read it: refused
+    with pytest.raises(DataError, match="part-1.parquet: not listed in the manifest"):
+        read_atlas(copy)
+
+
+def test_a_folder_that_is_no_atlas_is_refused(tmp_path):
+    with pytest.raises(DataError, match="not a folder"):
+        read_atlas(tmp_path / "missing")
+    with pytest.raises(DataError, match="not a structure atlas"):
+        read_atlas(COMMITTED)
+
+
+def test_rewriting_keeps_the_users_files_and_refuses_one_inside_a_dataset(tmp_path):
+    out = tmp_path / "atlas"
+    jobs = atlas_jobs([(0.5, 1.0, 0.0, 0.0)], [5.0, 5.5], ante_stacks=())
+    write_atlas(jobs, out, workers=0)
+    (out / "notes.md").write_text("mine\n")
+    kept = []
+    write_atlas(jobs, out, workers=0, on_keep=kept.append)
+    assert kept == [["notes.md"]] and (out / "notes.md").read_text() == "mine\n"
+    (out / "paths.parquet" / "mine.txt").write_text("mine\n")
+    before = snapshot(out)
+    with pytest.raises(OutputError, match="mine.txt: not listed in the manifest"):
+        write_atlas(jobs, out, workers=0)
+    assert snapshot(out) == before and sorted(p.name for p in tmp_path.iterdir()) == ["atlas"]
+
+
+def test_nothing_is_left_behind_when_a_job_fails_mid_run(tmp_path, monkeypatch):
+    out = tmp_path / "atlas"
+    jobs = atlas_jobs(SMALL, [5.0, 5.5], ante_stacks=())
+    write_atlas(jobs, out, workers=0)
+    before = snapshot(out)
+    calls = []
+    real = atlas_module.solve_structure
+
+    def failing(job):
+        calls.append(job.name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # an interrupt (or any error) while the second structure solves
+        return real(job)
+
+    monkeypatch.setattr(atlas_module, "solve_structure", failing)
+    with pytest.raises(KeyboardInterrupt):
+        write_atlas(jobs, out, workers=0)
+    assert len(calls) == 2
+    assert snapshot(out) == before and sorted(p.name for p in tmp_path.iterdir()) == ["atlas"]
+    fresh = tmp_path / "fresh"
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt):
+        write_atlas(jobs, fresh, workers=0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["atlas"]
+
+
+def test_a_runner_that_returns_the_wrong_results_is_refused(tmp_path):
+    jobs = atlas_jobs([(0.5, 1.0, 0.0, 0.0)], [5.0, 5.5], ante_stacks=())
+    with pytest.raises(DataError, match="returned 0 results for 1 jobs"):
+        write_atlas(jobs, tmp_path / "atlas", runner=lambda fn, js: [])
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- jobs and inputs
+
+
+def test_parse_antes():
+    assert parse_antes("0:0.25:0.005")[:3] == [0.0, 0.005, 0.01] and len(parse_antes("0:0.25:0.005")) == 51
+    assert parse_antes("0:0.25:0.005")[-1] == 0.25
+    assert parse_antes("0.125,0,0.1") == [0.0, 0.1, 0.125] and parse_antes(" 0.1 ") == [0.1]
+    for text, match in [("0:x", "--ante '0:x' is not START:STOP:STEP"), ("-0.1", "at least 0"),
+                        ("0:1", "is not START:STOP:STEP"), ("0:0.25:0", "step must be positive"),
+                        ("0.2:0.1:0.05", "stop must not be below start"), ("nan", "is not START"), ("", "is not")]:
+        with pytest.raises(ConfigError, match=match):
+            parse_antes(text)
+
+
+def test_jobs_start_each_structure_where_its_blinds_and_antes_are_covered_and_deal_the_ante_paths():
+    jobs = atlas_jobs(sflp.report.atlas.PRESETS["standard"], sflp.checks.parse_stacks("1:25:0.05"))
+    assert [j.name for j in jobs] == ["sb0.5_bb1_ante0_bbante0", "sb0.5_bb1_ante0.1_bbante0",
+                                      "sb0.5_bb1_ante0.125_bbante0", "sb0.5_bb1_ante0_bbante1"]
+    assert [j.stacks[:2] for j in jobs] == [(1.0, 1.05), (1.1, 1.15), (1.125, 1.15), (2.0, 2.05)]
+    assert [len(j.stacks) for j in jobs] == [481, 479, 479, 461]  # as sflp chart's default stacks
+    dealt = sorted(s for j in jobs for s in j.ante_stacks)
+    assert dealt == [1.5 + 0.5 * k for k in range(48)]  # every 0.5 bb that covers ante 0.125
+    assert {(j.ante_low, j.ante_high) for j in jobs[:3]} == {(0.0, 0.125)} and jobs[3].ante_stacks == ()
+    assert atlas_jobs(SMALL, SMALL_STACKS, ante_stacks=(6, 8))[0].ante_stacks == (6.0,)
+
+
+def test_atlas_jobs_refuse_bad_inputs():
+    with pytest.raises(ConfigError, match="given twice"):
+        atlas_jobs([SMALL[0], SMALL[0]], SMALL_STACKS)
+    with pytest.raises(ConfigError, match="--stacks: structure sb0.5_bb1_ante0_bbante1 needs at least two stacks"):
+        atlas_jobs([(0.5, 1.0, 0.0, 1.0)], [1.0, 1.5])
+    with pytest.raises(ConfigError, match=r"--ante-stacks: stack 1 bb cannot cover .* \(1.25 bb in all\)"):
+        atlas_jobs([(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.25, 0.0)], [1.0, 2.0, 3.0], ante_stacks=[1.0, 2.0])
+    with pytest.raises(ConfigError, match="small_blind"):
+        atlas_jobs([(2.0, 1.0, 0.0, 0.0)], SMALL_STACKS)
+    with pytest.raises(ConfigError, match="AtlasJob"):
+        write_atlas(["not a job"], "/nonexistent/never")
+    with pytest.raises(ConfigError, match="AtlasJob"):
+        solve_structure(SMALL)
+
+
+def _cli(capsys, *argv):
+    """``sflp ARGV`` in this process: exit code, stdout, stderr (argparse's errors exit itself)."""
+    from sflp.cli.main import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--ante", "0:x"], "--ante '0:x' is not START:STOP:STEP"),
+    (["--stacks", "0:3:1"], "--stacks '0:3:1': stacks must be positive"),
+    (["--preset", "standard", "--ante", "0.1"], "give --preset or --ante, not both"),
+    (["--ante", "0,0.25", "--ante-stacks", "1,2", "--stacks", "1:3:0.5"], "--ante-stacks: stack 1 bb cannot cover"),
+    (["--ante-stacks", "1:x"], "--ante-stacks '1:x' is not START:STOP:STEP"),
+    (["--big-blind", "0", "--stacks", "1:3:0.5"], "--big-blind 0 must be positive"),
+    (["--small-blind", "2"], "--small-blind 2 is larger than big_blind"),
+    (["--workers", "-1"], "--workers '-1' must be at least 0"),
+    (["--preset", "huge"], "invalid choice: 'huge'"),
+])
+def test_cli_bad_input_is_one_line_and_writes_nothing(capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _cli(capsys, "atlas", *argv, "--out", "atlas")
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_writes_the_default_folder_and_says_what_it_wrote(capsys, tmp_path, monkeypatch):
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _cli(capsys, "atlas", "--ante", "0,0.1", "--stacks", "5:5.5:0.5", "--ante-stacks", "none",
+                          "--workers", "0", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["out_dir"] == "reports/atlas_sb0.5_bb1_ante0-0.1_bbante0_5-5.5"
+    assert [s["name"] for s in data["structures"]] == ["sb0.5_bb1_ante0_bbante0", "sb0.5_bb1_ante0.1_bbante0"]
+    atlas = read_atlas(tmp_path / data["out_dir"])
+    assert len(atlas.values) == 4 and len(atlas.thresholds) == 2 * 338
+    code, out, err = _cli(capsys, "atlas", "--ante", "0,0.1", "--stacks", "5:5.5:0.5", "--ante-stacks", "none",
+                          "--workers", "0")
+    assert code == 0 and out.startswith("Structure atlas: 2 structures in reports/atlas_sb0.5_bb1_ante0-0.1")
+
+
+def test_the_public_api_names_the_atlas():
+    assert sflp.read_atlas is read_atlas and sflp.write_atlas is write_atlas and sflp.AtlasJob is AtlasJob
+
+
+# ---------------------------------------------------------------- the path along the ante
+
+
+@pytest.mark.skipif(not ante_path_available(), reason="compute_thresholds has no along='ante' yet")
+def test_ante_thresholds_switch_where_single_solves_switch(tmp_path):
+    """At each hand's largest ante with frequency > 0.5 (strictly inside the range), a single solve
+    just below plays it above 0.5 and one just above does not."""
+    out = tmp_path / "atlas"
+    write_atlas(atlas_jobs(SMALL, [6.0, 6.5], ante_stacks=(6.0,)), out, workers=0)
+    frame = read_atlas(out).ante_thresholds
+    assert len(frame) == 338 and set(frame["stack"]) == {6.0}
+    inside = frame[(frame["max_ante"] > 1e-4) & (frame["max_ante"] < 0.1 - 1e-4) & (frame["to"].map(len) > 0)]
+    checked = 0
+    for row in inside.head(6).to_dict("records"):
+        top = row["to"][-1]
+        below = sflp.solve(sflp.GameConfig(stack=6.0, ante=top - 1e-6))
+        above = sflp.solve(sflp.GameConfig(stack=6.0, ante=top + 1e-6))
+        k = sflp.core.cards.CLASS_INDEX[row["hand"]]
+        strategy = "sb_strategy" if row["player"] == "sb" else "bb_strategy"
+        assert getattr(below, strategy)[k] > 0.5 >= getattr(above, strategy)[k], row
+        checked += 1
+    assert checked
