@@ -1,0 +1,261 @@
+"use strict";
+// atlas.html: the threshold grids of one structure, two sliders (structure, stack) and the hand map.
+// The data (sflp.report.atlas_page.atlas_data): structures[k].cells[player][hand] =
+// [number, mark, intervals, any_intervals, max_stack, band] (band indexes colours.legend, by the
+// charts' one rule); lines[m] = {stack, sb: [intervals per hand], bb: [...]}, the ante paths.
+(function () {
+const D = JSON.parse(document.getElementById("atlas-data").textContent);
+const $ = id => document.getElementById(id);
+const RANKS = "AKQJT98765432";
+const PLAYERS = ["sb", "bb"];
+const NAME = {sb: "SB push", bb: "BB call"};
+const IDX = {};
+D.hands.forEach((h, i) => { IDX[h] = i; });
+const NEVER = D.colours.legend.length - 1;
+const S = D.structures;
+const N = Math.max(1, Math.round((D.high - D.low) / D.step));
+const cur = {s: 0, i: 0, hand: null};
+
+function handAt(r, c) {
+  return r === c ? RANKS[r] + RANKS[c] : r < c ? RANKS[r] + RANKS[c] + "s" : RANKS[c] + RANKS[r] + "o";
+}
+function combos(h) { return h.length === 2 ? 6 : h[2] === "s" ? 4 : 12; }
+function inside(ivs, x) { return ivs.some(p => p[0] - 1e-9 <= x && x <= p[1] + 1e-9); }
+function num(x) { return String(+(+x).toFixed(6)); }
+function stackAt(i) { return i >= N ? D.high : +(D.low + i * D.step).toFixed(6); }
+function nearestIndex(x) { return Math.min(N, Math.max(0, Math.round((x - D.low) / D.step))); }
+function ivText(ivs, unit) {
+  return ivs.length ? ivs.map(p => num(p[0]) + "\u2013" + num(p[1])).join(", ") + " " + unit : "never";
+}
+function esc(t) { return String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); }
+
+function buildGrid(player) {
+  const table = $("grid-" + player);
+  let html = "<thead><tr><th></th>" + [...RANKS].map(r => "<th scope=\"col\">" + r + "</th>").join("") + "</tr></thead><tbody>";
+  for (let r = 0; r < 13; r++) {
+    html += "<tr><th scope=\"row\">" + RANKS[r] + "</th>";
+    for (let c = 0; c < 13; c++) {
+      const h = handAt(r, c);
+      html += "<td id=\"" + player + "-" + h + "\" data-hand=\"" + h + "\" data-player=\"" + player + "\" tabindex=\""
+        + (r === 0 && c === 0 ? 0 : -1) + "\"></td>";
+    }
+    html += "</tr>";
+  }
+  table.insertAdjacentHTML("beforeend", html + "</tbody>");
+  table.addEventListener("click", ev => {
+    const td = ev.target.closest("td");
+    if (td) pick(td.dataset.player, td.dataset.hand);
+  });
+  table.addEventListener("keydown", ev => {
+    const td = ev.target.closest("td");
+    if (!td) return;
+    const h = td.dataset.hand, r0 = RANKS.indexOf(h[0]), r1 = RANKS.indexOf(h[1]);
+    let r = h.length === 3 && h[2] === "o" ? r1 : r0, c = h.length === 3 && h[2] === "o" ? r0 : r1;
+    const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+    if (ev.key === "Enter" || ev.key === " ") { pick(td.dataset.player, h); ev.preventDefault(); return; }
+    if (!moves[ev.key]) return;
+    r = Math.min(12, Math.max(0, r + moves[ev.key][0]));
+    c = Math.min(12, Math.max(0, c + moves[ev.key][1]));
+    const next = $(td.dataset.player + "-" + handAt(r, c));
+    td.tabIndex = -1; next.tabIndex = 0; next.focus();
+    ev.preventDefault();
+  });
+}
+
+function legend() {
+  $("legend").innerHTML = D.colours.legend.map(b => "<span class=\"item\"><span class=\"sw\" style=\"background:#"
+    + b[0] + "\"></span>" + esc(b[1]) + "</span>").join("") + "<span class=\"item\">faded: not played at this stack</span>";
+}
+
+function renderGrids() {
+  const st = S[cur.s], x = stackAt(cur.i);
+  const pct = {};
+  for (const p of PLAYERS) {
+    let played = 0;
+    D.hands.forEach((h, k) => {
+      const cell = st.cells[p][k], td = $(p + "-" + h), band = D.colours.legend[cell[5]];
+      const on = inside(cell[2], x);
+      if (on) played += combos(h);
+      td.style.background = "#" + band[0];
+      td.style.color = "#" + band[2];
+      td.innerHTML = "<span class=\"h\">" + h + "</span><span class=\"f\">" + esc(cell[0])
+        + (cell[1] ? "<span class=\"m\">" + cell[1] + "</span>" : "") + "</span>";
+      td.classList.toggle("never", cell[5] === NEVER);
+      td.classList.toggle("off", !on && cell[5] !== NEVER);
+      td.classList.toggle("sel", cur.hand !== null && cur.hand[0] === p && cur.hand[1] === h);
+      td.dataset.played = on ? "1" : "0";
+      td.setAttribute("aria-label", h + ", " + NAME[p] + (cell[4] === null ? " never" : " up to " + cell[0] + " bb")
+        + (on ? ", played at " + num(x) + " bb" : ", not played at " + num(x) + " bb"));
+    });
+    pct[p] = 100 * played / 1326;
+  }
+  $("stats").innerHTML = "at " + esc(st.label) + ", " + num(x) + " bb: SB pushes <b id=\"push-pct\">"
+    + pct.sb.toFixed(1) + "%</b>, BB calls <b id=\"call-pct\">" + pct.bb.toFixed(1) + "%</b> of hands";
+}
+
+// ------------------------------------------------------------------ the hand map
+const X0 = 46, X1 = 412, Y0 = 10, Y1 = 214;
+function px(x) { return X0 + (x - D.low) / (D.high - D.low) * (X1 - X0); }
+function rows() {
+  // each structure's band [bottom, top] in SVG units, and the y of an axis value (null when categorical)
+  if (D.axis) {
+    const a0 = D.axis_range[0], a1 = D.axis_range[1] > a0 ? D.axis_range[1] : a0 + 1;
+    const py = a => Y1 - (a - a0) / (a1 - a0) * (Y1 - Y0);
+    const order = S.map((s, k) => k).sort((p, q) => S[p].y - S[q].y);
+    const band = [];
+    order.forEach((k, n) => {
+      const y = S[k].y, below = n ? S[order[n - 1]].y : null, above = n + 1 < order.length ? S[order[n + 1]].y : null;
+      const half = Math.min(below === null ? Infinity : (y - below) / 2, above === null ? Infinity : (above - y) / 2);
+      const h = Number.isFinite(half) ? half : (a1 - a0) / 20;
+      band[k] = [py(Math.max(a0, y - h)), py(Math.min(a1, y + h)), py(y)];
+    });
+    return {band, py};
+  }
+  const h = (Y1 - Y0) / S.length;
+  return {band: S.map((s, k) => [Y1 - k * h, Y1 - (k + 1) * h, Y1 - (k + 0.5) * h]), py: null};
+}
+
+function drawMap(player) {
+  const svg = $("map-" + player);
+  if (cur.hand === null) { svg.innerHTML = ""; return; }
+  const k = IDX[cur.hand[1]], colour = "#" + D.colours[player], {band, py} = rows();
+  let out = "<rect x=\"" + X0 + "\" y=\"" + Y0 + "\" width=\"" + (X1 - X0) + "\" height=\"" + (Y1 - Y0)
+    + "\" fill=\"#ffffff\" stroke=\"#d0d7de\"/>";
+  let marks = "";
+  S.forEach((st, s) => {
+    const [yb, yt, ym] = band[s];
+    for (const p of st.cells[player][k][2]) {
+      out += "<rect class=\"played\" x=\"" + px(p[0]).toFixed(2) + "\" y=\"" + yt.toFixed(2) + "\" width=\""
+        + Math.max(0.8, px(p[1]) - px(p[0])).toFixed(2) + "\" height=\"" + Math.max(0.8, yb - yt).toFixed(2)
+        + "\" fill=\"" + colour + "\" fill-opacity=\"0.45\"/>";
+      for (const e of p) {
+        if (e > D.low + 1e-9 && e < D.high - 1e-9) {
+          marks += "<rect class=\"edge-stack\" x=\"" + (px(e) - 2).toFixed(2) + "\" y=\"" + (ym - 2).toFixed(2)
+            + "\" width=\"4\" height=\"4\" fill=\"#1b1f24\"/>";
+        }
+      }
+    }
+  });
+  if (py) {
+    for (const line of D.lines) {
+      const x = px(line.stack);
+      for (const p of line[player][k]) {
+        out += "<line class=\"played-ante\" x1=\"" + x.toFixed(2) + "\" x2=\"" + x.toFixed(2) + "\" y1=\"" + py(p[0]).toFixed(2)
+          + "\" y2=\"" + py(p[1]).toFixed(2) + "\" stroke=\"" + colour + "\" stroke-width=\"2\"/>";
+        for (const e of p) {
+          if (e > D.axis_range[0] + 1e-9 && e < D.axis_range[1] - 1e-9) {
+            marks += "<circle class=\"edge-ante\" cx=\"" + x.toFixed(2) + "\" cy=\"" + py(e).toFixed(2)
+              + "\" r=\"2.4\" fill=\"#d73027\"/>";
+          }
+        }
+      }
+    }
+  }
+  // axes: stacks below, antes (or the structures) left; the crosshair at the sliders' point
+  let axes = "";
+  for (const t of ticks(D.low, D.high)) {
+    axes += "<text x=\"" + px(t).toFixed(1) + "\" y=\"" + (Y1 + 14) + "\" text-anchor=\"middle\">" + num(t) + "</text>";
+  }
+  axes += "<text x=\"" + ((X0 + X1) / 2) + "\" y=\"" + (Y1 + 30) + "\" text-anchor=\"middle\">stack (bb)</text>";
+  if (py) {
+    for (const t of ticks(D.axis_range[0], D.axis_range[1])) {
+      axes += "<text x=\"" + (X0 - 4) + "\" y=\"" + (py(t) + 4).toFixed(1) + "\" text-anchor=\"end\">" + num(t) + "</text>";
+    }
+    axes += "<text transform=\"translate(10 " + ((Y0 + Y1) / 2) + ") rotate(-90)\" text-anchor=\"middle\">"
+      + (D.axis === "ante" ? "ante (bb)" : "BB ante (bb)") + "</text>";
+  } else {
+    S.forEach((st, s) => {
+      axes += "<text x=\"" + (X0 - 4) + "\" y=\"" + (band[s][2] + 4).toFixed(1) + "\" text-anchor=\"end\">" + (s + 1) + "</text>";
+    });
+  }
+  const cx = px(stackAt(cur.i)), cy = band[cur.s][2];
+  axes += "<line class=\"cross\" x1=\"" + cx.toFixed(2) + "\" x2=\"" + cx.toFixed(2) + "\" y1=\"" + Y0 + "\" y2=\"" + Y1
+    + "\" stroke=\"#1b1f24\" stroke-dasharray=\"3 3\"/><line class=\"cross\" x1=\"" + X0 + "\" x2=\"" + X1 + "\" y1=\""
+    + cy.toFixed(2) + "\" y2=\"" + cy.toFixed(2) + "\" stroke=\"#1b1f24\" stroke-dasharray=\"3 3\"/>";
+  svg.innerHTML = out + marks + axes;
+}
+
+function ticks(a, b) {
+  if (!(b > a)) return [a];
+  const raw = (b - a) / 5, p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 2.5, 5, 10].map(m => m * p).find(s => s >= raw);
+  const out = [];
+  for (let t = Math.ceil(a / step) * step; t <= b + 1e-9; t += step) out.push(+t.toFixed(10));
+  return out;
+}
+
+function renderMaps() {
+  if (cur.hand === null) {
+    $("map-title").textContent = "Hand map";
+    $("detail").textContent = "";
+    $("map-key").textContent = "";
+    PLAYERS.forEach(drawMap);
+    return;
+  }
+  const h = cur.hand[1], k = IDX[h];
+  $("map-title").textContent = "Hand map: " + h;
+  PLAYERS.forEach(drawMap);
+  const x = stackAt(cur.i);
+  let detail = "<b>" + esc(h) + "</b> at " + esc(S[cur.s].label) + ":<ul>";
+  for (const p of PLAYERS) detail += "<li>" + NAME[p] + ": " + ivText(S[cur.s].cells[p][k][2], "bb") + "</li>";
+  detail += "</ul>";
+  if (D.axis && D.lines.length) {
+    const line = D.lines.reduce((best, l) => Math.abs(l.stack - x) < Math.abs(best.stack - x) ? l : best, D.lines[0]);
+    detail += "Along the " + (D.axis === "ante" ? "ante" : "BB ante") + " at " + num(line.stack) + " bb:<ul>";
+    for (const p of PLAYERS) detail += "<li>" + NAME[p] + ": " + ivText(line[p][k], "bb of ante") + "</li>";
+    detail += "</ul>";
+  }
+  $("detail").innerHTML = detail;
+  $("map-key").textContent = (D.axis
+    ? "Bands: played (frequency > 0.5) along the stack at each structure's ante; lines: played along the ante at "
+      + D.lines.length + " grid stacks. The exact boundary: squares are stack thresholds, dots ante thresholds."
+    : "Rows: the structures in order (" + S.map((s, n) => (n + 1) + " " + s.label).join(", ")
+      + "); squares: the exact stack thresholds." + (D.lines_left_out
+        ? " The ante lines are left out: these structures differ in more than the ante." : ""))
+    + " Dashed: the sliders' stack and structure.";
+}
+
+// ------------------------------------------------------------------ state and address
+function render() {
+  $("ante-slider").value = String(cur.s);
+  $("structure-pick").value = String(cur.s);
+  $("stack-slider").value = String(cur.i);
+  const x = stackAt(cur.i);
+  $("stack-value").textContent = num(x) + " bb";
+  $("stack-value").dataset.stack = num(x);
+  document.body.dataset.structure = String(cur.s);
+  renderGrids();
+  renderMaps();
+  const hash = "#structure=" + cur.s + "&stack=" + num(x) + (cur.hand ? "&hand=" + cur.hand[0] + ":" + cur.hand[1] : "");
+  try { history.replaceState(null, "", hash); } catch (e) { /* a file: URL in some browsers */ }
+}
+
+function pick(player, hand) { cur.hand = [player, hand]; render(); }
+
+function readHash() {
+  const q = new URLSearchParams(location.hash.slice(1));
+  const s = parseInt(q.get("structure"), 10);
+  if (Number.isInteger(s) && s >= 0 && s < S.length) cur.s = s;
+  const x = parseFloat(q.get("stack"));
+  cur.i = nearestIndex(Number.isFinite(x) ? x : 10);
+  const hand = (q.get("hand") || "").split(":");
+  if (hand.length === 2 && PLAYERS.includes(hand[0]) && hand[1] in IDX) cur.hand = hand;
+}
+
+function init() {
+  $("subtitle").textContent = S.length + " structures, stacks " + num(D.low) + "\u2013" + num(D.high) + " bb"
+    + (D.axis && D.lines.length ? ", ante paths at " + D.lines.length + " stacks" : "");
+  const slider = $("ante-slider");
+  slider.max = String(S.length - 1);
+  $("structure-pick").innerHTML = S.map((s, k) => "<option value=\"" + k + "\">" + esc(s.label) + "</option>").join("");
+  $("stack-slider").max = String(N);
+  slider.addEventListener("input", () => { cur.s = +slider.value; render(); });
+  $("structure-pick").addEventListener("change", ev => { cur.s = +ev.target.value; render(); });
+  $("stack-slider").addEventListener("input", ev => { cur.i = +ev.target.value; render(); });
+  PLAYERS.forEach(buildGrid);
+  legend();
+  readHash();
+  render();
+}
+init();
+})();

@@ -1,0 +1,124 @@
+"""atlas.html (issue 35, item 3): the threshold grids of each structure, the two sliders and the
+hand map, checked against the thresholds themselves and, in headless Chromium, at 390 and 1400 px.
+
+References: the committed chart set's thresholds.csv (``chart_label``, written by ``sflp chart``)
+for the no-ante structure; each structure's certified intervals for what is played at a stack;
+combos 6/4/12 of 1,326 for the percentages.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from sflp.core.cards import CLASS_NAMES
+from sflp.core.game import GameConfig
+from sflp.errors import ConfigError
+from sflp.report.atlas_page import atlas_data, write_atlas_html
+from sflp.solving.thresholds import compute_thresholds
+from tests.test_chart_html import SIZES, chromium, probe  # noqa: F401 - the fixture is used by name
+
+ROOT = Path(__file__).resolve().parent.parent
+CHART = ROOT / "reports" / "hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25" / "thresholds.csv"
+ANTES = (0.0, 0.1, 0.125)
+LINE_STACKS = (3.0, 8.0, 14.0)
+
+
+@pytest.fixture(scope="module")
+def atlas():
+    structures = [(f"ante {a:g}", compute_thresholds(GameConfig(stack=10, ante=a), 1 + a, 25)) for a in ANTES]
+    lines = [compute_thresholds(GameConfig(stack=s), 0, 0.125, along="ante") for s in LINE_STACKS]
+    return structures, lines
+
+
+def _combos(hand: str) -> int:
+    return 6 if len(hand) == 2 else 4 if hand.endswith("s") else 12
+
+
+def _played(th, player: str, hand: str, stack: float) -> bool:
+    return any(a - 1e-9 <= stack <= b + 1e-9 for a, b in th.get(player, hand).intervals)
+
+
+def test_the_no_ante_grids_carry_the_chart_sets_labels(atlas):
+    data = atlas_data(*atlas)
+    rows = {(r["player"], r["hand"]): r["chart_label"] for r in csv.DictReader(CHART.open(encoding="utf-8"))}
+    cells = data["structures"][0]["cells"]
+    for player in ("sb", "bb"):
+        for k, hand in enumerate(CLASS_NAMES):
+            number, mark = cells[player][k][:2]
+            assert number + mark == rows[(player, hand)], (player, hand)
+
+
+def test_the_ante_lines_are_drawn_only_when_the_structures_differ_in_the_ante_alone(atlas):
+    structures, lines = atlas
+    assert atlas_data(structures, lines)["axis"] == "ante"
+    mixed = [*structures, ("BB ante 1", compute_thresholds(GameConfig(stack=10, bb_ante=1), 2, 25))]
+    data = atlas_data(mixed, lines)
+    assert data["axis"] is None and data["lines"] == [] and data["lines_left_out"]
+    with pytest.raises(ConfigError, match="same stack"):
+        atlas_data([*structures, ("short", compute_thresholds(GameConfig(stack=10), 1, 20))])
+
+
+PROBE = """<script>
+(() => {
+  const $ = id => document.getElementById(id);
+  const out = {viewport: [innerWidth, innerHeight], steps: []};
+  const ante = $("ante-slider"), stack = $("stack-slider");
+  const read = () => {
+    const cells = {};
+    for (const td of document.querySelectorAll("table.grid td")) {
+      cells[td.id] = [td.dataset.played, td.querySelector(".f").textContent];
+    }
+    return {structure: document.body.dataset.structure, stack: $("stack-value").dataset.stack,
+            push: $("push-pct").textContent, call: $("call-pct").textContent, cells,
+            bands: document.querySelectorAll("#map-sb rect.played").length,
+            lines: document.querySelectorAll("#map-sb line.played-ante").length,
+            dots: document.querySelectorAll("#map-sb circle.edge-ante").length,
+            hash: location.hash};
+  };
+  ante.value = "1"; ante.dispatchEvent(new Event("input"));
+  stack.value = String(Math.round((7.5 - parseFloat(stack.dataset.low || "1")) / 0.05));
+  stack.dispatchEvent(new Event("input"));
+  $("sb-T3s").dispatchEvent(new MouseEvent("click", {bubbles: true}));
+  out.steps.push(read());
+  ante.value = "2"; ante.dispatchEvent(new Event("input"));
+  out.steps.push(read());
+  out.width = document.documentElement.scrollWidth;
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_browser_sliders_and_hand_map(atlas, chromium, tmp_path, size):  # noqa: F811 - the fixture
+    structures, lines = atlas
+    page = write_atlas_html(tmp_path / "atlas.html", structures, lines)
+    out = probe(chromium, page, tmp_path, size, "", script=PROBE)
+    assert out["width"] <= size[0]  # nothing scrolls sideways, at 390 px too
+    for step, k in zip(out["steps"], (1, 2)):
+        th = structures[k][1]
+        assert step["structure"] == str(k)
+        stack = float(step["stack"])
+        assert abs(stack - 7.5) < 0.05 + 1e-9
+        pct = {}
+        for player in ("sb", "bb"):
+            played = 0
+            for hand in CLASS_NAMES:
+                on = _played(th, player, hand, stack)
+                assert step["cells"][f"{player}-{hand}"][0] == ("1" if on else "0"), (k, player, hand)
+                played += _combos(hand) * on
+            pct[player] = f"{100 * played / 1326:.1f}%"
+        assert (step["push"], step["call"]) == (pct["sb"], pct["bb"])
+        # T3s's map: one band per stack interval of each structure, one line per ante interval at
+        # each grid stack, a dot at each ante threshold inside the ante range
+        t3s = [th_.get("sb", "T3s").intervals for _, th_ in structures]
+        assert step["bands"] == sum(len(iv) for iv in t3s)
+        ante_ivs = [line.get("sb", "T3s").intervals for line in lines]
+        assert step["lines"] == sum(len(iv) for iv in ante_ivs)
+        assert step["dots"] == sum(1e-9 < e < 0.125 - 1e-9 for iv in ante_ivs for p in iv for e in p)
+        assert step["hash"] == f"#structure={k}&stack={step['stack']}&hand=sb:T3s"
+    assert json.dumps(out["steps"][0]["cells"]) != json.dumps(out["steps"][1]["cells"])
