@@ -4,9 +4,12 @@ localhost, results in job order, a worker killed mid-run, a job's error, an inte
 from __future__ import annotations
 
 import _thread
+import functools
+import hashlib
 import logging
 import operator
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -77,6 +80,18 @@ def _block_first_attempt(folder: Path) -> None:
     raise RuntimeError("the test neither killed nor released this job's worker")
 
 
+def solve_after_a_block(fn, folder: str, victim: str, job):
+    """``fn(job)``, but the job named ``victim`` blocks on its first attempt (see above)."""
+    if job.name == victim:
+        _block_first_attempt(Path(folder))
+    return fn(job)
+
+
+def blocking(runner, folder: Path, victim: str):
+    """``runner``, with the job named ``victim`` blocking on its first attempt: the moment to kill or interrupt."""
+    return lambda fn, jobs: runner(functools.partial(solve_after_a_block, fn, str(folder), victim), jobs)
+
+
 def failing_solve(job: ToyJob) -> ToyResult:
     if job.index == 3:
         raise ValueError(f"structure {job.index} is not solvable")
@@ -91,6 +106,20 @@ def _same(results: list[ToyResult], expected: list[ToyResult]) -> None:
     assert [r.index for r in results] == [e.index for e in expected]
     for result, wanted in zip(results, expected):
         assert result.table.equals(wanted.table)
+
+
+def _kill_when_started(folder: Path, pids: set[int], killed: list[int]) -> threading.Thread:
+    """A thread that SIGKILLs the worker process whose blocked job published its id in ``folder``."""
+
+    def kill():
+        pid = int(_wait_for(lambda: (folder / "pid").exists() and (folder / "pid").read_text(), "the job to block"))
+        assert pid in pids, "the blocked job runs in one of the cluster's worker processes"
+        os.kill(pid, signal.SIGKILL)
+        killed.append(pid)
+
+    thread = threading.Thread(target=kill, daemon=True)
+    thread.start()
+    return thread
 
 
 def _wait_for(predicate, what: str):
@@ -169,16 +198,8 @@ def test_a_killed_worker_is_rescheduled_and_the_run_completes_identically(cluste
     pids = set(ready.run(os.getpid).values())
     jobs = _jobs(8, folder=str(tmp_path), victim=2)
     expected = [toy_solve(ToyJob(j.index, j.scale)) for j in jobs]
-    killed = []
-
-    def kill_the_victim():
-        pid = int(_wait_for(lambda: (tmp_path / "pid").exists() and (tmp_path / "pid").read_text(), "job 2 to start"))
-        assert pid in pids, "the blocked job runs in one of the cluster's worker processes"
-        os.kill(pid, signal.SIGKILL)
-        killed.append(pid)
-
-    killer = threading.Thread(target=kill_the_victim, daemon=True)
-    killer.start()
+    killed: list[int] = []
+    killer = _kill_when_started(tmp_path, pids, killed)
     try:
         results = dask_runner(cluster.scheduler_address)(toy_solve, jobs)
     finally:
@@ -295,3 +316,91 @@ def test_dask_loggers_are_quiet_during_a_run_and_restored_after(monkeypatch):
 
 def test_a_plain_function_runs_too(ready):
     assert dask_runner(ready)(operator.neg, [3, 1, 2]) == [-3, -1, -2]
+
+
+# ---------------------------------------------------------------- the atlas, written through the cluster
+
+STRUCTURES = [(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.1, 0.0)]
+STACKS = [5 + 0.5 * k for k in range(11)]  # 5:10:0.5
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file below ``folder`` (hidden ones included), by path: its SHA-256."""
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def atlas():
+    return pytest.importorskip("sflp.report.atlas", reason="the atlas writer (sflp.report.atlas) is not here yet")
+
+
+@pytest.fixture(scope="module")
+def atlas_jobs(atlas):
+    """Two structures on one line, with the path along the ante at 6 bb when this sflp has it."""
+    return atlas.atlas_jobs(STRUCTURES, STACKS, ante_stacks=(6.0,) if atlas.ante_path_available() else ())
+
+
+@pytest.fixture(scope="module")
+def local_atlas(atlas, atlas_jobs, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("local") / "atlas"
+    atlas.write_atlas(atlas_jobs, out, workers=0)
+    return out
+
+
+def test_an_atlas_written_on_the_cluster_is_byte_identical_to_the_local_one(atlas, atlas_jobs, local_atlas,
+                                                                             cluster, ready, tmp_path):
+    out = tmp_path / "atlas"
+    seen = []
+    atlas.write_atlas(atlas_jobs, out, runner=dask_runner(cluster.scheduler_address,
+                                                          progress=lambda done, total: seen.append(done)))
+    assert snapshot(out) == snapshot(local_atlas)  # every file, the manifest included
+    assert "manifest.json" in snapshot(out) and seen[-1] == len(atlas_jobs)
+
+
+def test_a_worker_killed_mid_atlas_is_rescheduled_and_the_atlas_is_identical(atlas, atlas_jobs, local_atlas,
+                                                                             cluster, ready, tmp_path):
+    pids = set(ready.run(os.getpid).values())
+    folder = tmp_path / "meet"
+    folder.mkdir()
+    killed: list[int] = []
+    killer = _kill_when_started(folder, pids, killed)
+    try:
+        atlas.write_atlas(atlas_jobs, tmp_path / "atlas",
+                          runner=blocking(dask_runner(ready), folder, victim=atlas_jobs[-1].name))
+    finally:
+        (folder / "release").touch()
+        killer.join(WAIT)
+    assert killed, "the worker solving the last structure was killed"
+    assert snapshot(tmp_path / "atlas") == snapshot(local_atlas)
+
+
+def test_a_client_interrupt_leaves_the_atlas_as_it_was(atlas, atlas_jobs, local_atlas, cluster, ready, tmp_path):
+    """Ctrl-C while the cluster solves: the old atlas stays, whole, and no staging folder or lock is left."""
+    parent = tmp_path / "reports"
+    shutil.copytree(local_atlas, parent / "atlas")
+    before = snapshot(parent)
+    folder = tmp_path / "meet"
+    folder.mkdir()
+    main = threading.current_thread() is threading.main_thread()
+
+    def interrupt(*_):
+        _wait_for(lambda: (folder / "pid").exists(), "the structure to block")
+        if main:
+            _thread.interrupt_main()  # SIGINT's KeyboardInterrupt, wherever the main thread waits
+        else:
+            raise KeyboardInterrupt  # pytest-xdist before 3.6 runs tests off the main thread
+
+    interrupter = threading.Thread(target=interrupt, daemon=True)
+    if main:
+        interrupter.start()
+    runner = dask_runner(cluster.scheduler_address, progress=None if main else interrupt)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            atlas.write_atlas(atlas_jobs, parent / "atlas", runner=blocking(runner, folder, atlas_jobs[0].name))
+    finally:
+        if main:
+            interrupter.join(WAIT)
+        (folder / "release").touch()
+    assert snapshot(parent) == before
+    assert sorted(p.name for p in parent.iterdir()) == ["atlas"]

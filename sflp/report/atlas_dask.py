@@ -13,10 +13,10 @@ of ``fn(job)`` **in job order**, where ``fn`` is a module-level function (pickle
 so the workers must have the same sflp installed) and every job is picklable.
 
 * **One task per job, keys from the job.**  ``client.map`` is called with ``pure=True`` and a
-  key per job: ``<fn name>-<sha256 of the pickled (sflp version, fn, job)>``.  The same job is
-  the same key, so a task the scheduler reruns (its worker died: Dask reschedules it on another)
-  or a job listed twice is computed once and its result is the same bytes; different jobs never
-  share a key (the pickle determines the job).
+  key per job, ``<fn name>-<SHA-256 of the sflp version, the pickled fn and the pickled job>``
+  (:func:`task_key`).  The same job is the same key, so a task the scheduler reruns (its worker
+  died: Dask reschedules it on another) or a job listed twice is computed once and its result is
+  the same bytes; different jobs never share a key (the pickle determines the job).
 * **Results stream back** as the jobs finish (each finished job calls ``progress(done, total)``
   on this thread) and are returned in job order.
 * **Errors.**  An exception raised by ``fn`` on a worker is re-raised here as itself (an
@@ -80,8 +80,9 @@ def _import_distributed():
 
 
 def task_key(fn: Callable, job: Any) -> str:
-    """The Dask key of ``fn(job)``: the function's name and a hash of the pickled (sflp version, function,
-    job), the same in every process and on every run, so a rerun task or a repeated job is the same task.
+    """The Dask key of ``fn(job)``: the function's name and a hash of the pickled sflp version, function
+    and job, the same in every process and on every run, so a rerun task or a repeated job is the same task.
+    Different jobs (or functions) never share a key: the pickle determines what it unpickles to.
 
     >>> import operator
     >>> task_key(operator.neg, 3) == task_key(operator.neg, 3) != task_key(operator.neg, 4)
@@ -91,14 +92,23 @@ def task_key(fn: Callable, job: Any) -> str:
     """
     from sflp import __version__
 
-    name = getattr(fn, "__name__", type(fn).__name__)
     try:
-        payload = pickle.dumps((__version__, getattr(fn, "__module__", None), getattr(fn, "__qualname__", name), job),
-                               protocol=4)
+        job_bytes = pickle.dumps(job, protocol=4)
     except Exception as exc:  # pickle raises TypeError, AttributeError, PicklingError ...
         raise ArgumentTypeError(f"an atlas job must be picklable to be sent to a Dask cluster: {job!r} is not "
                                 f"({exc})") from exc
-    return f"{name}-{hashlib.sha256(payload).hexdigest()[:32]}"
+    try:
+        fn_bytes = pickle.dumps(fn, protocol=4)  # a module-level function: its module and name
+    except Exception:  # a lambda or a closure, which Dask sends by value with cloudpickle
+        import cloudpickle
+
+        fn_bytes = cloudpickle.dumps(fn, protocol=4)
+    digest = hashlib.sha256()
+    for part in (__version__.encode(), fn_bytes, job_bytes):
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", None) or type(fn).__name__
+    return f"{name}-{digest.hexdigest()[:32]}"
 
 
 @contextmanager
