@@ -91,6 +91,13 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp chart --stacks 1:60:0.1 --grid-stacks 5,10,30,50": ("slow",),
     "sflp chart --stacks 1:50:0.01 --formats csv,pdf --ranges segments": ("run",),
     "sflp chart --stacks 1:25:0.05 --formats pdf --paper letter --out reports/letter": ("run",),
+    "sflp atlas --ante 0,0.1 --stacks 5:10:0.5 --ante-stacks none --out reports/atlas-small": ("run",),
+    "sflp atlas --preset standard": ("slow",),
+    "sflp atlas --ante 0:0.25:0.005 --stacks 1:25:0.05 --out reports/atlas":
+        "tests/test_atlas.py runs the same job on smaller grids (two antes, 1-25 and 5-10 bb) and checks it against "
+        "the committed chart set and single solves; its 51 structures are the issue's benchmark, not a test",
+    "sflp atlas --ante 0:0.25:0.005 --scheduler tcp://HOST:8786 --out reports/atlas":
+        "needs a Dask cluster at HOST: tests/test_atlas_dask.py starts a real LocalCluster and writes an atlas on it",
     "sflp export efg --stack 10 --ante 0.125 --out reports/pushfold_10bb.efg": ("run",),
     "sflp export efg --stack 10 --out reports/pushfold_10bb.efg": ("run",),
     POLICY_JSON: ("run",),

@@ -67,7 +67,10 @@ def cmd_atlas(args) -> int:
     jobs = atlas_jobs(structures, stacks, ante_stacks=ante_stacks)
     out = Path(args.out) if args.out else REPORTS_DIR / f"atlas_{middle}_{fmt_num(stacks[0])}-{fmt_num(stacks[-1])}"
     check_target(out)
-    result = write_atlas(jobs, out, workers=args.workers, **lock_options(args, Path(args.out) if args.out else None))
+    if args.scheduler is not None and args.workers is not None:
+        raise ConfigError("--workers is for this machine, --scheduler for a Dask cluster: give one of them")
+    result = write_atlas(jobs, out, workers=args.workers, client=args.scheduler,
+                         **lock_options(args, Path(args.out) if args.out else None))
     if args.json:
         print_json(result.to_dict())
         return 0
@@ -123,6 +126,9 @@ def add_commands(sub) -> None:
     p.add_argument("--workers", type=whole("--workers", 0, MAX_WORKERS), default=None, metavar="N",
                    help="worker processes solving the structures, 0 = all in this process (default: one per "
                         "usable core for two structures or more)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="solve the structures on the Dask cluster whose scheduler is at ADDRESS (e.g. "
+                        "tcp://HOST:8786; needs pip install 'sflp[dask]'); this machine writes the folder")
     add_lock(p)
     add_output(p)
     p.set_defaults(func=cmd_atlas)

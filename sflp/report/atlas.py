@@ -516,12 +516,14 @@ def _grid_info(stacks: Sequence[float]) -> dict:
             "step": None if step is None else float(_text(step))}
 
 
-def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, workers: int | None = None,
+def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=None, workers: int | None = None,
                 wait: bool = True, on_wait=None, on_keep=None, progress=None) -> AtlasResult:
     """Solve every job and write the atlas folder ``out`` as one unit (see the module doc).
 
     ``runner(fn, jobs)`` returns ``[fn(job) for job in jobs]`` in job order, wherever it runs
-    them (default :func:`local_runner` with ``workers``).  Nothing is staged before every result
+    them (default :func:`local_runner` with ``workers``); ``client`` (a Dask scheduler's address
+    such as ``"tcp://HOST:8786"``, or a ``distributed.Client``) maps them over that cluster
+    instead (:func:`sflp.report.atlas_dask.dask_runner`).  Nothing is staged before every result
     is back: an error or an interrupt while solving leaves ``out`` as it was.  ``wait``,
     ``on_wait`` and ``on_keep`` are those of :func:`sflp.report.chartset.write_chart_set`;
     ``progress(phase, done, total)`` is told ``"writing"`` per structure written."""
@@ -535,6 +537,16 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, workers:
     jobs = _check_jobs(jobs)
     _, pq = _pyarrow()
     out = check_target(Path(out))
+    if sum(x is not None for x in (runner, client, workers)) > 1:
+        raise ConfigError("write_atlas: give one of runner, client (a Dask cluster) and workers (this machine)")
+    if workers is not None:
+        from sflp.checks import MAX_WORKERS, count
+
+        workers = count("workers", workers, high=MAX_WORKERS)
+    if client is not None:
+        from sflp.report.atlas_dask import dask_runner
+
+        runner = dask_runner(client)
     run = runner if runner is not None else local_runner(workers)
     results = list(run(solve_structure, jobs))
     if len(results) != len(jobs) or any(not isinstance(r, StructureResult) for r in results):

@@ -30,7 +30,10 @@ either the complete old set or the complete new set, never a mix:
    refused: ``--out ~/Documents`` never deletes a file.  In a report folder, files the manifest
    does not list are the user's: they are carried into the new set (hard links, else copies)
    just before the swap and listed in :attr:`StagedFolder.kept`; a new report file with the name
-   of one of them aborts the run instead of replacing it.
+   of one of them aborts the run instead of replacing it.  A set made of folders (the structure
+   atlas's Parquet datasets) lists them in its manifest too (``folders``, see
+   :func:`write_manifest`); such a folder must hold exactly the files listed for it, else the
+   run is refused.
 5. **Stage.**  Every file is written into ``.<name>.staging-<token>`` in the same parent folder;
    temporary files of the libraries that write them (openpyxl's) go into its ``.tmp`` folder
    (:meth:`StagedFolder.temp_folder`), so a full ``TMPDIR`` does not matter and nothing is left
