@@ -77,6 +77,7 @@ PROBE = """<script>
             bands: document.querySelectorAll("#map-sb rect.played").length,
             lines: document.querySelectorAll("#map-sb line.played-ante").length,
             dots: document.querySelectorAll("#map-sb circle.edge-ante").length,
+            squares: document.querySelectorAll("#map-sb rect.edge-stack").length,
             hash: location.hash};
   };
   ante.value = "1"; ante.dispatchEvent(new Event("input"));
@@ -117,6 +118,9 @@ def test_browser_sliders_and_hand_map(atlas, chromium, tmp_path, size):  # noqa:
         # each grid stack, a dot at each ante threshold inside the ante range
         t3s = [th_.get("sb", "T3s").intervals for _, th_ in structures]
         assert step["bands"] == sum(len(iv) for iv in t3s)
+        # squares: the stack thresholds, not a structure's own smallest stack nor the top
+        assert step["squares"] == sum(t.low + 1e-9 < e < 25 - 1e-9 for (_, t), iv in zip(structures, t3s)
+                                      for p in iv for e in p) > 0
         ante_ivs = [line.get("sb", "T3s").intervals for line in lines]
         assert step["lines"] == sum(len(iv) for iv in ante_ivs)
         assert step["dots"] == sum(1e-9 < e < 0.125 - 1e-9 for iv in ante_ivs for p in iv for e in p)

@@ -285,9 +285,10 @@ def _diff_colour(diff: float, differ_length: float, scale: float, both_capped: b
     return blend("FFFFFF", "3182BD" if diff > 0 else "D73027", 0.25 + 0.75 * t)
 
 
-def difference_picture(frame: pd.DataFrame, title: str, low: float, high: float) -> Drawing:
+def difference_picture(frame: pd.DataFrame, title: str, low: float, high: float, listing: str = "compare.csv"
+                       ) -> Drawing:
     """Both players' 13x13 grids of threshold differences (B - A), headed by ``title``
-    (:func:`compare_title`)."""
+    (:func:`compare_title`); ``listing`` names the file with the frame (the note under the grids)."""
     from sflp.report.plots import PT, draw_grid
 
     d = Drawing(14.4 * PT, 8.4 * PT)
@@ -310,7 +311,7 @@ def difference_picture(frame: pd.DataFrame, title: str, low: float, high: float)
     note = ("Number: B's chart number minus A's (bb; blue = B plays the hand deeper, red = shallower). "
             "'=': the same decision at every common stack. 'A/B': only one chart plays the hand with "
             "frequency > 0.5. 'capped': both charts play it to their top, so there is no difference to "
-            "show, yet the decisions differ somewhere. compare.csv lists each chart's label and the exact "
+            f"show, yet the decisions differ somewhere. {listing} lists each chart's label and the exact "
             "stack intervals where the decisions differ.")
     d.lines(0.025 * d.width, d.height * 0.94, wrap(note, 0.95 * d.width, 8), 8, "333333")
     return d

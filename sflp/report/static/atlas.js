@@ -129,7 +129,7 @@ function drawMap(player) {
         + Math.max(0.8, px(p[1]) - px(p[0])).toFixed(2) + "\" height=\"" + Math.max(0.8, yb - yt).toFixed(2)
         + "\" fill=\"" + colour + "\" fill-opacity=\"0.45\"/>";
       for (const e of p) {
-        if (e > D.low + 1e-9 && e < D.high - 1e-9) {
+        if (e > st.low + 1e-9 && e < D.high - 1e-9) {  // a structure's own range ends are no thresholds
           marks += "<rect class=\"edge-stack\" x=\"" + (px(e) - 2).toFixed(2) + "\" y=\"" + (ym - 2).toFixed(2)
             + "\" width=\"4\" height=\"4\" fill=\"#1b1f24\"/>";
         }
