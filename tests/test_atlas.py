@@ -299,6 +299,7 @@ def _cli(capsys, *argv):
     (["--small-blind", "2"], "--small-blind 2 is larger than big_blind"),
     (["--workers", "-1"], "--workers '-1' must be at least 0"),
     (["--preset", "huge"], "invalid choice: 'huge'"),
+    (["--charts", "csv,bogus"], "--charts 'csv,bogus': unknown 'bogus'; choose from csv"),
 ])
 def test_cli_bad_input_is_one_line_and_writes_nothing(capsys, tmp_path, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)
@@ -323,6 +324,22 @@ def test_cli_writes_the_default_folder_and_says_what_it_wrote(capsys, tmp_path, 
     code, out, err = _cli(capsys, "atlas", "--ante", "0,0.1", "--stacks", "5:5.5:0.5", "--ante-stacks", "none",
                           "--workers", "0")
     assert code == 0 and out.startswith("Structure atlas: 2 structures in reports/atlas_sb0.5_bb1_ante0-0.1")
+
+
+def test_charts_are_the_chart_sets_sflp_chart_writes(tmp_path):
+    out = tmp_path / "atlas"
+    jobs = atlas_jobs([(0.5, 1.0, 0.125, 0.0)], [1.0, 1.5, 2.0], ante_stacks=(), charts="csv")
+    assert jobs[0].stacks == (1.125, 1.5, 2.0) and jobs[0].charts == ("csv",)
+    write_atlas(jobs, out, workers=0)
+    reference = tmp_path / "reference"
+    sflp.chart(sflp.GameConfig(stack=2, ante=0.125), [1.125, 1.5, 2.0], out=reference, formats="csv", workers=0)
+    mine = out / "charts" / "sb0.5_bb1_ante0.125_bbante0"
+    assert snapshot(mine) == snapshot(reference)
+    assert sflp.check_manifest(mine) == [] and sflp.check_manifest(out) == []
+    atlas = read_atlas(out)
+    assert atlas.structures[0]["chart_set"] == "charts/sb0.5_bb1_ante0.125_bbante0"
+    with pytest.raises(ConfigError, match="unknown 'gif'"):
+        atlas_jobs([(0.5, 1.0, 0.125, 0.0)], [1.0, 1.5, 2.0], charts="gif")
 
 
 def test_the_public_api_names_the_atlas():

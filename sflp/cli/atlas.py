@@ -51,6 +51,15 @@ def _ante_stacks(text: str | None):
     return tuple(parse_stacks(text, "--ante-stacks"))
 
 
+def _formats(text: str) -> tuple[str, ...]:
+    from sflp.report.writers import check_formats
+
+    try:
+        return check_formats(text)
+    except ConfigError as exc:
+        raise ConfigError(f"--charts {text!r}: {str(exc).split(': ', 1)[-1]}") from None
+
+
 def cmd_atlas(args) -> int:
     from sflp.checks import parse_stacks
     from sflp.report.atlas import ante_path_available, atlas_jobs, write_atlas
@@ -64,7 +73,8 @@ def cmd_atlas(args) -> int:
     if ante_stacks is None and not ante_path_available():
         ante_stacks = ()  # this sflp follows no path along the ante yet: the atlas has none
         print("sflp: note: no ante paths (compute_thresholds has no along='ante' in this sflp)", file=sys.stderr)
-    jobs = atlas_jobs(structures, stacks, ante_stacks=ante_stacks)
+    charts = () if args.charts is None else (None if args.charts == "all" else _formats(args.charts))
+    jobs = atlas_jobs(structures, stacks, ante_stacks=ante_stacks, charts=charts)
     out = Path(args.out) if args.out else REPORTS_DIR / f"atlas_{middle}_{fmt_num(stacks[0])}-{fmt_num(stacks[-1])}"
     check_target(out)
     if args.scheduler is not None and args.workers is not None:
@@ -93,6 +103,8 @@ def format_atlas(result) -> str:
         ante = s["ante_path"]
         extra = "" if ante is None else (f"; ante path {fmt_num(ante['low'])}-{fmt_num(ante['high'])} bb at "
                                          f"{len(ante['stacks'])} stacks")
+        if s.get("chart_set"):
+            extra += f"; chart set in {s['chart_set']}"
         lines.append(f"  {name}: {grid['count']} stacks {fmt_num(grid['low'])}-{fmt_num(grid['high'])} bb, "
                      f"{s['breakpoints']} breakpoints{extra}")
     lines.append("Read it with sflp.read_atlas(folder), or pandas / polars / DuckDB on the *.parquet folders.")
@@ -126,6 +138,9 @@ def add_commands(sub) -> None:
     p.add_argument("--workers", type=whole("--workers", 0, MAX_WORKERS), default=None, metavar="N",
                    help="worker processes solving the structures, 0 = all in this process (default: one per "
                         "usable core for two structures or more)")
+    p.add_argument("--charts", nargs="?", const="all", default=None, metavar="FORMATS",
+                   help="also write each structure's chart set (sflp chart's files) into charts/<structure>/: "
+                        "every format, or those given (e.g. --charts csv,pdf)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="solve the structures on the Dask cluster whose scheduler is at ADDRESS (e.g. "
                         "tcp://HOST:8786; needs pip install 'sflp[dask]'); this machine writes the folder")

@@ -66,6 +66,8 @@ KIND = "structure-atlas"
 DATASETS = ("thresholds", "values", "paths", "ante_thresholds")
 """The atlas's Parquet datasets, each the folder ``<name>.parquet``."""
 PART = "part-0.parquet"
+CHARTS = "charts"
+"""The folder of the structures' chart sets (``--charts``): ``charts/<structure>/`` each."""
 ANTE_STEP = 0.5
 """The default stacks of the ante path: every 0.5 bb of the stack range (that covers the antes)."""
 PRESETS: dict[str, tuple[tuple[float, float, float, float], ...]] = {
@@ -100,6 +102,9 @@ class AtlasJob:
     ante_stacks: tuple[float, ...] = ()
     ante_low: float = 0.0
     ante_high: float = 0.0
+    charts: tuple[str, ...] = ()
+    """The formats of the structure's chart set (``sflp chart``'s, :data:`sflp.report.writers.FORMATS`),
+    written into the atlas's ``charts/<structure>`` folder; empty: no chart set."""
 
     @property
     def name(self) -> str:
@@ -187,18 +192,24 @@ def default_ante_stacks(low: float, high: float, first: float) -> tuple[float, .
 
 
 def atlas_jobs(structures: Sequence[tuple[float, float, float, float]], stacks: Sequence[float], *,
-               ante_stacks: Sequence[float] | None = None, stacks_option: str = "--stacks",
-               ante_stacks_option: str = "--ante-stacks") -> list[AtlasJob]:
+               ante_stacks: Sequence[float] | None = None, charts: Sequence[str] | str | None = (),
+               stacks_option: str = "--stacks", ante_stacks_option: str = "--ante-stacks") -> list[AtlasJob]:
     """The jobs of an atlas: one per structure ``(small blind, big blind, ante, BB ante)``, in the
     order given, over the grid ``stacks`` (each structure from the first stack that covers its big
     blind and antes, as ``sflp chart`` does).  Along each line of structures that differ only in
     their ante, the path along the ante runs from the line's lowest ante to its highest at
     ``ante_stacks`` (default: every 0.5 bb of the range that covers the highest ante; ``()``:
     none), those stacks dealt round the line's structures (stack ``k`` to its ``k mod m``-th
-    structure by ante) so that they spread over the workers.  Every input is checked here, before
-    any work; errors name the options."""
+    structure by ante) so that they spread over the workers.  ``charts`` are the formats of each
+    structure's chart set (``None``: every format; ``()``: none).  Every input is checked here,
+    before any work; errors name the options."""
     from sflp.checks import Stacks, stack_list
     from sflp.core.game import GameConfig, min_stack
+
+    if charts is None or isinstance(charts, str) or len(charts):
+        from sflp.report.writers import check_formats
+
+        charts = check_formats(charts)  # None: every format
 
     grid = list(stacks) if isinstance(stacks, Stacks) else stack_list(stacks)
     if not grid:
@@ -248,7 +259,7 @@ def atlas_jobs(structures: Sequence[tuple[float, float, float, float]], stacks: 
         # the line's ante paths are dealt round the line's structures, so that they spread over the workers
         share = line_stacks[antes.index(ante)::len(antes)]
         jobs.append(AtlasJob(sb, bb, ante, bb_ante, tuple(own), own[0], own[-1], share,
-                             a_low if share else 0.0, a_high if share else 0.0))
+                             a_low if share else 0.0, a_high if share else 0.0, tuple(charts)))
     return jobs
 
 
@@ -269,6 +280,8 @@ class StructureResult:
     ante_thresholds: object
     breakpoints: int = 0
     lp_solves: int = 0
+    charts: dict = field(default_factory=dict, repr=False)
+    """The structure's chart set (with ``job.charts``): path inside it -> the file's bytes."""
 
 
 def _pyarrow():
@@ -413,6 +426,23 @@ def _ante_table(job: AtlasJob):
     return _table("ante_thresholds", columns)
 
 
+def _chart_files(job: AtlasJob, config, thresholds) -> dict[str, bytes]:
+    """The chart set ``sflp chart`` writes for the structure over the job's stacks (the formats
+    ``job.charts``), as bytes by path: written by :func:`sflp.report.chartset.write_set` into a
+    temporary folder of this process (all in this process: it may itself be a worker), read back."""
+    import tempfile
+
+    from sflp.checks import Stacks
+    from sflp.report.chartset import write_set
+    from sflp.solving.solver import iter_blocks
+
+    with tempfile.TemporaryDirectory(prefix="sflp-atlas-chart-") as tmp:
+        out = Path(tmp) / job.name
+        write_set(iter_blocks(job.stacks, config, path=thresholds), thresholds, out, stacks=Stacks(job.stacks),
+                  formats=job.charts, workers=0)
+        return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
 def solve_structure(job: AtlasJob) -> StructureResult:
     """Solve one structure of an atlas: its certified stack path (the thresholds, the path, every
     grid stack's values) and its ante paths.  Deterministic: the same job gives the same tables,
@@ -431,6 +461,7 @@ def solve_structure(job: AtlasJob) -> StructureResult:
         ante_thresholds=_ante_table(job),
         breakpoints=len(thresholds.breakpoints),
         lp_solves=int(thresholds.lp_solves),
+        charts=_chart_files(job, config, thresholds) if job.charts else {},
     )
 
 
@@ -488,6 +519,18 @@ def _write_part(pq, table, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(table, str(path), compression="zstd", row_group_size=max(1, table.num_rows),
                    use_dictionary=True, write_statistics=True, store_schema=True)
+
+
+def _write_chart_file(folder: Path, inner: str, data: bytes) -> None:
+    """One file of a structure's chart set, at its path ``inner`` (plain names joined by ``/``)."""
+    from sflp.atomic import write_bytes
+    from sflp.report.staging import _inner_path
+
+    if not _inner_path(inner):
+        raise DataError(f"a chart set's file {inner!r:.60} is not a path inside its folder")
+    path = folder.joinpath(*inner.split("/"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_bytes(path, data)
 
 
 def _check_jobs(jobs) -> list[AtlasJob]:
@@ -560,6 +603,7 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
         "stacks": _grid_info(job.stacks), "breakpoints": r.breakpoints, "lp_solves": r.lp_solves,
         "ante_path": None if not job.ante_stacks else {
             "line": job.line, "low": job.ante_low, "high": job.ante_high, "stacks": list(job.ante_stacks)},
+        "chart_set": f"{CHARTS}/{job.name}" if job.charts else None,
     } for job, r in zip(jobs, results)]
     folder = StagedFolder(out, wait=wait, on_wait=on_wait)
     with folder as stage:
@@ -569,6 +613,8 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
             if result.ante_thresholds.num_rows:
                 _write_part(pq, result.ante_thresholds,
                             stage / "ante_thresholds.parquet" / f"line={job.line}" / f"{job.name}.parquet")
+            for inner, data in sorted(result.charts.items()):
+                _write_chart_file(stage / CHARTS / job.name, inner, data)
             tick("writing", done, len(jobs))
         import pyarrow
 
