@@ -82,6 +82,25 @@ def test_stack_thresholds_and_values_equal_the_committed_chart_set(tmp_path):
     assert mine == values[1:]
 
 
+def test_every_structure_has_the_thresholds_of_sflp_chart(small, tmp_path):
+    """Each structure of the small atlas against ``sflp chart``'s thresholds.csv for that structure
+    and those stacks (text for text, without the SC numbers) and its values.csv."""
+    atlas = read_atlas(small)
+    for ante in (0.0, 0.1):
+        reference = tmp_path / f"chart-{ante}"
+        sflp.chart(sflp.GameConfig(stack=5, ante=ante), SMALL_STACKS, out=reference, formats="csv", workers=0)
+        with (reference / "thresholds.csv").open(newline="") as fh:
+            rows = list(csv.reader(fh))
+        header = rows[0][:7]
+        mine = atlas.thresholds[atlas.thresholds["ante"] == ante]
+        assert [[_csv_cell(r[c]) for c in header] for r in mine[header].to_dict("records")] == \
+            [row[:7] for row in rows[1:]]
+        with (reference / "values.csv").open(newline="") as fh:
+            values = list(csv.reader(fh))
+        mine = atlas.values[atlas.values["ante"] == ante]
+        assert [[_csv_cell(float(r[c])) for c in values[0]] for r in mine[values[0]].to_dict("records")] == values[1:]
+
+
 def test_values_equal_single_solves(small):
     atlas = read_atlas(small)
     for ante in (0.0, 0.1):
@@ -351,20 +370,19 @@ def test_the_public_api_names_the_atlas():
 
 @pytest.mark.skipif(not ante_path_available(), reason="compute_thresholds has no along='ante' yet")
 def test_ante_thresholds_switch_where_single_solves_switch(tmp_path):
-    """At each hand's largest ante with frequency > 0.5 (strictly inside the range), a single solve
-    just below plays it above 0.5 and one just above does not."""
+    """Where a hand's interval of frequency > 0.5 along the ante starts or ends strictly inside the
+    range, a single solve 1e-6 bb of ante inside it plays the hand above 0.5 and one 1e-6 outside
+    does not (issue 35: the ante thresholds agree with single solves on either side)."""
     out = tmp_path / "atlas"
     write_atlas(atlas_jobs(SMALL, [6.0, 6.5], ante_stacks=(6.0,)), out, workers=0)
     frame = read_atlas(out).ante_thresholds
-    assert len(frame) == 338 and set(frame["stack"]) == {6.0}
-    inside = frame[(frame["max_ante"] > 1e-4) & (frame["max_ante"] < 0.1 - 1e-4) & (frame["to"].map(len) > 0)]
-    checked = 0
-    for row in inside.head(6).to_dict("records"):
-        top = row["to"][-1]
-        below = sflp.solve(sflp.GameConfig(stack=6.0, ante=top - 1e-6))
-        above = sflp.solve(sflp.GameConfig(stack=6.0, ante=top + 1e-6))
-        k = sflp.core.cards.CLASS_INDEX[row["hand"]]
-        strategy = "sb_strategy" if row["player"] == "sb" else "bb_strategy"
-        assert getattr(below, strategy)[k] > 0.5 >= getattr(above, strategy)[k], row
-        checked += 1
-    assert checked
+    assert len(frame) == 338 and set(frame["stack"]) == {6.0} and set(frame["ante_high"]) == {0.1}
+    ends = [(row["player"], row["hand"], end, side) for row in frame.to_dict("records")
+            for a, b in zip(row["from"], row["to"]) for end, side in ((a, +1), (b, -1)) if 1e-4 < end < 0.1 - 1e-4]
+    assert len(ends) >= 8
+    for player, hand, end, side in ends[::max(1, len(ends) // 8)][:8]:
+        inside = sflp.solve(sflp.GameConfig(stack=6.0, ante=end + side * 1e-6))
+        outside = sflp.solve(sflp.GameConfig(stack=6.0, ante=end - side * 1e-6))
+        k = sflp.core.cards.CLASS_INDEX[hand]
+        strategy = "sb_strategy" if player == "sb" else "bb_strategy"
+        assert getattr(inside, strategy)[k] > 0.5 >= getattr(outside, strategy)[k], (player, hand, end, side)
