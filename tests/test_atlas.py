@@ -147,6 +147,17 @@ def test_solution_refuses_an_ante_off_the_grid_and_a_stack_outside(small):
         atlas.solution(stack=float("nan"), ante=0.0)
 
 
+def test_solution_asks_which_structure_when_several_have_the_ante(tmp_path):
+    out = tmp_path / "atlas"
+    write_atlas(atlas_jobs([(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.0, 1.0)], [2.0, 2.5], ante_stacks=()), out, workers=0)
+    atlas = read_atlas(out)
+    with pytest.raises(ConfigError, match="ante=0 matches 2 structures .*give small_blind, big_blind or bb_ante"):
+        atlas.solution(stack=2.2, ante=0)
+    point = atlas.solution(stack=2.2, ante=0, bb_ante=1)
+    solution = sflp.solve(sflp.GameConfig(stack=2.2, bb_ante=1))
+    assert np.max(np.abs(point.sb_strategy - solution.sb_strategy)) <= 1e-9 and point.config == solution.config
+
+
 # ---------------------------------------------------------------- the folder
 
 
