@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from sflp.errors import ArgumentTypeError, ConfigError
+from sflp.errors import ArgumentTypeError, ConfigError, OutputError
 from sflp.report import atlas_dask
 from sflp.report.atlas_dask import dask_runner, task_key
 
@@ -258,6 +258,31 @@ def test_a_client_interrupt_cancels_the_jobs_and_closes_the_client(cluster, read
               == clients_before, "the runner's client to disconnect")
 
 
+def test_a_lost_scheduler_is_one_error_naming_it(tmp_path):
+    """The scheduler dies (SIGKILL) while the jobs run: one OutputError naming it, no logged traceback."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                               "--no-dashboard"], **quiet)
+
+    def kill_the_scheduler(done, total):  # after the first job: the others are still to run
+        scheduler.kill()
+        scheduler.wait()
+
+    try:
+        with pytest.raises(OutputError, match=f"lost the connection to the Dask scheduler at {address}"):
+            dask_runner(address, progress=kill_the_scheduler)(time.sleep, [0.2 + k / 1000 for k in range(20)])
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait()
+
+
 def test_an_unreachable_scheduler_is_one_error_naming_it():
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
@@ -272,6 +297,9 @@ def test_bad_arguments():
         dask_runner(8786)
     with pytest.raises(ConfigError, match="address is empty"):
         dask_runner(" ")
+    for address in ("foo", "http://127.0.0.1:8786", "tcp://127.0.0.1:port"):
+        with pytest.raises(ConfigError, match="not a Dask scheduler's address"):
+            dask_runner(address)
     with pytest.raises(ConfigError, match="timeout"):
         dask_runner("tcp://127.0.0.1:8786", timeout=0)
     with pytest.raises(ArgumentTypeError, match="picklable"):
@@ -307,7 +335,7 @@ def test_dask_loggers_are_quiet_during_a_run_and_restored_after(monkeypatch):
     monkeypatch.setattr(logger, "level", logging.INFO)
     monkeypatch.setattr(atlas_dask, "verbose", lambda: False)
     with atlas_dask._quiet_logs():
-        assert logger.getEffectiveLevel() == logging.ERROR
+        assert logger.getEffectiveLevel() == logging.CRITICAL
     assert logger.level == logging.INFO
     monkeypatch.setattr(atlas_dask, "verbose", lambda: True)
     with atlas_dask._quiet_logs():

@@ -30,10 +30,11 @@ so the workers must have the same sflp installed) and every job is picklable.
   on the cluster before re-raising.
 * **Clients.**  Given an address, the runner connects for each call and closes that client when
   the call ends, however it ends; given a ``distributed.Client``, it uses it and leaves it open.
-* **Quiet.**  While a client the runner made is connected, Dask's and Tornado's loggers let only
-  errors through (on standard error, where Dask logs; standard output stays the command's
-  result), unless sflp is verbose (:func:`sflp.quiet.set_verbose`).  A client passed in is the
-  caller's, and so is its logging.
+* **Quiet.**  While a client the runner made is connected, Dask's and Tornado's loggers are held
+  at CRITICAL (a lost scheduler is the one exception above, not a logged traceback as well;
+  standard output stays the command's result), unless sflp is verbose
+  (:func:`sflp.quiet.set_verbose`: then Dask logs on standard error, as it does by default).
+  A client passed in is the caller's, and so is its logging.
 
 ``distributed`` is imported only inside :func:`dask_runner` and the runner: importing this module
 costs nothing, and sflp does not depend on Dask unless the ``dask`` extra is installed.
@@ -61,7 +62,8 @@ DEFAULT_TIMEOUT = 30.0
 """Seconds to wait for the scheduler when connecting (Dask's own default)."""
 
 QUIET_LOGGERS = ("distributed", "tornado")
-"""Loggers (with every child logger that exists) held at ERROR while a client the runner made is connected."""
+"""Loggers (with every child logger that exists) held at CRITICAL while a client the runner made is connected:
+what goes wrong reaches the caller as one exception."""
 
 _REPR = reprlib.Repr()
 _REPR.maxother = 160  # a job in an error message: its start and end, on one line
@@ -113,7 +115,7 @@ def task_key(fn: Callable, job: Any) -> str:
 
 @contextmanager
 def _quiet_logs() -> Iterator[None]:
-    """Dask's and Tornado's loggers at ERROR for the block (unless sflp is verbose), restored after."""
+    """Dask's and Tornado's loggers at CRITICAL for the block (unless sflp is verbose), restored after."""
     if verbose():
         yield
         return
@@ -122,8 +124,8 @@ def _quiet_logs() -> Iterator[None]:
     loggers = [logging.getLogger(name) for name in sorted(set(names) | set(QUIET_LOGGERS))]
     saved = [(logger, logger.level) for logger in loggers]
     for logger in loggers:
-        if logger.getEffectiveLevel() < logging.ERROR:
-            logger.setLevel(logging.ERROR)
+        if logger.getEffectiveLevel() < logging.CRITICAL:
+            logger.setLevel(logging.CRITICAL)
     try:
         yield
     finally:
@@ -160,8 +162,8 @@ class DaskRunner:
         try:
             return distributed.Client(self.scheduler, timeout=self.timeout, set_as_default=False)
         except (OSError, ValueError, TypeError) as exc:  # refused, timed out (OSError), a malformed address
-            raise ConfigError(f"cannot connect to the Dask scheduler at {self.scheduler} within {self.timeout:g} s: "
-                              f"{exc or type(exc).__name__}") from exc
+            raise ConfigError(f"cannot connect to the Dask scheduler at {self.scheduler} (is it running, and is that "
+                              f"its address?): {exc or type(exc).__name__}") from exc
 
     @contextmanager
     def _client(self):
@@ -202,12 +204,11 @@ class DaskRunner:
                 try:
                     results[key] = future.result()
                 except distributed.KilledWorker as exc:
-                    raise OutputError(f"{_job(first[key], jobs)} killed Dask workers "
-                                      f"on the cluster at {self.address} repeatedly (out of memory?); nothing was "
-                                      f"written: {exc}") from exc
+                    raise OutputError(f"{_job(first[key], jobs)} killed every Dask worker that ran it, on the "
+                                      f"cluster at {self.address} (out of memory?): {_first_line(exc)}") from exc
                 except (CancelledError, asyncio.CancelledError) as exc:
-                    raise OutputError(f"lost the connection to the Dask scheduler at {self.address}, or it cancelled "
-                                      f"the atlas's jobs; nothing was written: {exc or type(exc).__name__}") from exc
+                    raise OutputError(f"lost the connection to the Dask scheduler at {self.address} while the jobs "
+                                      f"ran, or it cancelled them: {_first_line(exc)}") from exc
                 except Exception as exc:
                     exc.add_note(f"in {_job(first[key], jobs)} on the Dask cluster at {self.address}")
                     raise
@@ -223,6 +224,12 @@ class DaskRunner:
 def _job(index: int, jobs: list) -> str:
     """``job 3 of 51 (AtlasJob(...))``, the job's repr cut to a line."""
     return f"job {index + 1} of {len(jobs)} ({_REPR.repr(jobs[index])})"
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an exception's message (Dask's run to a paragraph), or its type's name."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _cancel(client, futures) -> None:
@@ -249,6 +256,15 @@ def dask_runner(scheduler, *, progress: Progress | None = None, timeout: float =
     if isinstance(scheduler, str):
         if not scheduler.strip():
             raise ConfigError("the Dask scheduler's address is empty: give one such as tcp://HOST:8786")
+        try:  # here, before any work and before a Client (one that fails in its start hangs at exit)
+            address = distributed.comm.addressing.normalize_address(scheduler)
+            scheme, _ = distributed.comm.addressing.parse_address(address)
+            distributed.comm.registry.get_backend(scheme)  # a scheme Dask knows (tcp, tls, ws, ...)
+            if scheme in ("tcp", "tls"):
+                distributed.comm.addressing.get_address_host_port(address)  # a port that is a number
+        except ValueError as exc:
+            raise ConfigError(f"{scheduler!r} is not a Dask scheduler's address ({exc}): give one such as "
+                              f"tcp://HOST:8786") from exc
     elif not isinstance(scheduler, distributed.Client):
         raise ArgumentTypeError(f"scheduler must be an address such as 'tcp://HOST:8786' or a distributed.Client, "
                                 f"not {type(scheduler).__name__}")
