@@ -397,3 +397,47 @@ def test_ante_thresholds_switch_where_single_solves_switch(tmp_path):
         k = sflp.core.cards.CLASS_INDEX[hand]
         strategy = "sb_strategy" if player == "sb" else "bb_strategy"
         assert getattr(inside, strategy)[k] > 0.5 >= getattr(outside, strategy)[k], (player, hand, end, side)
+
+
+# ---------------------------------------------------------------- manifests with folders (sflp.report.staging)
+
+
+def test_a_manifests_folders_must_stay_inside_the_folder():
+    from sflp.report.staging import manifest_problems
+
+    entry = {"bytes": 1, "sha256": "0" * 64}
+    good = {"files": [], "folders": [{"name": "values.parquet", "files": [{"name": "structure=a/part-0.parquet",
+                                                                            **entry}]}]}
+    assert manifest_problems(good) == []
+    for folder, inner in [("..", "x"), ("a/b", "x"), (".hidden", "x"), ("values.parquet", "../x"),
+                          ("values.parquet", "a//b"), ("values.parquet", "/etc/x"), ("values.parquet", "a/.b"),
+                          ("values.parquet", "a\\b")]:
+        bad = {"files": [], "folders": [{"name": folder, "files": [{"name": inner, **entry}]}]}
+        assert manifest_problems(bad), (folder, inner)
+    twice = {"files": [{"name": "x", **entry}], "folders": [{"name": "x", "files": []}]}
+    assert manifest_problems(twice) == ["folder 'x' is listed twice"]
+
+
+def test_a_listed_folder_that_is_now_a_symlink_is_refused_and_never_followed(tmp_path):
+    from sflp.report.staging import check_target
+
+    out = tmp_path / "atlas"
+    jobs = atlas_jobs([(0.5, 1.0, 0.0, 0.0)], [5.0, 5.5], ante_stacks=())
+    write_atlas(jobs, out, workers=0)
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(out / "paths.parquet", elsewhere)
+    (out / "paths.parquet").symlink_to(elsewhere)
+    with pytest.raises(OutputError, match="'paths.parquet' is not a folder in the folder"):
+        check_target(out)
+    assert "paths.parquet: a symlink, not a folder sflp wrote" in sflp.check_manifest(out)
+    (out / "paths.parquet").unlink()
+    (out / "paths.parquet").mkdir()
+    (out / "paths.parquet" / "structure=sb0.5_bb1_ante0_bbante0").symlink_to(
+        elsewhere / "structure=sb0.5_bb1_ante0_bbante0")
+    problems = sflp.check_manifest(out)
+    assert "paths.parquet/structure=sb0.5_bb1_ante0_bbante0: not a regular file sflp wrote" in problems
+    assert "paths.parquet/structure=sb0.5_bb1_ante0_bbante0/part-0.parquet: a symlink, not a file sflp wrote" \
+        in problems
+    with pytest.raises(DataError, match="does not match its manifest"):
+        read_atlas(out)
+    assert (elsewhere / "structure=sb0.5_bb1_ante0_bbante0" / "part-0.parquet").is_file()  # never removed
