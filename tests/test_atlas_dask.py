@@ -162,6 +162,11 @@ def ready(client):
     return client
 
 
+def _clients(client) -> int:
+    """How many clients the scheduler has."""
+    return len(client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.clients)))
+
+
 def _scheduler_keys(client) -> set[str]:
     return set(client.run_on_scheduler(lambda dask_scheduler: [str(k) for k in dask_scheduler.tasks]))
 
@@ -173,8 +178,10 @@ def test_results_equal_the_local_map_in_job_order(cluster, ready):
     jobs = _jobs(9)
     expected = [toy_solve(job) for job in jobs]
     seen = []
+    clients = _clients(ready)
     runner = dask_runner(cluster.scheduler_address, progress=lambda done, total: seen.append((done, total)))
     _same(runner(toy_solve, jobs), expected)
+    _wait_for(lambda: _clients(ready) == clients, "the runner's own client to disconnect")
     assert [total for _, total in seen] == [9] * len(seen) and seen[-1] == (9, 9)
     assert [done for done, _ in seen] == sorted(set(done for done, _ in seen))
     # a client passed in: the same results, and the client is still the caller's, open
@@ -231,7 +238,7 @@ def test_a_client_interrupt_cancels_the_jobs_and_closes_the_client(cluster, read
     before 3.6 runs tests off the main thread: then only the second way), or raised by the progress callback."""
     if where == "signal" and threading.current_thread() is not threading.main_thread():
         pytest.skip("this test runs off the main thread, where SIGINT's KeyboardInterrupt cannot reach it")
-    clients_before = len(ready.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.clients)))
+    clients = _clients(ready)
     jobs = _jobs(4, folder=str(tmp_path), victim=1)
 
     def interrupt():
@@ -254,8 +261,7 @@ def test_a_client_interrupt_cancels_the_jobs_and_closes_the_client(cluster, read
         (tmp_path / "release").touch()
     keys = {task_key(toy_solve, job) for job in jobs}
     _wait_for(lambda: not keys & _scheduler_keys(ready), "the interrupted run's tasks to leave the scheduler")
-    _wait_for(lambda: len(ready.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.clients)))
-              == clients_before, "the runner's client to disconnect")
+    _wait_for(lambda: _clients(ready) == clients, "the runner's client to disconnect")
 
 
 def test_a_lost_scheduler_is_one_error_naming_it(tmp_path):
