@@ -6,6 +6,7 @@ from __future__ import annotations
 import _thread
 import functools
 import hashlib
+import json
 import logging
 import operator
 import os
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from sflp.errors import ArgumentTypeError, ConfigError, OutputError
-from sflp.report import atlas_dask
+from sflp.report import atlas, atlas_dask
 from sflp.report.atlas_dask import dask_runner, task_key
 
 distributed = pytest.importorskip(
@@ -365,35 +366,39 @@ def snapshot(folder: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def atlas():
-    return pytest.importorskip("sflp.report.atlas", reason="the atlas writer (sflp.report.atlas) is not here yet")
+def atlas_jobs():
+    """Two structures on one line, with the path along the ante at 6 bb."""
+    return atlas.atlas_jobs(STRUCTURES, STACKS, ante_stacks=(6.0,))
 
 
 @pytest.fixture(scope="module")
-def atlas_jobs(atlas):
-    """Two structures on one line, with the path along the ante at 6 bb when this sflp has it."""
-    return atlas.atlas_jobs(STRUCTURES, STACKS, ante_stacks=(6.0,) if atlas.ante_path_available() else ())
-
-
-@pytest.fixture(scope="module")
-def local_atlas(atlas, atlas_jobs, tmp_path_factory) -> Path:
+def local_atlas(atlas_jobs, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("local") / "atlas"
     atlas.write_atlas(atlas_jobs, out, workers=0)
     return out
 
 
-def test_an_atlas_written_on_the_cluster_is_byte_identical_to_the_local_one(atlas, atlas_jobs, local_atlas,
-                                                                             cluster, ready, tmp_path):
+def test_an_atlas_written_on_the_cluster_is_byte_identical_to_the_local_one(atlas_jobs, local_atlas, cluster, ready,
+                                                                             tmp_path):
     out = tmp_path / "atlas"
-    seen = []
-    atlas.write_atlas(atlas_jobs, out, runner=dask_runner(cluster.scheduler_address,
-                                                          progress=lambda done, total: seen.append(done)))
+    atlas.write_atlas(atlas_jobs, out, client=cluster.scheduler_address)
     assert snapshot(out) == snapshot(local_atlas)  # every file, the manifest included
-    assert "manifest.json" in snapshot(out) and seen[-1] == len(atlas_jobs)
+    assert "manifest.json" in snapshot(out)
 
 
-def test_a_worker_killed_mid_atlas_is_rescheduled_and_the_atlas_is_identical(atlas, atlas_jobs, local_atlas,
-                                                                             cluster, ready, tmp_path):
+def test_sflp_atlas_on_the_cluster_prints_only_its_result(atlas_jobs, local_atlas, cluster, ready, tmp_path):
+    """``sflp atlas --scheduler``: standard output is the JSON result alone, and the folder is the local one."""
+    out = tmp_path / "atlas"
+    argv = [sys.executable, "-m", "sflp", "atlas", "--ante", "0,0.1", "--stacks", "5:10:0.5", "--ante-stacks", "6",
+            "--scheduler", cluster.scheduler_address, "--out", str(out), "--json"]
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["out_dir"] == str(out)
+    assert snapshot(out) == snapshot(local_atlas)
+
+
+def test_a_worker_killed_mid_atlas_is_rescheduled_and_the_atlas_is_identical(atlas_jobs, local_atlas, cluster, ready,
+                                                                             tmp_path):
     pids = set(ready.run(os.getpid).values())
     folder = tmp_path / "meet"
     folder.mkdir()
@@ -409,7 +414,7 @@ def test_a_worker_killed_mid_atlas_is_rescheduled_and_the_atlas_is_identical(atl
     assert snapshot(tmp_path / "atlas") == snapshot(local_atlas)
 
 
-def test_a_client_interrupt_leaves_the_atlas_as_it_was(atlas, atlas_jobs, local_atlas, cluster, ready, tmp_path):
+def test_a_client_interrupt_leaves_the_atlas_as_it_was(atlas_jobs, local_atlas, cluster, ready, tmp_path):
     """Ctrl-C while the cluster solves: the old atlas stays, whole, and no staging folder or lock is left."""
     parent = tmp_path / "reports"
     shutil.copytree(local_atlas, parent / "atlas")
