@@ -63,3 +63,45 @@ def test_the_ante_shift_page_gives_the_exact_differences(atlas):
         assert math.isclose(rows[(player, hand)].difference, want, abs_tol=1e-9), (player, hand)
     pdf = pdf_bytes(drawing)
     assert pdf.startswith(b"%PDF") and b"ante_shift.csv" not in pdf[:10]
+
+
+def test_an_atlas_folder_carries_the_page_and_pictures_of_its_own_tables(tmp_path):
+    """The page's cells are thresholds.parquet's chart labels (as sflp chart's thresholds.csv
+    prints them), and ante_shift.csv's differences are those of its max_stack column."""
+    import csv
+    import json
+    import re
+
+    import pandas as pd
+
+    from sflp.report.atlas import atlas_jobs, read_atlas, write_atlas
+
+    jobs = atlas_jobs([(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.125, 0.0)], [5 + k / 2 for k in range(7)],
+                      ante_stacks=(6, 7))
+    out = tmp_path / "atlas"
+    write_atlas(jobs, out, workers=0, hands=("T3s",))
+    names = {p.name for p in out.iterdir()}
+    assert {"atlas.html", "hand_maps.png", "hand_maps.svg", "ante_shift.pdf", "ante_shift.csv"} <= names
+    atlas = read_atlas(out)  # the manifest lists them: the folder still reads back
+    frame = atlas.thresholds
+    blob = re.search(r'<script type="application/json" id="atlas-data">(.*?)</script>',
+                     (out / "atlas.html").read_text(encoding="utf-8"), re.S)[1]
+    data = json.loads(blob)
+    assert data["axis"] == "ante" and [line["stack"] for line in data["lines"]] == [6.0, 7.0]
+    from sflp.core.cards import CLASS_NAMES
+
+    for k, ante in enumerate((0.0, 0.125)):
+        rows = frame[frame["ante"] == ante].set_index(["player", "hand"])["chart_label"]
+        for player in ("sb", "bb"):
+            cells = data["structures"][k]["cells"][player]
+            assert [c[0] + c[1] for c in cells] == [rows[(player, h)] for h in CLASS_NAMES]
+    tops = frame.set_index(["ante", "player", "hand"])
+    shift = list(csv.DictReader((out / "ante_shift.csv").open(encoding="utf-8")))
+    checked = 0
+    for r in shift:
+        a, b = (tops.loc[(ante, r["player"], r["hand"])] for ante in (0.0, 0.125))
+        if a["capped"] or b["capped"] or pd.isna(a["max_stack"]) or pd.isna(b["max_stack"]):
+            continue
+        assert math.isclose(float(r["difference"]), b["max_stack"] - a["max_stack"], abs_tol=1e-9), r
+        checked += 1
+    assert checked > 10

@@ -79,7 +79,8 @@ def cmd_atlas(args) -> int:
     check_target(out)
     if args.scheduler is not None and args.workers is not None:
         raise ConfigError("--workers is for this machine, --scheduler for a Dask cluster: give one of them")
-    result = write_atlas(jobs, out, workers=args.workers, client=args.scheduler,
+    hands = () if args.hands.strip().lower() == "none" else args.hands
+    result = write_atlas(jobs, out, workers=args.workers, client=args.scheduler, hands=hands,
                          **lock_options(args, Path(args.out) if args.out else None))
     if args.json:
         print_json(result.to_dict())
@@ -114,6 +115,7 @@ def format_atlas(result) -> str:
 def add_commands(sub) -> None:
     """atlas."""
     from sflp.report.atlas import PRESETS
+    from sflp.report.atlas_outputs import MAP_HANDS
 
     p = add_parser(sub, "atlas", help="exact thresholds, values and paths across blind structures: one folder "
                                       "of hive-partitioned Parquet datasets")
@@ -144,6 +146,9 @@ def add_commands(sub) -> None:
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="solve the structures on the Dask cluster whose scheduler is at ADDRESS (e.g. "
                         "tcp://HOST:8786; needs pip install 'sflp[dask]'); this machine writes the folder")
+    p.add_argument("--hands", default=",".join(MAP_HANDS), metavar="HANDS",
+                   help="the hands of hand_maps.png/.svg, a comma list of class names, or none "
+                        f"(default {','.join(MAP_HANDS)})")
     add_lock(p)
     add_output(p)
     p.set_defaults(func=cmd_atlas)

@@ -563,6 +563,21 @@ def _check_jobs(jobs) -> list[AtlasJob]:
     return jobs
 
 
+def _check_hands(hands) -> tuple[str, ...]:
+    """The hand maps' hands: class names (a comma list or a sequence), checked before any work."""
+    from sflp.core.cards import CLASS_INDEX
+
+    if isinstance(hands, str):
+        hands = [h.strip() for h in hands.split(",") if h.strip()]
+    hands = tuple(hands)
+    bad = [h for h in hands if h not in CLASS_INDEX]
+    if bad:
+        raise ConfigError(f"hands: {bad[0]!r} is not a class name such as 'AKs', 'T9o' or '22'")
+    if len(set(hands)) != len(hands) or len(hands) > 24:
+        raise ConfigError(f"hands: at most 24 different hands, got {len(hands)}")
+    return hands
+
+
 def _grid_info(stacks: Sequence[float]) -> dict:
     steps = np.diff(np.asarray(stacks, dtype=np.float64))
     step = float(steps[0]) if len(steps) and np.allclose(steps, steps[0], rtol=0, atol=1e-9) else None
@@ -571,7 +586,7 @@ def _grid_info(stacks: Sequence[float]) -> dict:
 
 
 def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=None, workers: int | None = None,
-                wait: bool = True, on_wait=None, on_keep=None, progress=None) -> AtlasResult:
+                wait: bool = True, on_wait=None, on_keep=None, progress=None, hands=None) -> AtlasResult:
     """Solve every job and write the atlas folder ``out`` as one unit (see the module doc).
 
     ``runner(fn, jobs)`` returns ``[fn(job) for job in jobs]`` in job order, wherever it runs
@@ -580,15 +595,20 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
     instead (:func:`sflp.report.atlas_dask.dask_runner`).  Nothing is staged before every result
     is back: an error or an interrupt while solving leaves ``out`` as it was.  ``wait``,
     ``on_wait`` and ``on_keep`` are those of :func:`sflp.report.chartset.write_chart_set`;
-    ``progress(phase, done, total)`` is told ``"writing"`` per structure written."""
+    ``progress(phase, done, total)`` is told ``"writing"`` per structure written.  ``hands`` are
+    the hands of ``hand_maps.png`` / ``.svg`` (default
+    :data:`sflp.report.atlas_outputs.MAP_HANDS`; ``()``: no hand maps); ``atlas.html`` and the
+    ante-shift page are written too (:mod:`sflp.report.atlas_outputs`)."""
     import time
 
     import sflp
+    from sflp.report.atlas_outputs import MAP_HANDS, write_outputs
     from sflp.report.chartset import _checksum
     from sflp.report.staging import StagedFolder, check_target, write_manifest
 
     start = time.perf_counter()
     jobs = _check_jobs(jobs)
+    hands = _check_hands(MAP_HANDS if hands is None else hands)
     _, pq = _pyarrow()
     out = check_target(Path(out))
     if sum(x is not None for x in (runner, client, workers)) > 1:
@@ -627,6 +647,7 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
             for inner, data in sorted(result.charts.items()):
                 _write_chart_file(stage / CHARTS / job.name, inner, data)
             tick("writing", done, len(jobs))
+        write_outputs(stage, jobs, results, hands=hands)
         import pyarrow
 
         info = {"kind": KIND, "sflp_version": sflp.__version__, "equity_table_sha256": _checksum(),
