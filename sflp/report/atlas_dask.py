@@ -97,8 +97,8 @@ def task_key(fn: Callable, job: Any) -> str:
     try:
         job_bytes = pickle.dumps(job, protocol=4)
     except Exception as exc:  # pickle raises TypeError, AttributeError, PicklingError ...
-        raise ArgumentTypeError(f"an atlas job must be picklable to be sent to a Dask cluster: {job!r} is not "
-                                f"({exc})") from exc
+        raise ArgumentTypeError(f"an atlas job must be picklable to be sent to a Dask cluster: {_REPR.repr(job)} "
+                                f"is not ({exc})") from exc
     try:
         fn_bytes = pickle.dumps(fn, protocol=4)  # a module-level function: its module and name
     except Exception:  # a lambda or a closure, which Dask sends by value with cloudpickle
