@@ -93,6 +93,7 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp chart --stacks 1:25:0.05 --formats pdf --paper letter --out reports/letter": ("run",),
     "sflp atlas --ante 0,0.1 --stacks 5:10:0.5 --ante-stacks none --out reports/atlas-small": ("run",),
     "sflp atlas --preset standard": ("slow",),
+    "sflp atlas --ante 0:0.125:0.025 --out reports/atlas-ante": ("slow",),
     "sflp atlas --ante 0:0.25:0.005 --stacks 1:25:0.05 --out reports/atlas":
         "tests/test_atlas.py runs the same job on smaller grids (two antes, 1-25 and 5-10 bb) and checks it against "
         "the committed chart set and single solves; its 51 structures are the issue's benchmark, not a test",
@@ -256,3 +257,21 @@ def test_the_main_job_reproduces_the_committed_reports(shell):
             continue
         assert _sha(new / path.name) == _sha(path), f"{path.name} differs from the committed reports/{MAIN_SET}"
     assert _xlsx_cells(new / "chart.xlsx") == _xlsx_cells(old / "chart.xlsx")
+
+
+@pytest.mark.slow
+def test_the_readme_atlas_reproduces_the_committed_atlas(shell):
+    """The README's atlas command writes the atlas the repository ships in reports/atlas-ante/:
+    the same tables (read back with sflp.read_atlas: the Parquet bytes name the pyarrow version),
+    and byte for byte the same page, hand maps (SVG) and ante-shift differences."""
+    import sflp
+
+    shell("sflp atlas --ante 0:0.125:0.025 --out reports/atlas-ante")
+    new, old = shell.work / "reports" / "atlas-ante", ROOT / "reports" / "atlas-ante"
+    assert sorted(p.name for p in new.iterdir()) == sorted(p.name for p in old.iterdir())
+    for name in ("atlas.html", "hand_maps.svg", "ante_shift.csv"):
+        assert _sha(new / name) == _sha(old / name), f"{name} differs from the committed reports/atlas-ante"
+    a, b = sflp.read_atlas(new), sflp.read_atlas(old)
+    for frame in ("thresholds", "values", "paths", "ante_thresholds"):
+        x, y = getattr(a, frame), getattr(b, frame)
+        assert x.equals(y), frame
