@@ -126,3 +126,21 @@ def test_browser_sliders_and_hand_map(atlas, chromium, tmp_path, size):  # noqa:
         assert step["dots"] == sum(1e-9 < e < 0.125 - 1e-9 for iv in ante_ivs for p in iv for e in p)
         assert step["hash"] == f"#structure={k}&stack={step['stack']}&hand=sb:T3s"
     assert json.dumps(out["steps"][0]["cells"]) != json.dumps(out["steps"][1]["cells"])
+
+
+def test_a_page_of_many_structures_shows_an_even_subset_and_says_so(atlas, chromium, tmp_path, monkeypatch):  # noqa: F811
+    import re
+
+    from sflp.report import atlas_page
+    from tests.test_chart_html import dump_dom
+
+    structures, lines = atlas
+    monkeypatch.setattr(atlas_page, "MAX_STRUCTURES", 2)
+    monkeypatch.setattr(atlas_page, "MAX_LINES", 2)
+    data = atlas_data(structures, lines)
+    assert [s["label"] for s in data["structures"]] == ["ante 0", "ante 0.125"]  # the first and the last
+    assert [line["stack"] for line in data["lines"]] == [3.0, 14.0] and data["total"] == 3
+    page = write_atlas_html(tmp_path / "atlas.html", structures, lines)
+    html = dump_dom(chromium, page, "", tmp_path)
+    sub = re.search(r'<p class="sub" id="subtitle">(.*?)</p>', html)[1]
+    assert "2 of 3 structures" in sub and "2 of 3 stacks" in sub, sub

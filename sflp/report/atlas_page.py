@@ -50,6 +50,25 @@ def _pairs(intervals) -> list[list[float]]:
     return [[round(float(a), 6), round(float(b), 6)] for a, b in intervals]
 
 
+MAX_STRUCTURES = 101
+"""Structures a page holds at most (each is two grids of 169 cells, about 13 KB of data): an atlas
+of more shows this many, chosen evenly by position (the first and last always), and says so."""
+MAX_LINES = 101
+"""Ante paths a page holds at most, chosen the same way."""
+
+
+def _even(items: Sequence, cap: int) -> list:
+    """At most ``cap`` of ``items``, evenly by position, the first and last kept.
+
+    >>> _even(list(range(10)), 4), _even([1, 2], 5)
+    ([0, 3, 6, 9], [1, 2])
+    """
+    n = len(items)
+    if n <= cap:
+        return list(items)
+    return [items[round(k * (n - 1) / (cap - 1))] for k in range(cap)]
+
+
 def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = (), *,
                title: str | None = None) -> dict:
     """The JSON object of the page.
@@ -62,6 +81,9 @@ def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = 
     structures in order, and the page says the ante lines are left out)."""
     if not structures:
         raise ConfigError("an atlas page needs at least one structure")
+    total, total_lines = len(structures), len(ante_paths)
+    structures = _even(list(structures), MAX_STRUCTURES)
+    ante_paths = _even(sorted(ante_paths, key=lambda t: float(t.config.stack)), MAX_LINES)
     paths = [t for _, t in structures]
     low, high = min(float(t.low) for t in paths), float(paths[0].high)
     if any(t.along != "stack" or float(t.high) != high for t in paths):
@@ -107,6 +129,8 @@ def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = 
         "structures": out_structures,
         "lines": lines,
         "lines_left_out": bool(ante_paths) and not continuous,
+        "total": total,
+        "total_lines": total_lines if continuous else 0,
         "colours": {"sb": FREQUENCY_FULL["sb"], "bb": FREQUENCY_FULL["bb"],
                     "legend": [[colour, lab, scale.ink(colour)] for colour, lab in scale.legend()]},
         "step": _step(low, high),

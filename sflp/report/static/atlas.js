@@ -243,8 +243,11 @@ function readHash() {
 }
 
 function init() {
-  $("subtitle").textContent = S.length + " structures, stacks " + num(D.low) + "\u2013" + num(D.high) + " bb"
-    + (D.axis && D.lines.length ? ", ante paths at " + D.lines.length + " stacks" : "");
+  // a page holds at most 101 structures and 101 ante paths: the rest is in the atlas's Parquet files
+  $("subtitle").textContent = (S.length < D.total ? S.length + " of " + D.total + " structures (evenly chosen; every one is"
+      + " in thresholds.parquet)" : S.length + " structures") + ", stacks " + num(D.low) + "\u2013" + num(D.high) + " bb"
+    + (D.axis && D.lines.length ? ", ante paths at " + (D.lines.length < D.total_lines ? D.lines.length + " of "
+      + D.total_lines + " stacks (the rest in ante_thresholds.parquet)" : D.lines.length + " stacks") : "");
   const slider = $("ante-slider");
   slider.max = String(S.length - 1);
   $("structure-pick").innerHTML = S.map((s, k) => "<option value=\"" + k + "\">" + esc(s.label) + "</option>").join("");
