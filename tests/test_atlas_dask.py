@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -288,6 +289,36 @@ def test_a_lost_scheduler_is_one_error_naming_it(tmp_path):
         for process in (scheduler, worker):
             process.kill()
             process.wait()
+
+
+def test_workers_that_cannot_run_the_jobs_are_refused_before_any_is_sent(cluster, ready, monkeypatch):
+    """A function whose module only this process has (as if the workers had no sflp): Dask would wait for
+    ever; the runner's check says to install the same sflp on the workers."""
+    only_here = types.ModuleType("only_here")  # a module of this process alone: the workers cannot import it
+    exec("def solve(job):\n    return job\n", only_here.__dict__)
+    monkeypatch.setitem(sys.modules, "only_here", only_here)
+    outcome = []
+
+    def run():
+        try:
+            dask_runner(ready)(only_here.solve, [1, 2])
+        except Exception as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(WAIT)
+    assert outcome and isinstance(outcome[0], ConfigError), "the runner refused the cluster at once"
+    assert "only_here" in str(outcome[0]) and cluster.scheduler_address in str(outcome[0])
+    assert "install the same sflp" in str(outcome[0])
+
+
+def test_workers_with_another_sflp_are_refused(ready, monkeypatch):
+    import sflp
+
+    monkeypatch.setattr(sflp, "__version__", "0.0.0+other")
+    with pytest.raises(ConfigError, match=r"runs sflp \S+ and this machine sflp 0\.0\.0\+other"):
+        dask_runner(ready)(operator.neg, [1])
 
 
 def test_an_unreachable_scheduler_is_one_error_naming_it():

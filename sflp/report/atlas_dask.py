@@ -26,6 +26,10 @@ so the workers must have the same sflp installed) and every job is picklable.
   seconds is one :class:`~sflp.errors.ConfigError` naming its address; a connection lost
   during the run is an :class:`~sflp.errors.OutputError` naming it.  Without Dask installed,
   :func:`dask_runner` raises a :class:`~sflp.errors.ConfigError` that says ``pip install 'sflp[dask]'``.
+* **Workers checked first.**  Before any job is sent, every worker must unpickle the function and
+  the first job and have this machine's sflp version (one ``client.run``): otherwise a
+  :class:`~sflp.errors.ConfigError` says to install the same sflp there.  (Dask never fails a task
+  whose function does not unpickle on its worker: the run would wait for ever.)
 * **Interrupts.**  On any exception, ``KeyboardInterrupt`` included, the runner cancels its jobs
   on the cluster before re-raising.
 * **Clients.**  Given an address, the runner connects for each call and closes that client when
@@ -99,18 +103,24 @@ def task_key(fn: Callable, job: Any) -> str:
     except Exception as exc:  # pickle raises TypeError, AttributeError, PicklingError ...
         raise ArgumentTypeError(f"an atlas job must be picklable to be sent to a Dask cluster: {_REPR.repr(job)} "
                                 f"is not ({exc})") from exc
-    try:
-        fn_bytes = pickle.dumps(fn, protocol=4)  # a module-level function: its module and name
-    except Exception:  # a lambda or a closure, which Dask sends by value with cloudpickle
-        import cloudpickle
-
-        fn_bytes = cloudpickle.dumps(fn, protocol=4)
+    fn_bytes = _pickled_function(fn)
     digest = hashlib.sha256()
     for part in (__version__.encode(), fn_bytes, job_bytes):
         digest.update(len(part).to_bytes(8, "little"))
         digest.update(part)
     name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", None) or type(fn).__name__
     return f"{name}-{digest.hexdigest()[:32]}"
+
+
+def _pickled_function(fn: Callable) -> bytes:
+    """``fn`` pickled: a module-level function by reference (its module and name), a lambda or a closure
+    by value with cloudpickle, as Dask sends it."""
+    try:
+        return pickle.dumps(fn, protocol=4)
+    except Exception:  # pickle raises PicklingError, AttributeError, TypeError ...
+        import cloudpickle
+
+        return cloudpickle.dumps(fn, protocol=4)
 
 
 @contextmanager
@@ -188,6 +198,25 @@ class DaskRunner:
         with self._client() as client:
             return self._run(client, fn, jobs, keys, first)
 
+    def _check_workers(self, client, fn: Callable, job: Any) -> None:
+        """Refuse a cluster whose workers cannot run the jobs, before any is sent: a task whose function
+        does not unpickle on a worker (no sflp there, or not the module of ``fn``) never fails in Dask,
+        the run would wait for ever.  Workers with another sflp would write other bytes."""
+        from sflp import __version__
+
+        dumps = self._distributed.protocol.pickle.dumps  # as Dask will send them: __main__'s functions by value
+        try:
+            versions = client.run(_probe, dumps(fn), dumps(job))
+        except Exception as exc:  # the worker's error, re-raised here (ModuleNotFoundError, wrapped or not)
+            raise ConfigError(f"the workers of the Dask cluster at {self.address} cannot run the atlas's jobs "
+                              f"({_first_line(exc)}): install the same sflp there as here ({__version__}), "
+                              f"with {INSTALL_HINT}") from exc
+        other = sorted({(str(v), w) for w, v in versions.items() if v != __version__})
+        if other:
+            raise ConfigError(f"the Dask worker {other[0][1]} runs sflp {other[0][0]} and this machine sflp "
+                              f"{__version__}: install the same sflp on every worker (the bytes of the results "
+                              f"depend on it)")
+
     def _run(self, client, fn: Callable, jobs: list, keys: list[str], first: dict[str, int]) -> list:
         distributed = self._distributed
         unique = list(first)
@@ -196,6 +225,7 @@ class DaskRunner:
             copies[key] += 1
         results: dict[str, Any] = {}
         futures = []
+        self._check_workers(client, fn, jobs[0])
         try:
             futures = client.map(fn, [jobs[first[key]] for key in unique], key=unique, pure=True)
             done = 0
@@ -219,6 +249,16 @@ class DaskRunner:
             _cancel(client, futures)
             raise
         return [results[key] for key in keys]
+
+
+def _probe(fn_bytes: bytes, job_bytes: bytes) -> str:
+    """Run on every worker before the jobs: the function and a job unpickle there (their modules import),
+    and the worker's sflp version comes back."""
+    from sflp import __version__
+
+    pickle.loads(fn_bytes)
+    pickle.loads(job_bytes)
+    return __version__
 
 
 def _job(index: int, jobs: list) -> str:
