@@ -18,7 +18,8 @@ so the workers must have the same sflp installed) and every job is picklable.
   died: Dask reschedules it on another) or a job listed twice is computed once and its result is
   the same bytes; different jobs never share a key (the pickle determines the job).
 * **Results stream back** as the jobs finish (each finished job calls ``progress(done, total)``
-  on this thread) and are returned in job order.
+  on this thread), each released on the cluster once it is here (the workers' memory holds only
+  what is not yet gathered), and are returned in job order.
 * **Errors.**  An exception raised by ``fn`` on a worker is re-raised here as itself (an
   :class:`~sflp.errors.SflpError` stays one), with a note naming the job.  A job that killed
   ``distributed.scheduler.allowed-failures`` workers in turn (say, out of memory) is one
@@ -242,6 +243,7 @@ class DaskRunner:
                 except Exception as exc:
                     exc.add_note(f"in {_job(first[key], jobs)} on the Dask cluster at {self.address}")
                     raise
+                future.release()  # the cluster may forget the result now: it is here
                 done += copies[key]
                 if self.progress is not None:
                     self.progress(done, len(jobs))
