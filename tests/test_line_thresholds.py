@@ -129,3 +129,48 @@ def test_bad_lines_are_refused(kwargs, message):
 def test_an_ante_path_reads_no_stacks(th):
     with pytest.raises(ConfigError, match="ante"):
         th.solve([10])
+
+
+# ---------------------------------------------------------------- any straight line
+
+TOURNAMENT = {"stack": 1, "ante": 0.0125}
+"""A direction: one more bb of stack brings 1/80 bb more ante (both grow together)."""
+
+
+@pytest.fixture(scope="module")
+def tour():
+    return compute_thresholds(GameConfig(stack=8, ante=0.1), -2, 4, along=TOURNAMENT)
+
+
+def _point(t: float) -> GameConfig:
+    return GameConfig(stack=float(8 + Fraction(t)), ante=float(Fraction(1, 10) + Fraction(t) / 80))
+
+
+def test_a_direction_is_followed_and_certified(tour):
+    assert tour.certificate is not None and len(tour.breakpoints) > 20
+    assert tour.to_dict()["along"] == {"ante": "1/80", "stack": "1"}
+    for t in (-2.0, -1.3, 0.0, 1.7, 4.0):
+        exact = solve(_point(t), exact=True)
+        x, y = tour.strategies_at(t)
+        assert np.abs(x - np.array([float(v) for v in exact.sb_exact])).max() < 1e-9, t
+        assert np.abs(y - np.array([float(v) for v in exact.bb_exact])).max() < 1e-9, t
+
+
+def test_a_direction_breakpoint_is_a_breakpoint_of_the_stack_path_there(tour):
+    """At a breakpoint t of the direction, the stack path at that point's ante has a breakpoint at
+    that point's stack: one boundary, two computations."""
+    for t in random.Random(3).sample([b for b in tour.breakpoints if -1.5 < b < 3.5], 3):
+        point = _point(t)
+        stacks = compute_thresholds(point, point.stack - 0.5, point.stack + 0.5)
+        assert min(abs(s - point.stack) for s in stacks.breakpoints) < 1e-8, t
+
+
+@pytest.mark.parametrize("along, message", [
+    ({"rake": 1}, "'rake' is not an amount"),
+    ({"stack": 0, "ante": 0}, "the direction is zero"),
+    ({"stack": 100, "small_blind": 10, "big_blind": 20}, "pot must stay"),
+    ({"big_blind": 100}, "cannot cover"),
+])
+def test_bad_directions_are_refused(along, message):
+    with pytest.raises(ConfigError, match=message):
+        compute_thresholds(GameConfig(stack=8), 0, 1, along=along)

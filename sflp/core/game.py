@@ -380,7 +380,8 @@ class Payoffs:
     """``f`` and ``g`` move along a line other than the stack (:func:`line_payoffs`): at ``t`` they
     are ``f + t*f1`` and ``g + t*g1``, and ``K = K0 + t*K1``.  Along the stack both are 0."""
     g1: float = 0.0
-    along: str = "stack"
+    along: str | tuple = "stack"
+    """The line (:func:`sflp.core.payoff.direction_key`): ``"stack"``, ``"ante"``, ``"bb_ante"`` or a direction."""
 
 
 def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
@@ -404,12 +405,12 @@ def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: s
     return Payoffs(level, P, r, K0, K1, terms["fold"].constant, terms["steal"].constant)
 
 
-def line_payoffs(config: GameConfig, along: str = "stack", table: EquityTable | None = None,
+def line_payoffs(config: GameConfig, along="stack", table: EquityTable | None = None,
                  level: str = "class") -> Payoffs:
-    """The payoff matrices along the axis ``along`` through ``config`` (see
-    :func:`sflp.core.payoff.line_terms`): ``K = K0 + t*K1``, ``f + t*f1``, ``g + t*g1`` at the value
-    ``t`` of that axis, the other amounts as in ``config``.  Along the stack this is
-    :func:`payoffs_for` itself; other lines are cached beside it.
+    """The payoff matrices along the line ``along`` through ``config`` (an axis such as ``"ante"``,
+    or a direction, see :func:`sflp.core.payoff.line_of`): ``K = K0 + t*K1``, ``f + t*f1``,
+    ``g + t*g1`` at the point ``t`` of the line.  Along the stack this is :func:`payoffs_for`
+    itself; other lines are cached beside it.
 
     >>> p = line_payoffs(GameConfig(stack=10), "ante")
     >>> float(p.f), float(p.f1), float(p.g), float(p.g1), p.along
@@ -417,8 +418,9 @@ def line_payoffs(config: GameConfig, along: str = "stack", table: EquityTable | 
     """
     if along == "stack":
         return payoffs_for(config, table, level)
-    from sflp.core.payoff import line_terms, showdown, stack_split
+    from sflp.core.payoff import direction_key, line_terms, showdown, stack_split
 
+    along = direction_key(along)
     table = table_arg(table)
     key = ("line", along, tuple(v for k, v in config.as_dict().items() if k != along), level,
            table.sha256 or id(table))

@@ -99,17 +99,68 @@ def terminal_payoffs(config, number: Callable[[Fraction], object] = Fraction) ->
 
 
 LINE_AXES = ("stack", "ante", "bb_ante")
-"""The axes a threshold path may follow (:func:`line_terms`): the stack at fixed blinds and antes,
-or an ante at a fixed stack and blinds."""
+"""The axes a threshold path may follow by name (:func:`line_terms`): the stack at fixed blinds
+and antes, or an ante at a fixed stack and blinds.  Any other straight line is a direction."""
+AMOUNTS = ("stack", "small_blind", "big_blind", "ante", "bb_ante")
+"""The five amounts of a game, the coordinates of a direction."""
 
 
-def line_terms(config, along: str = "stack", number: Callable[[Fraction], object] = Fraction) -> dict[str, Payoff]:
-    """SB's net chips at every terminal node along the line of ``config`` in the axis ``along``,
-    as ``constant + per_stack * t`` where ``t`` is the value of that axis (the field keeps its name,
+def direction_key(along) -> str | tuple:
+    """The hashable name of a line: an axis of :data:`LINE_AXES` as it is, or a direction (a mapping
+    of amounts to numbers, read exactly) as its sorted non-zero ``(amount, "p/q")`` pairs.
+
+    >>> direction_key("ante"), direction_key({"stack": 1, "ante": 0.0125, "bb_ante": 0})
+    ('ante', (('ante', '1/80'), ('stack', '1')))
+    """
+    if isinstance(along, str):
+        if along not in LINE_AXES:
+            raise ValueError(f"along={along!r}: expected one of {', '.join(LINE_AXES)}, or a direction such as "
+                             "{'stack': 1, 'ante': 0.0125}")
+        return along
+    if isinstance(along, tuple):  # a key already
+        along = {k: Fraction(v) for k, v in along}
+    if not isinstance(along, Mapping):
+        raise ValueError(f"along={along!r}: expected an axis name or a mapping of amounts to numbers")
+    bad = [k for k in along if k not in AMOUNTS]
+    if bad:
+        raise ValueError(f"along: {bad[0]!r} is not an amount ({', '.join(AMOUNTS)})")
+    from sflp.core.game import to_fraction
+
+    d = {k: to_fraction(v) for k, v in along.items()}
+    key = tuple(sorted((k, str(v)) for k, v in d.items() if v != 0))
+    if not key:
+        raise ValueError("along: the direction is zero")
+    return key
+
+
+def line_of(config, along) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+    """``(p0, d)``, exact, of the line ``p(t) = p0 + t d`` named by ``along`` through ``config``: an
+    axis line has ``p0`` = ``config`` with that amount 0 and ``d`` its unit vector (``t`` is the
+    amount itself); a direction has ``p0`` = ``config`` and ``d`` the direction.
+
+    >>> from sflp.core.game import GameConfig
+    >>> p0, d = line_of(GameConfig(stack=10, ante=0.1), "ante")
+    >>> p0["ante"], d["ante"], d["stack"]
+    (Fraction(0, 1), Fraction(1, 1), Fraction(0, 1))
+    """
+    key = direction_key(along)
+    ex = dict(config if isinstance(config, Mapping) else config.exact())
+    d = {k: Fraction(0) for k in AMOUNTS}
+    if isinstance(key, str):
+        ex[key] = Fraction(0)
+        d[key] = Fraction(1)
+    else:
+        d.update({k: Fraction(v) for k, v in key})
+    return ex, d
+
+
+def line_terms(config, along="stack", number: Callable[[Fraction], object] = Fraction) -> dict[str, Payoff]:
+    """SB's net chips at every terminal node along the line ``p(t) = p0 + t d`` named by ``along``
+    through ``config`` (:func:`line_of`), as ``constant + per_stack * t`` (the field keeps its name,
     ``per_stack``, so that :func:`stack_split` and :func:`showdown` serve every line).
 
-    Every node's payoff is affine in each amount separately (the table above), so along any axis
-    it is its value at ``t = 0`` plus ``t`` times its change from ``t = 0`` to ``t = 1``, exactly.
+    Every node's payoff is affine in the five amounts together (the table above), so along any
+    line it is its value at ``p0`` plus ``t`` times its change from ``p0`` to ``p0 + d``, exactly.
     ``along="stack"`` is :func:`terminal_payoffs` itself.  Along the ante, SB's fold loses one more
     ante and the steal wins one more, and nothing else moves; along the BB ante the steal, the
     loss and the tie move:
@@ -119,17 +170,15 @@ def line_terms(config, along: str = "stack", number: Callable[[Fraction], object
     (Payoff(-1/2, -1), Payoff(10, 0))
     >>> [line_terms(GameConfig(stack=10), "bb_ante")[n] for n in ("steal", "lose", "tie")]
     [Payoff(1, 1), Payoff(-10, 1), Payoff(0, 1/2)]
+    >>> line_terms(GameConfig(stack=10), {"stack": 1, "ante": 0.1})["lose"]   # the stack and the ante grow
+    Payoff(-10, -1)
     """
-    if along not in LINE_AXES:
-        raise ValueError(f"along={along!r}: expected one of {', '.join(LINE_AXES)}")
-    ex = dict(config if isinstance(config, Mapping) else config.exact())
     if along == "stack":
-        return terminal_payoffs(ex, number)
-    stack = ex["stack"]
+        return terminal_payoffs(dict(config if isinstance(config, Mapping) else config.exact()), number)
+    p0, d = line_of(config, along)
     ends = []
-    for t in (Fraction(0), Fraction(1)):
-        ex[along] = t
-        ends.append({k: p.at(stack) for k, p in terminal_payoffs(ex).items()})
+    for point in (p0, {k: p0[k] + d[k] for k in AMOUNTS}):
+        ends.append({k: p.at(point["stack"]) for k, p in terminal_payoffs(point).items()})
     v0, v1 = ends
     return {node: Payoff(number(v0[node]), number(v1[node] - v0[node])) for node in NODES}
 

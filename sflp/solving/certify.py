@@ -196,8 +196,9 @@ class _Structure:
     checked: set = dataclasses.field(default_factory=set)  # ids of the float payoffs found equal
     # A line other than the stack (sflp.core.payoff.line_terms, e.g. the ante at a fixed stack):
     # t is that axis, den0 also clears the fixed stack, KS = showdown(2 * slopes) (the slopes are
-    # halves), so 2*den0*D*B*K(t) = KC + t*ks2*KS with ks2 = den0, and g - f = steal_fold + t*gf_slope.
-    along: str = "stack"
+    # halves), so 2*den0*D*B*K(t) = KC + t*ks2*KS with ks2 = den0 (den0 / L for a direction with
+    # denominators L, see _line_structure), and g - f = steal_fold + t*gf_slope.
+    along: str | tuple = "stack"  # sflp.core.payoff.direction_key
     ks_factor: int = 0  # ks2 when not 2*den0 (0: the stack's 2*den0)
     gf_slope: Fraction = Fraction(0)
 
@@ -210,7 +211,7 @@ class _Structure:
 _STRUCTURE_CACHE: dict[tuple, _Structure] = {}
 
 
-def _structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction], along: str = "stack") -> _Structure:
+def _structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction], along="stack") -> _Structure:
     key = (tuple(v for k, v in cfg.items() if k != along), game.level, table.sha256 or id(table), along)
     hit = _STRUCTURE_CACHE.get(key)
     if hit is not None:
@@ -245,17 +246,22 @@ def _structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction],
     return st
 
 
-def _line_structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction], along: str) -> _Structure:
-    """The integers of the line through ``cfg`` along ``along`` (see :class:`_Structure`)."""
-    from sflp.core.payoff import line_terms
+def _line_structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction], along) -> _Structure:
+    """The integers of the line ``p0 + t d`` named by ``along`` through ``cfg`` (see
+    :class:`_Structure`): ``den0`` clears the denominators of ``p0`` and of ``d`` (``L``, their
+    lcm), ``KS = showdown(2 L slopes)`` (the slopes are sums of ``d``'s entries and their halves),
+    so ``2 den0 D B K(t) = KC + t (den0 / L) KS``."""
+    from sflp.core.payoff import AMOUNTS, line_of, line_terms
 
     counts = _counts(table, game.level)
+    p0, d = line_of(cfg, along)
     constant, slope = stack_split(line_terms(cfg, along))
-    den0 = math.lcm(*(v.denominator for k, v in cfg.items() if k != along))
+    L = math.lcm(*(d[k].denominator for k in AMOUNTS))
+    den0 = math.lcm(L, *(p0[k].denominator for k in AMOUNTS))
     c_ints = {k: v * 2 * den0 for k, v in constant.items()}
-    s_ints = {k: 2 * v for k, v in slope.items()}
+    s_ints = {k: 2 * L * v for k, v in slope.items()}
     if any(v.denominator != 1 for v in (*c_ints.values(), *s_ints.values())):  # pragma: no cover - rules
-        raise CertificateError(f"the payoffs along the {along} are not integers when scaled")
+        raise CertificateError(f"the payoffs along {along!r} are not integers when scaled")
     c_ints = {k: int(v) for k, v in c_ints.items()}
     s_ints = {k: int(v) for k, v in s_ints.items()}
     B = BOARDS_PER_PAIR
@@ -268,7 +274,7 @@ def _line_structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fract
     if len(_STRUCTURE_CACHE) > 16:
         _STRUCTURE_CACHE.clear()
     return _Structure(den0, KC, KS, constant["steal"] - constant["fold"], constant["fold"], constant["steal"], bound,
-                      along=along, ks_factor=den0, gf_slope=slope["steal"] - slope["fold"])
+                      along=along, ks_factor=den0 // L, gf_slope=slope["steal"] - slope["fold"])
 
 
 def _check_float_payoffs(game: PushFoldGame, st: _Structure) -> None:
@@ -280,7 +286,7 @@ def _check_float_payoffs(game: PushFoldGame, st: _Structure) -> None:
     B = BOARDS_PER_PAIR
     if getattr(p, "along", "stack") != st.along:
         raise CertificateError(f"the game's payoffs follow the {p.along}, the exact ones the {st.along}")
-    ks_scale = DEALS * B if st.along == "stack" else 2 * st.den0 * DEALS * B // st.ks2
+    ks_scale = DEALS * B if st.along == "stack" else 2 * st.den0 * DEALS * B // st.ks2  # 2 L D B on a line
     for exact_part, scale, float_part in ((st.KC, 2 * st.den0 * DEALS * B, p.K0), (st.KS, ks_scale, p.K1)):
         approx = np.asarray(exact_part, dtype=np.float64) / scale
         if not np.abs(approx - float_part).max() <= 1e-12 * max(float(np.abs(float_part).max()), 1e-300):

@@ -319,8 +319,8 @@ class PathCertificate:
 def _isolating_width(b: float, prev: float, nxt: float) -> Fraction:
     """A power of two about ``1.5e-11 b`` (relative: the game is homogeneous, and blinds of
     ``2^-40`` bb have their breakpoints near ``1e-12``), at most a quarter of either neighbouring
-    segment."""
-    want = 2.0**-36 * b
+    segment.  (On a line other than the stack ``b`` may be 0 or negative: its size, or 1.)"""
+    want = 2.0**-36 * (abs(b) or 1.0)
     want = min(want, (b - prev) / 4, (nxt - b) / 4)
     if not want > 0:
         raise SolveError(f"thresholds: an empty segment at {b!r}")

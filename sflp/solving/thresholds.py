@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -176,9 +177,10 @@ class Thresholds:
     certificate: object = field(default=None, compare=False, repr=False)
     """The proof of the thresholds (:class:`sflp.solving.threshcert.PathCertificate`), None when
     computed with ``certify=False``."""
-    along: str = "stack"
-    """The axis the path follows: ``"stack"`` (``low``, ``high``, the breakpoints and every hand's
-    intervals are stacks), or ``"ante"`` / ``"bb_ante"`` (they are that ante, at ``config.stack``)."""
+    along: str | tuple = "stack"
+    """The line the path follows: ``"stack"`` (``low``, ``high``, the breakpoints and every hand's
+    intervals are stacks), ``"ante"`` / ``"bb_ante"`` (they are that ante, at ``config.stack``), or
+    a direction ``d`` (:func:`sflp.core.payoff.direction_key`): they are the ``t`` of ``config + t d``."""
 
     def get(self, player: str, hand: str) -> HandThresholds:
         """The thresholds of ``hand`` (class name such as ``"T3s"``) for ``player`` ("sb"/"bb")."""
@@ -197,7 +199,8 @@ class Thresholds:
         """The JSON object: the structure, the stack range, the breakpoints and one row per player x
         hand (the columns of ``thresholds.csv``, intervals as ``[low, high]`` pairs, ``max_stack``
         null when the hand is never played)."""
-        line = {} if self.along == "stack" else {"along": self.along}
+        line = {} if self.along == "stack" else {
+            "along": self.along if isinstance(self.along, str) else dict(self.along)}
         return {
             **{k: v for k, v in self.config.as_dict().items() if k != self.along},
             **line,
@@ -239,7 +242,8 @@ class Thresholds:
         """The index of the segment ``stack`` (a value of :attr:`along`) lies in, and its support."""
         stack = float(stack)
         if not (self.low - 1e-12 <= stack <= self.high + 1e-12) or not self.segments:
-            raise ConfigError(f"{self.along}={stack!r} is outside [{self.low:g}, {self.high:g}]")
+            name = self.along if isinstance(self.along, str) else "t"
+            raise ConfigError(f"{name}={stack!r} is outside [{self.low:g}, {self.high:g}]")
         k = max(0, bisect.bisect_right(self.segment_starts(), stack) - 1)
         return k, self.segments[k][2]
 
@@ -271,10 +275,12 @@ def _short(number: str) -> str:
 def _line_label(intervals: str, capped: bool) -> str:
     """The label of a hand along an ante: its intervals, the last one ``a+`` when it is capped.
 
-    >>> _line_label("0.000000-0.012500;0.100000-0.250000", True), _line_label("0.020000-0.030000", False)
-    ('0-0.0125;0.1+', '0.02-0.03')
+    >>> _line_label("0.000000-0.012500;0.100000-0.250000", True), _line_label("-2.000000--1.500000", False)
+    ('0-0.0125;0.1+', '-2--1.5')
     """
-    parts = [tuple(_short(v) for v in piece.split("-")) for piece in intervals.split(";")]
+    # a direction's t may be negative: "-2.000000--1.979825" is the interval from -2 to -1.979825
+    parts = [tuple(_short(v) for v in re.fullmatch(r"(-?[0-9.]+)-(-?[0-9.]+)", piece).groups())
+             for piece in intervals.split(";")]
     text = [f"{a}-{b}" for a, b in parts]
     if capped:
         text[-1] = f"{parts[-1][0]}+"
@@ -905,11 +911,21 @@ def _certified_segments(certificate) -> list[tuple[float, float, Support]]:
                 certificate.supports)]
 
 
-def _with_axis(config: GameConfig, axis: str, value: float) -> GameConfig:
+def _with_axis(config: GameConfig, axis, value: float) -> GameConfig:
     """``config`` with ``axis`` set to ``value`` (a float game of a scaled copy stays unchecked, as
-    :meth:`GameConfig.with_stack` keeps it)."""
+    :meth:`GameConfig.with_stack` keeps it); for a direction (a key of
+    :func:`sflp.core.payoff.direction_key`) the point ``config + value * d``, each amount the exact
+    sum rounded once."""
     if axis == "stack":
         return config.with_stack(value)
+    if not isinstance(axis, str):
+        from fractions import Fraction
+
+        from sflp.core.payoff import line_of
+
+        p0, d = line_of(config, axis)
+        t = Fraction(value)
+        return GameConfig(**{k: float(v + t * d[k]) for k, v in p0.items()})
     if config.__dict__.get("_scaled_copy"):
         new = object.__new__(GameConfig)
         for name in ("stack", "small_blind", "big_blind", "ante", "bb_ante"):
@@ -938,23 +954,33 @@ class _Line:
         return PushFoldGame(_with_axis(self.config, self.along, t), self.table, payoffs=at_t)
 
 
-def _line_thresholds(config: GameConfig, along: str, low, high, table, progress, certify: bool) -> Thresholds:
-    """:func:`compute_thresholds` along the ante or the BB ante at ``config.stack``.
+def _line_thresholds(config: GameConfig, along, low, high, table, progress, certify: bool) -> Thresholds:
+    """:func:`compute_thresholds` along the ante or the BB ante at ``config.stack``, or along the
+    direction ``along`` (a mapping of amounts to numbers) from ``config + low * d`` to
+    ``config + high * d``.
 
     The payoffs are affine in every amount (:func:`sflp.core.payoff.line_terms`), so along the
     ante ``K = K0 + t K1`` and ``r (g - f)`` moves too (:func:`_rgf`): the path follower, its pivots
     and the exact certificate (:func:`sflp.solving.threshcert.certify_path` with ``along``) are the
     stack path's, on the line's matrices."""
-    from sflp.core.payoff import LINE_AXES
+    from sflp.core.payoff import direction_key
 
-    if along not in LINE_AXES:
-        raise ConfigError(f"along={along!r}: expected one of {', '.join(repr(a) for a in LINE_AXES)}")
-    low, high = checks.real("low", low, low=0), checks.real("high", high, low=0)
+    try:
+        along = direction_key(along)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    axis = isinstance(along, str)
+    low, high = (checks.real(name, v, low=0 if axis else None) for name, v in (("low", low), ("high", high)))
     if not low < high:
         raise ConfigError(f"need low < high, got low={low!r}, high={high!r}")
     start = _with_axis(config, along, low)  # validates: the stack covers the blinds and antes
-    _with_axis(config, along, high)
+    end = _with_axis(config, along, high)  # (the constraints are linear: valid at both ends, valid between)
     unit = normalising_unit(start)
+    if not axis:
+        if unit != 1.0 or normalising_unit(end) != 1.0:
+            raise ConfigError(f"along a direction the pot must stay within {NORMAL_POT[0]:g} to {NORMAL_POT[1]:g} bb "
+                              f"(the path's tolerances); it is {start.pot:g} and {end.pot:g} bb at the ends")
+        start = config  # a direction's line is config + t d: its p0 is config itself
     scaled = start if unit == 1.0 else start.scaled(1.0 / unit)
     line = _Line(scaled, along, table)
     tick = progress if progress is None or unit == 1.0 else (lambda reached: progress(reached * unit))
