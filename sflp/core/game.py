@@ -59,13 +59,13 @@ import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from numbers import Rational, Real
 
 import numpy as np
 
 from sflp import checks
 from sflp.core.cards import CLASS_NAMES, N_CLASSES, N_COMBOS, combo_name
 from sflp.core.equity import BOARDS_PER_PAIR, EquityTable, table_arg
+from sflp.core.payoff import to_fraction  # noqa: F401 - the exact reading of a number lives with the payoffs
 from sflp.errors import ConfigError
 
 DEALS = N_COMBOS * 1225
@@ -112,17 +112,6 @@ solves (blinds and antes go from 1e-100 to 1e+100 bb; an ante may also be 0)
                 f"{name}={checks.short(value)} (--{name.replace('_', '-')}) is {where} blind or ante sflp solves "
                 f"(blinds and antes go from {MIN_AMOUNT:g} to {MAX_AMOUNT:g} bb; an ante may also be 0)"
             )
-
-
-def to_fraction(value: Real | str) -> Fraction:
-    """Exact value of a number: ints and fractions as they are, floats by their shortest decimal.
-
-    >>> to_fraction(0.1), to_fraction(7.7), to_fraction(Fraction(1, 3))
-    (Fraction(1, 10), Fraction(77, 10), Fraction(1, 3))
-    """
-    if isinstance(value, Rational):
-        return Fraction(value)
-    return Fraction(repr(float(value)) if not isinstance(value, str) else value)
 
 
 def min_stack(big_blind: float = 1.0, ante: float = 0.0, bb_ante: float = 0.0) -> float:

@@ -55,10 +55,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from numbers import Rational, Real
 from typing import NamedTuple
 
 NODES = ("fold", "steal", "win", "lose", "tie")
 """The terminal nodes of the push/fold game, in the order of the table above."""
+
+
+def to_fraction(value: Real | str) -> Fraction:
+    """Exact value of a number: ints and fractions as they are, floats by their shortest decimal.
+
+    >>> to_fraction(0.1), to_fraction(7.7), to_fraction(Fraction(1, 3))
+    (Fraction(1, 10), Fraction(77, 10), Fraction(1, 3))
+    """
+    if isinstance(value, Rational):
+        return Fraction(value)
+    return Fraction(repr(float(value)) if not isinstance(value, str) else value)
 
 
 class Payoff(NamedTuple):
@@ -124,8 +136,6 @@ def direction_key(along) -> str | tuple:
     bad = [k for k in along if k not in AMOUNTS]
     if bad:
         raise ValueError(f"along: {bad[0]!r} is not an amount ({', '.join(AMOUNTS)})")
-    from sflp.core.game import to_fraction
-
     d = {k: to_fraction(v) for k, v in along.items()}
     key = tuple(sorted((k, str(v)) for k, v in d.items() if v != 0))
     if not key:
