@@ -87,6 +87,7 @@ def ante_path(config: GameConfig, runs: int) -> None:
           f"(target <= 2x)")
     RECORD.timing("ante.0-0.25", t_ante, what)
     RECORD.timing("ante.stack_equal", t_stack, f"stack path of {n} breakpoints")
+    RECORD.put("ante.breakpoints", n, f"{n:,}", "breakpoints of the ante path 0-0.25 bb at 10 bb")
     RECORD.put("ante.ratio_cpu", round(t_ante.cpu / t_stack.cpu, 2), f"{t_ante.cpu / t_stack.cpu:.2f}x",
                "CPU of the ante path over a stack path of as many breakpoints")
 

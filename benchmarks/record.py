@@ -38,6 +38,8 @@ BENCHMARKS = {
     "simulate": ["--runs", "3"],
     "openspiel": ["--runs", "3"],
     "approx": ["--repeats", "3", "--seconds", "2"],
+    "atlas": ["--runs", "3"],
+    "atlas_cluster": [],
 }
 
 
