@@ -441,3 +441,25 @@ def test_a_listed_folder_that_is_now_a_symlink_is_refused_and_never_followed(tmp
     with pytest.raises(DataError, match="does not match its manifest"):
         read_atlas(out)
     assert (elsewhere / "structure=sb0.5_bb1_ante0_bbante0" / "part-0.parquet").is_file()  # never removed
+
+
+def test_ante_labels_say_where_a_hand_is_played_and_frames_follow_the_manifest(tmp_path):
+    """The ante label is the ante path's intervals (a hand pushed from an ante of 0.0994 on reads
+    '0.099412+', not the range's top), as compute_thresholds(along='ante') labels it; the frames
+    come structure by structure in the manifest's order (0, 0.1, 0.125), not the folders' names'."""
+    from sflp.core.game import GameConfig
+    from sflp.report.atlas import atlas_jobs, read_atlas, write_atlas
+    from sflp.solving.thresholds import compute_thresholds
+
+    jobs = atlas_jobs([(0.5, 1.0, a, 0.0) for a in (0.0, 0.1, 0.125)], [5 + k / 2 for k in range(5)],
+                      ante_stacks=(6,))
+    write_atlas(jobs, tmp_path / "a", workers=0, hands=())
+    atlas = read_atlas(tmp_path / "a")
+    assert atlas.thresholds["ante"].drop_duplicates().tolist() == [0.0, 0.1, 0.125]
+    assert atlas.values["ante"].drop_duplicates().tolist() == [0.0, 0.1, 0.125]
+    line = compute_thresholds(GameConfig(stack=6), 0, 0.125, along="ante")
+    rows = atlas.ante_thresholds.set_index(["player", "hand"])["label"]
+    labels = {(h.player, h.hand): h.label() for h in line.hands}
+    assert all(rows[key] == label for key, label in labels.items())
+    played_late = [key for key, h in ((k, line.get(*k)) for k in labels) if h.intervals and h.intervals[0][0] > 0.01]
+    assert played_late and all(not rows[key].startswith("0+") for key in played_late)

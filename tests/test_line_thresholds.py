@@ -169,7 +169,12 @@ def test_a_direction_breakpoint_is_a_breakpoint_of_the_stack_path_there(tour):
     ({"rake": 1}, "'rake' is not an amount"),
     ({"stack": 0, "ante": 0}, "the direction is zero"),
     ({"stack": 100, "small_blind": 10, "big_blind": 20}, "pot must stay"),
-    ({"big_blind": 100}, "cannot cover"),
+    ({"big_blind": 100}, "high=1.0 along .* cannot cover"),
+    ({"stack": 1e6}, "0.001 to 1000 in size"),
+    ({"stack": 1e-300}, "0.001 to 1000 in size"),
+    ({"ante": float("nan")}, "ante=nan must be finite"),
+    ({"ante": "1"}, "ante='1' is not a number"),
+    ({"ante": True}, "ante=True is not a number"),
 ])
 def test_bad_directions_are_refused(along, message):
     with pytest.raises(ConfigError, match=message):

@@ -94,7 +94,8 @@ def format_atlas(result) -> str:
     from sflp.report.labels import structure_text
     from sflp.report.text import fmt_num
 
-    lines = [f"Structure atlas: {len(result.structures)} structures in {result.out_dir} "
+    k = len(result.structures)
+    lines = [f"Structure atlas: {k} structure{'s' if k != 1 else ''} in {result.out_dir} "
              f"({len(result.files)} files, {result.seconds:.1f} s)"]
     for s in result.structures:
         from types import SimpleNamespace
@@ -102,8 +103,11 @@ def format_atlas(result) -> str:
         name = structure_text(SimpleNamespace(**{k: s[k] for k in ("small_blind", "big_blind", "ante", "bb_ante")}))
         grid = s["stacks"]
         ante = s["ante_path"]
-        extra = "" if ante is None else (f"; ante path {fmt_num(ante['low'])}-{fmt_num(ante['high'])} bb at "
-                                         f"{len(ante['stacks'])} stacks")
+        n = len(ante["stacks"]) if ante else 0
+        extra = "" if ante is None else (f"; solved {n} of its line's ante paths ({fmt_num(ante['low'])}-"
+                                         f"{fmt_num(ante['high'])} bb) at stack{'s' if n != 1 else ''} "
+                                         + ", ".join(fmt_num(x) for x in ante["stacks"][:4])
+                                         + (", ..." if n > 4 else ""))
         if s.get("chart_set"):
             extra += f"; chart set in {s['chart_set']}"
         lines.append(f"  {name}: {grid['count']} stacks {fmt_num(grid['low'])}-{fmt_num(grid['high'])} bb, "

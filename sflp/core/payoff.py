@@ -136,6 +136,11 @@ def direction_key(along) -> str | tuple:
     bad = [k for k in along if k not in AMOUNTS]
     if bad:
         raise ValueError(f"along: {bad[0]!r} is not an amount ({', '.join(AMOUNTS)})")
+    for k, v in along.items():
+        if isinstance(v, bool) or not isinstance(v, Real):
+            raise ValueError(f"along: {k}={v!r} is not a number")
+        if not float("-inf") < float(v) < float("inf"):
+            raise ValueError(f"along: {k}={v!r} must be finite")
     d = {k: to_fraction(v) for k, v in along.items()}
     key = tuple(sorted((k, str(v)) for k, v in d.items() if v != 0))
     if not key:

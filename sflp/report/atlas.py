@@ -221,7 +221,8 @@ def atlas_jobs(structures: Sequence[tuple[float, float, float, float]], stacks: 
     seen: set[tuple] = set()
     checked = []
     for sb, bb, ante, bb_ante in structures:
-        GameConfig(stack=2 * (abs(sb) + abs(bb) + abs(ante) + abs(bb_ante)) + 1, small_blind=sb, big_blind=bb,
+        sizes = [abs(v) for v in (sb, bb, ante, bb_ante) if isinstance(v, int | float) and math.isfinite(v)]
+        GameConfig(stack=2 * sum(sizes) + 1, small_blind=sb, big_blind=bb,
                    ante=ante, bb_ante=bb_ante)  # the blinds and antes on their own: the messages name them
         key = (float(sb), float(bb), float(ante), float(bb_ante))
         if key in seen:
@@ -413,8 +414,9 @@ def _ante_table(job: AtlasJob):
             columns["capped"].append(bool(h.capped))
             columns["intervals"].append(iv_text)
             columns["any_intervals"].append(any_text)
-            columns["label"].append("-" if top_text is None else
-                                    f"{_text(job.ante_high)}+" if h.capped else top_text)
+            # along the ante a hand is mostly played more as the ante grows: its largest ante is
+            # the top of the range, and says nothing; the label is where it is played
+            columns["label"].append(h.label())
         for key, values in _interval_lists(hands).items():
             columns[key] += values
         n = len(hands)
@@ -573,8 +575,11 @@ def _check_hands(hands) -> tuple[str, ...]:
     bad = [h for h in hands if h not in CLASS_INDEX]
     if bad:
         raise ConfigError(f"hands: {bad[0]!r} is not a class name such as 'AKs', 'T9o' or '22'")
-    if len(set(hands)) != len(hands) or len(hands) > 24:
-        raise ConfigError(f"hands: at most 24 different hands, got {len(hands)}")
+    twice = sorted({h for h in hands if hands.count(h) > 1})
+    if twice:
+        raise ConfigError(f"hands: {twice[0]} is given twice")
+    if len(hands) > 24:
+        raise ConfigError(f"hands: at most 24 hands, got {len(hands)}")
     return hands
 
 
@@ -835,4 +840,9 @@ def read_atlas(folder: Path | str) -> Atlas:
         raise DataError(f"{folder}: cannot read the atlas ({exc})") from None
     if not isinstance(manifest.get("structures"), list) or not manifest["structures"]:
         raise DataError(f"{folder}: its manifest lists no structures")
+    order = {s.get("name"): k for k, s in enumerate(manifest["structures"]) if isinstance(s, dict)}
+    for name in ("thresholds", "values", "paths"):  # structure by structure in the manifest's order
+        frame = frames[name]
+        rank = frame["structure"].map(lambda n: order.get(n, len(order))).to_numpy()
+        frames[name] = frame.iloc[np.argsort(rank, kind="stable")].reset_index(drop=True)
     return Atlas(folder, manifest, frames)

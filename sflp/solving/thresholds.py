@@ -57,6 +57,7 @@ import bisect
 import math
 import re
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 import numpy as np
 from numpy.polynomial import chebyshev as _cheb
@@ -919,8 +920,6 @@ def _with_axis(config: GameConfig, axis, value: float) -> GameConfig:
     if axis == "stack":
         return config.with_stack(value)
     if not isinstance(axis, str):
-        from fractions import Fraction
-
         from sflp.core.payoff import line_of
 
         p0, d = line_of(config, axis)
@@ -973,8 +972,19 @@ def _line_thresholds(config: GameConfig, along, low, high, table, progress, cert
     low, high = (checks.real(name, v, low=0 if axis else None) for name, v in (("low", low), ("high", high)))
     if not low < high:
         raise ConfigError(f"need low < high, got low={low!r}, high={high!r}")
-    start = _with_axis(config, along, low)  # validates: the stack covers the blinds and antes
-    end = _with_axis(config, along, high)  # (the constraints are linear: valid at both ends, valid between)
+    if not axis:
+        sizes = [abs(Fraction(v)) for _, v in along]
+        if max(sizes) > 1000 or min(sizes) < Fraction(1, 1000):
+            shown = {k: float(Fraction(v)) for k, v in along}
+            raise ConfigError(f"along={shown}: give a direction whose entries are 0.001 to 1000 in size (scale "
+                              "it, and the range of t the other way): the path's steps are stated in units near 1")
+    ends = []
+    for name, t in (("low", low), ("high", high)):
+        try:  # validates: the stack covers the blinds and antes (linear: valid at both ends, valid between)
+            ends.append(_with_axis(config, along, t))
+        except ConfigError as exc:
+            raise ConfigError(f"{name}={t!r} along {along if axis else dict(along)}: {exc}") from None
+    start, end = ends
     unit = normalising_unit(start)
     if not axis:
         if unit != 1.0 or normalising_unit(end) != 1.0:
