@@ -463,3 +463,27 @@ def test_ante_labels_say_where_a_hand_is_played_and_frames_follow_the_manifest(t
     assert all(rows[key] == label for key, label in labels.items())
     played_late = [key for key, h in ((k, line.get(*k)) for k in labels) if h.intervals and h.intervals[0][0] > 0.01]
     assert played_late and all(not rows[key].startswith("0+") for key in played_late)
+
+
+def test_a_folder_an_atlas_lists_is_not_written_over_from_outside(tmp_path):
+    """A chart set written into an atlas's charts/<structure>/ (or into a dataset's folder) would
+    replace part of the atlas behind its manifest's back: refused before any work, and the atlas
+    still reads back."""
+    import subprocess
+    import sys
+
+    from sflp.errors import OutputError
+    from sflp.report.atlas import atlas_jobs, read_atlas, write_atlas
+    from sflp.report.staging import check_target
+
+    jobs = atlas_jobs([(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.1, 0.0)], [5.0, 5.5, 6.0], ante_stacks=(), charts=("csv",))
+    out = tmp_path / "atlas"
+    write_atlas(jobs, out, workers=0, hands=())
+    for inner in ("charts/sb0.5_bb1_ante0.1_bbante0", "charts", "thresholds.parquet/x"):
+        with pytest.raises(OutputError, match="part of the sflp set"):
+            check_target(out / inner)
+    run = subprocess.run([sys.executable, "-m", "sflp", "chart", "--stacks", "5:6:0.5", "--formats", "csv", "--out",
+                          str(out / "charts" / "sb0.5_bb1_ante0.1_bbante0")], capture_output=True, text=True)
+    assert run.returncode == 2 and "part of the sflp set" in run.stderr and "Traceback" not in run.stderr
+    read_atlas(out)  # untouched
+    check_target(tmp_path / "elsewhere")  # beside it is fine

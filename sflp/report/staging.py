@@ -448,6 +448,22 @@ def _unswappable(target: Path) -> str | None:
     return None
 
 
+def _listed_by_a_set(target: Path) -> str | None:
+    """Why ``target`` may not be written: it lies inside a sub-folder that an enclosing sflp set's
+    manifest lists as its own (an atlas's ``charts/<structure>/``, a Parquet dataset); writing
+    there would replace part of that set behind its manifest's back.  None when it does not."""
+    path = Path(os.path.abspath(target))
+    for parent in path.parents:
+        manifest = read_manifest(parent) if (parent / MANIFEST).is_file() else None
+        if manifest is None or manifest_problems(manifest) or not manifest.get("folders"):
+            continue
+        first = path.relative_to(parent).parts[0]
+        if first in listed_folders(manifest):
+            return (f"output folder {target} is inside {parent / first}, part of the sflp set {parent} (its "
+                    f"manifest lists it): writing there would break that set; choose another folder")
+    return None
+
+
 def check_target(target: Path | str) -> Path:
     """``target`` as a Path if a report can be written there, else :class:`OutputError`.
 
@@ -465,6 +481,9 @@ def check_target(target: Path | str) -> Path:
             if folder != target and not folder.is_dir():
                 raise OutputError(f"output folder {target} cannot be created: {folder} is a file")
             break
+    inside = _listed_by_a_set(target)
+    if inside is not None:
+        raise OutputError(inside)
     foreign = foreign_entries(target)
     if target.is_dir():
         why = _unswappable(target) or _removal_problem(target, foreign)
