@@ -376,12 +376,19 @@ class Payoffs:
 def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
     """The payoff matrices of ``config``'s blind structure (the stack enters only through ``K1``),
     from the one payoff home :mod:`sflp.core.payoff`, in floats."""
-    from sflp.core.payoff import showdown, stack_split, terminal_payoffs
+    from sflp.core.payoff import terminal_payoffs
 
     check_amounts(config)  # the float game's domain, before anything is built
     table = table_arg(table)
-    pairs, wins, ties, losses = (a.astype(np.float64) for a in table.level_counts(level))
     terms = terminal_payoffs(config, float)
+    return Payoffs(level, *_float_matrices(terms, table, level), terms["fold"].constant, terms["steal"].constant)
+
+
+def _float_matrices(terms, table: EquityTable, level: str) -> tuple[np.ndarray, ...]:
+    """``P``, ``r``, ``K0`` and ``K1`` (read-only) of the nodes' ``terms`` (``constant + per_stack * t``)."""
+    from sflp.core.payoff import showdown, stack_split
+
+    pairs, wins, ties, losses = (a.astype(np.float64) for a in table.level_counts(level))
     constant, per_stack = stack_split(terms)
     scale = float(DEALS) * BOARDS_PER_PAIR
     P = pairs / DEALS
@@ -391,7 +398,7 @@ def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: s
         arr.setflags(write=False)
     r = P.sum(axis=1)
     r.setflags(write=False)
-    return Payoffs(level, P, r, K0, K1, terms["fold"].constant, terms["steal"].constant)
+    return P, r, K0, K1
 
 
 def line_payoffs(config: GameConfig, along="stack", table: EquityTable | None = None,
@@ -407,7 +414,7 @@ def line_payoffs(config: GameConfig, along="stack", table: EquityTable | None = 
     """
     if along == "stack":
         return payoffs_for(config, table, level)
-    from sflp.core.payoff import direction_key, line_terms, showdown, stack_split
+    from sflp.core.payoff import direction_key, line_terms
 
     along = direction_key(along)
     table = table_arg(table)
@@ -416,17 +423,7 @@ def line_payoffs(config: GameConfig, along="stack", table: EquityTable | None = 
     if key in _PAYOFF_CACHE:
         return _PAYOFF_CACHE[key]
     terms = line_terms(config, along, float)
-    pairs, wins, ties, losses = (a.astype(np.float64) for a in table.level_counts(level))
-    constant, slope = stack_split(terms)
-    scale = float(DEALS) * BOARDS_PER_PAIR
-    P = pairs / DEALS
-    K0 = showdown(constant, wins, ties, losses, pairs, BOARDS_PER_PAIR) / scale
-    K1 = showdown(slope, wins, ties, losses, pairs, BOARDS_PER_PAIR) / scale
-    for arr in (P, K0, K1):
-        arr.setflags(write=False)
-    r = P.sum(axis=1)
-    r.setflags(write=False)
-    out = Payoffs(level, P, r, K0, K1, terms["fold"].constant, terms["steal"].constant,
+    out = Payoffs(level, *_float_matrices(terms, table, level), terms["fold"].constant, terms["steal"].constant,
                   terms["fold"].per_stack, terms["steal"].per_stack, along)
     if len(_PAYOFF_CACHE) > 32:
         _PAYOFF_CACHE.clear()

@@ -230,6 +230,17 @@ def _structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction],
     s_ints = dict(per_stack)
     if any(v.denominator != 1 for v in (*c_ints.values(), *s_ints.values())):  # pragma: no cover
         raise CertificateError("payoffs are not integers when scaled by twice the blinds' denominator")
+    KC, KS, bound = _int_matrices(counts, c_ints, s_ints)
+    st = _Structure(den0, KC, KS, constant["steal"] - constant["fold"], constant["fold"], constant["steal"], bound)
+    if len(_STRUCTURE_CACHE) > 16:
+        _STRUCTURE_CACHE.clear()
+    _STRUCTURE_CACHE[key] = st
+    return st
+
+
+def _int_matrices(counts, c_ints: dict, s_ints: dict) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """``KC = showdown(c_ints)`` and ``KS = showdown(s_ints)`` (node values that are whole
+    Fractions), each int64 when every row sum fits, else Python ints; and their largest entries."""
     c_ints = {k: int(v) for k, v in c_ints.items()}
     s_ints = {k: int(v) for k, v in s_ints.items()}
     B = BOARDS_PER_PAIR
@@ -237,13 +248,7 @@ def _structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction],
     KC, KS = showdown(c_ints, *arrays, B), showdown(s_ints, *arrays, B)
     bound = (int(np.abs(KC).max()), int(np.abs(KS).max()))
     small = tuple(b * (counts.pairs.shape[0] + 1) < _INT64_LIMIT for b in bound)
-    KC = KC.astype(np.int64) if small[0] else KC
-    KS = KS.astype(np.int64) if small[1] else KS
-    st = _Structure(den0, KC, KS, constant["steal"] - constant["fold"], constant["fold"], constant["steal"], bound)
-    if len(_STRUCTURE_CACHE) > 16:
-        _STRUCTURE_CACHE.clear()
-    _STRUCTURE_CACHE[key] = st
-    return st
+    return (KC.astype(np.int64) if small[0] else KC), (KS.astype(np.int64) if small[1] else KS), bound
 
 
 def _line_structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fraction], along) -> _Structure:
@@ -262,15 +267,7 @@ def _line_structure(game: PushFoldGame, table: EquityTable, cfg: dict[str, Fract
     s_ints = {k: 2 * L * v for k, v in slope.items()}
     if any(v.denominator != 1 for v in (*c_ints.values(), *s_ints.values())):  # pragma: no cover - rules
         raise CertificateError(f"the payoffs along {along!r} are not integers when scaled")
-    c_ints = {k: int(v) for k, v in c_ints.items()}
-    s_ints = {k: int(v) for k, v in s_ints.items()}
-    B = BOARDS_PER_PAIR
-    arrays = tuple(a.astype(object) for a in (counts.wins, counts.ties, counts.losses, counts.pairs))
-    KC, KS = showdown(c_ints, *arrays, B), showdown(s_ints, *arrays, B)
-    bound = (int(np.abs(KC).max()), int(np.abs(KS).max()))
-    small = tuple(b * (counts.pairs.shape[0] + 1) < _INT64_LIMIT for b in bound)
-    KC = KC.astype(np.int64) if small[0] else KC
-    KS = KS.astype(np.int64) if small[1] else KS
+    KC, KS, bound = _int_matrices(counts, c_ints, s_ints)
     if len(_STRUCTURE_CACHE) > 16:
         _STRUCTURE_CACHE.clear()
     return _Structure(den0, KC, KS, constant["steal"] - constant["fold"], constant["fold"], constant["steal"], bound,
