@@ -23,7 +23,6 @@ The address keeps the view: ``#structure=2&stack=12.5&hand=bb:J7s``.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Sequence
@@ -33,7 +32,7 @@ from sflp.atomic import write_text
 from sflp.core.cards import CLASS_NAMES, PLAYERS
 from sflp.errors import ConfigError
 from sflp.report.colors import FREQUENCY_FULL
-from sflp.report.format import clean_text
+from sflp.report.format import clean_text, json_text
 from sflp.report.html import PageHand, _escape, script_json, static_text, threshold_cell
 from sflp.report.scale import chart_scale
 
@@ -147,7 +146,7 @@ def _step(low: float, high: float) -> float:
 
 def atlas_html(data: dict) -> str:
     """The page for ``data`` (from :func:`atlas_data`)."""
-    blob = script_json(json.dumps(data, separators=(",", ":"), allow_nan=False, ensure_ascii=False))
+    blob = script_json(json_text(data, separators=(",", ":"), ensure_ascii=False))  # strict: no NaN
     slots = {"TITLE": _escape(data["title"]), "DATA": blob,
              "STYLE": static_text("atlas.css").removesuffix("\n"),
              "SCRIPT": static_text("atlas.js").removesuffix("\n")}
