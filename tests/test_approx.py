@@ -183,8 +183,9 @@ def test_rl_deterministic_and_independent_of_tracing(method):
 def test_rl_seconds_budget_plans_hands_and_reproduces(method):
     # A seconds-only budget plans seconds x hands_per_second hands, and the epsilon schedule runs
     # over that count, never over the clock: the run is the iteration-budgeted run of the planned
-    # count, bit for bit.  20,000 hands take ~0.04 s, 25x inside the 1 s outer stop.
-    timed = run(method, TEN, seconds=1.0, seed=5, hands_per_second=20_000)
+    # count, bit for bit.  20,000 hands take ~0.04 s idle; the 20 s outer stop leaves room for a
+    # cold JIT compile on a loaded CI machine (a 0.5 s stop once cut such a run at 4,875 of 10,000).
+    timed = run(method, TEN, seconds=20.0, seed=5, hands_per_second=1_000)
     counted = run(method, TEN, iterations=20_000, seed=5)
     assert timed.iterations == counted.iterations == timed.extra["planned_hands"] == 20_000
     assert np.array_equal(timed.sb_strategy, counted.sb_strategy)
@@ -304,13 +305,14 @@ def test_bench_rows_and_report(tmp_path):
 
 def test_bench_rl_rows_reproduce(monkeypatch):
     # the atlas's RL rows: a seconds budget becomes a hand count, so a rerun gives the same rows
-    # (all but the seconds column); 0.5 s plans 10,000 hands at this rate (~0.02 s of play)
+    # (all but the seconds column); 20 s plans 10,000 hands at this rate (~0.02 s of play idle; the
+    # outer stop must not cut it: at 0.5 s a floor-versions CI pass once stopped rl-tabular at 4,875)
     import sflp.approx.selfplay
 
-    monkeypatch.setattr(sflp.approx.selfplay, "HANDS_PER_SECOND", 20_000)
+    monkeypatch.setattr(sflp.approx.selfplay, "HANDS_PER_SECOND", 500)
 
     def rows():
-        results = approx_bench(stacks=(10,), methods=["rl-tabular", "rl-linear-q"], seconds=0.5, seed=2)
+        results = approx_bench(stacks=(10,), methods=["rl-tabular", "rl-linear-q"], seconds=20.0, seed=2)
         assert [r.iterations for r in results] == [10_000, 10_000]
         return [{k: v for k, v in row.items() if k != "seconds"} for row in bench_rows(results)]
 
