@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  ({peak_rss()})")
 
     if args.out:
-        from sflp.report.approx_bench import write_approx_bench
+        from sflp.views.bench_files import write_approx_bench
 
         paths = write_approx_bench(approx_bench(seconds=args.seconds), args.out)
         for kind, path in paths.items():

@@ -34,8 +34,10 @@ from pathlib import Path
 from _common import Record, Timing, machine, report, timed
 
 import sflp
+from sflp.atlas.jobs import atlas_jobs, parse_antes
+from sflp.atlas.read import read_atlas
+from sflp.atlas.write import write_atlas
 from sflp.checks import parse_stacks
-from sflp.report.atlas import atlas_jobs, parse_antes, read_atlas, write_atlas
 
 RECORD = Record("atlas")
 

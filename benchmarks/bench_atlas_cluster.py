@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/bench_atlas_cluster.py [--record]
 
-Measures, in this process, :func:`sflp.report.atlas.solve_structure` for three structures
+Measures, in this process, :func:`sflp.atlas.tables.solve_structure` for three structures
 (antes 0, 0.1 and 0.25 bb; stacks 1-200 bb @0.01, 19,901 stacks; no ante paths), each a fresh
 structure as on a cluster's worker (its LP compiled, its exact integers made): CPU and wall
 seconds, the pickled result's bytes (what a worker sends back) and the Parquet bytes the atlas
@@ -24,8 +24,9 @@ import time
 from _common import Record, cpu_seconds, machine
 
 import sflp
+from sflp.atlas.jobs import atlas_jobs
+from sflp.atlas.tables import solve_structure
 from sflp.checks import parse_stacks
-from sflp.report.atlas import atlas_jobs, solve_structure
 
 RECORD = Record("atlas_cluster")
 

@@ -27,11 +27,11 @@ GROUPS = (
     ("  the path follower", "sflp/solving/thresholds.py:run"),
     ("  the certificate", "sflp/solving/threshcert.py:certify_path"),
     ("every stack read off the path", "sflp/solving/solver.py:_path_blocks"),
-    ("the workbook", "sflp/report/writers/xlsx.py:_workbook"),
-    ("the pictures", "sflp/report/writers/pictures.py:_pictures"),
-    ("the page", "sflp/report/writers/html.py:_page"),
-    ("the PDF", "sflp/report/writers/pdf.py:_pdf"),
-    ("the CSV files (streamed)", "sflp/report/writers/csv.py:add"),
+    ("the workbook", "sflp/charts/media/xlsx/__init__.py:_workbook"),
+    ("the pictures", "sflp/charts/media/pictures.py:_pictures"),
+    ("the page", "sflp/charts/media/html/__init__.py:_page"),
+    ("the PDF", "sflp/charts/media/pdf.py:_pdf"),
+    ("the CSV files (streamed)", "sflp/charts/media/csv.py:add"),
     ("imports", "<frozen importlib._bootstrap>:_find_and_load"),
 )
 

@@ -223,7 +223,7 @@ def shoot_terminal(out: Path) -> list[Path]:
 
 def shoot_notebook(out: Path) -> list[Path]:
     import sflp
-    from sflp.report import notebook
+    from sflp.views import notebook
 
     config = sflp.GameConfig(stack=10)
     solution = sflp.solve(config)

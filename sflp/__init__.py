@@ -14,9 +14,12 @@ first time it is used.
 The package is built in floors, one folder each (docs/ARCHITECTURE.md draws them): ``core/`` (the
 game, numpy only), ``solving/`` (the LP, certificates, thresholds), ``study/`` (scoring and
 studying strategies), ``approx/`` (approximate solvers), ``openspiel/`` (the game as a Gambit
-``.efg`` file, OpenSpiel's policies scored), ``report/`` (files, text, pictures), ``testing``
-(the gate of ``sflp verify`` and a helper for a solver author's tests) and ``cli/`` on top, over a
-base of ``errors``, ``quiet``, ``cache``, ``checks``, ``inputs`` and ``atomic``.  Imports run one way.
+``.efg`` file, OpenSpiel's policies scored), ``output/`` (the output contract: a set appears
+whole, and sflp touches only its own files), ``charts/`` (one chart set and each of its media),
+``views/`` (the other results as text, JSON and notebook HTML), ``atlas/`` (charts across blind
+structures), ``testing`` (the gate of ``sflp verify`` and a helper for a solver author's tests) and
+``cli/`` on top, over a base of ``errors``, ``quiet``, ``cache``, ``checks``, ``inputs`` and
+``atomic``.  Imports run one way.
 Import order:
 
     errors / quiet / cache -> checks / inputs -> atomic -> core.cards -> core.evaluator -> core.ranges
@@ -25,11 +28,12 @@ Import order:
     -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.rootcert -> solving.threshcert
     -> solving.solver -> solving.thresholds
     -> study.strategy -> study.verify -> approx / study.simulate / study.exploit / study.sc / study.compare
-    -> openspiel -> report / testing -> cli
+    -> openspiel -> output -> charts -> views / atlas / testing -> cli
 
 A module imports only modules to its left (inside functions too); modules separated by ``/``
-share a layer and do not import each other; ``approx``, ``openspiel``, ``report`` and ``cli`` are one unit each,
-free inside.  ``tests/test_architecture.py`` reads this order from here and checks every import.
+share a layer and do not import each other; ``approx``, ``openspiel``, ``output``, ``charts``,
+``views``, ``atlas`` and ``cli`` are one unit each, free inside but with no circle.
+``tests/test_architecture.py`` reads this order from here and checks every import.
 """
 
 from __future__ import annotations
@@ -79,19 +83,22 @@ _EXPORTS: dict[str, str] = {
     "to_efg": "sflp.openspiel",
     "write_efg": "sflp.openspiel.efg",
     # files
-    "chart": "sflp.report.chart",
-    "ChartResult": "sflp.report.chart",
-    "read_ranges": "sflp.report.readback",
-    "read_margins": "sflp.report.readback",
-    "verify_thresholds": "sflp.report.threshexact",
-    "write_chart_set": "sflp.report",
-    "write_solution": "sflp.report",
-    "check_manifest": "sflp.report.staging",
+    "chart": "sflp.charts.chart",
+    "ChartResult": "sflp.charts.chart",
+    "read_ranges": "sflp.charts.readback",
+    "read_margins": "sflp.charts.margins",
+    "verify_thresholds": "sflp.charts.proof",
+    "write_chart_set": "sflp.charts.chartset",
+    "write_solution": "sflp.charts.chartset",
+    "check_manifest": "sflp.output.manifest",
     # the structure atlas
-    "AtlasJob": "sflp.report.atlas",
-    "atlas_jobs": "sflp.report.atlas",
-    "write_atlas": "sflp.report.atlas",
-    "read_atlas": "sflp.report.atlas",
+    "AtlasJob": "sflp.atlas.jobs",
+    "atlas_jobs": "sflp.atlas.jobs",
+    "write_atlas": "sflp.atlas.write",
+    "read_atlas": "sflp.atlas.read",
+    # the gate of sflp verify, for a solver author's tests
+    "assert_nash_conv_below": "sflp.testing",
+    "judge": "sflp.testing",
     # errors
     "SflpError": "sflp.errors",
     "NotationError": "sflp.errors",
@@ -102,8 +109,8 @@ _EXPORTS: dict[str, str] = {
     "OutputError": "sflp.errors",
 }
 
-_SUBMODULES = frozenset({"approx", "atomic", "cache", "checks", "cli", "core", "errors", "inputs", "openspiel",
-                         "quiet", "report", "solving", "study", "testing"})
+_SUBMODULES = frozenset({"approx", "atlas", "atomic", "cache", "charts", "checks", "cli", "core", "errors", "inputs",
+                         "openspiel", "output", "quiet", "solving", "study", "testing", "views"})
 """The package's own modules and folders, reachable as attributes (``sflp.core.game``)."""
 
 __all__ = sorted(_EXPORTS) + ["__version__", "errors"]
@@ -127,7 +134,7 @@ def __dir__() -> list[str]:
 # ---------------------------------------------------------------- notebook display
 
 _NOTEBOOK_VIEWS: tuple[tuple[str, str, str], ...] = (
-    # (module that defines the class, class name, HTML view in sflp.report.notebook)
+    # (module that defines the class, class name, HTML view in sflp.views.notebook)
     ("sflp.core.game", "Solution", "solution_html"),
     ("sflp.solving.thresholds", "Thresholds", "thresholds_html"),
     ("sflp.core.ranges", "Range", "range_html"),
@@ -144,10 +151,10 @@ its module here: ``tests/test_notebook_views.py`` checks that every pair names a
 
 
 def _notebook_view(name: str):
-    """The formatter function of one view: imports :mod:`sflp.report.notebook` on its first call."""
+    """The formatter function of one view: imports :mod:`sflp.views.notebook` on its first call."""
 
     def view(obj) -> str:
-        from sflp.report import notebook
+        from sflp.views import notebook
 
         return getattr(notebook, name)(obj)
 

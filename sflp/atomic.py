@@ -2,7 +2,7 @@
 
 This is the one atomic writer of the package (standard library only, at the bottom of the import
 order next to :mod:`sflp.errors`): the equity table (:func:`sflp.core.equity.write_table`), every
-report file (:mod:`sflp.report`, which re-exports it as :mod:`sflp.report.atomic`) and the
+report file (:mod:`sflp.charts`, which re-exports it as :mod:`sflp.atomic`) and the
 approximate-solver benchmark files go through it.
 
 Every file goes through :func:`atomic_output`: the content is written to a hidden

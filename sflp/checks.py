@@ -64,7 +64,7 @@ SHORT_LIMIT = 60
 
 MAX_WORKERS = 8
 """The most worker processes a chart job may ask for (``sflp chart --workers``,
-:class:`sflp.report.jobs.Jobs`): a set has a handful of slow files, and past two the wall time
+:class:`sflp.output.jobs.Jobs`): a set has a handful of slow files, and past two the wall time
 stops falling while each worker adds its imports (about 0.9 s of CPU and 100 MB)."""
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from sflp.charts.chartset import write_chart_set
 from sflp.core.game import GameConfig
-from sflp.report import write_chart_set
 from sflp.solving import thresholds as thresholds_mod
 from sflp.solving.solver import solve_many
 
@@ -52,7 +52,7 @@ def grid_hand(r: int, c: int) -> str:
 
 def expected_label(row: dict[str, str], high: float, low: float = 1.0) -> str:
     """The chart label implied by a thresholds.csv row, written out here apart from
-    sflp.report.scale: the HoldemResources number (floored to 0.1 bb, whole bb from 100, ``N+``
+    sflp.charts.scale: the HoldemResources number (floored to 0.1 bb, whole bb from 100, ``N+``
     when capped, ``-`` never), then ``†`` when a folded stretch of at least 0.5 bb lies inside the
     played range (between two intervals, or below the first one above the chart's ``low``), ``*``
     when the hand is played on several intervals with only narrower gaps (issue 32)."""

@@ -291,7 +291,7 @@ def test_bench_rows_and_report(tmp_path):
     assert set(rows[0]) == {
         "method", "stack", "iteration", "seconds", "sb_exploitability", "bb_exploitability", "total_exploitability",
     }
-    from sflp.report.approx_bench import write_approx_bench
+    from sflp.views.bench_files import write_approx_bench
 
     paths = write_approx_bench(results, tmp_path / "out")
     assert paths["csv"].name == "approx_bench.csv" and paths["png"].name == "approx_bench.png"
@@ -320,8 +320,8 @@ def test_bench_rl_rows_reproduce(monkeypatch):
 
 
 def test_bench_picture_is_log_log_and_reproducible():
-    from sflp.report.approx_bench import FLOOR, convergence_picture
-    from sflp.report.draw import png_bytes, svg_bytes
+    from sflp.charts.media.draw import png_bytes, svg_bytes
+    from sflp.views.bench_files import FLOOR, convergence_picture
 
     rows = [{"method": method, "stack": stack, "iteration": k, "seconds": 10.0 ** (k - 3),
              "total_exploitability": 0.0 if (method, k) == ("direct", 4) else rate * 10.0 ** -k}
@@ -339,7 +339,7 @@ def test_bench_picture_is_log_log_and_reproducible():
 
 
 def test_bench_picture_without_rows():
-    from sflp.report.approx_bench import convergence_picture
-    from sflp.report.draw import png_bytes
+    from sflp.charts.media.draw import png_bytes
+    from sflp.views.bench_files import convergence_picture
 
     assert png_bytes(convergence_picture([]))[:8] == b"\x89PNG\r\n\x1a\n"

@@ -43,7 +43,7 @@ def test_study_modules_import_no_report_dependency(module):
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "sflp"
-SUBPACKAGES = ("approx", "openspiel", "report", "cli")
+SUBPACKAGES = ("approx", "openspiel", "output", "charts", "views", "atlas", "cli")
 """Subpackages that form one unit each; imports inside one are free."""
 FLOORS = ("core", "solving", "study")
 """Folders whose modules each have their own place in the order (``core.cards``)."""
@@ -163,7 +163,7 @@ def test_the_import_checker_sees_imports_inside_functions():
 
 # ---------------------------------------------------------------- no import circle inside a floor
 
-CIRCLE_FREE = ("", "core", "solving", "study", "approx", "openspiel", "report", "cli")
+CIRCLE_FREE = ("", "core", "solving", "study", "approx", "openspiel", "output", "charts", "views", "atlas", "cli")
 """The folders whose modules must not import each other in a circle (STYLE.md: "No circle, not even
 inside a floor"); ``""`` is the base floor, the modules at the top of ``sflp/``.  Imports inside
 functions count (a lazy import still ties the two modules together); the package's own
@@ -243,3 +243,87 @@ def test_no_import_circle_inside_a_floor(folder):
     circles = [_circle_path(graph, component) + f"  (component: {', '.join(component)})"
                for component in import_circles(graph)]
     assert circles == [], f"modules of sflp/{folder} import each other in a circle:\n" + "\n".join(circles)
+
+
+# ---------------------------------------------------------------- the house: sizes a newcomer can read
+
+MAX_FOLDER_MODULES = 15
+"""STYLE.md: "A folder is a neighbourhood of one idea, of at most about 15 modules"."""
+MAX_PACKAGE_SHARE = 0.35
+"""Issue 44: no package (with its sub-packages) holds more than 35 % of the lines of ``sflp/``."""
+MAX_MODULE_LINES = 600
+"""A module over about 600 lines says in its docstring why it is one piece (``Why one module:``)."""
+MAX_CLI_LINES = 450
+"""The CLI only parses, calls and prints: each of its modules stays short."""
+
+
+def _lines(path: pathlib.Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def test_no_folder_holds_more_than_15_modules():
+    crowded = {str(folder.relative_to(ROOT)): n for folder in [PACKAGE, *PACKAGE.rglob("*")]
+               if folder.is_dir() and (n := len(list(folder.glob("*.py")))) > MAX_FOLDER_MODULES}
+    assert crowded == {}, f"folders of more than {MAX_FOLDER_MODULES} modules: {crowded}"
+
+
+def test_no_package_holds_more_than_35_percent_of_the_lines():
+    total = sum(_lines(p) for p in PACKAGE.rglob("*.py"))
+    shares = {folder.name: sum(_lines(p) for p in folder.rglob("*.py")) / total
+              for folder in PACKAGE.iterdir() if (folder / "__init__.py").is_file()}
+    assert max(shares.values()) <= MAX_PACKAGE_SHARE, {k: f"{v:.0%}" for k, v in sorted(shares.items())}
+
+
+def test_a_long_module_says_why_it_is_one_piece():
+    long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if _lines(path) > MAX_MODULE_LINES:
+            doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+            if "Why one module:" not in doc:
+                long.append(f"{path.relative_to(ROOT)} ({_lines(path)} lines)")
+    assert long == [], ("modules over ~600 lines whose docstring does not say why they are one piece "
+                        "('Why one module: ...'): " + ", ".join(long))
+
+
+def test_the_cli_modules_are_short():
+    long = {p.name: _lines(p) for p in (PACKAGE / "cli").glob("*.py") if _lines(p) > MAX_CLI_LINES}
+    assert long == {}, f"CLI modules over {MAX_CLI_LINES} lines: {long}"
+
+
+def test_report_is_gone():
+    """Issue 44: the town in one room became packages named for what they hold."""
+    assert not (PACKAGE / "report").exists()
+    for name in ("output", "charts", "views", "atlas"):
+        assert (PACKAGE / name / "__init__.py").is_file(), name
+
+
+# ---------------------------------------------------------------- the public face, as docs/API.md states it
+
+def _api_table() -> list[tuple[str, str]]:
+    """``(name, module)`` of every row of the table of docs/API.md's section "The package namespace"."""
+    text = (ROOT / "docs" / "API.md").read_text(encoding="utf-8")
+    section = text.split("## The package namespace", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        if len(cells) != 2 or not cells[1].startswith("`sflp"):
+            continue
+        module = re.match(r"`([\w.]+)`", cells[1]).group(1)
+        names = re.findall(r"`(\w+)`", cells[0].split("(")[0])
+        rows += [(name, module) for name in names]
+    return rows
+
+
+def test_the_api_table_is_read():
+    rows = _api_table()
+    assert ("chart", "sflp.charts.chart") in rows and ("read_atlas", "sflp.atlas") in rows, rows
+    assert len(rows) >= 40, rows
+
+
+@pytest.mark.parametrize(("name", "module"), _api_table())
+def test_every_documented_name_imports_from_sflp_and_from_its_module(name, module):
+    import importlib
+
+    from_package = getattr(importlib.import_module("sflp"), name)
+    from_module = getattr(importlib.import_module(module), name)
+    assert from_package is from_module, f"sflp.{name} is not {module}.{name}"

@@ -17,17 +17,12 @@ import numpy as np
 import pytest
 
 import sflp
+from sflp.atlas import write as atlas_module
+from sflp.atlas.jobs import AtlasJob, atlas_jobs, parse_antes
+from sflp.atlas.read import read_atlas
+from sflp.atlas.tables import ante_path_available, solve_structure
+from sflp.atlas.write import write_atlas
 from sflp.errors import ConfigError, DataError, OutputError
-from sflp.report import atlas as atlas_module
-from sflp.report.atlas import (
-    AtlasJob,
-    ante_path_available,
-    atlas_jobs,
-    parse_antes,
-    read_atlas,
-    solve_structure,
-    write_atlas,
-)
 
 pytest.importorskip("pyarrow", reason="the atlas is written with pyarrow (the parquet extra)")
 
@@ -170,7 +165,7 @@ def test_the_datasets_read_directly_with_pandas_and_the_structure_columns_stay_i
     one = pd.read_parquet(small / "values.parquet" / "structure=sb0.5_bb1_ante0.1_bbante0" / "part-0.parquet")
     assert list(one.columns[:4]) == ["small_blind", "big_blind", "ante", "bb_ante"] and set(one["ante"]) == {0.1}
     assert list(one["stack"]) == SMALL_STACKS
-    manifest = sflp.report.staging.read_manifest(small)
+    manifest = sflp.output.manifest.read_manifest(small)
     assert manifest["kind"] == "structure-atlas" and sflp.check_manifest(small) == []
     assert [f["name"] for f in manifest["folders"]] == ["paths.parquet", "thresholds.parquet", "values.parquet"]
 
@@ -281,7 +276,7 @@ def test_parse_antes():
 
 
 def test_jobs_start_each_structure_where_its_blinds_and_antes_are_covered_and_deal_the_ante_paths():
-    jobs = atlas_jobs(sflp.report.atlas.PRESETS["standard"], sflp.checks.parse_stacks("1:25:0.05"))
+    jobs = atlas_jobs(sflp.atlas.jobs.PRESETS["standard"], sflp.checks.parse_stacks("1:25:0.05"))
     assert [j.name for j in jobs] == ["sb0.5_bb1_ante0_bbante0", "sb0.5_bb1_ante0.1_bbante0",
                                       "sb0.5_bb1_ante0.125_bbante0", "sb0.5_bb1_ante0_bbante1"]
     assert [j.stacks[:2] for j in jobs] == [(1.0, 1.05), (1.1, 1.15), (1.125, 1.15), (2.0, 2.05)]
@@ -399,11 +394,11 @@ def test_ante_thresholds_switch_where_single_solves_switch(tmp_path):
         assert getattr(inside, strategy)[k] > 0.5 >= getattr(outside, strategy)[k], (player, hand, end, side)
 
 
-# ---------------------------------------------------------------- manifests with folders (sflp.report.staging)
+# ---------------------------------------------------------------- manifests with folders (sflp.output)
 
 
 def test_a_manifests_folders_must_stay_inside_the_folder():
-    from sflp.report.staging import manifest_problems
+    from sflp.output.manifest import manifest_problems
 
     entry = {"bytes": 1, "sha256": "0" * 64}
     good = {"files": [], "folders": [{"name": "values.parquet", "files": [{"name": "structure=a/part-0.parquet",
@@ -419,7 +414,7 @@ def test_a_manifests_folders_must_stay_inside_the_folder():
 
 
 def test_a_listed_folder_that_is_now_a_symlink_is_refused_and_never_followed(tmp_path):
-    from sflp.report.staging import check_target
+    from sflp.output.target import check_target
 
     out = tmp_path / "atlas"
     jobs = atlas_jobs([(0.5, 1.0, 0.0, 0.0)], [5.0, 5.5], ante_stacks=())
@@ -447,8 +442,10 @@ def test_ante_labels_say_where_a_hand_is_played_and_frames_follow_the_manifest(t
     """The ante label is the ante path's intervals (a hand pushed from an ante of 0.0994 on reads
     '0.099412+', not the range's top), as compute_thresholds(along='ante') labels it; the frames
     come structure by structure in the manifest's order (0, 0.1, 0.125), not the folders' names'."""
+    from sflp.atlas.jobs import atlas_jobs
+    from sflp.atlas.read import read_atlas
+    from sflp.atlas.write import write_atlas
     from sflp.core.game import GameConfig
-    from sflp.report.atlas import atlas_jobs, read_atlas, write_atlas
     from sflp.solving.thresholds import compute_thresholds
 
     jobs = atlas_jobs([(0.5, 1.0, a, 0.0) for a in (0.0, 0.1, 0.125)], [5 + k / 2 for k in range(5)],
@@ -472,9 +469,11 @@ def test_a_folder_an_atlas_lists_is_not_written_over_from_outside(tmp_path):
     import subprocess
     import sys
 
+    from sflp.atlas.jobs import atlas_jobs
+    from sflp.atlas.read import read_atlas
+    from sflp.atlas.write import write_atlas
     from sflp.errors import OutputError
-    from sflp.report.atlas import atlas_jobs, read_atlas, write_atlas
-    from sflp.report.staging import check_target
+    from sflp.output.target import check_target
 
     jobs = atlas_jobs([(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.1, 0.0)], [5.0, 5.5, 6.0], ante_stacks=(), charts=("csv",))
     out = tmp_path / "atlas"

@@ -1,4 +1,4 @@
-"""Atlas jobs on a real Dask cluster (sflp.report.atlas_dask): a LocalCluster of two worker processes on
+"""Atlas jobs on a real Dask cluster (sflp.atlas.cluster): a LocalCluster of two worker processes on
 localhost, results in job order, a worker killed mid-run, a job's error, an interrupt, no Dask installed."""
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from pathlib import Path
 
 import pytest
 
+from sflp import atlas
+from sflp.atlas import cluster as atlas_dask
+from sflp.atlas.cluster import dask_runner, task_key
 from sflp.errors import ArgumentTypeError, ConfigError, OutputError
-from sflp.report import atlas, atlas_dask
-from sflp.report.atlas_dask import dask_runner, task_key
 
 distributed = pytest.importorskip(
     "distributed", reason="Dask is not installed (pip install 'sflp[dask]'; CI installs it with the test extra)")
@@ -351,7 +352,7 @@ def test_without_dask_the_error_says_how_to_install_it(monkeypatch):
 
 
 def test_importing_the_module_does_not_import_dask():
-    code = "import sys, sflp.report.atlas_dask; print('distributed' in sys.modules, 'dask' in sys.modules)"
+    code = "import sys, sflp.atlas.cluster; print('distributed' in sys.modules, 'dask' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.split() == ["False", "False"]
 
@@ -361,7 +362,7 @@ def test_importing_the_module_does_not_import_dask():
 
 def test_standard_output_carries_only_the_result(cluster, ready):
     """A process that maps jobs on the cluster and prints their results prints nothing else on stdout."""
-    code = ("import operator, sys; from sflp.report.atlas_dask import dask_runner; "
+    code = ("import operator, sys; from sflp.atlas.cluster import dask_runner; "
             "print(dask_runner(sys.argv[1])(operator.neg, [1, 2, 3]))")
     out = subprocess.run([sys.executable, "-c", code, cluster.scheduler_address], capture_output=True, text=True,
                          check=True, cwd=ROOT, timeout=60)

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from sflp.atlas.page import atlas_data, write_atlas_html
 from sflp.core.cards import CLASS_NAMES
 from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
-from sflp.report.atlas_page import atlas_data, write_atlas_html
 from sflp.solving.thresholds import compute_thresholds
 from tests.test_chart_html import SIZES, chromium, probe  # noqa: F401 - the fixture is used by name
 
@@ -131,7 +131,7 @@ def test_browser_sliders_and_hand_map(atlas, chromium, tmp_path, size):  # noqa:
 def test_a_page_of_many_structures_shows_an_even_subset_and_says_so(atlas, chromium, tmp_path, monkeypatch):  # noqa: F811
     import re
 
-    from sflp.report import atlas_page
+    from sflp.atlas import page as atlas_page
     from tests.test_chart_html import dump_dom
 
     structures, lines = atlas

@@ -12,10 +12,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from sflp.atlas.maps import _ANTE_EDGE, _EDGE, ante_shift, hand_maps_drawing
+from sflp.charts.media.draw import Dot, Rect, pdf_bytes, png_bytes, svg_bytes
 from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
-from sflp.report.atlas_plots import _ANTE_EDGE, _EDGE, ante_shift, hand_maps_drawing
-from sflp.report.draw import Dot, Rect, pdf_bytes, png_bytes, svg_bytes
 from sflp.solving.thresholds import compute_thresholds
 
 ANTES = (0.0, 0.1, 0.125)
@@ -74,7 +74,9 @@ def test_an_atlas_folder_carries_the_page_and_pictures_of_its_own_tables(tmp_pat
 
     import pandas as pd
 
-    from sflp.report.atlas import atlas_jobs, read_atlas, write_atlas
+    from sflp.atlas.jobs import atlas_jobs
+    from sflp.atlas.read import read_atlas
+    from sflp.atlas.write import write_atlas
 
     jobs = atlas_jobs([(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.125, 0.0)], [5 + k / 2 for k in range(7)],
                       ante_stacks=(6, 7))

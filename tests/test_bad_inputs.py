@@ -303,7 +303,7 @@ ISSUE_30 = {
 
 
 def test_check_manifest_of_an_entry_without_a_size_is_a_problem_not_a_key_error(tmp_path):
-    from sflp.report.staging import write_manifest
+    from sflp.output.manifest import write_manifest
 
     (tmp_path / "a.csv").write_text("x\n")
     write_manifest(tmp_path, {})

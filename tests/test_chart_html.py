@@ -23,14 +23,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sflp.charts.chartset import write_chart_set
+from sflp.charts.colors import FREQUENCY_FULL, text_colour
+from sflp.charts.frames import ranges_frame, thresholds_frame, values_frame
+from sflp.charts.media.html.page import MAX_STACKS, STATIC_FILES, static_text, write_chart_html
+from sflp.charts.scale import chart_scale
 from sflp.core.cards import CLASS_NAMES
 from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
-from sflp.report import write_chart_set
-from sflp.report.colors import FREQUENCY_FULL, text_colour
-from sflp.report.frames import ranges_frame, thresholds_frame, values_frame
-from sflp.report.html import MAX_STACKS, STATIC_FILES, static_text, write_chart_html
-from sflp.report.scale import chart_scale
 from sflp.solving.solver import solve_many
 from sflp.solving.thresholds import compute_thresholds
 from tests.chart_files import HIGH, LOW, RANKS, STACKS, find_tool, grid_hand, make_chart, read_csv
@@ -282,7 +282,7 @@ ERROR_COLLECTOR = """<script>
 
 
 def test_browser_runs_the_inlined_script_and_style_without_errors(chart, chromium, tmp_path):
-    # chart.js and chart.css from sflp/report/static/, inlined in the page: a syntax or run-time
+    # chart.js and chart.css from sflp/charts/media/html/static/, inlined in the page: a syntax or run-time
     # error in the script would land in data-js-errors (and the script would not finish); the
     # computed styles show the browser parsed and applied the style sheet
     report = """<script>
@@ -684,7 +684,7 @@ def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chromiu
 
 
 def test_browser_colours_follow_the_scale_and_capped_cells_take_the_top_colour(chart, chromium, tmp_path):
-    # issue 32: one threshold scale for every medium (sflp.report.scale); a capped cell ("10+") takes the
+    # issue 32: one threshold scale for every medium (sflp.charts.scale); a capped cell ("10+") takes the
     # top colour of its own, the one the legend's "10+" swatch shows; readable text on every cell
     scale = chart_scale(HIGH, LOW)
     html = dump_dom(chromium, chart / "chart.html", "#stack=5", tmp_path)
@@ -787,7 +787,7 @@ def test_page_code_ships_as_package_data_and_is_inlined(chart):
     # as in an installed wheel), and the written page holds each of them verbatim
     text = (chart / "chart.html").read_text(encoding="utf-8")
     for name in STATIC_FILES:
-        assert (files("sflp.report") / "static" / name).is_file(), name
+        assert (files("sflp.charts.media.html") / "static" / name).is_file(), name
     css, js = static_text("chart.css"), static_text("chart.js")
     assert f"<style>\n{css}</style>" in text
     assert f"<script>\n{js}</script>" in text
@@ -801,7 +801,7 @@ def test_page_code_ships_as_package_data_and_is_inlined(chart):
 
 def test_chart_js_parses_in_node():
     node = find_tool(("node", "nodejs"), "nodejs")
-    with as_file(files("sflp.report") / "static" / "chart.js") as path:
+    with as_file(files("sflp.charts.media.html") / "static" / "chart.js") as path:
         result = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
 

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import sflp
+from sflp.charts.media import formats as writers
+from sflp.charts.media.formats import csv as csv_writer
+from sflp.charts.readback import _read_csv, read_ranges
 from sflp.errors import ConfigError
-from sflp.report import writers
-from sflp.report.readback import _read_csv, read_ranges
-from sflp.report.writers import csv as csv_writer
 
 STACKS = "2:4:0.25"  # nine stacks across a few breakpoints of the equilibrium path
 
@@ -171,8 +171,8 @@ def test_non_ascii_text_reaches_every_format_that_shows_titles(tmp_path):
 
     import openpyxl
 
+    from sflp.charts.chartset import write_chart_set
     from sflp.core.game import GameConfig
-    from sflp.report import write_chart_set
     from sflp.solving.solver import solve_many
     from sflp.solving.thresholds import compute_thresholds
 

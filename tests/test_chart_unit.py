@@ -23,21 +23,15 @@ import numpy as np
 import pytest
 
 from sflp.atomic import PAUSE_ENV
+from sflp.charts.chartset import write_chart_set
+from sflp.charts.frames import ranges_frame
+from sflp.charts.media.csv import write_ranges_csv
+from sflp.charts.text import RangesCsvStream, solution_rows
 from sflp.core.game import GameConfig
 from sflp.errors import ConfigError, OutputError
-from sflp.report import write_chart_set
-from sflp.report.csv_out import write_ranges_csv
-from sflp.report.frames import ranges_frame
-from sflp.report.staging import (
-    MANIFEST,
-    MARKER,
-    StagedFolder,
-    check_manifest,
-    file_sha256,
-    read_manifest,
-    write_manifest,
-)
-from sflp.report.text import RangesCsvStream, solution_rows
+from sflp.output.manifest import MANIFEST, check_manifest, file_sha256, read_manifest, write_manifest
+from sflp.output.marker import MARKER
+from sflp.output.stage import StagedFolder
 from sflp.solving.solver import iter_solve, solve_many
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -406,7 +400,7 @@ def _peak_bytes(n: int, folder: Path) -> int:
 
 @pytest.mark.slow
 def test_peak_memory_does_not_grow_with_the_number_of_stacks(tmp_path, monkeypatch):
-    import sflp.report.chartset as chartset
+    import sflp.charts.chartset as chartset
 
     # the workbook's Values / Hand EV sheets keep up to MAX_SHEET_STACKS stacks: a bounded cost
     # that is reached at 2,000 stacks by default; a cap of 200 puts both runs above it
@@ -459,7 +453,7 @@ def locking(fd, mode, nbytes):
         raise OSError(13, "locked")
     held[ino] = fd
 sys.modules["msvcrt"] = types.SimpleNamespace(locking=locking, LK_NBLCK=2, LK_LOCK=1)
-import sflp, sflp.report, sflp.report.staging as staging
+import sflp, sflp.charts, sflp.output as staging
 from sflp.errors import ConfigError, OutputError
 target = {str(tmp_path / "set")!r}
 with staging.StagedFolder(target) as stage:
@@ -480,25 +474,25 @@ print(open(os.path.join(target, "values.csv")).read().strip())
 
 
 def test_the_report_package_loads_its_heavy_modules_only_when_asked():
-    """``sflp.report`` names its functions lazily: the folder contract (staging) imports without
+    """``sflp.charts`` names its functions lazily: the folder contract (staging) imports without
     pandas, openpyxl or the chart set, and a name is imported from its module on first use."""
     script = """
 import sys
-import sflp.report.staging
-assert not {"pandas", "openpyxl", "sflp.report.chartset"} & set(sys.modules), sorted(sys.modules)
-from sflp.report import write_chart_set, VALUES_COLUMNS
-import sflp.report
-assert write_chart_set.__module__ == "sflp.report.chartset" and VALUES_COLUMNS[0] == "stack"
-assert set(sflp.report.__all__) <= set(dir(sflp.report))
-assert all(getattr(sflp.report, name) is not None for name in sflp.report.__all__)
+import sflp.output
+assert not {"pandas", "openpyxl", "sflp.charts.chartset"} & set(sys.modules), sorted(sys.modules)
+from sflp.charts import write_chart_set, VALUES_COLUMNS
+import sflp.charts
+assert write_chart_set.__module__ == "sflp.charts.chartset" and VALUES_COLUMNS[0] == "stack"
+assert set(sflp.charts.__all__) <= set(dir(sflp.charts))
+assert all(getattr(sflp.charts, name) is not None for name in sflp.charts.__all__)
 try:
-    sflp.report.no_such_name
+    sflp.charts.no_such_name
 except AttributeError as exc:
     print("ok", exc)
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("ok module 'sflp.report' has no attribute 'no_such_name'")
+    assert out.stdout.startswith("ok module 'sflp.charts' has no attribute 'no_such_name'")
 
 
 # ---------------------------------------------------------------- worker jobs
@@ -512,7 +506,7 @@ def test_a_job_runs_on_its_arguments_as_they_were_when_submitted():
     """A caller may change an argument right after submitting (the exact path fills its caches
     while the chart job reads stacks off it): the worker must see the value at the call, and the
     pool must never be left pickling a dict that is changing under it."""
-    from sflp.report.jobs import Jobs
+    from sflp.output.jobs import Jobs
 
     with Jobs(workers=2) as jobs:
         if jobs.pool is None:
@@ -530,7 +524,7 @@ def test_png_and_svg_draw_each_picture_once(tmp_path, monkeypatch):
     """With both picture formats one writer draws each picture and writes it twice (drawing costs
     as much as rasterising); each format alone still gets its files."""
     import sflp
-    from sflp.report import plots
+    from sflp.charts.media import pictures as plots
 
     drawn = []
     for name in ("threshold_picture", "range_picture", "value_picture"):
@@ -551,7 +545,7 @@ def test_png_and_svg_draw_each_picture_once(tmp_path, monkeypatch):
 def test_one_usable_core_means_no_workers(monkeypatch):
     """os.cpu_count() counts the host's cores; a process pinned to one (taskset, a container's
     cpuset) or held to one by a cgroup quota writes its set inline."""
-    from sflp.report import jobs
+    from sflp.output import jobs
 
     monkeypatch.setattr(jobs.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
     monkeypatch.setattr(jobs, "_cgroup_cpus", lambda: None)

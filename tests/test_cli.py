@@ -263,7 +263,7 @@ def test_the_library_keeps_its_own_words():
 
 def test_chart_summary_times_solving_and_writing_apart_and_counts_in_english():
     """'Solved 481 stacks ... in 28.9 s' counted the writing of files as solving; '1 LP solves'."""
-    from sflp.report.format import format_chart_summary
+    from sflp.views.text import format_chart_summary
 
     summary = {"stacks": 481, "low": 1.0, "high": 25.0, "lp_solves": 1, "max_exploitability": 0.0,
                "seconds": 28.9, "solve_seconds": 3.4, "files": ["a"], "out_dir": "out"}

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from sflp.charts.media.terminal import threshold_grid as _threshold_grid
+from sflp.charts.media.terminal import visible_width
 from sflp.cli import build_parser, main
 from sflp.core.game import GameConfig
-from sflp.report.format import threshold_grid as _threshold_grid
-from sflp.report.format import visible_width
 from sflp.solving.thresholds import compute_thresholds
 from tests.chart_files import expected_label  # the one oracle of a chart label
 
@@ -90,7 +90,7 @@ def test_chart_threshold_grids_have_headers_hands_and_labels(chart_text, capsys)
 
 def _cell(colour: str, text: str) -> str:
     """A terminal cell: ``text`` on ``colour`` in the scale's ink (24-bit ANSI)."""
-    from sflp.report.scale import ink
+    from sflp.charts.scale import ink
 
     bg = ";".join(str(int(colour[i:i + 2], 16)) for i in (0, 2, 4))
     fg = ";".join(str(int(ink(colour)[i:i + 2], 16)) for i in (0, 2, 4))
@@ -99,8 +99,8 @@ def _cell(colour: str, text: str) -> str:
 
 def test_threshold_grid_colours_on_a_terminal():
     """Issue 32 §1: a capped cell takes the top colour of its own (not the band below it), like
-    every medium; colours and ink come from the one scale (sflp.report.scale)."""
-    from sflp.report.scale import chart_scale
+    every medium; colours and ink come from the one scale (sflp.charts.scale)."""
+    from sflp.charts.scale import chart_scale
 
     t = compute_thresholds(GameConfig(stack=1), low=1, high=10)
     scale = chart_scale(10, 1)
@@ -115,7 +115,7 @@ def test_threshold_grid_colours_on_a_terminal():
 
 
 def test_coloured_threshold_text_carries_the_band_legend():
-    from sflp.report.format import format_thresholds
+    from sflp.charts.media.terminal import format_thresholds
 
     t = compute_thresholds(GameConfig(stack=1), low=1, high=10)
     text = format_thresholds(t, color=True)
@@ -135,7 +135,7 @@ def test_fold_gaps_are_marked_after_the_number_and_footnoted_under_the_grid(caps
     (the mark after the number, never on the name) and the note under the SB grid gives where
     it is pushed; a sliver keeps "*"."""
     t = compute_thresholds(GameConfig(stack=1), low=1, high=25)
-    from sflp.report.format import format_thresholds
+    from sflp.charts.media.terminal import format_thresholds
 
     lines = format_thresholds(t, width=80).splitlines()
     sb = lines.index("SB push up to (bb)")

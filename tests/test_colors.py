@@ -1,4 +1,4 @@
-"""The colour scales (sflp.report.colors) are colour-blind safe and readable.
+"""The colour scales (sflp.charts.colors) are colour-blind safe and readable.
 
 Colour-vision deficiencies are simulated with colorspacious (Machado, Oliveira & Fernandes,
 "A physiologically-based model for simulation of color vision deficiency", IEEE TVCG 2009) at
@@ -13,16 +13,9 @@ import math
 
 import pytest
 
-from sflp.report import colors
-from sflp.report.colors import (
-    EV_NEGATIVE,
-    EV_POSITIVE,
-    contrast,
-    ev_colour,
-    frequency_colour,
-    text_colour,
-)
-from sflp.report.scale import chart_scale
+from sflp.charts import colors
+from sflp.charts.colors import EV_NEGATIVE, EV_POSITIVE, contrast, ev_colour, frequency_colour, text_colour
+from sflp.charts.scale import chart_scale
 
 cs = pytest.importorskip("colorspacious", reason="colorspacious (in the test extra) simulates colour-blind vision")
 

@@ -10,10 +10,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from sflp.charts.compare import compare_frame, difference_picture, load_chart
 from sflp.cli import main
 from sflp.core.game import GameConfig
 from sflp.errors import ConfigError, DataError
-from sflp.report.compare import compare_frame, difference_picture, load_chart
 from sflp.solving.thresholds import compute_thresholds
 from sflp.study.compare import Chart, compare_charts, symmetric_difference
 
@@ -117,7 +117,7 @@ def test_both_capped_is_no_difference_and_the_cell_says_so():
     assert np.isnan(frame.loc[("sb", "AA"), "difference"]) and frame.loc[("sb", "AA"), "label_b"] == "15+"
     assert (frame.loc[("sb", "KK"), "label_b"], frame.loc[("sb", "KK"), "differ_length"]) == ("15+†", 1.0)
     assert frame.loc[("sb", "QQ"), "difference"] == 2.75
-    from sflp.report.draw import Text
+    from sflp.charts.media.draw import Text
 
     texts = [item.text for item in difference_picture(frame.reset_index(), "A vs B", 1, 15).items
              if isinstance(item, Text)]

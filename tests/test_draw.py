@@ -1,4 +1,4 @@
-"""The drawing writers (sflp.report.draw): the same drawing as SVG, PNG and PDF.
+"""The drawing writers (sflp.charts.media.draw): the same drawing as SVG, PNG and PDF.
 
 Each writer is checked by an independent reader: the SVG by an XML parser, the PNG by Pillow's
 decoder, the PDF by poppler (``pdftotext`` for the text, ``pdftoppm`` for the pixels, ``pdffonts``
@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageFont
 
-from sflp.report.draw import (
+from sflp.charts.media.draw import (
     CAP_HEIGHT,
     FONT_DIR,
     Drawing,
@@ -279,7 +279,7 @@ def test_fonts_are_bundled_with_their_licence(weight):
 
 
 def test_drawing_text_does_not_load_matplotlib():
-    code = ("import sys; from sflp.report.draw import Drawing, pdf_bytes, png_bytes, svg_bytes, text_width\n"
+    code = ("import sys; from sflp.charts.media.draw import Drawing, pdf_bytes, png_bytes, svg_bytes, text_width\n"
             "d = Drawing(50, 20); d.text(25, 15, 'AKs ≤ 2', 8, anchor='middle')\n"
             "pdf_bytes(d); png_bytes(d); svg_bytes(d); text_width('x', 1)\n"
             "print([m for m in ('matplotlib', 'fontTools', 'fpdf', 'pandas') if m in sys.modules])")
@@ -321,7 +321,7 @@ def test_bad_text_options_are_refused():
 @given(st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=3000), st.floats(0.01, 2.0))
 @settings(max_examples=60, deadline=None)
 def test_thinned_curve_keeps_every_strip_envelope(ys, step):
-    from sflp.report.plots import thin_curve
+    from sflp.charts.media.pictures import thin_curve
 
     pts = [(k * step * 0.1, y) for k, y in enumerate(ys)]
     kept = thin_curve(pts)
@@ -342,7 +342,7 @@ def test_thinned_curve_keeps_every_strip_envelope(ys, step):
 def test_value_picture_of_100000_stacks_stays_small():
     import pandas as pd
 
-    from sflp.report.plots import value_picture
+    from sflp.charts.media.pictures import value_picture
 
     x = np.linspace(1, 1000, 99_901)
     value = np.sin(x / 30) / 10

@@ -1,4 +1,4 @@
-"""Tests of sflp.report.excel's container: openpyxl's public API only, reproducible bytes
+"""Tests of sflp.charts.media.xlsx.workbook's container: openpyxl's public API only, reproducible bytes
 (SOURCE_DATE_EPOCH), atomic writes.  Small hand-made workbooks; the chart workbook's content is
 checked in test_report.py."""
 
@@ -21,8 +21,11 @@ import openpyxl
 import pytest
 from openpyxl import Workbook
 
+from sflp.charts.media.xlsx import cells as xlsx_cells
+from sflp.charts.media.xlsx import sheets as xlsx_sheets
+from sflp.charts.media.xlsx import workbook as excel
+from sflp.charts.stacks import HAND_EV_STACKS
 from sflp.errors import ConfigError
-from sflp.report import excel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,8 +43,10 @@ def zip_dates(path: Path) -> set[tuple[int, ...]]:
         return {info.date_time for info in archive.infolist()}
 
 
-def test_excel_uses_only_public_openpyxl_api():
-    tree = ast.parse((ROOT / "sflp" / "report" / "excel.py").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", ["__init__.py", "cells.py", "sheets.py", "workbook.py"])
+def test_excel_uses_only_public_openpyxl_api(module):
+    """Every module of the xlsx medium but ``styles.py`` (the one that copies openpyxl's style array)."""
+    tree = ast.parse((ROOT / "sflp" / "charts" / "media" / "xlsx" / module).read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("openpyxl"):
             parts = node.module.split(".") + [alias.name for alias in node.names]
@@ -130,7 +135,7 @@ def test_a_full_disk_is_one_output_error_and_nothing_else(tmp_path):
         import gc, random, resource, signal
         from openpyxl import Workbook
         from sflp.errors import OutputError
-        from sflp.report.excel import save_workbook
+        from sflp.charts.media.xlsx.workbook import save_workbook
 
         wb = Workbook(write_only=True)
         ws = wb.create_sheet("Data")
@@ -167,7 +172,7 @@ def test_hand_ev_rows_are_numbers_with_the_ev_format_and_nan_is_no_cell(tmp_path
             rows.append((stack, player, hand, 1.0, first[k] if k < len(first) else 0.001 * k))
     ranges = pd.DataFrame(rows, columns=["stack", "player", "hand", "frequency", "ev_margin"])
     wb = Workbook(write_only=True)
-    append_rows = excel._hand_ev_sheet(wb.create_sheet("Hand EV"), ranges)
+    append_rows = xlsx_sheets._hand_ev_sheet(wb.create_sheet("Hand EV"), ranges)
     append_rows()
     path = excel.save_workbook(wb, tmp_path / "a.xlsx")
 
@@ -177,7 +182,7 @@ def test_hand_ev_rows_are_numbers_with_the_ev_format_and_nan_is_no_cell(tmp_path
     assert ws.cell(4, 171).value is None and ws.cell(4, 172).value == 0.25 and ws.cell(4, 173).value is None
     assert ws.cell(3, 171).value == 1.5 and ws.cell(3, 339).value == 0.001 * 168
     assert {ws.cell(r, c).number_format for r in (3, 4) for c in range(2, 340) if ws.cell(r, c).value is not None} \
-        == {excel.EV_FORMAT}
+        == {xlsx_sheets.EV_FORMAT}
     with zipfile.ZipFile(path) as archive:
         sheet = archive.read("xl/worksheets/sheet1.xml").decode()
     assert '<c r="FO4"' not in sheet and '<c r="FQ4"' not in sheet  # NaN: no cell at all
@@ -205,14 +210,14 @@ def test_hand_ev_sheet_shows_a_bounded_even_sample_with_the_grid_stacks(full_set
     stacks, ends included, and says so; the margins are those of ranges.csv at those stacks."""
     import numpy as np
 
-    from sflp.report.readback import read_ranges
+    from sflp.charts.readback import read_ranges
 
     ws = openpyxl.load_workbook(full_set / "chart.xlsx", read_only=True)["Hand EV"]
     rows = list(ws.iter_rows(values_only=True))
     data = [r for r in rows[2:] if r and isinstance(r[0], (int, float))]  # the print note follows the data
     stacks = [float(r[0]) for r in data]
     grid = [5.0, 10.0, 15.0, 20.0, 25.0]
-    assert len(stacks) <= excel.HAND_EV_STACKS + len(grid)
+    assert len(stacks) <= HAND_EV_STACKS + len(grid)
     assert set(grid) <= set(stacks) and stacks[0] == 1.0 and stacks[-1] == 25.0 and stacks == sorted(stacks)
     assert f"{len(stacks)} of the 481 solved stacks are shown here: 1 to 25 bb" in rows[0][1]
     assert rows[0][1].endswith("The EV margins of every stack are in ranges.csv.")
@@ -413,7 +418,8 @@ def test_every_sheet_has_a_landscape_print_setup_with_header_footer_and_print_ar
     assert (ranges.page_setup.fitToWidth, ranges.page_setup.fitToHeight) == (1, 0)
     # one range a grid, SB's five then BB's five, each 14 columns: the rank letters and the grid
     areas = _areas(ranges)
-    assert [(a, c) for a, _, c, _ in areas] == [(1, 14)] * 5 + [(excel.RANGE_BB_LEFT - 1, excel.RANGE_BB_LEFT + 12)] * 5
+    bb_left = xlsx_cells.RANGE_BB_LEFT
+    assert [(a, c) for a, _, c, _ in areas] == [(1, 14)] * 5 + [(bb_left - 1, bb_left + 12)] * 5
     for first_col, first_row, _, _ in areas:
         title = ranges.cell(first_row, first_col + 3).value
         assert re.fullmatch(r"(SB push|BB call) frequency at \d+ bb", title), title
@@ -426,14 +432,14 @@ def test_the_data_sheets_print_a_page_that_says_what_is_left_out(full_book):
     ((first_col, first_row, last_col, last_row),) = _areas(values)
     # right of the table (5 columns, a blank one): the charts' 11 columns, the note's row and 2 x 18 chart rows
     assert (first_col, first_row, last_col, last_row) == \
-        (7, 1, 7 + excel.CHART_COLUMNS - 1, 2 + 2 * excel.CHART_ROWS + 1)
-    assert values.cell(first_row, first_col).value == excel.values_print_note(481, 5)
+        (7, 1, 7 + xlsx_sheets.CHART_COLUMNS - 1, 2 + 2 * xlsx_sheets.CHART_ROWS + 1)
+    assert values.cell(first_row, first_col).value == xlsx_sheets.values_print_note(481, 5)
     assert all(values.cell(r, c).value is None
                for r in range(2, last_row + 1) for c in range(first_col, last_col + 1))
     hand_ev = full_book["Hand EV"]
     ((first_col, first_row, last_col, last_row),) = _areas(hand_ev)
     text = [hand_ev.cell(r, first_col).value for r in range(first_row, last_row + 1)]
-    assert text == excel.hand_ev_print_note(54, 338) and first_row > 3
+    assert text == xlsx_sheets.hand_ev_print_note(54, 338) and first_row > 3
 
 
 @pytest.mark.parametrize("paper", sorted(PAPER_PT))
@@ -462,7 +468,7 @@ def test_every_threshold_cell_is_a_number_shown_as_the_label(full_set, full_book
         ws = full_book[sheet]
         for r in range(13):
             for c in range(13):
-                cell = ws.cell(excel.GRID_TOP + r, excel.GRID_LEFT + c)
+                cell = ws.cell(xlsx_cells.GRID_TOP + r, xlsx_cells.GRID_LEFT + c)
                 assert cell.data_type == "n" and isinstance(cell.value, (int, float)), (sheet, r, c, cell.value)
                 label = expected_label(rows[(player, grid_hand(r, c))], 25.0)
                 # the hand's name, then its label, as in the PDF
@@ -498,7 +504,7 @@ def band_legend_row(ws) -> list[tuple[str, str]]:
 def test_every_sheet_with_threshold_colours_carries_the_band_legend(full_book):
     """The legend of the chart's own scale (1-25 bb: up to 20-25, then 25+), capped cells in the top
     colour; the SC grid's scale tops at 20+."""
-    from sflp.report.scale import chart_scale
+    from sflp.charts.scale import chart_scale
 
     chart = chart_scale(25, 1)
     for name, scale in (("SB push", chart), ("BB call", chart), ("SC numbers", chart_scale(20))):
@@ -506,11 +512,11 @@ def test_every_sheet_with_threshold_colours_carries_the_band_legend(full_book):
         ws = full_book[name]
         assert band_legend_row(ws) == expected, name
         assert expected[-2][0] == ("25+" if name != "SC numbers" else "20+")
-        grid_fills = {ws.cell(excel.GRID_TOP + r, excel.GRID_LEFT + c).fill.fgColor.rgb[-6:]
+        grid_fills = {ws.cell(xlsx_cells.GRID_TOP + r, xlsx_cells.GRID_LEFT + c).fill.fgColor.rgb[-6:]
                       for r in range(13) for c in range(13)}
         assert grid_fills <= {colour for _, colour in expected}, name
         if name != "SC numbers":  # AA is capped on the 1-25 chart: the top colour, the label 25+
-            aa = ws.cell(excel.GRID_TOP, excel.GRID_LEFT)
+            aa = ws.cell(xlsx_cells.GRID_TOP, xlsx_cells.GRID_LEFT)
             assert aa.fill.fgColor.rgb[-6:] == scale.top.colour and shown(aa.value, aa.number_format) == "AA 25+"
         legend_row = next(r for r in range(1, ws.max_row + 1) if str(ws.cell(r, 1).value or "").startswith("Colour"))
         assert _areas(ws)[0][3] >= legend_row + 1  # the legend prints with the grid
@@ -522,20 +528,20 @@ def test_sc_sheet_stores_a_stated_cap_for_unbounded_and_reads_without_hashes(ful
     ws = full_book["SC numbers"]
     sc = {r["hand"]: r["sc_number"] for r in read_csv(full_set / "thresholds.csv") if r["player"] == "sb"}
     finite = [float(v) for v in sc.values() if v not in ("", "inf")]
-    aa = ws.cell(excel.GRID_TOP, excel.GRID_LEFT)
+    aa = ws.cell(xlsx_cells.GRID_TOP, xlsx_cells.GRID_LEFT)
     assert sc["AA"] == "inf" and aa.data_type == "n" and shown(aa.value, aa.number_format) == "∞"
     cap = aa.value
     assert cap >= 10 * max(finite) and math.log10(cap) == int(math.log10(cap))  # a power of ten
-    notes = " ".join(str(ws.cell(r, 1).value or "") for r in range(excel.GRID_TOP + 13, ws.max_row + 1))
+    notes = " ".join(str(ws.cell(r, 1).value or "") for r in range(xlsx_cells.GRID_TOP + 13, ws.max_row + 1))
     assert f"holds {cap:g}" in notes and "∞" in notes
     widths = {}
     for dim in ws.column_dimensions.values():
         for c in range(dim.min, (dim.max or dim.min) + 1):
             widths[c] = dim.width
-    grid = [c for row in ws.iter_rows(min_row=excel.GRID_TOP - 1, max_row=excel.GRID_TOP + 12, min_col=2, max_col=14)
-            for c in row]
-    table = [c for row in ws.iter_rows(min_row=excel.GRID_TOP - 1, max_row=excel.GRID_TOP + 168,
-                                       min_col=excel.SC_TABLE_LEFT, max_col=excel.SC_TABLE_LEFT + 2) for c in row]
+    top = xlsx_cells.GRID_TOP
+    grid = [c for row in ws.iter_rows(min_row=top - 1, max_row=top + 12, min_col=2, max_col=14) for c in row]
+    left = xlsx_sheets.SC_TABLE_LEFT
+    table = [c for row in ws.iter_rows(min_row=top - 1, max_row=top + 168, min_col=left, max_col=left + 2) for c in row]
     for cell in grid + table:
         if cell.value is not None:
             text = shown(cell.value, cell.number_format)
@@ -544,8 +550,7 @@ def test_sc_sheet_stores_a_stated_cap_for_unbounded_and_reads_without_hashes(ful
             # a digit is 1 character of width; leave one for the cell's padding, or it shows ###
             assert len(text) <= widths.get(cell.column, 8.43) - 1, (cell.coordinate, text)
     # the exact list beside the grid: every hand once, its number equal to thresholds.csv's
-    left = excel.SC_TABLE_LEFT
-    hands = {ws.cell(r, left).value: ws.cell(r, left + 1) for r in range(excel.GRID_TOP, excel.GRID_TOP + 169)}
+    hands = {ws.cell(r, left).value: ws.cell(r, left + 1) for r in range(top, top + 169)}
     assert len(hands) == 169
     for hand, cell in hands.items():
         expected = "∞" if sc[hand] == "inf" else "-" if sc[hand] == "" else f"{float(sc[hand]):.6f}"
@@ -575,7 +580,7 @@ def _chart_series_colours(path: Path) -> list[dict[str, object]]:
 
 
 def test_values_charts_use_the_grid_colours_with_legends_and_axis_titles(full_set, full_book):
-    from sflp.report.colors import FREQUENCY_FULL
+    from sflp.charts.colors import FREQUENCY_FULL
 
     charts = _chart_series_colours(full_set / "chart.xlsx")
     series = {ref: colour for chart in charts for ref, colour in chart["series"].items()}
@@ -588,7 +593,7 @@ def test_values_charts_use_the_grid_colours_with_legends_and_axis_titles(full_se
     assert all(cell.alignment.wrap_text for cell in headers[:5] if cell.value)  # no header runs into the next
     # the same green and blue as a hand played always on the Ranges sheet's SB and BB grids
     ranges = full_book["Ranges"]
-    for player, left in (("sb", excel.GRID_LEFT), ("bb", excel.RANGE_BB_LEFT)):
+    for player, left in (("sb", xlsx_cells.GRID_LEFT), ("bb", xlsx_cells.RANGE_BB_LEFT)):
         full = {ranges.cell(3 + r, left + c).fill.fgColor.rgb[-6:] for r in range(13) for c in range(13)
                 if ranges.cell(3 + r, left + c).value == 1}
         assert full == {FREQUENCY_FULL[player]}, player
@@ -641,7 +646,7 @@ def _quote_prefixed(path: Path) -> set[int]:
 
 def test_user_text_on_the_about_sheet_is_a_string_never_a_formula(tmp_path):
     wb = Workbook(write_only=True)
-    excel._about_sheet(excel._sheet(wb, "About"), [(text, text) for text in HOSTILE] + [("a number", 2.5)])
+    xlsx_sheets._about_sheet(xlsx_cells._sheet(wb, "About"), [(text, text) for text in HOSTILE] + [("a number", 2.5)])
     path = excel.save_workbook(wb, tmp_path / "a.xlsx")
     cells, prefixed = _cells(path, "About"), _quote_prefixed(path)
     for row, text in enumerate(HOSTILE, start=3):
@@ -665,10 +670,10 @@ def exploit_set(tmp_path_factory) -> Path:
     import contextlib
 
     import sflp
-    from sflp.report import write_chart_set
-    from sflp.report.format import exploit_sweep_title
+    from sflp.charts.chartset import write_chart_set
     from sflp.study.exploit import exploit_sweep
     from sflp.study.strategy import load_strategy
+    from sflp.views.text import exploit_sweep_title
 
     root = tmp_path_factory.mktemp("hostile")
     (root / "=1+2").write_text("AA,1\nKK,1\nAKs,0.5\n", encoding="utf-8")
@@ -719,16 +724,16 @@ def test_every_cell_of_the_chart_workbook_names_the_workbook_font(full_book):
     """A font without a name prints in LibreOffice's default, a serif: every cell names one font."""
     names = {(ws.title, cell.font.name) for ws in full_book for row in ws.iter_rows() for cell in row
              if cell.value is not None}
-    assert {name for _, name in names} == {excel.FONT_NAME}, names
+    assert {name for _, name in names} == {xlsx_cells.FONT_NAME}, names
 
 
 def test_the_exploitability_column_shows_0_when_exactly_0_and_the_exponent_otherwise(full_book):
     ws = full_book["Values"]
     assert ws["E1"].value == "exploitability (bb)"
     formats = {ws.cell(r, 5).number_format for r in range(2, 483)}
-    assert formats == {excel.EXPLOITABILITY_FORMAT}
-    assert shown(0.0, excel.EXPLOITABILITY_FORMAT) == "0"  # every stack of the certified 1-25 bb set
-    assert _split_unquoted(excel.EXPLOITABILITY_FORMAT, ";")[1] == "0.00E+00"  # 3.2e-12 -> 3.20E-12
+    assert formats == {xlsx_sheets.EXPLOITABILITY_FORMAT}
+    assert shown(0.0, xlsx_sheets.EXPLOITABILITY_FORMAT) == "0"  # every stack of the certified 1-25 bb set
+    assert _split_unquoted(xlsx_sheets.EXPLOITABILITY_FORMAT, ";")[1] == "0.00E+00"  # 3.2e-12 -> 3.20E-12
 
 
 def test_the_threshold_sheet_prints_its_layout_and_every_marked_hands_stacks(full_book):
@@ -737,13 +742,13 @@ def test_the_threshold_sheet_prints_its_layout_and_every_marked_hands_stacks(ful
     from 2.4 to 5.0, pushed again from 5.1 to 7.1, issue 32's example)."""
     ws = full_book["SB push"]
     ((_, _, _, last_row),) = _areas(ws)
-    text = [str(ws.cell(r, c).value) for r in range(excel.GRID_TOP + 13, last_row + 1) for c in range(1, 15)
+    text = [str(ws.cell(r, c).value) for r in range(xlsx_cells.GRID_TOP + 13, last_row + 1) for c in range(1, 15)
             if ws.cell(r, c).value is not None]
     joined = " ".join(text)
     assert "suited hands above the diagonal, pairs on it, offsuit below" in joined
     for term in ("25+:", "-: never", "*:", "\u2020:"):
         assert term in joined, term
-    marked = [ws.cell(excel.GRID_TOP + r, excel.GRID_LEFT + c) for r in range(13) for c in range(13)]
+    marked = [ws.cell(xlsx_cells.GRID_TOP + r, xlsx_cells.GRID_LEFT + c) for r in range(13) for c in range(13)]
     marked = [shown(cell.value, cell.number_format) for cell in marked]
     marked = {label.split()[0]: label[-1] for label in marked if label[-1] in "*\u2020"}
     listed = {line.split()[1].rstrip(":"): line[0] for line in text if line[:1] in ("*", "\u2020")}
@@ -752,11 +757,11 @@ def test_the_threshold_sheet_prints_its_layout_and_every_marked_hands_stacks(ful
 
 
 def test_copied_style_arrays_write_the_same_workbook(tmp_path, monkeypatch):
-    """sflp.report.xlsx_styles copies a combination's style array to later cells instead of
+    """sflp.charts.media.xlsx.styles copies a combination's style array to later cells instead of
     setting each part through openpyxl: the workbook must be the same bytes either way, and the
     copies must really be taken (fewer cells through the setters)."""
     import sflp
-    from sflp.report import xlsx_styles
+    from sflp.charts.media.xlsx import styles as xlsx_styles
 
     calls = []
     real = xlsx_styles._set_parts

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from sflp.report.staging import check_manifest
+from sflp.output.manifest import check_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""sflp.report.format: the one output layer (JSON sanitiser, dicts and text of the results)."""
+"""sflp.views.text: the one output layer (JSON sanitiser, dicts and text of the results)."""
 
 import json
 import math
@@ -9,7 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sflp.report.format import json_ready, json_text, thresholds_dict
+from sflp.output.clean import json_ready, json_text
+from sflp.views.text import thresholds_dict
 
 SFLP = pathlib.Path(__file__).resolve().parent.parent / "sflp"
 
@@ -60,7 +61,7 @@ def test_json_ready_keeps_plain_data_and_passes_options_through():
 
 
 def test_one_json_sanitiser():
-    """Strict JSON for users goes through sflp.report.format.json_text; the CLI never calls json.dumps."""
+    """Strict JSON for users goes through sflp.output.clean.json_text; the CLI never calls json.dumps."""
     users = sorted(p.relative_to(SFLP).as_posix() for p in SFLP.rglob("*.py") if "json.dumps(" in p.read_text())
     # format: the sanitiser; equity: the table file's header; html: a large blob of plain numbers
     # (strict, allow_nan=False); strategy: quoting a bad JSON value in an error message;
@@ -104,7 +105,7 @@ def test_range_text_reads_back_to_the_strategy_within_its_rounding(stack):
     import numpy as np
 
     import sflp
-    from sflp.report.format import range_text
+    from sflp.views.text import range_text
 
     solution = sflp.solve(sflp.GameConfig(stack=stack))
     for weights in solution.class_strategies():
@@ -118,7 +119,8 @@ def test_grids_stand_side_by_side_on_a_wide_terminal_and_stack_otherwise():
     """Issue 22: on a terminal wide enough for both, the SB and BB grids share their rows (each
     titled, each with its legend); piped output (no width) or a narrow terminal stacks them."""
     import sflp
-    from sflp.report.format import format_solution, format_thresholds, visible_width
+    from sflp.charts.media.terminal import format_thresholds, visible_width
+    from sflp.views.text import format_solution
 
     solution = sflp.solve(sflp.GameConfig(stack=10))
     wide = format_solution(solution, color=True, width=140).splitlines()
@@ -144,7 +146,7 @@ def test_coloured_terminal_grids_use_the_charts_colours():
     import re
 
     import sflp
-    from sflp.report.format import format_solution
+    from sflp.views.text import format_solution
 
     text = format_solution(sflp.solve(sflp.GameConfig(stack=10)), color=True)
     cell = re.compile(r"\x1b\[48;2;(\d+);(\d+);(\d+);38;2;\d+;\d+;\d+m([^\x1b]*)\x1b\[0m")

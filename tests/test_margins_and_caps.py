@@ -20,9 +20,9 @@ import openpyxl
 import pytest
 
 import sflp
+from sflp.charts.about import homes, subset_notes
 from sflp.core.game import GameConfig
 from sflp.errors import DataError
-from sflp.report.chartset import homes, subset_notes
 from sflp.solving.solver import solve
 
 
@@ -46,7 +46,7 @@ def _exact_margins(stack: float) -> np.ndarray:
     """The 338 margins (SB then BB, class-id order) of the certified LP solve at ``stack``."""
     solution = solve(GameConfig(stack=stack), exact=True)
     assert solution.certified
-    from sflp.report.text import solution_rows
+    from sflp.charts.text import solution_rows
 
     return solution_rows(solution)[2:4].ravel()
 
@@ -170,7 +170,7 @@ def _check_notes(out, result) -> None:
     summary = result.to_dict()
     assert summary["subsets"] == subset_notes(list(solved), _kept(out), manifest["range_stacks"],
                                               ["csv", "xlsx", "html"], result.ranges)
-    from sflp.report.format import subset_lines
+    from sflp.views.text import subset_lines
 
     lines = subset_lines(summary["every_stack"], summary["subsets"])
     assert len(lines) == 1 + len(manifest["subsets"])
@@ -207,7 +207,7 @@ def test_caps_and_margins_at_19901_stacks(tmp_path_factory):
 
 
 def test_the_page_help_says_what_typing_a_stack_does():
-    from sflp.report.html import static_text
+    from sflp.charts.media.html.page import static_text
 
     text = static_text("chart.html")
     assert "nearest stack on this page" in text and "nearest solved" not in text

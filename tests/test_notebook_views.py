@@ -21,10 +21,10 @@ import pytest
 import sflp
 from sflp.core.game import GameConfig
 from sflp.core.ranges import parse_range
-from sflp.report import notebook
-from sflp.report.notebook import range_html, solution_html, solution_picture, thresholds_html
 from sflp.solving.solver import solve
 from sflp.solving.thresholds import compute_thresholds
+from sflp.views import notebook
+from sflp.views.notebook import range_html, solution_html, solution_picture, thresholds_html
 
 RANKS = "AKQJT98765432"
 SB_GREEN, BB_BLUE = (46, 160, 67), (49, 130, 189)  # the PNG charts' full SB / BB colours
@@ -280,7 +280,7 @@ def test_the_core_types_carry_no_presentation():
 
 def test_html_views_keep_pandas_unloaded():
     code = ("import sys; from sflp.core.game import GameConfig; from sflp.solving.solver import solve; "
-            "from sflp.report.notebook import solution_html; "
+            "from sflp.views.notebook import solution_html; "
             "s = solve(GameConfig(stack=10)); solution_html(s); str(s); "
             "print([m for m in ('pandas', 'matplotlib') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -304,7 +304,7 @@ def test_every_registered_class_is_defined_where_the_table_says(module, class_na
     assert isinstance(cls, type), f"sflp._NOTEBOOK_VIEWS names {module}.{class_name}, which does not exist"
     assert (cls.__module__, cls.__qualname__) == (module, class_name), (
         f"{class_name} is defined in {cls.__module__}: update sflp._NOTEBOOK_VIEWS")
-    assert callable(getattr(notebook, view, None)), f"sflp.report.notebook has no {view}"
+    assert callable(getattr(notebook, view, None)), f"sflp.views.notebook has no {view}"
 
 
 class RecordingFormatter:
@@ -353,10 +353,10 @@ def test_import_sflp_stays_light_in_a_shell():
         "sys.modules['IPython'] = types.SimpleNamespace(get_ipython=lambda: shell)\n"
         "import sflp\n"
         "loaded = [m for m in ('numpy', 'sflp.core.game', 'sflp.core.ranges', 'sflp.solving.thresholds',"
-        " 'sflp.report.notebook') if m in sys.modules]\n"
+        " 'sflp.views.notebook') if m in sys.modules]\n"
         "print(len(calls), loaded)\n"
         "{c: f for _, c, f in calls}['Range'](sflp.parse_range('AA'))\n"
-        "print('sflp.report.notebook' in sys.modules, 'pandas' in sys.modules)\n"
+        "print('sflp.views.notebook' in sys.modules, 'pandas' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split("\n")[:2] == [f"{len(sflp._NOTEBOOK_VIEWS)} []", "True False"]

@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from sflp.charts.chartset import write_chart_set
 from sflp.core.game import GameConfig
 from sflp.errors import OutputError
-from sflp.report import write_chart_set
-from sflp.report.staging import MANIFEST, check_manifest, check_target
+from sflp.output.manifest import MANIFEST, check_manifest
+from sflp.output.target import check_target
 from sflp.solving.solver import solve_many
 
 ROOT = Path(__file__).resolve().parent.parent

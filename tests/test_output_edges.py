@@ -20,10 +20,13 @@ from pathlib import Path
 
 import pytest
 
+from sflp.charts.chartset import write_chart_set
 from sflp.core.game import GameConfig
 from sflp.errors import OutputError
-from sflp.report import write_chart_set
-from sflp.report.staging import MARKER, StagedFolder, check_manifest, check_target, leftovers, write_manifest
+from sflp.output.manifest import check_manifest, write_manifest
+from sflp.output.marker import MARKER, leftovers
+from sflp.output.stage import StagedFolder
+from sflp.output.target import check_target
 from sflp.solving.solver import solve_many
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -397,7 +400,7 @@ def test_the_staging_marker_is_created_exclusively(tmp_path, monkeypatch):
 
 
 def test_a_failing_second_rename_puts_the_old_set_back(solutions, tmp_path, monkeypatch):
-    from sflp.report import staging
+    from sflp.output import stage as staging
 
     write(solutions, tmp_path / "set")
     before = tree(tmp_path)
@@ -457,7 +460,7 @@ def test_files_the_user_adds_while_a_run_works_are_kept(tmp_path):
 
 
 def test_a_file_that_appears_during_the_swap_itself_joins_the_new_set(solutions, tmp_path, monkeypatch):
-    from sflp.report import staging
+    from sflp.output import stage as staging
 
     write(solutions, tmp_path / "set")
     real = staging.exchange
@@ -524,7 +527,7 @@ def test_only_the_first_interrupt_signal_raises(monkeypatch):
 
 
 def test_what_cannot_be_removed_now_stays_marked_for_the_next_run(tmp_path, monkeypatch):
-    from sflp.report import staging
+    from sflp.output import marker as staging
 
     stage = killed_stage(tmp_path / "set")
     (stage / "refs").mkdir()
@@ -562,7 +565,7 @@ def test_an_immutable_file_or_kept_folder_in_the_set_is_refused_before_any_work(
 
 KILL_AFTER_SWAP = """
 import os, signal
-from sflp.report import staging
+from sflp.output import stage as staging
 _exchange = staging.exchange
 def exchange(a, b):
     done = _exchange(a, b)

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sflp.report.staging import check_manifest
+from sflp.output.manifest import check_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = ("r", "r.old-1", "r.staging", "s")

@@ -243,10 +243,12 @@ def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "sflp/data/equity_table.bin" in names and "sflp/data/equity_table.sha256" in names
     assert "sflp/py.typed" in names and "sflp/__main__.py" in names
-    # chart.html's skeleton, style and code (sflp.report.html.STATIC_FILES, listed here so this
+    # chart.html's skeleton, style and code (sflp.charts.media.html.page.STATIC_FILES, listed here so this
     # test stays free of the report's imports)
     for static in ("chart.html", "chart.css", "chart.js"):
-        assert f"sflp/report/static/{static}" in names, static
+        assert f"sflp/charts/media/html/static/{static}" in names, static
+    for static in ("atlas.html", "atlas.css", "atlas.js"):  # the atlas page's (sflp.atlas.page.STATIC)
+        assert f"sflp/atlas/static/{static}" in names, static
     assert not [n for n in names if n.split("/")[0] in ("data", "tests", "benchmarks")], names
     shipped = zipfile.ZipFile(wheel).read("sflp/data/equity_table.sha256").decode().split()[0]
     assert shipped == (ROOT / "data" / eq.CHECKSUM_NAME).read_text().split()[0]
@@ -293,11 +295,12 @@ def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
                          text=True, cwd=elsewhere, env=env)
     assert out.returncode == 0 and json.loads(out.stdout)["boards"] == BOARDS
     # the page's code is read from the installed package (importlib.resources), not the checkout
-    chars = subprocess.run([str(py), "-c", "from sflp.report.html import STATIC_FILES, static_text; "
+    chars = subprocess.run([str(py), "-c", "from sflp.charts.media.html.page import STATIC_FILES, static_text; "
                             "print(sum(len(static_text(n)) for n in STATIC_FILES))"],
                            capture_output=True, text=True, cwd=elsewhere, env=env, check=True).stdout
-    assert int(chars) == sum(len((ROOT / "sflp" / "report" / "static" / n).read_text(encoding="utf-8"))
-                             for n in ("chart.html", "chart.css", "chart.js"))
+    static = ROOT / "sflp" / "charts" / "media" / "html" / "static"
+    page_files = ("chart.html", "chart.css", "chart.js")
+    assert int(chars) == sum(len((static / n).read_text(encoding="utf-8")) for n in page_files)
     assert not (tmp_path / "xdg").exists()
     site = Path(where[0]).parents[2]  # site-packages (the module is site-packages/sflp/core/equity.py)
     assert not (site / "data").exists()

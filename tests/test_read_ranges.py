@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 
 import sflp
+from sflp.charts import readback
+from sflp.charts.readback import read_ranges
 from sflp.core.cards import CLASS_NAMES, PLAYERS
 from sflp.errors import ConfigError, DataError
-from sflp.report import readback
-from sflp.report.readback import read_ranges
 
 STACKS = [1.0, 1.5, 2.0, 3.0]
 FORMS = {"csv": "ranges.csv", "segments": "ranges_segments.csv", "parquet": "ranges.parquet"}
@@ -198,7 +198,7 @@ def test_a_damaged_file_the_reader_does_not_parse_still_fails_the_manifest_check
 def test_a_file_changed_after_the_manifest_check_is_refused(sets, tmp_path, monkeypatch):
     """The bytes parsed are hashed again: a file swapped between the check and the read is refused."""
     folder = copy_of(sets, "csv", tmp_path)
-    from sflp.report import staging
+    from sflp.output import manifest as staging
 
     check = staging.check_manifest
 

@@ -1,4 +1,4 @@
-"""Tests of sflp.report: the files themselves (CSV, xlsx, PNG, SVG), read back, not mocks.
+"""Tests of sflp.charts: the files themselves (CSV, xlsx, PNG, SVG), read back, not mocks.
 
 One chart set is written per session from real solutions (``solve_many`` over 2, 5, 7.7 and 10
 bb) and real thresholds (``compute_thresholds`` over 1-10 bb), then every check reads the files.
@@ -23,21 +23,16 @@ import pytest
 
 import sflp
 import sflp.solving.thresholds as thresholds_mod
+from sflp.atomic import check_out_dir, write_text, write_with
+from sflp.charts.about import default_out_dir
+from sflp.charts.chartset import write_chart_set, write_solution
+from sflp.charts.frames import grid_from_tidy, ranges_frame, values_frame
+from sflp.charts.media.xlsx.cells import GRID_LEFT, GRID_TOP, RANGE_BB_LEFT
+from sflp.charts.media.xlsx.sheets import EV_FORMAT
 from sflp.core.cards import CLASS_NAMES
 from sflp.core.equity import read_checksum
 from sflp.core.game import GameConfig
 from sflp.errors import ConfigError, OutputError
-from sflp.report import (
-    check_out_dir,
-    default_out_dir,
-    grid_from_tidy,
-    ranges_frame,
-    values_frame,
-    write_chart_set,
-    write_solution,
-)
-from sflp.report.atomic import write_text, write_with
-from sflp.report.excel import EV_FORMAT, GRID_LEFT, GRID_TOP, RANGE_BB_LEFT
 from sflp.solving.solver import solve, solve_many
 from tests.test_chart_pdf import expected_cell
 from tests.test_excel import shown
@@ -407,8 +402,8 @@ def test_constructed_thresholds_labels_notes_and_csv(solutions, config, tmp_path
     assert cell("AKs").comment is None
     note = cell("T3s").comment.text
     assert "T3s" in note and "1 to 7.24, 7.27 to 7.29" in note and "1 to 7.3" in note
-    # colours: never white, capped the top colour, the rest their band's (sflp.report.scale)
-    from sflp.report.scale import NEVER_COLOUR, TOP_COLOUR, chart_scale
+    # colours: never white, capped the top colour, the rest their band's (sflp.charts.scale)
+    from sflp.charts.scale import NEVER_COLOUR, TOP_COLOUR, chart_scale
 
     fills = {h: cell(h).fill.fgColor.rgb[-6:] for h in ("AA", "72o", "AKs")}
     assert fills == {"AA": TOP_COLOUR, "72o": NEVER_COLOUR, "AKs": chart_scale(25).band(4.5678).colour}
@@ -610,14 +605,14 @@ def test_only_report_imports_pandas_openpyxl_matplotlib():
 
 
 def test_chart_set_does_not_import_matplotlib(tmp_path):
-    """The pictures and the PDF are drawn by sflp.report.draw: neither matplotlib (no longer a
+    """The pictures and the PDF are drawn by sflp.charts.media.draw: neither matplotlib (no longer a
     dependency) nor fontTools is loaded."""
     code = (
         "import sys\n"
         "from sflp.core.game import GameConfig\n"
         "from sflp.solving.solver import solve_many\n"
         "from sflp.solving.thresholds import compute_thresholds\n"
-        "from sflp.report import write_chart_set\n"
+        "from sflp.charts import write_chart_set\n"
         "config = GameConfig(stack=4)\n"
         f"write_chart_set(solve_many([4, 5], config), compute_thresholds(config, low=4, high=5), {str(tmp_path)!r},"
         " workers=0)\n"
@@ -642,7 +637,7 @@ def test_a_chart_set_from_blocks_is_the_chart_set_from_solutions(tmp_path):
     """write_chart_set fed iter_blocks (arrays, no Solution per stack) writes the same CSV files,
     byte for byte, as when fed iter_solve's Solution objects, value_exact included; the grid
     starts at 1 bb, where SB's value is exactly 0 on a whole segment."""
-    from sflp.report import write_chart_set
+    from sflp.charts.chartset import write_chart_set
     from sflp.solving.solver import iter_blocks, iter_solve
     from sflp.solving.thresholds import compute_thresholds
 
@@ -665,7 +660,7 @@ def test_an_exploit_set_of_a_strategy_file_not_named_in_utf8_is_written_in_every
     """issue 30's leftovers: ``sflp exploit --stacks 2,5 --bb $'file:\\xff\\xfe.csv' --out set`` ended in a
     worker's UnicodeEncodeError (exit 1) after all the work.  The name reaches every medium: the
     lone surrogates Python decodes it to are U+FFFD in the page, the workbook and the pictures
-    (:func:`sflp.report.format.clean_text`), and every file reads back as strict UTF-8 / XML / JSON."""
+    (:func:`sflp.output.clean.clean_text`), and every file reads back as strict UTF-8 / XML / JSON."""
     import json
     import xml.etree.ElementTree as ET
 
@@ -696,10 +691,10 @@ def test_thresholds_csv_without_pandas_matches_the_frame_route():
     """thresholds.csv is written from the thresholds' rows (no pandas); the frame route of
     csv_out / frames must give the same bytes, with and without the SC numbers (inf for AA,
     NaN on BB's rows)."""
+    from sflp.charts.frames import THRESHOLDS_CSV_COLUMNS, add_sc_column, thresholds_frame
+    from sflp.charts.media.csv import csv_bytes
+    from sflp.charts.threshold_rows import thresholds_csv_text
     from sflp.core.game import GameConfig
-    from sflp.report.csv_out import csv_bytes
-    from sflp.report.frames import THRESHOLDS_CSV_COLUMNS, add_sc_column, thresholds_frame
-    from sflp.report.threshold_rows import thresholds_csv_text
     from sflp.solving.thresholds import compute_thresholds
     from sflp.study.sc import sc_numbers
 

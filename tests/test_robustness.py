@@ -117,7 +117,7 @@ def test_api_misuse_raises_sflp_errors(call, needle):
 
 
 def test_write_chart_set_misuse(tmp_path):
-    from sflp.report import write_chart_set
+    from sflp.charts.chartset import write_chart_set
 
     with pytest.raises(ConfigError, match="not a Solution"):
         write_chart_set([1, 2, 3], None, tmp_path / "out")

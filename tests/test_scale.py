@@ -1,4 +1,4 @@
-"""The one label rule and colour rule of every chart medium (sflp.report.scale).
+"""The one label rule and colour rule of every chart medium (sflp.charts.scale).
 
 Colour science, with the thresholds of issue 32:
 
@@ -20,9 +20,9 @@ import math
 
 import pytest
 
-from sflp.report import scale
-from sflp.report.colors import contrast
-from sflp.report.scale import (
+from sflp.charts import scale
+from sflp.charts.colors import contrast
+from sflp.charts.scale import (
     BAND_COLOURS,
     FOLD_GAP_BB,
     NEVER_COLOUR,

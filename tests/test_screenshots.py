@@ -73,7 +73,7 @@ def test_the_grayscale_print_keeps_the_bands_apart(shots):
     """The grayscale page shows one gray level per band (CIE L*: the bands are 6 or more apart)."""
     from PIL import Image
 
-    from sflp.report.scale import BAND_COLOURS, TOP_COLOUR
+    from sflp.charts.scale import BAND_COLOURS, TOP_COLOUR
 
     gray = next(p for p in shots["pdf"] if p.name == "pdf_a4_gray.png")
     with Image.open(gray) as image:
@@ -97,7 +97,7 @@ def _l_star(image) -> int:
 def test_terminal_and_notebook_pictures_show_coloured_grids(shots):
     from PIL import Image
 
-    from sflp.report.scale import TOP_COLOUR
+    from sflp.charts.scale import TOP_COLOUR
 
     top = tuple(int(TOP_COLOUR[i:i + 2], 16) for i in (0, 2, 4))
     assert {p.name for p in shots["terminal"]} == {"terminal_80.png", "terminal_200.png"}

@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sflp.charts.frames import grid_from_tidy
+from sflp.charts.media.csv import grid_csv_bytes
 from sflp.core.cards import CLASS_NAMES, class_id
-from sflp.report.csv_out import grid_csv_bytes
-from sflp.report.frames import grid_from_tidy
 from sflp.study.strategy import StrategyFileError, StrategySpec, grid_csv_text, load_strategy, read_grid_csv
 
 

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
+from sflp.charts.media.terminal import visible_width
 from sflp.cli import main
-from sflp.report.format import visible_width
 
 RANKS = list("AKQJT98765432")
 NEGATIVE_ZERO = re.compile(r"(?<![\d.])[-\u2212]0\.0+(?![0-9])")
@@ -103,7 +103,7 @@ def test_200_columns_keep_the_wide_form(capsys, monkeypatch):
 def test_compact_cells_keep_every_margin_to_the_precision_that_fits():
     """Below 92 columns a margin takes 5 columns: two decimals while every |value| < 9.995, one
     below 99.95, none above (a 100 bb AA margin); the text is the value rounded at that precision."""
-    from sflp.report.format import signed_cells
+    from sflp.charts.media.terminal import signed_cells
 
     assert signed_cells([3.4849, -2.891, 0.0], 80) == (["+3.48", "-2.89", "0.00"], 5)
     assert signed_cells([48.12, -0.04], 80) == (["+48.1", "0.0"], 5)
@@ -154,9 +154,9 @@ def test_exploit_shows_the_locked_range_and_both_grids(capsys, monkeypatch):
 
 def test_exploit_grids_are_coloured_like_solve():
     import sflp
-    from sflp.report.format import format_exploit
     from sflp.study.exploit import exploit
     from sflp.study.strategy import load_strategy
+    from sflp.views.text import format_exploit
 
     report = exploit(sflp.GameConfig(stack=10), load_strategy("30%", "bb"))
     text = format_exploit(report, color=True, width=80)
@@ -167,7 +167,7 @@ def test_exploit_grids_are_coloured_like_solve():
     assert named["AA"][:2] == [(0x31, 0x82, 0xBD), (0x2E, 0xA0, 0x43)]  # locked BB blue, hero SB green
     assert named["32s"][:2] == [(255, 255, 255), (0x2E, 0xA0, 0x43)]  # BB folds it, SB shoves it
     assert max(visible_width(line) for line in text.splitlines()) <= 80
-    from sflp.report.format import format_solution
+    from sflp.views.text import format_solution
 
     solve_text = format_solution(sflp.solve(sflp.GameConfig(stack=10)), color=True, width=80)
     assert "\x1b[48;2;" in solve_text and max(map(visible_width, solve_text.splitlines())) <= 80
@@ -195,7 +195,8 @@ def test_wrapped_ranges_read_back():
     import numpy as np
 
     import sflp
-    from sflp.report.format import range_text, wrap_items
+    from sflp.charts.media.terminal import wrap_items
+    from sflp.views.text import range_text
 
     weights = sflp.solve(sflp.GameConfig(stack=10)).class_strategies()[0]
     text = range_text(weights)
@@ -239,8 +240,8 @@ def test_compare_text_uses_the_charts_labels_and_states_its_ranking(capsys, monk
 def test_a_six_character_label_keeps_the_grid_within_80_columns():
     """A fractional top with a mark (``12.5+*`` on a 2-12.5 chart) is six characters: the grid is
     printed in two halves of wider cells rather than running past 80 columns (issue 32 review)."""
+    from sflp.charts.media.terminal import format_thresholds
     from sflp.core.game import GameConfig
-    from sflp.report.format import format_thresholds
     from sflp.solving.thresholds import compute_thresholds
 
     thresholds = compute_thresholds(GameConfig(stack=2), 2, 12.5, certify=False)

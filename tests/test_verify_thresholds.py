@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 import sflp
+from sflp.charts.proof import COLUMNS, verify_thresholds
 from sflp.cli.main import main
 from sflp.errors import DataError
-from sflp.report.threshexact import COLUMNS, verify_thresholds
 from tests.test_read_ranges import resign
 
 EXACT = "thresholds_exact.csv"

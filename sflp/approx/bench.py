@@ -3,7 +3,7 @@
 :func:`approx_bench` runs the solvers (a budget of ``seconds`` each, log-spaced traces; see
 :mod:`sflp.approx.common`: the self-play solvers turn it into a hand count, so their rows reproduce)
 and returns their :class:`~sflp.approx.common.ApproxResult`; :func:`bench_rows` flattens the traces to
-tidy rows (one per trace point) for a CSV or a plot (:mod:`sflp.report.approx_bench`).
+tidy rows (one per trace point) for a CSV or a plot (:mod:`sflp.views.bench_files`).
 """
 
 from __future__ import annotations

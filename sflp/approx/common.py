@@ -145,7 +145,7 @@ class ApproxResult:
             "sb_strategy": [float(v) for v in self.sb_strategy],
             "bb_strategy": [float(v) for v in self.bb_strategy],
             "trace": [p.to_dict() for p in self.trace],
-            "extra": dict(self.extra),  # plain numbers and strings; JSON output sanitises in sflp.report.format
+            "extra": dict(self.extra),  # plain numbers and strings; JSON output sanitises in sflp.views.text
         }
 
 

@@ -1,7 +1,7 @@
 """The ``sflp`` command line: a thin layer over the library.
 
 Each subcommand parses its arguments, calls one library function and prints what it returns:
-``--json`` one JSON object on stdout, else readable text (both from :mod:`sflp.report.format` or
+``--json`` one JSON object on stdout, else readable text (both from :mod:`sflp.views.text` or
 the formatter next to the result type).  Library errors (:class:`~sflp.errors.SflpError`) become
 one line on stderr and exit code 2 at one place, :func:`~sflp.cli.main.main`; anything else is a
 bug and shows its traceback.

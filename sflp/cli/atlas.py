@@ -22,8 +22,8 @@ DEFAULT_STACKS = "1:25:0.05"
 
 def _structures(args) -> tuple[list[tuple[float, float, float, float]], str]:
     """The structures of the run and the name of the default folder's middle part."""
-    from sflp.report.atlas import PRESETS, parse_antes
-    from sflp.report.text import fmt_num
+    from sflp.atlas.jobs import PRESETS, parse_antes
+    from sflp.charts.text import fmt_num
 
     if args.preset is not None:
         given = [o for o, v in (("--ante", args.ante), ("--small-blind", args.small_blind),
@@ -52,7 +52,7 @@ def _ante_stacks(text: str | None):
 
 
 def _formats(text: str) -> tuple[str, ...]:
-    from sflp.report.writers import check_formats
+    from sflp.charts.media.formats import check_formats
 
     try:
         return check_formats(text)
@@ -61,11 +61,13 @@ def _formats(text: str) -> tuple[str, ...]:
 
 
 def cmd_atlas(args) -> int:
+    from sflp.atlas.jobs import atlas_jobs
+    from sflp.atlas.tables import ante_path_available
+    from sflp.atlas.write import write_atlas
+    from sflp.charts.about import REPORTS_DIR
+    from sflp.charts.text import fmt_num
     from sflp.checks import parse_stacks
-    from sflp.report.atlas import ante_path_available, atlas_jobs, write_atlas
-    from sflp.report.chartset import REPORTS_DIR
-    from sflp.report.staging import check_target
-    from sflp.report.text import fmt_num
+    from sflp.output.target import check_target
 
     structures, middle = _structures(args)
     stacks = parse_stacks(args.stacks, "--stacks")
@@ -91,8 +93,8 @@ def cmd_atlas(args) -> int:
 
 def format_atlas(result) -> str:
     """The text summary of ``sflp atlas``: the folder, then one line per structure."""
-    from sflp.report.labels import structure_text
-    from sflp.report.text import fmt_num
+    from sflp.charts.about import structure_text
+    from sflp.charts.text import fmt_num
 
     k = len(result.structures)
     lines = [f"Structure atlas: {k} structure{'s' if k != 1 else ''} in {result.out_dir} "
@@ -118,8 +120,8 @@ def format_atlas(result) -> str:
 
 def add_commands(sub) -> None:
     """atlas."""
-    from sflp.report.atlas import PRESETS
-    from sflp.report.atlas_outputs import MAP_HANDS
+    from sflp.atlas.jobs import PRESETS
+    from sflp.atlas.outputs import MAP_HANDS
 
     p = add_parser(sub, "atlas", help="exact thresholds, values and paths across blind structures: one folder "
                                       "of hive-partitioned Parquet datasets")

@@ -73,10 +73,10 @@ class _Progress:
 
 
 def cmd_chart(args) -> int:
+    from sflp.charts.chart import chart
     from sflp.checks import parse_grid_stacks
     from sflp.core.game import default_stacks, min_stack
-    from sflp.report.chart import chart
-    from sflp.report.format import format_chart_summary
+    from sflp.views.text import format_chart_summary
 
     # the options' own texts are parsed here, so that errors name the option
     check_structure(args)
@@ -110,8 +110,8 @@ def cmd_exploit(args) -> int:
         raise ConfigError("sflp exploit needs --stack S (one stack) or --stacks START:STOP:STEP (a chart set)")
     locked = _locked_spec(args)
     if args.stack is not None:
-        from sflp.report.format import format_exploit
         from sflp.study.exploit import exploit
+        from sflp.views.text import format_exploit
 
         report = exploit(config_from(args), locked)
         if args.json:
@@ -119,8 +119,8 @@ def cmd_exploit(args) -> int:
         else:
             print(format_exploit(report, use_color(args), terminal_width()))
         return 0
-    from sflp.report import default_out_dir
-    from sflp.report.chartset import write_set
+    from sflp.charts.about import default_out_dir
+    from sflp.charts.chartset import write_set
     from sflp.study.exploit import exploit_sweep
 
     stacks = parse_stacks(args.stacks)
@@ -134,7 +134,7 @@ def cmd_exploit(args) -> int:
     )
     check_target(out_dir)
     sweep = exploit_sweep(config, locked, stacks)
-    from sflp.report.format import exploit_sweep_dict, exploit_sweep_title, format_exploit_sweep
+    from sflp.views.text import exploit_sweep_dict, exploit_sweep_title, format_exploit_sweep
 
     title = exploit_sweep_title(locked)
     files, written = write_set(sweep.solutions, sweep.thresholds, out_dir, extra_about=sweep.about(), title=title,
@@ -148,7 +148,7 @@ def cmd_exploit(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from sflp.report.compare import format_compare, resolve_chart, write_compare
+    from sflp.charts.compare import format_compare, resolve_chart, write_compare
     from sflp.study.compare import compare_charts
 
     out_dir = Path(args.out)
@@ -157,7 +157,7 @@ def cmd_compare(args) -> int:
     b = resolve_chart(args.b, args.stacks)
     diffs = compare_charts(a, b)
     files = write_compare(diffs, a, b, out_dir, on_keep=keep_printer(out_dir))
-    from sflp.report.format import compare_dict
+    from sflp.views.text import compare_dict
 
     if args.json:
         print_json(compare_dict(a, b, diffs, out_dir, files))
@@ -172,9 +172,9 @@ def add_paper(p) -> None:
 
 
 def cmd_verify_thresholds(args) -> int:
-    """Thin over :func:`sflp.report.threshexact.verify_thresholds`: exit 0 when every check passes
+    """Thin over :func:`sflp.charts.proof.verify_thresholds`: exit 0 when every check passes
     (a failure is its one DataError, exit 1 through main's error boundary)."""
-    from sflp.report.threshexact import verify_thresholds
+    from sflp.charts.proof import verify_thresholds
 
     check = verify_thresholds(args.folder, verify=not args.no_manifest)
     if args.json:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from sflp.charts.media.terminal import format_written
 from sflp.cli.options import (
     add_lock,
     add_output,
@@ -21,7 +22,7 @@ from sflp.cli.options import (
     use_color,
 )
 from sflp.errors import ConfigError
-from sflp.report.format import format_solution, format_written, solution_dict
+from sflp.views.text import format_solution, solution_dict
 
 
 def cmd_equity(args) -> int:
@@ -38,7 +39,7 @@ def cmd_equity(args) -> int:
         if args.json:
             print_json({"path": str(path), "sha256": sha, "seconds": seconds})
         else:
-            from sflp.report.format import format_table_build
+            from sflp.views.text import format_table_build
 
             print(format_table_build(path, sha, seconds))
         return 0
@@ -52,7 +53,7 @@ def cmd_equity(args) -> int:
     if args.json:
         print_json(result.to_dict())
         return 0
-    from sflp.report.format import format_equity
+    from sflp.views.text import format_equity
 
     print(format_equity(result))
     return 0
@@ -70,7 +71,7 @@ def cmd_solve(args) -> int:
     solution = solve(config, level="combo" if args.combos else "class", solver=args.solver, exact=True)
     files = None
     if out_dir is not None:
-        from sflp.report import write_solution
+        from sflp.charts.chartset import write_solution
 
         files = write_solution(solution, out_dir, **lock_options(args, out_dir))
     if args.json:
@@ -88,7 +89,7 @@ def cmd_solve(args) -> int:
 
 def cmd_rank(args) -> int:
     from sflp.core.equity import hand_ranking
-    from sflp.report.format import format_rank, rank_dict
+    from sflp.views.text import format_rank, rank_dict
 
     rows = hand_ranking()
     if args.json:
@@ -100,8 +101,8 @@ def cmd_rank(args) -> int:
 
 def cmd_sc(args) -> int:
     from sflp.core.game import GameConfig, min_stack
-    from sflp.report.format import sc_dict
     from sflp.study.sc import format_text, sc_numbers
+    from sflp.views.text import sc_dict
 
     check_structure(args)
     config = GameConfig(

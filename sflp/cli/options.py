@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sflp.checks import parse_number
 from sflp.errors import ConfigError
-from sflp.report.format import json_text
+from sflp.output.clean import json_text
 
 TYPED: dict[str, str] = {}
 """The text the user typed for each numeric option of this run (``{"--stack": "0.5"}``), kept by
@@ -275,6 +275,6 @@ class Bar:
 
 def check_target(out_dir: Path) -> None:
     """Fail before any work when ``--out`` cannot take a report (a file, or a folder of other files)."""
-    from sflp.report.staging import check_target as check
+    from sflp.output.target import check_target as check
 
     check(out_dir)

@@ -155,8 +155,8 @@ def _verify_policy_dir(args, bounds) -> int:
     """``sflp verify --policy-dir DIR [--stacks ...]``: every stack's policy, one table."""
     from sflp.cli.options import TYPED
     from sflp.openspiel.stacks import policy_folder, verify_stacks
-    from sflp.report.stack_sets import format_scores, scores_dict, write_scores
     from sflp.testing import judge
+    from sflp.views.stack_sets import format_scores, scores_dict, write_scores
 
     if not args.policy_dir:
         raise ConfigError("--policy-dir '' is empty: give the folder of policy files, one per stack (10bb.json)")
@@ -165,8 +165,8 @@ def _verify_policy_dir(args, bounds) -> int:
                           "files' (choose some with --stacks 5,10,15)")
     out_dir = Path(args.out) if args.out is not None else None
     if out_dir is not None:
-        from sflp.report.stack_sets import SCORES_KIND
-        from sflp.report.stack_sets import check_target as check_set
+        from sflp.views.stack_sets import SCORES_KIND
+        from sflp.views.stack_sets import check_target as check_set
 
         if not args.out:
             raise ConfigError("--out '' is empty: give the folder for verify_stacks.csv and .json")
@@ -283,7 +283,7 @@ def _export_efg_set(args) -> int:
     import time
 
     from sflp.cli.options import lock_options
-    from sflp.report.stack_sets import write_efg_set
+    from sflp.views.stack_sets import write_efg_set
 
     if args.stack is not None:
         raise ConfigError("give --stack S (one file) or --stacks LIST (a folder of files), not both")
@@ -307,8 +307,8 @@ def _export_efg_set(args) -> int:
     if out_dir.suffix.lower() == ".efg":
         raise ConfigError(f"--out {args.out}: with --stacks, --out is a folder (one <stack>bb.efg per stack), "
                           "not an .efg file")
-    from sflp.report.stack_sets import EFG_SET_KIND
-    from sflp.report.stack_sets import check_target as check_set
+    from sflp.views.stack_sets import EFG_SET_KIND
+    from sflp.views.stack_sets import check_target as check_set
 
     check_set(out_dir, EFG_SET_KIND)
     start = time.perf_counter()
@@ -351,7 +351,7 @@ def cmd_approx(args) -> int:
 def cmd_approx_bench(args) -> int:
     from sflp.approx import METHODS
     from sflp.approx.bench import approx_bench
-    from sflp.report.approx_bench import write_approx_bench
+    from sflp.views.bench_files import write_approx_bench
 
     stacks = parse_stacks(args.stacks)
     out_dir = Path(args.out or ("reports/openspiel-atlas" if args.openspiel else "reports/approx-bench"))
@@ -371,7 +371,7 @@ def cmd_approx_bench(args) -> int:
             results = approx_bench(stacks=stacks, seconds=args.seconds, seed=args.seed, base=base,
                                    progress=lambda _: bar.add())
     files = write_approx_bench(results, out_dir, on_keep=keep_printer(out_dir))
-    from sflp.report.format import approx_bench_rows, format_approx_bench
+    from sflp.views.text import approx_bench_rows, format_approx_bench
 
     rows = approx_bench_rows(results)
     if args.json:

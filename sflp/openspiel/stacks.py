@@ -45,7 +45,7 @@ from sflp.errors import ArgumentTypeError, ConfigError, NotationError
 SUFFIXES = (".json", ".txt")
 """The files of a policy folder that are read (case-insensitive)."""
 MANIFEST = "manifest.json"
-"""An sflp folder's manifest (:mod:`sflp.report.staging`): never read as a policy."""
+"""An sflp folder's manifest (:mod:`sflp.output`): never read as a policy."""
 MAX_FILES = 1000
 """A folder with more policy files than this is refused before any is read."""
 _BB_NUMBER = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*bb", re.IGNORECASE)

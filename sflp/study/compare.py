@@ -17,7 +17,7 @@ compared on the stacks both cover, ``[max(low_a, low_b), min(high_a, high_b)]``:
   stack, not just at the chart number.
 
 Charts come from :class:`~sflp.solving.thresholds.Thresholds` (a configuration, solved exactly) or from a
-chart-set folder (:func:`sflp.report.compare.load_chart`).
+chart-set folder (:func:`sflp.charts.compare.load_chart`).
 
 >>> a = Chart("A", 1.0, 25.0, {("sb", "72o"): ((1.0, 5.0),)})
 >>> b = Chart("B", 1.0, 25.0, {("sb", "72o"): ((1.0, 4.0), (6.0, 7.0))})

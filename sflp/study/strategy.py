@@ -3,7 +3,7 @@ r"""One player's strategy: what it is, and how it is read from and written to te
 A strategy is 1,326 combo frequencies (push frequencies for SB, call frequencies for BB) held by
 a :class:`StrategySpec`, with where it came from.  :func:`load_strategy` reads one from a file or
 a range string; :func:`grid_csv_text` / :func:`read_grid_csv` write and read the 13x13 grid CSV
-(``sb_push_<S>bb.csv`` of a chart set, written by :mod:`sflp.report.csv_out` through this
+(``sb_push_<S>bb.csv`` of a chart set, written by :mod:`sflp.charts.media.csv` through this
 module), so the grid's text format lives in one place.
 
 This module sits above :mod:`sflp.core.ranges` and below the modules that *use* strategies

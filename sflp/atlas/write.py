@@ -1,0 +1,182 @@
+"""Writing an atlas (:func:`write_atlas`): the jobs run, then the folder written as one unit.
+
+Once every result is gathered, the folder is staged, locked and swapped in
+(:class:`sflp.output.stage.StagedFolder`), hive-partitioned by structure, with its page, hand maps
+and ante-shift page (:mod:`sflp.atlas.outputs`) and its manifest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sflp.atlas.jobs import CHARTS, KIND, PART, AtlasJob
+from sflp.atlas.local import Runner, local_runner
+from sflp.atlas.tables import STRUCTURE_COLUMNS, StructureResult, pyarrow_modules, solve_structure
+from sflp.charts.text import fmt_num
+from sflp.errors import ConfigError, DataError
+
+# ---------------------------------------------------------------- writing the folder
+
+
+@dataclass(frozen=True)
+class AtlasResult:
+    """What :func:`write_atlas` wrote."""
+
+    out_dir: Path
+    files: list[str] = field(repr=False)
+    """Every file of the folder, as paths inside it (``thresholds.parquet/structure=.../part-0.parquet``)."""
+    structures: list[dict] = field(repr=False)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``sflp atlas --json``."""
+        return {"out_dir": str(self.out_dir), "structures": self.structures, "files": len(self.files),
+                "seconds": round(self.seconds, 3)}
+
+
+def _write_part(pq, table, path: Path) -> None:
+    """One Parquet file, its bytes a function of the table alone (one row group, no timestamps,
+    no pandas metadata; the ``created_by`` field names the pyarrow version)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, str(path), compression="zstd", row_group_size=max(1, table.num_rows),
+                   use_dictionary=True, write_statistics=True, store_schema=True)
+
+
+def _write_chart_file(folder: Path, inner: str, data: bytes) -> None:
+    """One file of a structure's chart set, at its path ``inner`` (plain names joined by ``/``)."""
+    from sflp.atomic import write_bytes
+    from sflp.output.manifest import _inner_path
+
+    if not _inner_path(inner):
+        raise DataError(f"a chart set's file {inner!r:.60} is not a path inside its folder")
+    path = folder.joinpath(*inner.split("/"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_bytes(path, data)
+
+
+def _check_jobs(jobs) -> list[AtlasJob]:
+    if isinstance(jobs, AtlasJob):
+        jobs = [jobs]
+    try:
+        jobs = list(jobs)
+    except TypeError:
+        raise ConfigError(f"write_atlas needs a list of AtlasJob, got {type(jobs).__name__}") from None
+    if not jobs:
+        raise ConfigError("write_atlas: no structures to solve")
+    bad = [j for j in jobs if not isinstance(j, AtlasJob)]
+    if bad:
+        raise ConfigError(f"write_atlas needs AtlasJob objects (from atlas_jobs), got {type(bad[0]).__name__}")
+    names = [j.name for j in jobs]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ConfigError(f"write_atlas: structure {twice[0]} is given twice")
+    return jobs
+
+
+def _check_hands(hands) -> tuple[str, ...]:
+    """The hand maps' hands: class names (a comma list or a sequence), checked before any work."""
+    from sflp.core.cards import CLASS_INDEX
+
+    if isinstance(hands, str):
+        hands = [h.strip() for h in hands.split(",") if h.strip()]
+    hands = tuple(hands)
+    bad = [h for h in hands if h not in CLASS_INDEX]
+    if bad:
+        raise ConfigError(f"hands: {bad[0]!r} is not a class name such as 'AKs', 'T9o' or '22'")
+    twice = sorted({h for h in hands if hands.count(h) > 1})
+    if twice:
+        raise ConfigError(f"hands: {twice[0]} is given twice")
+    if len(hands) > 24:
+        raise ConfigError(f"hands: at most 24 hands, got {len(hands)}")
+    return hands
+
+
+def _grid_info(stacks: Sequence[float]) -> dict:
+    steps = np.diff(np.asarray(stacks, dtype=np.float64))
+    step = float(steps[0]) if len(steps) and np.allclose(steps, steps[0], rtol=0, atol=1e-9) else None
+    return {"count": len(stacks), "low": float(stacks[0]), "high": float(stacks[-1]),
+            "step": None if step is None else float(fmt_num(step))}
+
+
+def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=None, workers: int | None = None,
+                wait: bool = True, on_wait=None, on_keep=None, progress=None, hands=None) -> AtlasResult:
+    """Solve every job and write the atlas folder ``out`` as one unit (see the module doc).
+
+    ``runner(fn, jobs)`` returns ``[fn(job) for job in jobs]`` in job order, wherever it runs
+    them (default :func:`local_runner` with ``workers``); ``client`` (a Dask scheduler's address
+    such as ``"tcp://HOST:8786"``, or a ``distributed.Client``) maps them over that cluster
+    instead (:func:`sflp.atlas.cluster.dask_runner`).  Nothing is staged before every result
+    is back: an error or an interrupt while solving leaves ``out`` as it was.  ``wait``,
+    ``on_wait`` and ``on_keep`` are those of :func:`sflp.charts.chartset.write_chart_set`;
+    ``progress(phase, done, total)`` is told ``"writing"`` per structure written.  ``hands`` are
+    the hands of ``hand_maps.png`` / ``.svg`` (default
+    :data:`sflp.atlas.outputs.MAP_HANDS`; ``()``: no hand maps); ``atlas.html`` and the
+    ante-shift page are written too (:mod:`sflp.atlas.outputs`)."""
+    import time
+
+    import sflp
+    from sflp.atlas.outputs import MAP_HANDS, write_outputs
+    from sflp.charts.about import equity_checksum
+    from sflp.output.manifest import write_manifest
+    from sflp.output.stage import StagedFolder
+    from sflp.output.target import check_target
+
+    start = time.perf_counter()
+    jobs = _check_jobs(jobs)
+    hands = _check_hands(MAP_HANDS if hands is None else hands)
+    _, pq = pyarrow_modules()
+    out = check_target(Path(out))
+    if sum(x is not None for x in (runner, client, workers)) > 1:
+        raise ConfigError("write_atlas: give one of runner, client (a Dask cluster) and workers (this machine)")
+    if workers is not None:
+        from sflp.checks import MAX_WORKERS, count
+
+        workers = count("workers", workers, high=MAX_WORKERS)
+    if client is not None:
+        from sflp.atlas.cluster import dask_runner
+
+        runner = dask_runner(client)
+    run = runner if runner is not None else local_runner(workers)
+    results = list(run(solve_structure, jobs))
+    if len(results) != len(jobs) or any(not isinstance(r, StructureResult) for r in results):
+        raise DataError(f"the runner returned {len(results)} results for {len(jobs)} jobs, or not StructureResults")
+    for job, result in zip(jobs, results):
+        if result.name != job.name:
+            raise DataError(f"the runner returned structure {result.name} where {job.name} was expected")
+    tick = progress or (lambda phase, done, total: None)
+    structures = [{
+        "name": job.name, **{c: float(getattr(job, c)) for c in STRUCTURE_COLUMNS},
+        "stacks": _grid_info(job.stacks), "breakpoints": r.breakpoints, "lp_solves": r.lp_solves,
+        "ante_path": None if not job.ante_stacks else {
+            "line": job.line, "low": job.ante_low, "high": job.ante_high, "stacks": list(job.ante_stacks)},
+        "chart_set": f"{CHARTS}/{job.name}" if job.charts else None,
+    } for job, r in zip(jobs, results)]
+    folder = StagedFolder(out, wait=wait, on_wait=on_wait)
+    with folder as stage:
+        for done, (job, result) in enumerate(zip(jobs, results), 1):
+            for name in ("thresholds", "values", "paths"):
+                _write_part(pq, getattr(result, name), stage / f"{name}.parquet" / f"structure={job.name}" / PART)
+            if result.ante_thresholds.num_rows:
+                _write_part(pq, result.ante_thresholds,
+                            stage / "ante_thresholds.parquet" / f"line={job.line}" / f"{job.name}.parquet")
+            for inner, data in sorted(result.charts.items()):
+                _write_chart_file(stage / CHARTS / job.name, inner, data)
+            tick("writing", done, len(jobs))
+        write_outputs(stage, jobs, results, hands=hands)
+        import pyarrow
+
+        info = {"kind": KIND, "sflp_version": sflp.__version__, "equity_table_sha256": equity_checksum(),
+                "structures": structures, "made_with": {"pyarrow": pyarrow.__version__}}
+        write_manifest(stage, info, folders=True)
+        from sflp.output.manifest import read_manifest
+
+        manifest = read_manifest(stage)
+    if folder.kept and on_keep is not None:
+        on_keep(folder.kept)
+    files = [e["name"] for e in manifest["files"]] + [f"{f['name']}/{e['name']}" for f in manifest["folders"]
+                                                      for e in f["files"]]
+    return AtlasResult(out_dir=out, files=files, structures=structures, seconds=time.perf_counter() - start)
