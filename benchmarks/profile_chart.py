@@ -28,9 +28,9 @@ GROUPS = (
     ("  the certificate", "sflp/solving/threshcert.py:certify_path"),
     ("every stack read off the path", "sflp/solving/solver.py:_path_blocks"),
     ("the workbook", "sflp/charts/media/xlsx/__init__.py:_workbook"),
-    ("the pictures", "sflp/charts/media/pictures.py:_pictures"),
+    ("the pictures", "sflp/charts/media/pictures/__init__.py:_pictures"),
     ("the page", "sflp/charts/media/html/__init__.py:_page"),
-    ("the PDF", "sflp/charts/media/pdf.py:_pdf"),
+    ("the PDF", "sflp/charts/media/pdf/__init__.py:_pdf"),
     ("the CSV files (streamed)", "sflp/charts/media/csv.py:add"),
     ("imports", "<frozen importlib._bootstrap>:_find_and_load"),
 )

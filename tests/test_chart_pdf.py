@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from sflp.charts.chartset import write_chart_set
-from sflp.charts.media.pdf import write_chart_pdf
+from sflp.charts.media.pdf.page import write_chart_pdf
 from sflp.core.cards import CLASS_NAMES
 from sflp.core.game import GameConfig
 from sflp.solving.solver import solve_many
@@ -252,7 +252,7 @@ def _svg_cells(svg: str) -> dict[str, tuple[str, str]]:
 
 def test_svg_capped_cells_take_the_top_colour_and_63s_shows_its_gap(chart_1_25):
     from sflp.charts.media.draw import svg_bytes
-    from sflp.charts.media.pictures import threshold_picture
+    from sflp.charts.media.pictures.plots import threshold_picture
     from sflp.charts.scale import chart_scale
 
     thresholds, tdf = chart_1_25
@@ -281,7 +281,7 @@ def test_picture_note_states_the_whole_bb_rule_of_a_deep_chart(chart_1_25):
     """From 100 bb a label is whole bb ("175", "130†"); the picture's note said only "truncated to
     0.1" on a 1-200 chart, as if "175" were 175.0 to the tenth.  The PDF and workbook said it."""
     from sflp.charts.media.draw import svg_bytes
-    from sflp.charts.media.pictures import threshold_picture
+    from sflp.charts.media.pictures.plots import threshold_picture
 
     _, tdf = chart_1_25
     deep = " ".join(svg_bytes(threshold_picture(tdf, "sb", 1, 200, "SB 0.5 / BB 1, no ante")).decode().split())
@@ -292,7 +292,7 @@ def test_picture_note_states_the_whole_bb_rule_of_a_deep_chart(chart_1_25):
 
 def test_pdf_page_one_shows_63s_gap_under_its_grid(chart_1_25):
     from sflp.charts.media.draw import Text
-    from sflp.charts.media.pdf import chart_pages
+    from sflp.charts.media.pdf.page import chart_pages
 
     _, tdf = chart_1_25
     for paper in ("a4", "letter"):
@@ -309,8 +309,8 @@ def test_no_label_runs_out_of_its_cell(chart_1_25):
     """Issue 32: a label wider than its cell ("24.4†" in 9 pt bold is 26.7 pt, an A4 cell of the
     1-25 chart 22 pt) spilled into its neighbour; now every cell text fits inside its square."""
     from sflp.charts.media.draw import Rect, Text, text_width
-    from sflp.charts.media.pdf import chart_pages
-    from sflp.charts.media.pictures import threshold_picture
+    from sflp.charts.media.pdf.page import chart_pages
+    from sflp.charts.media.pictures.plots import threshold_picture
 
     _, tdf = chart_1_25
     drawings = [chart_pages(tdf, 1, 25, "SB 0.5 / BB 1, no ante", paper=paper)[0] for paper in ("a4", "letter")]

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import sflp
+from sflp.charts.media import csv as csv_writer
 from sflp.charts.media import formats as writers
-from sflp.charts.media.formats import csv as csv_writer
 from sflp.charts.readback import _read_csv, read_ranges
 from sflp.errors import ConfigError
 

@@ -524,7 +524,7 @@ def test_png_and_svg_draw_each_picture_once(tmp_path, monkeypatch):
     """With both picture formats one writer draws each picture and writes it twice (drawing costs
     as much as rasterising); each format alone still gets its files."""
     import sflp
-    from sflp.charts.media import pictures as plots
+    from sflp.charts.media.pictures import plots
 
     drawn = []
     for name in ("threshold_picture", "range_picture", "value_picture"):

@@ -321,7 +321,7 @@ def test_bad_text_options_are_refused():
 @given(st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=3000), st.floats(0.01, 2.0))
 @settings(max_examples=60, deadline=None)
 def test_thinned_curve_keeps_every_strip_envelope(ys, step):
-    from sflp.charts.media.pictures import thin_curve
+    from sflp.charts.media.pictures.plots import thin_curve
 
     pts = [(k * step * 0.1, y) for k, y in enumerate(ys)]
     kept = thin_curve(pts)
@@ -342,7 +342,7 @@ def test_thinned_curve_keeps_every_strip_envelope(ys, step):
 def test_value_picture_of_100000_stacks_stays_small():
     import pandas as pd
 
-    from sflp.charts.media.pictures import value_picture
+    from sflp.charts.media.pictures.plots import value_picture
 
     x = np.linspace(1, 1000, 99_901)
     value = np.sin(x / 30) / 10

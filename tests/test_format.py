@@ -63,11 +63,11 @@ def test_json_ready_keeps_plain_data_and_passes_options_through():
 def test_one_json_sanitiser():
     """Strict JSON for users goes through sflp.output.clean.json_text; the CLI never calls json.dumps."""
     users = sorted(p.relative_to(SFLP).as_posix() for p in SFLP.rglob("*.py") if "json.dumps(" in p.read_text())
-    # format: the sanitiser; equity: the table file's header; html: a large blob of plain numbers
-    # (strict, allow_nan=False); strategy: quoting a bad JSON value in an error message;
-    # openspiel/combo: the .npz's structure array (strict, allow_nan=False; below report, so
-    # json_text is out of its reach)
-    assert users == ["core/equity.py", "openspiel/combo.py", "report/format.py", "report/html.py",
+    # output/clean: the sanitiser; equity: the table file's header; the chart page: a large blob of
+    # plain numbers (strict, allow_nan=False); strategy: quoting a bad JSON value in an error
+    # message; openspiel/combo: the .npz's structure array (strict, allow_nan=False; below output,
+    # so json_text is out of its reach)
+    assert users == ["charts/media/html/page.py", "core/equity.py", "openspiel/combo.py", "output/clean.py",
                      "study/strategy.py"]
     assert all("_clean" not in p.read_text() for p in (SFLP / "cli").glob("*.py"))
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from sflp.charts.colors import FREQUENCY_FULL, blend
 from sflp.charts.media.draw import Drawing, wrap
-from sflp.charts.media.pictures import PT, nice_ticks
+from sflp.charts.media.pictures.plots import PT, nice_ticks
 from sflp.charts.text import fmt_num
 from sflp.core.cards import CLASS_INDEX
 from sflp.errors import ConfigError

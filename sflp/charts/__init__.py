@@ -35,14 +35,11 @@ import importlib
 # Names are imported from their module on first use (PEP 562): importing the package loads nothing heavy.
 _LAZY = {
     **dict.fromkeys(("chart", "ChartResult"), "sflp.charts.chart"),
-    **dict.fromkeys(
-        ("about_items", "config_name", "default_out_dir", "write_chart_set", "write_solution", "write_set"),
-        "sflp.charts.chartset",
-    ),
+    **dict.fromkeys(("write_chart_set", "write_solution", "write_set"), "sflp.charts.chartset"),
+    **dict.fromkeys(("about_items", "config_name", "default_out_dir", "structure_text"), "sflp.charts.about"),
     "read_ranges": "sflp.charts.readback",
     "read_margins": "sflp.charts.margins",
     **dict.fromkeys(("verify_thresholds",), "sflp.charts.proof"),
-    **dict.fromkeys(("structure_text",), "sflp.charts.about"),
     **dict.fromkeys(("RANGES_COLUMNS", "VALUES_COLUMNS"), "sflp.charts.text"),
     **dict.fromkeys(
         ("THRESHOLDS_COLUMNS", "grid_from_tidy", "ranges_frame", "thresholds_frame", "values_frame", "wide_by_stack"),

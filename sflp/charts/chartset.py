@@ -397,7 +397,7 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
     """
     from sflp.charts.frames import grid_from_tidy, ranges_frame, values_frame
     from sflp.charts.media.csv import write_grid_csv, write_ranges_csv, write_values_csv
-    from sflp.charts.media.pictures import range_picture, render
+    from sflp.charts.media.pictures.plots import range_picture, render
     from sflp.charts.media.xlsx.workbook import save_workbook, solution_workbook
     from sflp.core.game import Solution
     from sflp.output.jobs import temporary_files_in

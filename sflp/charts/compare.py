@@ -289,7 +289,7 @@ def difference_picture(frame: pd.DataFrame, title: str, low: float, high: float,
                        ) -> Drawing:
     """Both players' 13x13 grids of threshold differences (B - A), headed by ``title``
     (:func:`compare_title`); ``listing`` names the file with the frame (the note under the grids)."""
-    from sflp.charts.media.pictures import PT, draw_grid
+    from sflp.charts.media.pictures.plots import PT, draw_grid
 
     d = Drawing(14.4 * PT, 8.4 * PT)
     finite = frame["difference"][np.isfinite(frame["difference"])].abs()
@@ -343,7 +343,7 @@ def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str, *, on_keep=Non
     user's own files are kept (``on_keep(names)``), a folder of other files is refused.
     """
     import sflp
-    from sflp.charts.media.pictures import render
+    from sflp.charts.media.pictures.plots import render
     from sflp.output.manifest import write_manifest
     from sflp.output.stage import StagedFolder
 

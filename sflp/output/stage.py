@@ -53,7 +53,7 @@ removes it.
 >>> import tempfile, pathlib
 >>> parent = pathlib.Path(tempfile.mkdtemp())
 >>> with StagedFolder(parent / "set") as stage:
-...     _ = (stage / "values.csv").write_text("stack\n")
+...     _ = (stage / "values.csv").write_text("stack\\n")
 >>> sorted(p.name for p in parent.iterdir()), sorted(p.name for p in (parent / "set").iterdir())
 (['set'], ['values.csv'])
 """

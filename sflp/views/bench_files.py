@@ -63,7 +63,7 @@ def convergence_picture(rows: list[dict]):
     scale), one line with markers per method, the legend on the right.  Axes are ticked at powers
     of ten, with light grid lines."""
     from sflp.charts.media.draw import Drawing, text_width
-    from sflp.charts.media.pictures import INK, PT, LogAxes, decades
+    from sflp.charts.media.pictures.plots import INK, PT, LogAxes, decades
     from sflp.charts.text import fmt_num
 
     stacks = sorted({row["stack"] for row in rows})
@@ -114,7 +114,7 @@ def write_approx_bench(results, out_dir: Path | str, *, on_keep=None) -> dict[st
     import sflp
     from sflp.approx.bench import bench_rows
     from sflp.charts.media.draw import png_bytes
-    from sflp.charts.media.pictures import DPI
+    from sflp.charts.media.pictures.plots import DPI
     from sflp.output.manifest import write_manifest
     from sflp.output.stage import StagedFolder
 

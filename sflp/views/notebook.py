@@ -22,7 +22,7 @@ The grids are the headed 13x13 HTML tables of :mod:`sflp.views.html_grid`, in th
 charts.  The HTML views need only the standard library (no pandas).
 
 :func:`solution_picture` draws the SB push and BB call grids as a :class:`Picture`: the range
-picture of the chart set (:func:`sflp.charts.media.pictures.range_picture`), shown as SVG in Jupyter and
+picture of the chart set (:func:`sflp.charts.media.pictures.plots.range_picture`), shown as SVG in Jupyter and
 saved as PNG, SVG or PDF by sflp's own writers (:mod:`sflp.charts.media.draw`).  It imports pandas, to
 build the tidy frame the picture is drawn from.
 """
@@ -285,7 +285,7 @@ def solution_picture(solution) -> Picture:
     report PNGs, mixed frequencies written under the hand (the chart set's range picture)."""
     from sflp.charts.about import structure_text
     from sflp.charts.frames import ranges_frame
-    from sflp.charts.media.pictures import range_picture
+    from sflp.charts.media.pictures.plots import range_picture
     from sflp.charts.text import fmt_num
 
     stack = float(solution.config.stack)

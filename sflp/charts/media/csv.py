@@ -2,25 +2,38 @@
 ``thresholds_segments.csv`` when the path is certified), the 13x13 grids ``sb_push_<S>bb.csv`` /
 ``bb_call_<S>bb.csv`` and the ranges of every stack in the form asked for: ``ranges.csv``
 (:class:`RangesCsv`, here), ``ranges_segments.csv`` with the margins files
-(:mod:`sflp.charts.media.segments`) or ``ranges.parquet`` (:mod:`sflp.charts.media.parquet`)."""
+(:mod:`sflp.charts.media.segments`) or ``ranges.parquet`` (:mod:`sflp.charts.media.parquet`); and
+the CSV bytes of any tidy frame (:func:`csv_bytes`, which ``sflp compare``, ``approx-bench`` and the
+policy-score sets use too).
 
+Floats are written as the shortest text that reads back to the same double (Python's
+``repr``), NaN as an empty field, infinity as ``inf``, line ends ``\\n``.  A column published at a
+stated precision (thresholds and SC numbers to 1e-6 bb) holds floats already rounded to it, so its
+shortest text is those decimals and no float noise.  **Booleans** are written ``true`` /
+``false`` in every CSV of sflp, the spelling of JSON and Arrow (pandas' ``read_csv`` reads them as
+booleans).  The same frame therefore always gives byte-identical files, and reading a CSV back
+gives the numbers of the solution.  The writer's own files are made without pandas, in the
+solving process; pandas is imported only by the functions that take a frame.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from sflp.atomic import write_bytes
-from sflp.charts.frames import THRESHOLDS_CSV_COLUMNS
 from sflp.charts.media.parquet import RangesParquet
 from sflp.charts.media.segments import MarginsSupports, RangesSegments
 from sflp.charts.media.writer import Block, Head, Sweep, Writer
 from sflp.charts.text import RANGES_COLUMNS, VALUES_COLUMNS, quote
 from sflp.errors import ConfigError
 from sflp.study.strategy import GRID_RANKS, grid_csv_text
+
+if TYPE_CHECKING:  # pandas is imported by the functions that take frames, never by the solving process
+    import pandas as pd
 
 
 def _thresholds_csv(path: Path, sweep: Sweep) -> None:
@@ -151,6 +164,8 @@ def _column_text(col: pd.Series) -> list[str]:
     values = col.to_numpy()
     if col.dtype == bool:
         return ["true" if v else "false" for v in values]
+    import pandas as pd
+
     if pd.api.types.is_float_dtype(col.dtype):
         # repr of a float is the shortest text that reads back to the same double; NaN -> ""
         values = values.astype(np.float64)
@@ -184,6 +199,8 @@ def write_ranges_csv(frame: pd.DataFrame, path: Path | str) -> Path:
 def write_thresholds_csv(frame: pd.DataFrame, path: Path | str) -> Path:
     """``thresholds.csv``: player, hand, max_stack, capped, intervals, any_intervals, chart_label
     (+ sc_number)."""
+    from sflp.charts.threshold_rows import THRESHOLDS_CSV_COLUMNS
+
     extra = ("sc_number",) if "sc_number" in frame.columns else ()
     return write_bytes(path, csv_bytes(frame, THRESHOLDS_CSV_COLUMNS + extra))
 

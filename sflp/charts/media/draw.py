@@ -37,7 +37,7 @@ reportlab 5.1.0        42 ms (23 ms *)    50-70 ms    27 ms           56 KB
 fpdf2 2.8.9            310 ms (195 ms *)  300-345 ms  100-118 ms      33 KB
 =====================  =================  ==========  ==============  =========
 
-(* in a process that has already imported :mod:`sflp.charts.media.pictures`, hence numpy and pandas.
+(* in a process that has already imported :mod:`sflp.charts.media.pictures.plots`, hence numpy and pandas.
 "First page" includes reading the two fonts.)  fpdf2 imports numpy, fontTools.varLib and its SVG
 and signing modules up front and parses both whole fonts with fontTools for every document;
 reportlab reads each font once per process.  Both are pure Python (reportlab has had no compiled

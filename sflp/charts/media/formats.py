@@ -144,7 +144,7 @@ def warm(config, formats: Sequence[str]) -> None:
     if "html" in formats:
         import sflp.charts.media.html.page  # noqa: F401
     if "pdf" in formats:
-        import sflp.charts.media.pdf  # noqa: F401
+        import sflp.charts.media.pdf.page  # noqa: F401
     if {"pdf", "png", "svg"} & set(formats):
         from sflp.charts.media.draw import _font
 

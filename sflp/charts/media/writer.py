@@ -3,7 +3,7 @@
 
 The interface and its three steps are described in :mod:`sflp.charts.media.formats`.  This module
 imports no other module of :mod:`sflp.charts` at load time, so that any module (the printable
-page's :mod:`sflp.charts.media.pdf` too) may take names from it without an import circle.
+page's :mod:`sflp.charts.media.pdf.page` too) may take names from it without an import circle.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 from sflp.errors import ConfigError
 
 PAPER_NAMES = ("a4", "letter")
-"""The sheets ``chart.pdf`` is laid out for, landscape (:data:`sflp.charts.media.pdf.PAPERS` has their sizes)."""
+"""The sheets ``chart.pdf`` is laid out for, landscape (:data:`sflp.charts.media.pdf.page.PAPERS` has their sizes)."""
 
 
 def check_paper(paper: str) -> str:

@@ -21,7 +21,7 @@ width is 770 pt on A4 (297 x 210 mm) and 720 pt on Letter (11 x 8.5 in); cells a
 (9.8 mm) and 25.8 pt (9.1 mm) when nothing else needs the height; page 1's footnotes take some
 (the 1-25 bb chart's grids take 78 % of the width on A4, 88 % on Letter).  Cell text is 9 pt; a
 label wider than its cell (``24.4†`` in 9 pt bold is 26.7 pt) is set smaller to fit it
-(:func:`sflp.charts.media.pictures.fitted_size`; 7.1 pt at the smallest on the 1-25 bb A4 page).  A
+(:func:`sflp.charts.media.pictures.plots.fitted_size`; 7.1 pt at the smallest on the 1-25 bb A4 page).  A
 threshold of 100 bb or more is printed in whole bb (``137``); the reference pages and
 ``thresholds.csv`` keep every digit.
 
@@ -33,13 +33,11 @@ threshold of 100 bb or more is printed in whole bb (``137``); the reference page
 ('137', '13.3', '25+', '-')
 """
 
-
 from __future__ import annotations
 
 import math
 import pathlib
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import pandas as pd
@@ -47,7 +45,7 @@ import pandas as pd
 from sflp.atomic import write_bytes
 from sflp.charts.frames import GRID_RANKS, PLAYER_TITLES, select
 from sflp.charts.media.draw import CAP_HEIGHT, Drawing, pdf_bytes, text_width, wrap
-from sflp.charts.media.pictures import (
+from sflp.charts.media.pictures.plots import (
     INK,
     OUTLINE,
     PT,
@@ -57,7 +55,7 @@ from sflp.charts.media.pictures import (
     frequency_legend,
     threshold_cells,
 )
-from sflp.charts.media.writer import PAPER_NAMES, Sweep, Writer, check_paper
+from sflp.charts.media.writer import PAPER_NAMES, check_paper
 from sflp.charts.scale import FOLD_GAP_BB, MARK_GAP, MARK_SEVERAL, ChartScale, ink, top_text
 from sflp.charts.text import fmt_num
 
@@ -426,24 +424,3 @@ def write_chart_pdf(path: pathlib.Path | str, tdf: pd.DataFrame | None, low: flo
         raise ValueError("write_chart_pdf needs thresholds, or ranges and a stack")
     pages = chart_pages(tdf, low, high, structure, about, ranges=ranges, stack=stack, paper=paper)
     return write_bytes(path, pdf_bytes(pages, title=f"sflp chart, {structure}"))
-
-
-def _pdf(path: Path, sweep: Sweep, paper: str) -> None:
-    from sflp.charts.media.pdf import write_chart_pdf
-
-    last = sweep.ranges_at(sweep.solved[-1])
-    write_chart_pdf(path, sweep.tdf, sweep.low, sweep.high, sweep.structure, sweep.about, ranges=last,
-                    stack=sweep.solved[-1], paper=paper)
-
-
-class PdfWriter(Writer):
-    """``chart.pdf`` on ``paper`` (:data:`sflp.charts.media.pdf.PAPERS`)."""
-
-    format = "pdf"
-
-    def __init__(self, paper: str = "a4"):
-        self.paper = paper
-
-    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        submit(_pdf, self.stage / "chart.pdf", sweep, self.paper)
-        return {}

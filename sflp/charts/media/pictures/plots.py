@@ -2,7 +2,7 @@
 
 Each picture is one :class:`~sflp.charts.media.draw.Drawing` (points, origin top left), written as
 ``<stem>.png`` and ``<stem>.svg`` by :func:`render` (the printable ``chart.pdf`` is
-:mod:`sflp.charts.media.pdf`, drawn from the same grids) -- every file atomic and
+:mod:`sflp.charts.media.pdf.page`, drawn from the same grids) -- every file atomic and
 byte-reproducible (no clock times; fonts from the DejaVu Sans files bundled in ``sflp/charts/media/fonts``).
 
 Grids use the HoldemResources orientation: aces top-left, suited hands above the diagonal,
@@ -16,14 +16,11 @@ The notebook picture of a solution (:func:`sflp.views.notebook.solution_picture`
 :class:`LogAxes` (:mod:`sflp.views.bench_files`).  No picture needs matplotlib.
 """
 
-
 from __future__ import annotations
 
-import dataclasses
 import math
 import pathlib
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import NamedTuple
 
@@ -34,7 +31,6 @@ from sflp.atomic import write_bytes
 from sflp.charts.colors import frequency_colour
 from sflp.charts.frames import GRID_RANKS, PLAYER_TITLES, grid_from_tidy, select
 from sflp.charts.media.draw import CAP_HEIGHT, Drawing, png_bytes, svg_bytes, text_width, wrap
-from sflp.charts.media.writer import Block, Head, Sweep, Writer
 from sflp.charts.scale import FOLD_GAP_BB, ChartScale, chart_scale, footnotes, ink, parse_intervals, top_text
 from sflp.charts.text import fmt_num
 
@@ -479,57 +475,3 @@ def render(make, out_dir: pathlib.Path | str, stem: str, *args, **kwargs) -> dic
         write_bytes(path, data)
         out[path.name] = str(path)
     return out
-
-
-def _pictures(suffixes: tuple[str, ...], stage: Path, head: Head, which: str, stack: float = 0.0,
-              rows=None) -> None:
-    """One kind of picture, drawn once and written in each format of ``suffixes`` (``png``
-    rasterised, ``svg`` as vectors): ``which`` is ``"thresholds"`` (the SB and BB threshold
-    charts, from ``head`` alone), ``"value"`` (the value curve; ``head`` is the Sweep) or
-    ``"range"`` (the grids of ``stack``, from its Block ``rows``)."""
-    from sflp.atomic import write_bytes
-    from sflp.charts.frames import ranges_frame_from_arrays
-    from sflp.charts.media.draw import png_bytes, svg_bytes
-    from sflp.charts.media.pictures import DPI, range_picture, threshold_picture, value_picture
-    from sflp.charts.text import fmt_num
-
-    if which == "thresholds":
-        drawings = [(stem, threshold_picture(head.tdf, player, head.low, head.high, head.structure))
-                    for player, stem in (("sb", "sb_push"), ("bb", "bb_call"))]
-    elif which == "value":
-        drawings = [("value_by_stack", value_picture(head.values, head.structure))]
-    else:
-        frame = ranges_frame_from_arrays([stack], rows[None])
-        drawings = [(f"range_{fmt_num(stack)}bb", range_picture(frame, stack, head.structure, kind=head.kind))]
-    for stem, drawing in drawings:
-        for suffix in suffixes:
-            write_bytes(stage / f"{stem}.{suffix}", png_bytes(drawing, DPI) if suffix == "png" else svg_bytes(drawing))
-
-
-class PictureWriter(Writer):
-    """The pictures in one or more formats (``png``, ``svg``): the two threshold charts (started at
-    ``open``), the range grids of each grid stack (started as its block passes) and the value
-    curve (at ``finish``).  With both formats one writer draws each picture once and writes it
-    twice (:func:`sflp.charts.media.formats.make_writers` merges them): drawing costs as much as
-    rasterising."""
-
-    def __init__(self, *suffixes: str):
-        self.suffixes = suffixes
-        self.format = ",".join(suffixes)
-
-    def open(self, stage: Path, head: Head, submit: Callable) -> None:
-        super().open(stage, head, submit)
-        if head.thresholds is not None:
-            submit(_pictures, self.suffixes, stage, head, "thresholds")
-        # what a range picture needs of the head: its titles (not the path, not every stack)
-        self.titles = dataclasses.replace(head, thresholds=None, solved=[], chosen=[])
-
-    def add(self, block: Block) -> None:
-        for stack, rows in self.grid_rows(block):
-            self.submit(_pictures, self.suffixes, self.stage, self.titles, "range", stack, rows)
-
-    def finish(self, sweep: Sweep, submit: Callable) -> dict[str, str]:
-        for stack in sorted(self.waiting):
-            submit(_pictures, self.suffixes, self.stage, sweep, "range", stack, sweep.rows_at(stack))
-        submit(_pictures, self.suffixes, self.stage, sweep, "value")
-        return {}
