@@ -23,7 +23,7 @@ Import order:
     -> core.equity_build -> core.equity -> core.payoff -> core.game -> solving.support -> solving.highs
     -> solving.lp / solving.certify
     -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.rootcert -> solving.threshcert
-    -> solving.solver -> solving.thresholds
+    -> solving.solver / solving.piece -> solving.follower -> solving.thresholds
     -> study.strategy -> study.verify -> approx / study.simulate / study.exploit / study.sc / study.compare
     -> openspiel -> report / testing -> cli
 
