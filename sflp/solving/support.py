@@ -36,7 +36,7 @@ With ``C = K[Ms, Mb]`` the two systems are ``C y_M = d`` and ``C' x_M = b``: the
 transposed, so a support is regular (one solution) exactly when ``C`` is square and
 ``det C != 0``.  :func:`indifference_system` builds ``C``, ``d`` and ``b`` from ``K``, the vector
 ``base = r (g-f)`` and a support, for any number type: float matrices, or the integer matrices
-``scale * K`` and ``scale * r (g-f)`` of :mod:`sflp.solving.certify` (the equations are homogeneous in
+``scale * K`` and ``scale * r (g-f)`` of :mod:`sflp.solving.exact` (the equations are homogeneous in
 ``(K, base)``, so scaling both leaves the solution unchanged).  Because ``(C, d, b)`` is linear in
 ``(K, base)``, the system at ``K0 + S*K1`` is the system of ``(K0, base)`` plus ``S`` times the
 system of ``(K1, 0)``: the path follower's event polynomials in the stack ``S`` come from that.
