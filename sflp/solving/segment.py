@@ -35,6 +35,10 @@ checked once on the polynomials; the polynomials are evaluated in double-double 
 proven error bound (:mod:`sflp.solving.ddeval`, compiled in :mod:`sflp.solving.ddkernel` for large sweeps), every
 sign the certificate needs and every published float's rounding is proven from those bounds, and
 a stack where a proof fails is certified by :meth:`SegmentCertificate.solution`.
+
+The module stays one piece of about 800 lines because the per-stack certificate, the block's
+proofs and :class:`SegmentBlock` (which reads the certificate's private plan and exact parts) all
+work on the one set of integer polynomials a :class:`SegmentCertificate` forms.
 """
 
 from __future__ import annotations
