@@ -24,7 +24,7 @@ from _common import ROOT
 
 GROUPS = (
     ("exact thresholds", "sflp/solving/thresholds.py:compute_thresholds"),
-    ("  the path follower", "sflp/solving/thresholds.py:run"),
+    ("  the path follower", "sflp/solving/follower.py:run"),
     ("  the certificate", "sflp/solving/threshcert.py:certify_path"),
     ("every stack read off the path", "sflp/solving/solver.py:_path_blocks"),
     ("the workbook", "sflp/charts/media/xlsx/__init__.py:_workbook"),

@@ -24,9 +24,9 @@ Import order:
 
     errors / quiet / cache -> checks / inputs -> atomic -> core.cards -> core.evaluator -> core.ranges
     -> core.equity_build -> core.equity -> core.payoff -> core.game -> solving.support -> solving.highs
-    -> solving.lp / solving.certify
+    -> solving.lp / solving.exact -> solving.certify
     -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.rootcert -> solving.threshcert
-    -> solving.solver -> solving.thresholds
+    -> solving.solver / solving.piece -> solving.follower -> solving.thresholds
     -> study.strategy -> study.verify -> approx / study.simulate / study.exploit / study.sc / study.compare
     -> openspiel -> output -> charts -> views / atlas / testing -> cli
 

@@ -169,7 +169,7 @@ def test_certificate_matrix_split_by_stack_is_the_matrix_at_the_stack():
     import math
 
     from sflp.core.equity import BOARDS_PER_PAIR, load_table
-    from sflp.solving.certify import _counts, exact_payoffs
+    from sflp.solving.exact import _counts, exact_payoffs
 
     counts = _counts(load_table(), "class")
     arrays = tuple(a.astype(object) for a in (counts.wins, counts.ties, counts.losses, counts.pairs))

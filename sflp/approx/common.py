@@ -32,7 +32,7 @@ with ``trace_every=None``, at roughly ten log-spaced iterations per decade (1, 2
 first trace point whose total exploitability is ``<= target``.
 
 Inside ``with score_exactly():`` every trace point is measured in rational arithmetic instead
-(:func:`sflp.solving.certify.exact_figures`, each frequency at its exact binary value, against the
+(:func:`sflp.solving.exact.exact_figures`, each frequency at its exact binary value, against the
 certified equilibrium value) and rounded once: the convergence atlas (``sflp approx-bench
 --openspiel``) scores every solver so, its own and OpenSpiel's alike.  It costs about 30 ms a
 point, which, like every measurement, is not counted as solver time (but is spent from the
@@ -199,7 +199,7 @@ class Reference:
 
     def split_exact(self, sb: np.ndarray, bb: np.ndarray) -> tuple[float, float, float]:
         """:meth:`split` in rationals (see the module doc), each figure rounded once."""
-        from sflp.solving.certify import exact_figures
+        from sflp.solving.exact import exact_figures
 
         _, hi, lo = exact_figures(self.game, np.asarray(sb, dtype=np.float64), np.asarray(bb, dtype=np.float64))
         v = self.nash_exact

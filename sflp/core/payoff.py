@@ -1,7 +1,7 @@
 r"""The one home of the push/fold payoffs: every terminal node, and the showdown matrix.
 
 Everything in sflp that needs a payoff -- the float matrices of the LP and the best responses
-(:mod:`sflp.core.game`), the exact certificate (:mod:`sflp.solving.certify`), the exploitative best response
+(:mod:`sflp.core.game`), the exact certificate (:mod:`sflp.solving.exact`), the exploitative best response
 (:mod:`sflp.study.exploit`), the Sklansky-Chubukov numbers (:mod:`sflp.study.sc`) and the sampling solvers
 (:mod:`sflp.approx`) -- takes it from here, in the number type it computes in.  A new rule (a
 rake, a straddle) is one edit in this file.  (:mod:`sflp.study.simulate` alone settles each dealt hand

@@ -22,7 +22,7 @@ file, and ``c_ij`` is the showdown over all 1,712,304 boards of the two combos,
     c_ij = (S*W_ij - (S - A)*L_ij + (A/2)*T_ij) / 1,712,304 = g + K[i, j] * DEALS
 
 (``W, T, L`` the board counts of the equity table, ``K`` the combo-level matrix of
-:mod:`sflp.core.game`), the exact rational of :func:`sflp.solving.certify.exact_payoffs` rounded
+:mod:`sflp.core.game`), the exact rational of :func:`sflp.solving.exact.exact_payoffs` rounded
 once to the nearest double and written with every digit.  Player information set ``k + 1`` is
 combo ``k`` (:mod:`sflp.core.cards`), named :func:`~sflp.core.cards.combo_name` (``"2d2c"`` ...
 ``"AsAh"``), so OpenSpiel names SB's combo 0 ``"0-0-1-2d2c"`` and BB's combo 1325
@@ -153,7 +153,7 @@ def showdown_payoffs(config: GameConfig, table=None) -> tuple[float, float, np.n
     """``(f, g, c)``: SB's fold and steal payoffs and the 1,326 x 1,326 showdown payoffs
     ``c[i, j]`` of SB's combo ``i`` against BB's ``j`` (each the exact rational rounded once to a
     double; NaN where the combos share a card)."""
-    from sflp.solving.certify import exact_payoffs
+    from sflp.solving.exact import exact_payoffs
 
     ex = exact_payoffs(PushFoldGame(_check_config(config), table, "combo"))
     g = ex.g
@@ -245,7 +245,7 @@ def sequence_form(config: GameConfig, table=None) -> dict[str, np.ndarray]:
 
     from sflp import __version__
     from sflp.core.equity import table_arg
-    from sflp.solving.certify import exact_payoffs
+    from sflp.solving.exact import exact_payoffs
 
     _check_config(config)
     table = table_arg(table)

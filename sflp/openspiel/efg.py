@@ -20,7 +20,7 @@ exactly.  Payoffs are SB's net chips in bb and BB's, their negative (the game is
 ``f`` (SB folds: it loses its small blind and ante), ``g`` (BB folds: SB takes the big blind and
 every ante) and ``c_ij`` (the showdown, averaged over the pair's disjoint combos and all
 1,712,304 boards).  ``f`` and ``g`` come from the one payoff home (:mod:`sflp.core.payoff`) and
-``c_ij = g + K[i, j] / P[i, j]`` from the exact matrix of :func:`sflp.solving.certify.exact_payoffs`:
+``c_ij = g + K[i, j] / P[i, j]`` from the exact matrix of :func:`sflp.solving.exact.exact_payoffs`:
 each is an exact rational rounded once to the nearest double and written with all 17 digits
 (``repr``), so a reader gets the same doubles.
 
@@ -132,7 +132,7 @@ def showdown_payoffs(config: GameConfig, table=None) -> tuple[float, float, np.n
     """``(f, g, c, pairs)``: SB's fold and steal payoffs, the 169 x 169 showdown payoffs ``c[i, j]``
     (each the exact rational rounded once to a double; NaN where the classes cannot both be
     dealt) and the disjoint combo pairs of each class pair."""
-    from sflp.solving.certify import exact_payoffs
+    from sflp.solving.exact import exact_payoffs
 
     ex = exact_payoffs(PushFoldGame(config, table))
     f, g = ex.f, ex.g

@@ -1,7 +1,7 @@
 r"""Exact certificates for the stacks of one segment of the equilibrium path, from polynomials.
 
 On a segment of the exact path (:mod:`sflp.solving.thresholds`) the support is fixed.  In the integers
-of the certificate (:mod:`sflp.solving.certify`: ``sigma0 * K(S) = KC + S * KS2`` with
+of the certificate (:mod:`sflp.solving.exact`: ``sigma0 * K(S) = KC + S * KS2`` with
 ``sigma0 = 2*den0*D*B``, and ``sigma0 * r_i (g - f)`` an integer) every exact figure of the
 equilibrium is then a polynomial in the stack ``S`` with integer coefficients, divided by another:
 
@@ -35,6 +35,10 @@ checked once on the polynomials; the polynomials are evaluated in double-double 
 proven error bound (:mod:`sflp.solving.ddeval`, compiled in :mod:`sflp.solving.ddkernel` for large sweeps), every
 sign the certificate needs and every published float's rounding is proven from those bounds, and
 a stack where a proof fails is certified by :meth:`SegmentCertificate.solution`.
+
+The module stays one piece of about 800 lines because the per-stack certificate, the block's
+proofs and :class:`SegmentBlock` (which reads the certificate's private plan and exact parts) all
+work on the one set of integer polynomials a :class:`SegmentCertificate` forms.
 """
 
 from __future__ import annotations
@@ -50,7 +54,6 @@ import numpy as np
 from sflp.core.cards import N_CLASSES, N_COMBOS
 from sflp.core.equity import BOARDS_PER_PAIR, load_table
 from sflp.core.game import DEALS, GameConfig, PushFoldGame, Solution, to_fraction
-from sflp.solving.certify import _check_float_payoffs, _counts, _names, _r_parts, _structure
 from sflp.solving.ddeval import (
     at_denominator,
     comp_horner,
@@ -61,6 +64,7 @@ from sflp.solving.ddeval import (
     scaled_coefficients,
     to_dd,
 )
+from sflp.solving.exact import _check_float_payoffs, _counts, _names, _r_parts, _structure
 from sflp.solving.support import Support
 
 MAX_MIXED = 5
@@ -158,7 +162,7 @@ _GAMES: dict[int, tuple] = {}
 
 
 def _game_structure(game: PushFoldGame, table):
-    """:func:`sflp.solving.certify._structure` of ``game`` with its float payoffs checked, once per game
+    """:func:`sflp.solving.exact._structure` of ``game`` with its float payoffs checked, once per game
     object (a sweep makes every segment from one game); along the line of its payoffs."""
     hit = _GAMES.get(id(game))
     if hit is None or hit[0] is not game or hit[1] is not table:
@@ -215,7 +219,7 @@ def _object_parts(st) -> tuple[np.ndarray, np.ndarray]:
 
 def _sum(K: np.ndarray, hands: list[int], axis: int) -> np.ndarray:
     """Row (``axis=1``: over columns ``hands``) or column sums of ``K`` as Python ints; in int64
-    when ``K`` is int64 (its entries are bounded so that any row sum fits, see sflp.solving.certify)."""
+    when ``K`` is int64 (its entries are bounded so that any row sum fits, see sflp.solving.exact)."""
     n = K.shape[0]
     if not hands:
         return np.zeros(n, dtype=object)

@@ -2,11 +2,12 @@ r"""Support algebra: which hands are mixed, and the indifference equations that 
 
 This module is the one home of the support algebra.  The float polish of an LP answer
 (:func:`solve_on_support`, used by :mod:`sflp.solving.solver`), the exact path follower
-(:mod:`sflp.solving.thresholds`) and the exact rational certificate (:mod:`sflp.solving.certify`) all build their
-equations with :func:`indifference_system`; they differ only in the arithmetic of the solve step
-(float least squares, float LU / Cramer's rule, exact Gauss-Jordan elimination with
-:func:`solve_exact`).  It sits above :mod:`sflp.core.game` and below ``lp`` / ``certify`` / ``solver``
-/ ``thresholds``, and uses only numpy (and :mod:`fractions` for the exact solve).
+(:mod:`sflp.solving.piece`, :mod:`sflp.solving.follower`) and the exact rational certificate
+(:mod:`sflp.solving.certify`) all build their equations with :func:`indifference_system`; they
+differ only in the arithmetic of the solve step (float least squares, float LU / Cramer's rule,
+exact Gauss-Jordan elimination with :func:`solve_exact`).  It sits above :mod:`sflp.core.game`
+and below ``lp`` / ``certify`` / ``solver`` / ``piece`` / ``follower``, and uses only numpy (and
+:mod:`fractions` for the exact solve).
 
 Supports
 --------
@@ -35,7 +36,7 @@ With ``C = K[Ms, Mb]`` the two systems are ``C y_M = d`` and ``C' x_M = b``: the
 transposed, so a support is regular (one solution) exactly when ``C`` is square and
 ``det C != 0``.  :func:`indifference_system` builds ``C``, ``d`` and ``b`` from ``K``, the vector
 ``base = r (g-f)`` and a support, for any number type: float matrices, or the integer matrices
-``scale * K`` and ``scale * r (g-f)`` of :mod:`sflp.solving.certify` (the equations are homogeneous in
+``scale * K`` and ``scale * r (g-f)`` of :mod:`sflp.solving.exact` (the equations are homogeneous in
 ``(K, base)``, so scaling both leaves the solution unchanged).  Because ``(C, d, b)`` is linear in
 ``(K, base)``, the system at ``K0 + S*K1`` is the system of ``(K0, base)`` plus ``S`` times the
 system of ``(K1, 0)``: the path follower's event polynomials in the stack ``S`` come from that.
@@ -118,7 +119,7 @@ PATH_TOLERANCES = outward(
     tuple(t for t in SUPPORT_TOLERANCES if 1e-9 <= t <= 1e-4) + (1e-6, 1e-8)
 )
 """``(1e-7, 1e-6, 1e-8, 1e-5, 1e-9, 1e-4)``: the ladder's rungs from ``1e-9`` to ``1e-4``, plus one
-rung one decade either side of the default.  The path follower (:mod:`sflp.solving.thresholds`) takes the
+rung one decade either side of the default.  The path follower (:mod:`sflp.solving.follower`) takes the
 *first* support whose event rows hold at its probe stack, and probes land near breakpoints, where
 a frequency is just leaving 0 or 1: stepping one decade at a time picks the support nearest the
 default reading before a two-decade step can skip over it."""

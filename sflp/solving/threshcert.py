@@ -1,7 +1,7 @@
 r"""Exact certificate of the thresholds: every breakpoint and 0.5 crossing isolated with integers,
 and proof that the path missed none.
 
-The path follower (:mod:`sflp.solving.thresholds`) finds segments ``[b_{j-1}, b_j]`` with a fixed
+The path follower (:mod:`sflp.solving.follower`) finds segments ``[b_{j-1}, b_j]`` with a fixed
 support in floats.  On a segment, :class:`~sflp.solving.segment.SegmentCertificate` gives the exact
 integer polynomials in the stack ``S``: ``Q = det C``, the frequencies ``x_l = Nx_l / Q`` and
 ``y_l = Ny_l / Q``, SB's margins ``m_i = M_i / (sigma0 Q)``, BB's column terms

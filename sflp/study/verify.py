@@ -56,7 +56,7 @@ adapt; they say which hands are misplayed.  At combo level the combo rows are su
 
 Exact figures (``exact=True``)
 ------------------------------
-The same figures in rational arithmetic (:func:`sflp.solving.certify.exact_figures`; each given
+The same figures in rational arithmetic (:func:`sflp.solving.exact.exact_figures`; each given
 frequency is taken at its exact binary value), at the report's level, as
 :class:`~fractions.Fraction` in ``report.exact``.  Class strategies are scored on the 169 x 169
 class matrix (exact, see *Level*); a strategy that varies inside a class on the 1,326 x 1,326
@@ -236,7 +236,7 @@ def _exact_figures(config: GameConfig, table, nash: Fraction, sb, bb, level: str
     given strategy uniform inside each class; exact by suit symmetry, see *Level*), ``"combo"``
     (the 1,326-combo game, any strategy), or None for the first of the two that holds.  ``nash``
     is the exact equilibrium value, the same at both levels."""
-    from sflp.solving.certify import exact_figures
+    from sflp.solving.exact import exact_figures
 
     level = _level(level, sb, bb)
     game = PushFoldGame(config, table, level)
