@@ -51,7 +51,8 @@ def _verify_config(args, policy):
     else the options; an option typed on the command line that contradicts either is refused,
     naming both."""
     from sflp.cli.options import STRUCTURE_OPTIONS, TYPED
-    from sflp.openspiel.bridge import policy_game, same_game, structure_text
+    from sflp.openspiel.efg import structure_text
+    from sflp.openspiel.game import policy_game, same_game
 
     named = []
     if args.efg is not None:
