@@ -153,7 +153,7 @@ def assert_nash_conv_below(policy, config, tol, game=None):
     policy file (:func:`sflp.openspiel.read_policy`); a policy that names another game, or a
     ``game`` that is not sflp's game of ``config``, is refused (:class:`~sflp.errors.ConfigError`)."""
     from sflp.openspiel import read_policy, verify
-    from sflp.openspiel.bridge import structure_text
+    from sflp.openspiel.efg import structure_text
 
     check_bound("tol", tol)
     source = None

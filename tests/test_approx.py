@@ -218,8 +218,8 @@ def _openspiel(method: str):
         import pyspiel  # noqa: F401
     except ImportError:
         pytest.skip("OpenSpiel is not installed (pip install -e '.[openspiel]'; CI installs it with the test extra)")
+    from sflp.openspiel import load_game
     from sflp.openspiel.atlas import run_openspiel
-    from sflp.openspiel.bridge import load_game
 
     game = load_game(TEN)
     return lambda **budget: run_openspiel(method, TEN, game=game, **budget)

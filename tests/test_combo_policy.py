@@ -1,7 +1,7 @@
 """Combo-level policies (issue 33 §5): read, written and scored exactly.
 
 A combo-level policy names each player's 1,326 combos ``"<p>-<p>-<combo id + 1>-<combo>"``
-(:func:`sflp.openspiel.bridge.combo_info_state`).  ``verify`` scores it at class level when every
+(:func:`sflp.openspiel.efg.combo_info_state`).  ``verify`` scores it at class level when every
 class is played alike (exact by suit symmetry) and in the 1,326-combo game otherwise.  Pinned
 here: the two levels give the same fractions on the same strategies; a strategy that varies inside
 a class gets the ``nash_conv`` of a float computation written below from the equity table's raw
@@ -22,7 +22,7 @@ from sflp.core.cards import CLASS_COMBOS, CLASS_INDEX, COMBO_CARDS, COMBO_CLASS,
 from sflp.core.equity import BOARDS_PER_PAIR
 from sflp.core.game import GameConfig, PushFoldGame
 from sflp.errors import ConfigError, NotationError
-from sflp.openspiel.bridge import combo_info_state, from_strategy, read_policy, to_strategy, verify
+from sflp.openspiel import combo_info_state, from_strategy, read_policy, to_strategy, verify
 from sflp.solving.certify import exact_value
 from sflp.solving.solver import solve
 from sflp.study.strategy import StrategySpec
@@ -310,8 +310,9 @@ def test_a_policy_on_the_combo_level_game_is_read_state_by_state_and_scored(tmp_
         from open_spiel.python import policy as python_policy
     except ImportError:
         pytest.skip("OpenSpiel is not installed (pip install 'open-spiel>=1.5'; CI installs it with the test extra)")
-    from sflp.openspiel.bridge import check_game, game_level, state_rows
     from sflp.openspiel.combo import write_combo_efg
+    from sflp.openspiel.game import check_game, game_level
+    from sflp.openspiel.policy import state_rows
 
     path = tmp_path / "combo10.efg"
     write_combo_efg(CONFIG, path)

@@ -228,7 +228,7 @@ def test_openspiels_serialize_text_is_read_exactly(eq10, tmp_path):
     s = sflp.openspiel.to_strategy(read_policy(path))
     assert np.array_equal(s.sb.class_freq, x) and np.array_equal(s.bb.class_freq, y)  # bit for bit
     decimal = "TabularPolicy:0-0-1-AA<~>0=0.250000,1=0.750000"  # serialize(double_precision=6)
-    assert sflp.openspiel.bridge.parse_serialized(decimal) == {"0-0-1-AA": [(0, 0.25), (1, 0.75)]}
+    assert sflp.openspiel.policy_file.parse_serialized(decimal) == {"0-0-1-AA": [(0, 0.25), (1, 0.75)]}
 
 
 @pytest.mark.parametrize("text, message", [

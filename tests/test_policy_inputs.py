@@ -325,7 +325,7 @@ def test_a_policy_that_is_a_folder_missing_or_not_utf8_is_refused(tmp_path):
 def test_a_policy_over_the_size_cap_is_refused_before_it_is_read(tmp_path, monkeypatch):
     path = tmp_path / "p.json"
     path.write_text(json.dumps(policy()))
-    monkeypatch.setattr(sflp.openspiel.bridge, "MAX_POLICY_BYTES", 1000)
+    monkeypatch.setattr(sflp.openspiel.policy_file, "MAX_POLICY_BYTES", 1000)
     refused(lambda: read_policy(path), "p.json'", "more than the 1,000")
 
 
@@ -440,7 +440,7 @@ API_ROWS = [
     ("verify(table, 10)", lambda: sflp.openspiel.verify(_table(), 10), "config=10"),
     ("efg_text(10)", lambda: sflp.openspiel.efg_text(10), "GameConfig"),
     ("policy_rows('x' * 10**6)", lambda: sflp.openspiel.policy_rows("x" * 10**6), "str"),
-    ("state_rows(policy, None)", lambda: sflp.openspiel.bridge.state_rows(object(), None), "pass the game too"),
+    ("state_rows(policy, None)", lambda: sflp.openspiel.policy.state_rows(object(), None), "pass the game too"),
     ("to_strategy(bad TabularPolicy)", lambda: to_strategy(BadTabular()), "out of bounds"),
     ("to_strategy(policy_table() -> int)", lambda: to_strategy(BadTable()), "policy_table() gave a int"),
 ]

@@ -9,8 +9,11 @@ bug and shows its traceback.
 * :mod:`.main` -- the parser, the error boundary, signals;
 * :mod:`.options` -- shared options, the JSON printer, progress bars;
 * :mod:`.game` -- ``equity``, ``solve``, ``rank``, ``sc``, ``cache``;
-* :mod:`.charts` -- ``chart``, ``exploit``, ``compare``;
-* :mod:`.study` -- ``verify``, ``export``, ``approx``, ``approx-bench``, ``simulate``.
+* :mod:`.charts` -- ``chart``, ``exploit``, ``compare``, ``verify-thresholds``;
+* :mod:`.atlas` -- ``atlas``;
+* :mod:`.verify` -- ``verify``;
+* :mod:`.export` -- ``export``;
+* :mod:`.study` -- ``approx``, ``approx-bench``, ``simulate``.
 """
 
 from sflp.cli.main import build_parser, main, run

@@ -64,8 +64,9 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``sflp`` parser: every command group adds its commands (:mod:`.game`, :mod:`.charts`,
-    :mod:`.atlas`, :mod:`.study`)."""
-    from sflp.cli import atlas, charts, game, study
+    :mod:`.atlas`, :mod:`.verify`, :mod:`.export`, :mod:`.study`), in the order ``sflp --help``
+    lists them."""
+    from sflp.cli import atlas, charts, export, game, study, verify
 
     parser = _Parser(
         prog="sflp",
@@ -73,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sflp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for group in (game, charts, atlas, study):
+    for group in (game, charts, atlas, verify, export, study):
         group.add_commands(sub)
     return parser
 

@@ -1,5 +1,9 @@
 """Exact all-in preflop equities: the shipped table, its checksum, and queries.
 
+The module is one piece, though over 600 lines: where the table is looked for, its file, its
+loading and its queries all serve the one pinned table (the folders' checks read its file name
+and magic line), in short sections below.
+
 The table holds, for every ordered pair of card-disjoint combos ``(a, b)`` (1,624,350 of them),
 the integer number of the C(48,5) = 1,712,304 boards on which ``a`` wins, ties and loses against
 ``b``.  ``wins(a,b) + wins(b,a) + ties(a,b) = 1,712,304``.  Equity counts a tie as half:
@@ -51,7 +55,6 @@ from sflp.core.cards import (
 )
 from sflp.errors import DataError
 
-"""C(48, 5): the boards that miss four given cards."""
 FORMAT_VERSION = 1
 MAGIC = b"SFLPEQ\n"
 TABLE_NAME = "equity_table.bin"

@@ -6,40 +6,47 @@ and OpenSpiel policies scored exactly.
 >>> text.count("\\np "), text.count("\\nt ")             # SB and BB decision nodes; terminals
 (57122, 85683)
 
-* :mod:`.efg` -- the export (:func:`to_efg`, :func:`write_efg`): needs nothing but sflp;
-* :mod:`.bridge` -- :func:`load_game`, :func:`to_strategy`, :func:`from_strategy`,
-  :func:`verify`: need OpenSpiel (``pip install 'open-spiel>=1.5'``, or ``pip install -e
-  '.[openspiel]'`` in a checkout of sflp) except for policies given as plain mappings; the game
-  travels with the policy (:data:`GAME_KEY`, :func:`policy_game`) and the file
-  (:func:`efg_config`), and :func:`check_game` refuses a pyspiel game that is not sflp's;
+* :mod:`.efg` -- the export (:func:`to_efg`, :func:`write_efg`) and OpenSpiel's names of its
+  information states (:func:`info_state`, :func:`combo_info_state`): needs nothing but sflp;
+* :mod:`.combo` -- the game at combo level as files: its ``.efg`` and its sequence form as an
+  ``.npz`` (``sflp export efg --combos``, ``sflp export npz``);
+* :mod:`.game` -- :func:`load_game` and :func:`check_game`, which refuses a pyspiel game that is
+  not sflp's: need OpenSpiel (``pip install 'open-spiel>=1.5'``, or ``pip install -e
+  '.[openspiel]'`` in a checkout of sflp); and the game that travels with the policy
+  (:data:`GAME_KEY`, :func:`policy_game`) and the file (:func:`efg_config`);
+* :mod:`.policy` -- :func:`to_strategy`, :func:`from_strategy`, :func:`verify`: need OpenSpiel
+  except for policies given as plain mappings;
+* :mod:`.policy_file` -- :func:`read_policy`: a policy's JSON file, or OpenSpiel's
+  ``serialize()`` text;
 * :mod:`.stacks` -- a solver's policies at several stacks scored in one call
   (:func:`policy_folder`, :func:`verify_stacks`: ``sflp verify --policy-dir``);
 * :mod:`.atlas` -- OpenSpiel's solvers run on the exported game beside sflp's own approximate
   solvers, scored exactly (``sflp approx-bench --openspiel``).
-* :mod:`.quote` -- a bad input (a policy entry, a state, a path) quoted in one short line in
-  the errors of the two above, however large it is.
 
 ``pyspiel`` is imported on first use, never with this package.
 """
 
-from sflp.openspiel.bridge import (
+from sflp.openspiel.efg import (
+    ACTION_IDS,
+    ACTIONS,
+    EfgSummary,
+    combo_info_state,
+    efg_text,
+    info_state,
+    write_efg,
+)
+from sflp.openspiel.game import (
     GAME_KEY,
     INSTALL_HINT,
-    Strategies,
     check_game,
-    combo_info_state,
     efg_config,
-    from_strategy,
     game_entry,
     load_game,
     policy_game,
-    policy_rows,
     pyspiel,
-    read_policy,
-    to_strategy,
-    verify,
 )
-from sflp.openspiel.efg import ACTION_IDS, ACTIONS, EfgSummary, efg_text, info_state, write_efg
+from sflp.openspiel.policy import Strategies, from_strategy, policy_rows, to_strategy, verify
+from sflp.openspiel.policy_file import read_policy
 from sflp.openspiel.stacks import policy_folder, verify_stacks
 
 to_efg = efg_text

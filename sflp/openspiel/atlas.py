@@ -32,7 +32,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from sflp.approx.common import ApproxResult, Run, as_config, score_exactly
 from sflp.errors import ConfigError
-from sflp.openspiel.bridge import load_game, pyspiel, state_rows, to_strategy
+from sflp.openspiel.game import load_game, pyspiel
+from sflp.openspiel.policy import state_rows, to_strategy
 
 OPENSPIEL_METHODS = ("openspiel-cfr", "openspiel-cfr+", "openspiel-dcfr", "openspiel-os-mccfr",
                      "openspiel-es-mccfr", "openspiel-xfp")

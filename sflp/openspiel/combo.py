@@ -26,7 +26,7 @@ file, and ``c_ij`` is the showdown over all 1,712,304 boards of the two combos,
 once to the nearest double and written with every digit.  Player information set ``k + 1`` is
 combo ``k`` (:mod:`sflp.core.cards`), named :func:`~sflp.core.cards.combo_name` (``"2d2c"`` ...
 ``"AsAh"``), so OpenSpiel names SB's combo 0 ``"0-0-1-2d2c"`` and BB's combo 1325
-``"1-1-1326-AsAh"`` (:func:`sflp.openspiel.bridge.combo_info_state`).  Node labels are empty
+``"1-1-1326-AsAh"`` (:func:`sflp.openspiel.efg.combo_info_state`).  Node labels are empty
 and each chance information set has one set of probabilities, as Gambit requires.  The title
 names the structure: ``EFG 2 R "sflp heads-up push/fold, combo level: stack 10 bb, SB 0.5, ..."``.
 

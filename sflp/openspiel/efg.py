@@ -38,8 +38,9 @@ Information sets are the hand classes, numbered in sflp's class order (:data:`sf
 ``shove`` and BB's ``fold``, ``call``, listed in that order at every node (OpenSpiel numbers
 actions by their first appearance: fold = 0, shove = 1, call = 2).  OpenSpiel names an
 information state ``"<player>-<player>-<number>-<name>"``: SB's AKs is ``"0-0-2-AKs"`` and BB's
-72o is ``"1-1-164-72o"`` (:func:`info_state`).  Outcomes are numbered as Gambit wants them, one
-number per payoff vector: 1 for every fold, 2 for every steal, then one per showdown.
+72o is ``"1-1-164-72o"`` (:func:`info_state`; the combo-level game of :mod:`sflp.openspiel.combo`
+names its states by combo: :func:`combo_info_state`).  Outcomes are numbered as Gambit wants them,
+one number per payoff vector: 1 for every fold, 2 for every steal, then one per showdown.
 
 >>> from sflp.core.game import GameConfig
 >>> text = efg_text(GameConfig(stack=10))
@@ -61,7 +62,7 @@ import numpy as np
 
 from sflp.atomic import check_file_target, check_name, write_bytes
 from sflp.checks import short
-from sflp.core.cards import CLASS_NAMES, CLASS_SIZES, N_CLASSES, class_id
+from sflp.core.cards import CLASS_NAMES, CLASS_SIZES, N_CLASSES, N_COMBOS, class_id, combo_name, parse_combo
 from sflp.core.game import DEALS, GameConfig, PushFoldGame
 from sflp.errors import ArgumentTypeError, ConfigError, NotationError, OutputError
 
@@ -94,6 +95,37 @@ def info_state(player: str, hand: str) -> str:
                             "and s/o ('AKs', 'T9o')") from None
     p = PLAYER_INDEX[key]
     return f"{p}-{p}-{k + 1}-{CLASS_NAMES[k]}"
+
+
+def combo_info_state(player: str, combo) -> str:
+    """The information-state string of ``player``'s (``"sb"``/``"bb"``) combo in a combo-level
+    policy: ``"<p>-<p>-<k + 1>-<name>"``, OpenSpiel's form of :func:`~sflp.openspiel.efg.info_state`
+    with ``k`` the combo id (``0..1325``, :mod:`sflp.core.cards`) and ``name`` its
+    :func:`~sflp.core.cards.combo_name`, higher card first.  ``combo`` is a combo id or any
+    spelling :func:`~sflp.core.cards.parse_combo` reads (``"AhKd"``, ``"kdah"``).  An unknown player
+    is a :class:`~sflp.errors.ConfigError`, a bad combo a :class:`~sflp.errors.NotationError`,
+    each quoting the bad value.
+
+    >>> combo_info_state("sb", 0), combo_info_state("bb", 1325), combo_info_state("sb", "kdah")
+    ('0-0-1-2d2c', '1-1-1326-AsAh', '0-0-1310-AhKd')
+    """
+    key = player.strip().lower() if isinstance(player, str) else None
+    if key not in PLAYER_INDEX:
+        raise ConfigError(f"player={short(player)}: expected 'sb' or 'bb'")
+    if isinstance(combo, (int, np.integer)) and not isinstance(combo, (bool, np.bool_)):
+        if not 0 <= combo < N_COMBOS:
+            raise NotationError(f"combo={short(combo)}: a combo id is in 0..{N_COMBOS - 1}")
+        k = int(combo)
+    elif isinstance(combo, str):
+        try:
+            k = parse_combo(combo)
+        except NotationError:
+            raise NotationError(f"combo {short(combo)} is not a combo: expected two cards such as 'AhKd', "
+                                "or a combo id in 0..1325") from None
+    else:
+        raise NotationError(f"combo={short(combo)}: expected a combo such as 'AhKd' or a combo id in 0..1325")
+    p = PLAYER_INDEX[key]
+    return f"{p}-{p}-{k + 1}-{combo_name(k)}"
 
 
 def _number(v: float) -> str:

@@ -79,7 +79,8 @@ def policy_folder(folder: Path | str, stacks: Sequence[float] | None = None) -> 
     :func:`sflp.openspiel.read_policy`), keeping only ``stacks`` when given (each must be there),
     and the names of the files of other stacks.  Every refusal is one
     :class:`~sflp.errors.ConfigError` naming the folder or the file."""
-    from sflp.openspiel.bridge import policy_game, read_policy
+    from sflp.openspiel.game import policy_game
+    from sflp.openspiel.policy_file import read_policy
 
     if not isinstance(folder, (str, os.PathLike)) or not os.fspath(folder):
         raise ArgumentTypeError(f"folder={short(folder)}: expected the folder of policy files (a str or a Path)")
@@ -205,7 +206,7 @@ def verify_stacks(policies: Mapping, base, *, sources: Mapping | None = None, fo
     pass each stack's exact equilibrium, ``progress(stack)`` is called after each.  At least one
     policy is needed."""
     from sflp.core.game import GameConfig
-    from sflp.openspiel.bridge import verify
+    from sflp.openspiel.policy import verify
 
     if not isinstance(base, GameConfig):
         raise ArgumentTypeError(f"base={short(base)} is a {type(base).__name__}, not a GameConfig: pass "

@@ -6,6 +6,10 @@ a range string; :func:`grid_csv_text` / :func:`read_grid_csv` write and read the
 (``sb_push_<S>bb.csv`` of a chart set, written by :mod:`sflp.charts.media.csv` through this
 module), so the grid's text format lives in one place.
 
+The module is one piece, though over 600 lines: every SPEC format is read here into one
+:class:`StrategySpec`, with one form of error (``<file>, line <n>: ...``; the JSON reader at the
+end exists to give those errors their line numbers), so that a new format is one more reader here.
+
 This module sits above :mod:`sflp.core.ranges` and below the modules that *use* strategies
 (:mod:`sflp.study.verify`, :mod:`sflp.study.simulate`, :mod:`sflp.study.exploit`); it needs only numpy and the
 standard library.  :mod:`sflp.study.verify` re-exports its names for compatibility.

@@ -1,9 +1,8 @@
-r"""OpenSpiel and sflp, both ways: the exported game loaded in OpenSpiel, and OpenSpiel policies
-read back as sflp strategies and scored exactly.
+r"""OpenSpiel policies and sflp strategies, both ways: a policy read back as sflp strategies and
+scored exactly, and sflp's strategies written as a policy.  (The game they are played in, loaded
+in OpenSpiel and checked, is :mod:`sflp.openspiel.game`'s.)
 
-* :func:`load_game` -- ``pyspiel.load_efg_game`` of :func:`sflp.openspiel.efg.efg_text`: the
-  push/fold game in OpenSpiel's C++ (CFR, CFR+, MCCFR, ``pyspiel.nash_conv``, ...);
-* :func:`to_strategy` -- an OpenSpiel policy on that game as two
+* :func:`to_strategy` -- an OpenSpiel policy on the exported game as two
   :class:`~sflp.study.strategy.StrategySpec` (SB's shove and BB's call frequency of each class);
 * :func:`from_strategy` -- the reverse: sflp strategies as OpenSpiel's policy table, ``{info
   state: [(action, probability), ...]}``, which ``pyspiel.nash_conv`` and ``pyspiel.TabularPolicy``
@@ -15,37 +14,30 @@ returns), a ``pyspiel.Policy`` (``average_policy()`` of the C++ solvers; read st
 the ``game`` is needed), an ``open_spiel.python.policy.TabularPolicy`` (the Python solvers'
 ``average_policy()``), any other ``open_spiel.python.policy.Policy`` (read state by state, with
 the ``game``), or a plain mapping ``{information state: [(action, probability), ...]}`` (or
-``{information state: {action: probability}}``), such as ``policy_table()`` written to JSON.
+``{information state: {action: probability}}``), such as ``policy_table()`` written to JSON (read
+back by :func:`~sflp.openspiel.policy_file.read_policy`).
 Actions are OpenSpiel's numbers (fold 0, shove 1, call 2) or their names; as text (a JSON
 object's keys) exactly ``"0"``, ``"1"``, ``"2"`` or ``"fold"``, ``"shove"``, ``"call"``.
 
 A policy is on one of two levels.  **Class level** is the exported game's: 338 information
 states, one per player and hand class (:func:`sflp.openspiel.efg.info_state`).  **Combo level**
 has 2,652, one per player and combo, named the same way with the combo id ``k`` of
-:mod:`sflp.core.cards`: ``"<player>-<player>-<k + 1>-<combo>"`` (:func:`combo_info_state`; SB's
-combo 0 is ``"0-0-1-2d2c"``, BB's 1,325 ``"1-1-1326-AsAh"``), for a solver of the 1,326-combo
-game.  A combo-level policy is a mapping (or a file, or a tabular policy) keyed by combo states,
-or an OpenSpiel ``Policy`` on the combo-level game (:mod:`sflp.openspiel.combo`'s ``.efg``, which
-:func:`check_game` accepts as sflp's game too); :func:`to_strategy` reads it into combo-level
-strategies, :func:`verify` scores it exactly (at class level when every class is played alike,
-which is exact by suit symmetry, else at combo level: :mod:`sflp.study.verify`), and
-:func:`from_strategy` ``(..., combos=True)`` writes one.  A policy mixing the two levels is
+:mod:`sflp.core.cards`: ``"<player>-<player>-<k + 1>-<combo>"``
+(:func:`~sflp.openspiel.efg.combo_info_state`; SB's combo 0 is ``"0-0-1-2d2c"``, BB's 1,325
+``"1-1-1326-AsAh"``), for a solver of the 1,326-combo game.  A combo-level policy is a mapping
+(or a file, or a tabular policy) keyed by combo states, or an OpenSpiel ``Policy`` on the
+combo-level game (:mod:`sflp.openspiel.combo`'s ``.efg``, which
+:func:`~sflp.openspiel.game.check_game` accepts as sflp's game too); :func:`to_strategy` reads it
+into combo-level strategies, :func:`verify` scores it exactly (at class level when every class
+is played alike, which is exact by suit symmetry, else at combo level: :mod:`sflp.study.verify`),
+and :func:`from_strategy` ``(..., combos=True)`` writes one.  A policy mixing the two levels is
 refused, and either level must name all of its states.
 
-Only the mapping needs nothing but sflp; the rest needs OpenSpiel (:data:`INSTALL_HINT`),
-imported on first use.  A policy that misses an information state, names an
-information state or action the game does not have, or whose probabilities at a state do not sum
-to 1 (within :data:`SUM_TOLERANCE`) is refused with one :class:`~sflp.errors.ConfigError` naming
-the state.
-
-The game travels with the policy: a policy table sflp writes (:func:`from_strategy` with
-``config=``) carries its structure under the key :data:`GAME_KEY` (``"_sflp_game": {"stack": 10,
-"small_blind": 0.5, "big_blind": 1, "ante": 0, "bb_ante": 0, "sflp": "0.1.0"}``), which
-:func:`read_policy` keeps and :func:`verify` checks: a policy scored in a game it was not made for
-is refused, naming both games.  A policy without the key is scored in the game asked.  A pyspiel
-game given to :func:`verify` (or the game a Python policy carries) must be sflp's push/fold game
-of that ``config``: another game (``kuhn_poker``), or sflp's game of another structure, is refused
-(:func:`check_game`).  :func:`efg_config` reads the structure back from an ``.efg`` file sflp wrote.
+Only the mapping needs nothing but sflp; the rest needs OpenSpiel
+(:data:`~sflp.openspiel.game.INSTALL_HINT`), imported on first use.  A policy that misses an
+information state, names an information state or action the game does not have, or whose
+probabilities at a state do not sum to 1 (within :data:`SUM_TOLERANCE`) is refused with one
+:class:`~sflp.errors.ConfigError` naming the state.
 
 Terms: OpenSpiel's ``nash_conv`` is the sum over both players of what a best response gains over
 the policy, which is what sflp calls the (total) exploitability; OpenSpiel's ``exploitability``
@@ -54,331 +46,38 @@ is half of it (``nash_conv / 2``).
 
 from __future__ import annotations
 
-import contextlib
-import json
 import numbers
-import os
 import re
-import sys
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import NamedTuple
 
 import numpy as np
 
-from sflp.checks import parse_number, short
-from sflp.core.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_CLASS, N_CLASSES, N_COMBOS, combo_name, parse_combo
+from sflp.checks import short
+from sflp.core.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_CLASS, N_CLASSES, N_COMBOS, combo_name
 from sflp.errors import ArgumentTypeError, ConfigError, NotationError
-from sflp.inputs import parse_json, read_bytes, read_text
-from sflp.openspiel.efg import (
-    ACTION_IDS,
-    ACTIONS,
-    HEADER,
-    MAX_EFG_BYTES,
-    PLAYER_INDEX,
-    STRUCTURE_FIELDS,
-    efg_text,
-    info_state,
-    structure_text,
+from sflp.openspiel.efg import ACTION_IDS, ACTIONS, combo_info_state, info_state
+from sflp.openspiel.game import (
+    GAME_KEY,
+    check_game,
+    check_policy_game,
+    game_entry,
+    game_level,
+    policy_game,
+    pyspiel,
+    quiet_stderr,
 )
 
-INSTALL_HINT = "pip install 'open-spiel>=1.5' (in a checkout of sflp: pip install -e '.[openspiel]')"
-"""What installs OpenSpiel (sflp itself is not on PyPI: its ``openspiel`` extra works from a
-checkout or a wheel of sflp, ``pip install 'sflp-0.1.0-py3-none-any.whl[openspiel]'``)."""
-GAME_KEY = "_sflp_game"
-"""The key under which a policy table sflp writes names its game (:func:`game_entry`); OpenSpiel
-never uses it (drop it before ``pyspiel.TabularPolicy(table)``: ``table.pop(GAME_KEY, None)``)."""
 SUM_TOLERANCE = 1e-9
 """How far a state's probabilities may sum from 1 (float rounding of a normalised policy is ~1e-16)."""
 _ACTION_NAMES = {v: k for k, v in ACTION_IDS.items()}
 _STATES = {info_state(player, hand): (player, k) for player in ("sb", "bb") for k, hand in enumerate(CLASS_NAMES)}
 """The class level's 338 information states: ``{state: (player, class id)}``."""
-
-
-def combo_info_state(player: str, combo) -> str:
-    """The information-state string of ``player``'s (``"sb"``/``"bb"``) combo in a combo-level
-    policy: ``"<p>-<p>-<k + 1>-<name>"``, OpenSpiel's form of :func:`~sflp.openspiel.efg.info_state`
-    with ``k`` the combo id (``0..1325``, :mod:`sflp.core.cards`) and ``name`` its
-    :func:`~sflp.core.cards.combo_name`, higher card first.  ``combo`` is a combo id or any
-    spelling :func:`~sflp.core.cards.parse_combo` reads (``"AhKd"``, ``"kdah"``).  An unknown player
-    is a :class:`~sflp.errors.ConfigError`, a bad combo a :class:`~sflp.errors.NotationError`,
-    each quoting the bad value.
-
-    >>> combo_info_state("sb", 0), combo_info_state("bb", 1325), combo_info_state("sb", "kdah")
-    ('0-0-1-2d2c', '1-1-1326-AsAh', '0-0-1310-AhKd')
-    """
-    key = player.strip().lower() if isinstance(player, str) else None
-    if key not in PLAYER_INDEX:
-        raise ConfigError(f"player={short(player)}: expected 'sb' or 'bb'")
-    if isinstance(combo, (int, np.integer)) and not isinstance(combo, (bool, np.bool_)):
-        if not 0 <= combo < N_COMBOS:
-            raise NotationError(f"combo={short(combo)}: a combo id is in 0..{N_COMBOS - 1}")
-        k = int(combo)
-    elif isinstance(combo, str):
-        try:
-            k = parse_combo(combo)
-        except NotationError:
-            raise NotationError(f"combo {short(combo)} is not a combo: expected two cards such as 'AhKd', "
-                                "or a combo id in 0..1325") from None
-    else:
-        raise NotationError(f"combo={short(combo)}: expected a combo such as 'AhKd' or a combo id in 0..1325")
-    p = PLAYER_INDEX[key]
-    return f"{p}-{p}-{k + 1}-{combo_name(k)}"
-
-
 _COMBO_STATES = {combo_info_state(player, k): (player, k) for player in ("sb", "bb") for k in range(N_COMBOS)}
 """The combo level's 2,652 information states: ``{state: (player, combo id)}``."""
 _COMBO_LIKE = re.compile(r"([01])-\1-\d{1,9}-(\w{4})", re.ASCII)
 """A state that looks like a combo state (its combo perhaps misspelt or misnumbered), for the hint."""
-
-
-def pyspiel():
-    """The ``pyspiel`` module, or sflp's error saying how to install it."""
-    try:
-        import pyspiel as module
-    except ImportError:
-        raise ConfigError(f"OpenSpiel is not installed: {INSTALL_HINT} (wheels for CPython 3.11+ on Linux "
-                          "and macOS)") from None
-    return module
-
-
-@contextlib.contextmanager
-def _quiet_stderr():
-    """OpenSpiel's C++ prints ``OpenSpiel exception: ...`` on fd 2 before raising; sflp turns the
-    exception into its own error, so that copy is dropped."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(devnull)
-
-
-def load_game(config, table=None):
-    """The ``pyspiel`` game of ``config`` (:class:`~sflp.core.game.GameConfig`), loaded from the
-    exported ``.efg`` text (:func:`sflp.openspiel.efg.efg_text`)."""
-    spiel = pyspiel()
-    text = efg_text(config, table)
-    try:
-        with _quiet_stderr():
-            return spiel.load_efg_game(text)
-    except (spiel.SpielError, IndexError) as exc:  # pragma: no cover - the export is checked by the tests
-        raise ConfigError(f"OpenSpiel did not load the exported game: {exc}") from None
-
-
-def same_game(a, b) -> bool:
-    """Whether two :class:`~sflp.core.game.GameConfig` are the same structure, field by field as floats."""
-    return all(float(getattr(a, f)) == float(getattr(b, f)) for f in STRUCTURE_FIELDS)
-
-
-def game_entry(config) -> dict:
-    """What a policy table sflp writes carries under :data:`GAME_KEY`: the structure's five fields
-    (floats, which JSON writes with every digit) and the sflp version that wrote it.
-
-    >>> from sflp.core.game import GameConfig
-    >>> game_entry(GameConfig(stack=10, ante=0.125))  # doctest: +ELLIPSIS
-    {'stack': 10.0, 'small_blind': 0.5, 'big_blind': 1.0, 'ante': 0.125, 'bb_ante': 0.0, 'sflp': '...'}
-    """
-    from sflp import __version__
-    from sflp.core.game import GameConfig
-
-    if not isinstance(config, GameConfig):
-        raise ArgumentTypeError(f"config={short(config)}: expected a GameConfig, e.g. GameConfig(stack=10)")
-    return {**{f: float(getattr(config, f)) for f in STRUCTURE_FIELDS}, "sflp": __version__}
-
-
-def policy_game(policy):
-    """The :class:`~sflp.core.game.GameConfig` a policy names under :data:`GAME_KEY` (a mapping
-    policy only), else None.  The entry is checked: an object of the five structure fields, each
-    a number (JSON's ``10`` or ``10.0``, not text or ``true``), and optionally ``"sflp"``, the
-    version that wrote it; anything else is one :class:`~sflp.errors.ConfigError`."""
-    from sflp.core.game import GameConfig
-
-    if not isinstance(policy, Mapping) or GAME_KEY not in policy:
-        return None
-    entry = policy[GAME_KEY]
-    usage = (f'the policy\'s "{GAME_KEY}" entry: expected {{"stack": 10, "small_blind": 0.5, "big_blind": 1, '
-             '"ante": 0, "bb_ante": 0}}')
-    if not isinstance(entry, Mapping):
-        raise ConfigError(f"{usage}, got {short(entry)}")
-    unknown = sorted(str(k) for k in entry if k not in (*STRUCTURE_FIELDS, "sflp"))
-    missing = [f for f in STRUCTURE_FIELDS if f not in entry]
-    if unknown or missing:
-        what = f"unknown key {short(unknown[0])}" if unknown else f"no {missing[0]!r}"
-        raise ConfigError(f"{usage}; it has {what}")
-    values = {}
-    for f in STRUCTURE_FIELDS:
-        v = entry[f]
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, Decimal)):
-            raise ConfigError(f"{usage}; its {f} is {short(v)}, not a number")
-        values[f] = v
-    try:
-        return GameConfig(**values)
-    except ConfigError as exc:
-        raise ConfigError(f'the policy\'s "{GAME_KEY}" entry is no game: {exc}') from None
-
-
-def check_policy_game(policy, config) -> None:
-    """Refuse ``policy`` in ``config``'s game when it names another game (:func:`policy_game`)."""
-    own = policy_game(policy)
-    if own is not None and not same_game(own, config):
-        raise ConfigError(f"the policy was made for the game of {structure_text(own)} (its \"{GAME_KEY}\" entry), "
-                          f"not {structure_text(config)}: score it in its own game, or give the policy of this one")
-
-
-def _first_sb_state(game):
-    """SB's first decision in the exported game (the first outcome of each deal: AA dealt to both
-    at class level, 2d2c to SB and the first combo that shares no card with it to BB at combo
-    level)."""
-    root = game.new_initial_state()
-    s1 = root.child(root.chance_outcomes()[0][0])
-    return s1, s1.child(s1.chance_outcomes()[0][0])
-
-
-_GAME_LEVELS = {N_CLASSES: "class", N_COMBOS: "combo"}
-"""A pyspiel game of sflp's at each level, told by its chance outcomes at a node (the root deals
-SB's hand): 169 classes (:func:`load_game`) or 1,326 combos (the combo-level ``.efg``)."""
-
-
-def game_level(game) -> str:
-    """``"class"`` or ``"combo"``: the level of a pyspiel game :func:`check_game` accepts."""
-    return _GAME_LEVELS[game.max_chance_outcomes()]
-
-
-def check_game(game, config=None) -> None:
-    """Refuse a ``game`` that is not sflp's exported push/fold game (of ``config``, when given), at
-    class level (:func:`load_game`) or at combo level (the combo-level ``.efg``, whose information
-    states are :func:`combo_info_state`'s).
-
-    Checked, cheapest first: its size (2 players; 3 distinct actions, fold 0, shove 1, call 2;
-    169 chance outcomes, the hand classes, or 1,326, the combos), the name of its first
-    information state (SB's AA, ``"0-0-1-AA"``, or SB's combo 0, ``"0-0-1-2d2c"``), and with
-    ``config`` three payoffs: SB's fold, BB's fold and a showdown (AA v KK; at combo level 2d2c v
-    AsAh), each equal to sflp's for ``config``
-    (within 1e-12 relative), so that a game of another stack, blinds or antes is refused.  The
-    class showdown is the one :func:`sflp.openspiel.efg.showdown_payoffs` writes; the combo one
-    is formed here from the pair's board counts and the payoffs of :mod:`sflp.core.payoff`."""
-    spiel = pyspiel()
-    try:
-        shape = (game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes())
-        name = game.get_type().short_name
-    except (AttributeError, TypeError):
-        raise ConfigError(f"game={short(game)}: expected a pyspiel game, the game of "
-                          "sflp.openspiel.load_game(config)") from None
-    if shape[:2] != (2, 3) or shape[2] not in _GAME_LEVELS:
-        raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: it has {shape[0]} players, "
-                          f"{shape[1]} distinct actions and up to {shape[2]} chance outcomes a node; sflp's has 2, 3 "
-                          f"(fold, shove, call) and {N_CLASSES} (the hand classes; {N_COMBOS} at combo level): load "
-                          "it with sflp.openspiel.load_game(config)")
-    combos = _GAME_LEVELS[shape[2]] == "combo"
-    want_first, what_first = (combo_info_state("sb", 0), "SB's combo 0, 2d2c") if combos else \
-        (info_state("sb", "AA"), "SB's AA")
-    try:
-        with _quiet_stderr():
-            s1, sb = _first_sb_state(game)
-            first = sb.information_state_string() if sb.current_player() == 0 else None
-            if first != want_first:
-                raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: its first information state "
-                                  f"is {short(first)}, sflp's is {want_first!r} ({what_first})")
-            if config is None:
-                return
-            fold = sb.child(ACTION_IDS["fold"]).returns()[0]
-            # a showdown whose wins and losses differ (2d2c v 2h2s would pay 0 at every stack)
-            matchup, bb_state = ("2d2c v AsAh", combo_info_state("bb", N_COMBOS - 1)) if combos else \
-                ("AA v KK", info_state("bb", "KK"))
-            shove = None
-            for action, _ in s1.chance_outcomes():
-                state = s1.child(action).child(ACTION_IDS["shove"])
-                if state.information_state_string() == bb_state:
-                    shove = state
-                    break
-            if shove is None:
-                raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: BB is never dealt "
-                                  f"{matchup.split(' v ')[1]} against SB's {matchup.split(' v ')[0]}")
-            got = (fold, shove.child(ACTION_IDS["fold"]).returns()[0], shove.child(ACTION_IDS["call"]).returns()[0])
-    except spiel.SpielError as exc:
-        raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: {short(str(exc), 120)}") from None
-    want = _combo_payoffs(config, N_COMBOS - 1) if combos else _class_payoffs(config)
-    if any(abs(a - b) > 1e-12 * max(1.0, abs(b)) for a, b in zip(got, want)):
-        raise ConfigError("the game given is sflp's push/fold game of another structure, not "
-                          f"{structure_text(config)}: "
-                          f"SB's {matchup} showdown pays {got[2]!r} bb there, {want[2]!r} here (SB's fold {got[0]!r} "
-                          f"and {want[0]!r}): load the game of this config, sflp.openspiel.load_game(config)")
-
-
-def _class_payoffs(config) -> tuple[float, float, float]:
-    """SB's fold, steal and AA v KK showdown payoffs as the class-level ``.efg`` writes them."""
-    from sflp.openspiel.efg import showdown_payoffs
-
-    f, g, c, _ = showdown_payoffs(config)
-    return f, g, float(c[0, CLASS_NAMES.index("KK")])
-
-
-def _combo_payoffs(config, bb_combo: int) -> tuple[float, float, float]:
-    """SB's fold, steal and showdown payoffs of SB's combo 0 against ``bb_combo``, each exact and
-    rounded once: the showdown is ``(win W + lose L + tie T) / 1,712,304`` from the pair's board
-    counts."""
-    from sflp.core.equity import load_table
-    from sflp.core.payoff import terminal_payoffs
-
-    nodes = terminal_payoffs(config)
-    stack = config.exact()["stack"]
-    w, t, lose = load_table().combo_counts(0, bb_combo)
-    showdown = (nodes["win"].at(stack) * w + nodes["lose"].at(stack) * lose + nodes["tie"].at(stack) * t) \
-        / (w + t + lose)
-    return float(nodes["fold"].at(stack)), float(nodes["steal"].at(stack)), float(showdown)
-
-
-_TITLE = re.compile(re.escape(HEADER) + r': stack (?P<stack>[^ ",]+) bb, SB (?P<small_blind>[^ ",]+), '
-                    r'BB (?P<big_blind>[^ ",]+), ante (?P<ante>[^ ",]+), BB ante (?P<bb_ante>[^ ",]+)')
-"""The structure in the title of every ``.efg`` sflp writes (:func:`sflp.openspiel.efg.efg_text`)."""
-
-
-def efg_config(path):
-    """The :class:`~sflp.core.game.GameConfig` of an ``.efg`` file sflp wrote, read from its title
-    (``EFG 2 R "sflp heads-up push/fold: stack 10 bb, SB 0.5, BB 1, ante 0, BB ante 0" ...``) and
-    proved: the file's tree (from its first node on; the title and comment may differ) must be the
-    tree sflp writes for that structure, so a title that rounds its numbers, a file of another
-    sflp version or an edited file is refused, never scored in a game it does not hold.  Read with
-    :func:`sflp.inputs.read_text` (a regular file of at most
-    :data:`~sflp.openspiel.efg.MAX_EFG_BYTES`; a FIFO is refused, never waited on).  A larger file
-    is read as a combo-level game (:func:`sflp.openspiel.combo.combo_efg_config`: its title says
-    ``combo level``, and its tree is proved streaming)."""
-    from sflp.core.game import GameConfig
-
-    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
-        raise ArgumentTypeError(f"path={short(path)}: expected the .efg file to read (a str or a Path)")
-    what = f".efg file {short(os.fspath(path), 300)}"
-    try:
-        large = os.stat(path).st_size > MAX_EFG_BYTES
-    except OSError:
-        large = False  # read_text says what is wrong
-    if large:  # a combo-level game (354 MB) is proved streaming; anything else that large is refused there
-        from sflp.openspiel.combo import combo_efg_config
-
-        return combo_efg_config(path, what)
-    text = read_text(path, what, max_bytes=MAX_EFG_BYTES)
-    title = text.split("\n", 1)[0]
-    match = _TITLE.match(title)
-    if match is None:
-        raise ConfigError(f"{what} is not a game sflp wrote: its first line is {short(title, 100)}, not "
-                          f"{HEADER}: stack ... bb, SB ..., BB ..., ante ..., BB ante ...\"")
-    values = {f: parse_number(match[f], f"{what}: {f}") for f in STRUCTURE_FIELDS}
-    try:
-        config = GameConfig(**values)
-    except ConfigError as exc:
-        raise ConfigError(f"{what} names no valid game: {exc}") from None
-    tree = text.find("\nc ")
-    expected = efg_text(config)
-    if tree < 0 or text[tree:] != expected[expected.index("\nc "):]:
-        raise ConfigError(f"{what} is titled {structure_text(config)}, but its tree is not the game sflp writes for "
-                          "that structure (written by another sflp version, or edited): export it again with "
-                          "sflp export efg")
-    return config
 
 
 class Strategies(NamedTuple):
@@ -445,7 +144,7 @@ def state_rows(policy, game) -> dict[str, list]:
     bb_states = N_CLASSES if game_level(game) == "class" else N_COMBOS
     seen_bb = 0
     try:
-        with _quiet_stderr():
+        with quiet_stderr():
             outcomes = [a for a, _ in root.chance_outcomes()]
             # the first, the last and the middle SB hand first: at combo level 2d2c, AsAh and a
             # 6s5s, which share no card, so their deals cover every BB combo
@@ -495,146 +194,6 @@ def policy_rows(policy, game=None) -> dict[str, list]:
         return state_rows(policy, game)
     raise ConfigError(f"policy of type {type(policy).__name__}: expected an OpenSpiel policy or a mapping "
                       "{information state: [(action, probability), ...]}")
-
-
-MAX_POLICY_BYTES = 4_000_000
-"""A policy file larger than this is refused before it is read (the class game's 338 states take
-~25 KB, the combo game's 2,652 about 100 KB, 350 KB indented)."""
-
-
-def read_policy(path) -> dict:
-    """A policy written as JSON (``{information state: [[action, probability], ...]}``, e.g.
-    ``json.dump(solver.tabular_average_policy().policy_table(), fh)``, or ``{information state:
-    {action: probability}}``), as a mapping for :func:`to_strategy`.
-
-    The file is read by :func:`sflp.inputs.read_json`: a regular file of at most
-    :data:`MAX_POLICY_BYTES` (a FIFO or a device is refused, never waited on), UTF-8, strict JSON
-    (a key twice in one object, ``NaN``, an integer of more than 100 digits or nesting too deep is
-    refused; an action listed twice in a state's object is refused naming the state).  A policy
-    sflp wrote keeps its :data:`GAME_KEY` entry, which :func:`verify` checks.
-
-    OpenSpiel's ``TabularPolicy.serialize()`` text is read too (:func:`parse_serialized`: plain
-    text, every probability exact in the default hex form).  Its other forms are refused with the
-    two lines that write the JSON (:data:`JSON_HINT`): ``to_string()`` text (its probabilities
-    have 6 digits, so they would not even sum to 1 within :data:`SUM_TOLERANCE`) and a pickle
-    (sflp never unpickles a file: unpickling runs whatever code the file names)."""
-    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
-        raise ArgumentTypeError(f"path={short(path)}: expected the policy file to read (a str or a Path)")
-    what = f"policy file {short(os.fspath(path), 300)}"
-    data = read_bytes(path, what, max_bytes=MAX_POLICY_BYTES)
-    if data.startswith(b"\x80"):  # pickle protocol 2 or later
-        raise ConfigError(f"{what} is a pickle, not JSON (sflp never unpickles a file); {JSON_HINT}")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{what} is not UTF-8 text (byte {exc.start:,} is not); {JSON_HINT}") from None
-    if text.startswith(SERIALIZED):
-        return parse_serialized(text, what)
-    try:
-        data = parse_json(text, what)
-    except ConfigError:
-        kind = _openspiel_text(text)
-        if kind is not None:
-            raise ConfigError(f"{what} is OpenSpiel's {kind} text, not JSON; {JSON_HINT}") from None
-        twice = _action_twice(text)
-        if twice is None:
-            raise
-        raise ConfigError(f"{what}: policy state {short(twice[0])} lists the action {short(twice[1])} twice "
-                          "(a key twice in one JSON object)") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{what}: expected a JSON object {{information state: [[action, probability], ...]}}, "
-                          f"got a {type(data).__name__}")
-    return data
-
-
-JSON_HINT = ("write the policy table as JSON: `import json` and `json.dump(policy.policy_table(), "
-             "open('policy.json', 'w'))` (a Python TabularPolicy: policy.to_dict())")
-"""The two lines that write an OpenSpiel policy as the JSON :func:`read_policy` reads."""
-_TO_STRING_LINE = re.compile(r"[^\n:]+: *( +-?\d+=\S+)+")
-"""One line of ``TabularPolicy.to_string()``: ``0-0-1-AA:  0=0.25 1=0.75``."""
-
-
-SERIALIZED = "TabularPolicy:"
-"""How ``pyspiel.TabularPolicy.serialize()`` text begins."""
-_DELIMITER = "<~>"
-"""``serialize()``'s default delimiter between states and their entries."""
-_SERIALIZED_NUMBER = re.compile(r"-?0x[0-9a-f]+(\.[0-9a-f]*)?p[+-]?\d{1,5}|-?\d{1,20}(\.\d{1,40})?", re.I)
-"""A probability as ``serialize()`` writes it: C's ``%a`` hex form (the default, exact:
-``0x1p-1``) or a fixed decimal (``serialize(double_precision=6)``: ``0.500000``)."""
-
-
-def parse_serialized(text: str, what: str = "the policy") -> dict[str, list[tuple[int, float]]]:
-    """``{state: [(action, probability), ...]}`` of ``pyspiel.TabularPolicy.serialize()`` text:
-    ``TabularPolicy:`` then ``state<~>action=probability,...<~>state<~>...`` (OpenSpiel's
-    ``policy.h``), each probability in C's ``%a`` hex form, which :meth:`float.fromhex` reads
-    exactly, or as a fixed decimal.  Plain text, read without ``eval`` or pickle; a state twice,
-    an action that is no whole number, a probability in another form (``nan``, ``inf``) or another
-    delimiter than the default ``<~>`` is one :class:`~sflp.errors.ConfigError`.
-
-    >>> parse_serialized("TabularPolicy:0-0-1-AA<~>0=0x0p+0,1=0x1p+0<~>1-1-1-AA<~>0=0x1p-1,2=0x1p-1")
-    {'0-0-1-AA': [(0, 0.0), (1, 1.0)], '1-1-1-AA': [(0, 0.5), (2, 0.5)]}
-    """
-    body = text[len(SERIALIZED):].rstrip("\n")
-    parts = body.split(_DELIMITER) if body else []
-    if len(parts) % 2:
-        raise ConfigError(f"{what}: OpenSpiel's serialize() text, but not as serialize() writes it with its default "
-                          f"delimiter {_DELIMITER!r} (state{_DELIMITER}action=probability,...); {JSON_HINT}")
-    table: dict[str, list[tuple[int, float]]] = {}
-    for state, entry in zip(parts[::2], parts[1::2]):
-        if state in table:
-            raise ConfigError(f"{what}: policy state {short(state)} is listed twice")
-        pairs = []
-        for item in entry.split(",")[: len(ACTION_IDS) + 1]:  # more than 3 is refused by the reader of the table
-            action, sep, number = item.partition("=")
-            if not sep or not (action.isascii() and action.isdigit() and len(action) <= 9):
-                raise ConfigError(f"{what}: policy state {short(state)}: {short(item)} is not action=probability")
-            if not _SERIALIZED_NUMBER.fullmatch(number):
-                raise ConfigError(f"{what}: policy state {short(state)}: the probability {short(number)} of action "
-                                  f"{action} is not a number as serialize() writes one (0x1p-1 or 0.500000)")
-            try:
-                p = float.fromhex(number) if "x" in number.lower() else float(number)
-            except OverflowError:
-                raise ConfigError(f"{what}: policy state {short(state)}: the probability {short(number)} of action "
-                                  f"{action} is too large for a float") from None
-            pairs.append((int(action), p))
-        table[state] = pairs
-    return table
-
-
-def _openspiel_text(text: str) -> str | None:
-    """Which of OpenSpiel's other text forms ``text`` is (a ``serialize()`` of another policy,
-    ``to_string()``), else None."""
-    if text.startswith("UniformPolicy:"):
-        return "UniformPolicy.serialize()"
-    first = text.lstrip().split("\n", 1)[0]
-    if _TO_STRING_LINE.fullmatch(first):
-        return "TabularPolicy.to_string()"
-    return None
-
-
-class _Pairs(list):
-    """A JSON object kept as its ``(key, value)`` pairs, duplicates included."""
-
-
-def _action_twice(text: str) -> tuple[str, str] | None:
-    """``(state, action)`` of the first state whose JSON object names an action twice, else None:
-    the text read again, on the error path only, to name the state (numbers are not converted,
-    so nothing here can overflow)."""
-    try:
-        top = json.loads(text, object_pairs_hook=_Pairs, parse_int=lambda _: 0, parse_float=lambda _: 0.0,
-                         parse_constant=lambda _: 0.0)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(top, _Pairs):
-        return None
-    for state, entry in top:
-        if isinstance(entry, _Pairs):
-            seen = set()
-            for action, _ in entry:
-                if action in seen:
-                    return state, action
-                seen.add(action)
-    return None
 
 
 _ACTION_TEXT = {**{name: name for name in ACTION_IDS}, **{str(i): name for name, i in ACTION_IDS.items()}}

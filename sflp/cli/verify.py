@@ -1,0 +1,240 @@
+"""``sflp verify``: strategies and OpenSpiel policies scored against the exact game, one policy
+or a solver's policies at several stacks, with a gate for CI."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+from sflp.checks import parse_stacks
+from sflp.cli.options import (
+    Bar,
+    add_output,
+    add_parser,
+    add_structure,
+    check_structure,
+    config_from,
+    load_spec,
+    number,
+    print_json,
+    show_progress,
+    terminal_width,
+)
+from sflp.errors import ConfigError
+
+GATES = {"max_exploitability": "--max-exploitability", "max_nash_conv": "--max-nash-conv", "max_gain": "--max-gain"}
+"""The bounds of :func:`sflp.testing.judge` and their options."""
+
+
+def _gate_bounds(args) -> dict:
+    """The gate options given, each checked before any work: a finite number >= 0."""
+    from sflp.cli.options import TYPED
+
+    bounds = {}
+    for name, option in GATES.items():
+        bound = getattr(args, name)
+        if bound is not None:
+            if not (math.isfinite(bound) and bound >= 0):
+                raise ConfigError(f"{option} {TYPED.get(option, repr(bound))} must be a finite number >= 0 "
+                                  "(bb per hand)")
+            bounds[name] = bound
+    return bounds
+
+
+def _verify_config(args, policy):
+    """The game to score in: the structure the --efg file and the policy name (they must agree),
+    else the options; an option typed on the command line that contradicts either is refused,
+    naming both."""
+    from sflp.cli.options import STRUCTURE_OPTIONS, TYPED
+    from sflp.openspiel.efg import structure_text
+    from sflp.openspiel.game import policy_game, same_game
+
+    named = []
+    if args.efg is not None:
+        from sflp.openspiel import efg_config
+
+        if not args.efg:
+            raise ConfigError("--efg '' is empty: give the .efg file sflp export efg wrote")
+        named.append((f"--efg {args.efg}", efg_config(args.efg)))
+    own = policy_game(policy) if policy is not None else None
+    if own is not None:
+        named.append((f"--policy {args.policy}", own))
+    if not named:
+        if args.stack is None:
+            raise ConfigError("sflp verify needs --stack (or --efg FILE, or a policy that names its game)")
+        return config_from(args)
+    (first, config), *others = named
+    for what, other in others:
+        if not same_game(config, other):
+            raise ConfigError(f"{first} is the game of {structure_text(config)}, but {what} is a policy of "
+                              f"{structure_text(other)}: score a policy in the game it was made for")
+    for field, option in STRUCTURE_OPTIONS.items():
+        value = getattr(args, field, None)
+        if option in TYPED and value is not None and float(value) != float(getattr(config, field)):
+            raise ConfigError(f"{option} {TYPED[option]} contradicts {first}, the game of {structure_text(config)}: "
+                              f"leave {option} out (the game comes from the file), or give a file of that game")
+    return config
+
+
+def _gate_lines(verdict) -> list[str]:
+    """The gate's verdict as text: one line per check."""
+    lines = ["", f"gate: {'PASS' if verdict.passed else 'FAIL'}"]
+    for c in verdict.checks:
+        sign = "<=" if c.passed else ">"
+        lines.append(f"  {c.figure:<18}{c.value:.6g} {sign} {c.threshold:g} bb/hand  (--{c.bound.replace('_', '-')})"
+                     f"  {'pass' if c.passed else 'FAIL'}")
+    return lines
+
+
+def cmd_verify(args) -> int:
+    from sflp.study.verify import format_text, verify
+    from sflp.testing import judge
+
+    if args.policy is not None and (args.sb is not None or args.bb is not None):
+        raise ConfigError("sflp verify takes --policy FILE (both players) or --sb/--bb SPEC, not both")
+    if args.policy_dir is not None and (args.policy is not None or args.sb is not None or args.bb is not None
+                                        or args.efg is not None):
+        raise ConfigError("sflp verify takes --policy-dir DIR alone (one policy per stack in it), not with "
+                          "--policy, --sb/--bb or --efg")
+    if args.sb is None and args.bb is None and args.policy is None and args.policy_dir is None:
+        raise ConfigError("sflp verify needs --sb SPEC, --bb SPEC or both (a file or a range string), "
+                          "or --policy FILE (an OpenSpiel policy)")
+    bounds = _gate_bounds(args)
+    pair = args.policy is not None or args.policy_dir is not None or (args.sb is not None and args.bb is not None)
+    for name in ("max_nash_conv", "max_gain"):
+        if name in bounds and not pair:
+            raise ConfigError(f"{GATES[name]} judges a pair of strategies: give both players (--policy, or --sb and "
+                              "--bb); --max-exploitability judges one side alone")
+    if args.policy_dir is not None:
+        return _verify_policy_dir(args, bounds)
+    if args.out is not None:
+        raise ConfigError("--out DIR writes a policy set's table (--policy-dir); one policy's report is "
+                          "printed (--json for JSON)")
+    if args.stacks is not None:
+        raise ConfigError("--stacks picks the stacks of --policy-dir DIR; one policy is scored at --stack S")
+    policy = None
+    if args.policy is not None:
+        if not args.policy:
+            raise ConfigError("--policy '' is empty: give the policy's JSON file")
+        from sflp.openspiel import read_policy
+
+        policy = read_policy(args.policy)
+    config = _verify_config(args, policy)
+    if policy is not None:
+        from sflp.openspiel import verify as verify_policy
+
+        report = verify_policy(policy, config, source=args.policy)
+    else:
+        sb = load_spec(args.sb, "sb", "--sb") if args.sb is not None else None
+        bb = load_spec(args.bb, "bb", "--bb") if args.bb is not None else None
+        report = verify(config, sb, bb, exact=args.exact)
+    verdict = judge(report, **bounds) if bounds else None
+    if args.json:
+        out = report.to_dict()
+        if verdict is not None:
+            out.update(verdict.to_dict())
+        print_json(out)
+    else:
+        text = format_text(report, width=terminal_width())
+        print(text if verdict is None else "\n".join([text, *_gate_lines(verdict)]))
+    if verdict is not None and not verdict.passed:
+        if not args.json:
+            worst = verdict.failed[0]
+            what = ("exploitability above" if worst.bound == "max_exploitability" else f"{worst.figure} above")
+            print(f"\nFAIL: {what} --{worst.bound.replace('_', '-')} {worst.threshold:g} bb "
+                  f"({worst.figure} {worst.value:.6g})", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _verify_policy_dir(args, bounds) -> int:
+    """``sflp verify --policy-dir DIR [--stacks ...]``: every stack's policy, one table."""
+    from sflp.cli.options import TYPED
+    from sflp.openspiel.stacks import policy_folder, verify_stacks
+    from sflp.testing import judge
+    from sflp.views.stack_sets import format_scores, scores_dict, write_scores
+
+    if not args.policy_dir:
+        raise ConfigError("--policy-dir '' is empty: give the folder of policy files, one per stack (10bb.json)")
+    if "--stack" in TYPED:
+        raise ConfigError(f"--stack {TYPED['--stack']} scores one policy: with --policy-dir the stacks are the "
+                          "files' (choose some with --stacks 5,10,15)")
+    out_dir = Path(args.out) if args.out is not None else None
+    if out_dir is not None:
+        from sflp.views.stack_sets import SCORES_KIND
+        from sflp.views.stack_sets import check_target as check_set
+
+        if not args.out:
+            raise ConfigError("--out '' is empty: give the folder for verify_stacks.csv and .json")
+        check_set(out_dir, SCORES_KIND)
+    stacks = parse_stacks(args.stacks) if args.stacks is not None else None
+    found, skipped = policy_folder(args.policy_dir, stacks)
+    check_structure(args)  # the blinds and antes alone: each stack is checked with its file, naming it
+    base = config_from(args, stack=2 * (args.small_blind + args.big_blind + 2 * args.ante + args.bb_ante) + 1)
+    policies = {s: p for s, (_, p) in found.items()}
+    sources = {s: name for s, (name, _) in found.items()}
+    with Bar(len(policies), "verify", "stack", show_progress(args)) as bar:
+        scores = verify_stacks(policies, base, sources=sources, folder=args.policy_dir, skipped=skipped,
+                               progress=lambda _: bar.add())
+    verdicts = [judge(s.report, **bounds) for s in scores.scores] if bounds else None
+    files = None
+    if out_dir is not None:
+        from sflp.cli.options import keep_printer
+
+        files = write_scores(scores, out_dir, verdicts, on_keep=keep_printer(out_dir))
+    if args.json:
+        out = scores_dict(scores, verdicts)
+        if files:
+            out["files"] = {k: str(v) for k, v in files.items()}
+        print_json(out)
+    else:
+        print(format_scores(scores, verdicts, files, width=terminal_width()))
+    if verdicts is not None and not all(v.passed for v in verdicts):
+        if not args.json:
+            failed = [f"{s.stack:g}" for s, v in zip(scores.scores, verdicts) if not v.passed]
+            print(f"\nFAIL: the gate failed at {len(failed)} of {len(verdicts)} stacks ({', '.join(failed)} bb)",
+                  file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_commands(sub) -> None:
+    """verify."""
+    p = add_parser(sub, "verify", help="score strategies against the exact equilibrium")
+    add_structure(p, stack_from="the game of --efg FILE, or of a policy that names it")
+    p.add_argument("--sb", default=None, metavar="SPEC", help="SB push strategy: CSV/JSON file or range string")
+    p.add_argument("--bb", default=None, metavar="SPEC", help="BB call strategy: CSV/JSON file or range string")
+    p.add_argument("--policy", default=None, metavar="FILE",
+                   help="an OpenSpiel policy on the exported game (sflp export efg) for both players, as JSON "
+                        "{info state: [[action, probability], ...]} or {info state: {action: probability}}, "
+                        "actions as numbers (fold 0, shove 1, call 2) or names, or the text of "
+                        "TabularPolicy.serialize(); class states (0-0-2-AKs) or combo states (0-0-1310-AhKd); "
+                        "scored exactly, in the game it names if it names one")
+    p.add_argument("--exact", action="store_true",
+                   help="add the exact figures as fractions: each player's best-response gain and their sum "
+                        "(OpenSpiel's nash_conv); always on with --policy")
+    p.add_argument("--policy-dir", default=None, metavar="DIR",
+                   help="score a solver's policies at several stacks in one call: one policy file per stack "
+                        "in DIR (*.json, or *.txt from serialize()), its stack the game it names or its "
+                        "name (10bb.json, cfr_12.5bb.json, 10.json); one table, the worst stack named")
+    p.add_argument("--stacks", default=None, metavar="LIST",
+                   help="with --policy-dir: score these stacks only (5,10,15 or START:STOP:STEP), each "
+                        "must have its file")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="with --policy-dir: also write verify_stacks.csv and verify_stacks.json into DIR "
+                        "(a folder sflp owns, like a chart set's)")
+    p.add_argument("--efg", default=None, metavar="FILE",
+                   help="the .efg file the policy was made on (sflp export efg): the game is read from it, and a "
+                        "--stack, blind or ante that contradicts it is refused")
+    gate = p.add_argument_group("gate (exit 1 when a bound is broken; --json adds \"pass\" and each check)")
+    gate.add_argument("--max-nash-conv", type=number("--max-nash-conv"), default=None, metavar="X",
+                      help="exit 1 when nash_conv, the sum of both players' best-response gains (OpenSpiel's "
+                           "nash_conv), is above X bb/hand")
+    gate.add_argument("--max-gain", type=number("--max-gain"), default=None, metavar="X",
+                      help="exit 1 when either player's best-response gain is above X bb/hand")
+    gate.add_argument("--max-exploitability", type=number("--max-exploitability"), default=None, metavar="X",
+                      help="exit 1 when either side given is more exploitable than X bb/hand, measured from the "
+                           "exact equilibrium value (one side alone too; the two sides sum to nash_conv)")
+    add_output(p)
+    p.set_defaults(func=cmd_verify)
