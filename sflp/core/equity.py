@@ -1,6 +1,6 @@
 """Exact all-in preflop equities: the shipped table, its checksum, and queries.
 
-The module is one piece, though over 600 lines: where the table is looked for, its file, its
+Why one module: it is one piece, though over 600 lines: where the table is looked for, its file, its
 loading and its queries all serve the one pinned table (the folders' checks read its file name
 and magic line), in short sections below.
 

@@ -1,6 +1,6 @@
 r"""The heads-up push/fold game: configuration, payoffs, best responses, exploitability.
 
-The module is one piece, though over 600 lines: the configuration, the payoff matrices, the best
+Why one module: it is one piece, though over 600 lines: the configuration, the payoff matrices, the best
 responses and the :class:`Solution` they score are the one model written out below, and every
 floor imports :class:`GameConfig` and :class:`Solution` from here.
 

@@ -2,7 +2,7 @@
 
 A :class:`Range` holds one weight in ``[0, 1]`` for each of the 1,326 combos (combo ids as in
 :mod:`sflp.core.cards`), so that single combos and partial classes can be represented exactly.
-The module is one piece, though over 600 lines (most of them the grammar below and its parser):
+Why one module: it is one piece, though over 600 lines (most of them the grammar below and its parser):
 the parser, the formatter and :class:`Range` are one notation read both ways (``parse_range``
 makes a ``Range``, whose ``parse`` and ``str`` are that parser and formatter), so that apart they
 would import each other.

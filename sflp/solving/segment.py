@@ -36,7 +36,7 @@ proven error bound (:mod:`sflp.solving.ddeval`, compiled in :mod:`sflp.solving.d
 sign the certificate needs and every published float's rounding is proven from those bounds, and
 a stack where a proof fails is certified by :meth:`SegmentCertificate.solution`.
 
-The module stays one piece of about 800 lines because the per-stack certificate, the block's
+Why one module: about 800 lines stay one piece because the per-stack certificate, the block's
 proofs and :class:`SegmentBlock` (which reads the certificate's private plan and exact parts) all
 work on the one set of integer polynomials a :class:`SegmentCertificate` forms.
 """

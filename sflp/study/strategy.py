@@ -6,7 +6,7 @@ a range string; :func:`grid_csv_text` / :func:`read_grid_csv` write and read the
 (``sb_push_<S>bb.csv`` of a chart set, written by :mod:`sflp.charts.media.csv` through this
 module), so the grid's text format lives in one place.
 
-The module is one piece, though over 600 lines: every SPEC format is read here into one
+Why one module: it is one piece, though over 600 lines: every SPEC format is read here into one
 :class:`StrategySpec`, with one form of error (``<file>, line <n>: ...``; the JSON reader at the
 end exists to give those errors their line numbers), so that a new format is one more reader here.
 

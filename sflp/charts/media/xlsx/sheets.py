@@ -3,6 +3,9 @@
 What each sheet shows, and in which order the workbook holds them, is in :mod:`.workbook`; the
 cells they are made of (geometry, styles, text cells, print setup, notes) are :mod:`.cells`'.
 The threshold cells follow the one label and colour rule of every medium (:mod:`sflp.charts.scale`).
+
+Why one module: the six builders are one list (the workbook's sheets, in order) that share the
+sheets' notes and number formats; a module a sheet would scatter them over six files of 100 lines.
 """
 
 from __future__ import annotations
