@@ -51,7 +51,7 @@ def readme_commands() -> list[str]:
 POLICY_JSON = ("python -c \"import json, sflp; s = sflp.solve(sflp.GameConfig(stack=10)); json.dump("
                "sflp.openspiel.from_strategy(s.sb_strategy, s.bb_strategy, config=s.config), "
                "open('policy.json', 'w'))\"")
-"""The README's step that writes the policy table its `sflp verify --policy` example reads."""
+"""docs/OPENSPIEL.md's step that writes the policy table its `sflp verify --policy` examples read."""
 POLICY_SET = ("python -c \"import json, sflp; [json.dump(sflp.openspiel.from_strategy(*sflp.solve(sflp.GameConfig("
               "stack=s)).class_strategies()), open(f'games/{s}bb.json', 'w')) for s in (5, 10, 15)]\"")
 """A solver's policies saved beside the games of `sflp export efg --stacks` (here sflp's own
@@ -105,8 +105,6 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp export efg --stacks 5,10,15 --out games": ("run",),
     "sflp export efg --combos --stack 10 --out combo10.efg": ("slow",),
     "sflp export npz --stack 10 --out combo10.npz": ("run",),
-    "sflp verify --policy-dir games --max-nash-conv 1e-3":
-        ("run", "sflp export efg --stacks 5,10,15 --out games", POLICY_SET),
     "sflp verify --policy-dir games --max-nash-conv 1e-3 --out scores":
         ("run", "sflp export efg --stacks 5,10,15 --out games", POLICY_SET),
     "sflp verify --stack 10 --policy policy.json": ("run", POLICY_JSON),
