@@ -273,3 +273,9 @@ def test_the_readme_atlas_reproduces_the_committed_atlas(shell):
     for frame in ("thresholds", "values", "paths", "ante_thresholds"):
         x, y = getattr(a, frame), getattr(b, frame)
         assert x.equals(y), frame
+
+
+def test_the_readme_is_short():
+    """Issue 44: a README a newcomer reads to the end -- the two commands, what sflp is and why, a
+    short tour -- in at most 300 lines; the manual is docs/."""
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 300
