@@ -365,12 +365,14 @@ def _segment_of(message: str, segments) -> str:
     return "the path"
 
 
-def reprove_path(folder: Path, rows: list[tuple], entry: dict | None) -> int:
+def reprove_path(folder: Path, rows: list[tuple], entry: dict | None) -> tuple[int, object, tuple]:
     """Re-prove the path of ``thresholds_segments.csv`` (:func:`sflp.solving.threshcert.certify_path`
     on its supports, the set's blinds and antes and the shipped table) and check that the roots it
     publishes are the rows of ``thresholds_exact.csv``, one for one, in order: same kind, player,
     hand, segment, polynomial and published text, and the file's interval holding the re-proved
-    root.  Returns the number of segments; else one DataError naming the file and the segment."""
+    root.  Returns the number of segments, the re-proved
+    :class:`~sflp.solving.threshcert.PathCertificate` and ``(config, low, high)`` of the manifest;
+    else one DataError naming the file and the segment."""
     from sflp.charts.readback import _read
     from sflp.errors import SolveError
     from sflp.solving.threshcert import certify_path
@@ -399,7 +401,83 @@ def reprove_path(folder: Path, rows: list[tuple], entry: dict | None) -> int:
         raise DataError(f"{epath} has {len(rows):,} rows, the re-proved path {len(expected):,}: "
                         + (f"line {k + 2} (segment {extra[3]}) is extra" if len(rows) > k
                            else f"the {extra[0]} of segment {extra[3]} at {extra[8]} is missing"))
-    return len(segments)
+    return len(segments), certificate, (config, low, high)
+
+
+def _csv_rows(text: str, path, what: str) -> list[list[str]]:
+    import csv
+    import io
+
+    try:
+        return list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        raise DataError(f"{path} is not a valid CSV file ({what}): {exc}") from None
+
+
+def rederive_thresholds(path: Path, data: bytes, config, low: float, high: float, certificate) -> int:
+    """Re-derive every row of ``thresholds.csv`` from the re-proved path and compare text for text.
+
+    The thresholds the proof states (:func:`sflp.solving.thresholds.thresholds_of_certificate`,
+    the derivation :func:`~sflp.solving.thresholds.compute_thresholds` itself uses) and, when the
+    file has the column, the SC numbers computed again for the set's structure
+    (:func:`sflp.study.sc.sc_numbers`) give the file's exact text
+    (:func:`sflp.charts.threshold_rows.thresholds_csv_text`).  The header must be that text's; a
+    missing, extra, repeated or misplaced row is refused naming the row, and a differing field
+    naming the row, the column, both texts.  Returns the number of rows compared."""
+    from sflp.charts.threshold_rows import thresholds_csv_text
+    from sflp.solving.thresholds import thresholds_of_certificate
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path} is not UTF-8 text (byte {exc.start:,} is not)") from None
+    got = _csv_rows(text, path, "as read")
+    header = got[0] if got else []
+    numbers = None
+    if "sc_number" in header:
+        from sflp.study.sc import sc_numbers
+
+        numbers = sc_numbers(config)
+    want = _csv_rows(thresholds_csv_text(thresholds_of_certificate(config, low, high, certificate), numbers),
+                     path, "re-derived")
+    if header != want[0]:
+        missing = [c for c in want[0] if c not in header]
+        extra = [c for c in header if c not in want[0]]
+        why = (f"column {missing[0]} is missing" if missing else f"column {extra[0]} is not one of its columns"
+               if extra else "its columns are out of order")
+        raise DataError(f"{path}: {why}; the columns are {', '.join(want[0])}")
+    want_rows, got_rows = want[1:], got[1:]
+    where = {tuple(r[:2]): k for k, r in enumerate(want_rows)}
+    seen: dict = {}
+    present = {tuple(r[:2]) for r in got_rows}
+    for k, row in enumerate(got_rows):
+        line = k + 2
+        key = tuple(row[:2])
+        name = ",".join(key)
+        if len(row) != len(header):
+            raise DataError(f"{path} line {line} (row {name[:40]}): {len(row)} fields, the file has "
+                            f"{len(header)} columns")
+        if key not in where:
+            raise DataError(f"{path} line {line}: row {name[:40]} is not a row of the thresholds (player sb or bb, "
+                            "a class name)")
+        if key in seen:
+            raise DataError(f"{path} line {line}: row {name} is given twice (first on line {seen[key]})")
+        seen[key] = line
+        if where[key] != k:
+            expected = ",".join(want_rows[k][:2]) if k < len(want_rows) else None
+            if expected is not None and tuple(want_rows[k][:2]) not in present:
+                raise DataError(f"{path}: row {expected} is missing (the re-derived table has it on line {line})")
+            raise DataError(f"{path} line {line}: row {name} is out of place; the re-derived table has row {expected} "
+                            "here (SB's hands in class-id order, then BB's)")
+        for column, a, b in zip(header, want_rows[k], row):
+            if a != b:
+                raise DataError(f"{path} line {line} (row {name}): column {column} is {b!r:.60}, but the re-proved "
+                                f"path gives {a!r:.60}")
+    if len(got_rows) != len(want_rows):
+        missing = next(",".join(r[:2]) for r in want_rows if tuple(r[:2]) not in seen)
+        raise DataError(f"{path}: row {missing} is missing ({len(got_rows):,} rows, the re-derived table has "
+                        f"{len(want_rows):,})")
+    return len(got_rows)
 
 
 @dataclass
@@ -416,20 +494,30 @@ class ThresholdsCheck:
     verified_manifest: bool = True
     segments: int = 0
     """Segments of ``thresholds_segments.csv`` whose path was re-proved."""
+    rows: int = 0
+    """Rows of ``thresholds.csv`` re-derived from the re-proved path and equal text for text."""
+    float_signs: int = 0
+    """Signs of the path's re-proof decided in floats with a proven error bound."""
+    exact_signs: int = 0
+    """Questions of the path's re-proof decided exactly, with integers (the rest)."""
 
     def to_dict(self) -> dict:
         return {"folder": self.folder, "ok": True, "roots": self.roots, "kinds": self.kinds,
-                "thresholds_numbers": self.numbers, "segments": self.segments,
-                "path": f"path re-proved: {self.segments:,} segments", "manifest_checked": self.verified_manifest}
+                "thresholds_numbers": self.numbers, "thresholds_rows": self.rows, "segments": self.segments,
+                "path": f"path re-proved: {self.segments:,} segments",
+                "path_signs": {"float_with_proven_bound": self.float_signs, "exact_integers": self.exact_signs},
+                "manifest_checked": self.verified_manifest}
 
     def text(self) -> str:
         k = self.kinds
-        return (f"{self.folder}: thresholds certified. {self.roots:,} roots in {EXACT_FILE} re-proven with "
+        return (f"{self.folder}: thresholds certified. {self.roots:,} roots in {EXACT_FILE} checked with "
                 f"integers ({k.get('breakpoint', 0):,} breakpoints, {k.get('crossing', 0):,} 0.5 crossings, "
                 f"{k.get('end', 0)} ends): each interval isolates one root of its polynomial, which rounds to "
                 f"the published 6 decimals; path re-proved: {self.segments:,} segments (each support an "
-                f"equilibrium on its segment, no root missed, the roots those of {EXACT_FILE}); all "
-                f"{self.numbers:,} numbers of {THRESHOLDS_FILE} are published roots"
+                f"equilibrium on its segment, no root missed, the roots those of {EXACT_FILE}), "
+                f"{self.float_signs:,} of its signs decided in floats with a proven error bound and "
+                f"{self.exact_signs:,} questions exactly with integers; all {self.rows:,} rows of "
+                f"{THRESHOLDS_FILE} re-derived from the re-proved path and equal, text for text"
                 + ("" if self.verified_manifest else " (manifest not checked: verify=False)"))
 
 
@@ -499,9 +587,10 @@ def verify_thresholds(folder, *, verify: bool = True) -> ThresholdsCheck:
     if not verify and not (path / SEGMENTS_FILE).exists():
         raise DataError(f"{path} has no {SEGMENTS_FILE}: the path cannot be re-proved (a set made before sflp "
                         "wrote it: make it again)")
-    n_segments = reprove_path(path, rows, entries.get(SEGMENTS_FILE))
+    n_segments, certificate, (config, low, high) = reprove_path(path, rows, entries.get(SEGMENTS_FILE))
     tpath = path / THRESHOLDS_FILE
-    numbers = _numbers_of_thresholds(_read(path, THRESHOLDS_FILE, MAX_BYTES, entries.get(THRESHOLDS_FILE)), tpath)
+    data = _read(path, THRESHOLDS_FILE, MAX_BYTES, entries.get(THRESHOLDS_FILE))
+    numbers = _numbers_of_thresholds(data, tpath)
     for line, text in numbers:
         try:
             value = Fraction(text)
@@ -509,5 +598,7 @@ def verify_thresholds(folder, *, verify: bool = True) -> ThresholdsCheck:
             raise DataError(f"{tpath} line {line}: {text[:40]!r} is not a number") from None
         if value not in published:
             raise DataError(f"{tpath} line {line}: {text} is not the published value of any root of {EXACT_FILE}")
-    return ThresholdsCheck(str(path), len(rows), kinds, len(numbers), verify, n_segments)
+    table_rows = rederive_thresholds(tpath, data, config, low, high, certificate)
+    return ThresholdsCheck(str(path), len(rows), kinds, len(numbers), verify, n_segments, table_rows,
+                           certificate.float_checks, certificate.exact_checks)
 

@@ -239,9 +239,18 @@ def add_commands(sub) -> None:
     p.set_defaults(func=cmd_compare)
 
     p = add_parser(sub, "verify-thresholds",
-                   help="re-check a chart set's thresholds (thresholds_exact.csv) and re-prove its path "
-                        "(thresholds_segments.csv), with integers")
-    p.add_argument("folder", metavar="FOLDER", help="a chart-set folder (sflp chart --out)")
+                   help="re-prove a chart set's or an atlas's thresholds and re-derive its threshold tables "
+                        "from the proof, row for row",
+                   description="Re-prove the thresholds of a chart set (or of every structure and ante path of an "
+                               "atlas) and re-derive every row of its threshold table from that proof, text for "
+                               "text. Decided with integers: each root's isolating interval (opposite signs at its "
+                               "ends, one root by Descartes' rule), its rounding to the published 6 decimals and "
+                               "0.1 bb label, and every sign the float filter leaves open. Decided in floats with a "
+                               "proven error bound: most signs of the path's re-proof (each support an equilibrium "
+                               "on its segment, no root missed); a sign the bound cannot decide goes to integers. "
+                               "The summary says how many of each.")
+    p.add_argument("folder", metavar="FOLDER",
+                   help="a chart-set folder (sflp chart --out) or an atlas (sflp atlas --out)")
     p.add_argument("--no-manifest", action="store_true",
                    help="do not check the files against manifest.json (a folder edited by hand)")
     add_output(p)

@@ -132,7 +132,8 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 def add_parser(sub, name: str, **kw) -> argparse.ArgumentParser:
-    return sub.add_parser(name, formatter_class=HelpFormatter, description=kw.get("help"), **kw)
+    kw.setdefault("description", kw.get("help"))
+    return sub.add_parser(name, formatter_class=HelpFormatter, **kw)
 
 
 def add_structure(p: argparse.ArgumentParser, stack: bool = True, stack_from: str | None = None) -> None:

@@ -209,25 +209,27 @@ def _moebius_matrix(d: int, a: Fraction, b: Fraction) -> np.ndarray | None:
 
 
 def _float_signs(cf: np.ndarray, ce: np.ndarray, a: Fraction, b: Fraction) -> np.ndarray:
-    """Per row, the sign that row's polynomial has on the whole closed ``[a, b]`` (``0 < a < b``)
-    when floats prove it, else 0.
+    """Per row, the sign that row's polynomial has on the whole closed ``[a, b]`` (any ``a < b``:
+    a line's ``t`` may be 0 or negative) when floats prove it, else 0.
 
     The Moebius transform (:func:`sflp.solving.rootcert.moebius`) is linear in the coefficients,
-    ``t = c T`` with ``T >= 0`` exact (scaled by a positive constant, which keeps every sign); in
-    floats ``s = fl(cf Tf)`` with ``cf``, ``Tf`` the rounded
-    coefficients and matrix.  With ``|c - cf| <= ce`` and ``|T - Tf| <= u Tf``, the standard bound of
-    a dot product of ``n = d + 1`` terms gives ``|t - s| <= (gamma_n + u)(1 + u) |cf| Tf +
-    (1 + u) ce Tf``; the code uses twice ``(n + 2) u |cf| Tf + ce Tf`` (computed in floats, whose own
-    roundings the factor 2 covers; ``T``'s entries are scaled to at most 1 and at least ``2^-700``
-    or 0, far from underflow).  When every ``|s_k|`` exceeds its bound and all have one sign,
-    so have the exact coefficients: no root in ``(a, b)`` (Descartes) and ``p(a)``, ``p(b)`` (the first
-    and last coefficients) of that sign."""
+    ``t = c T`` with ``T`` exact (scaled by a positive constant, which keeps every sign; its entries
+    have either sign when ``a`` or ``b`` is negative); in floats ``s = fl(cf Tf)`` with ``cf``, ``Tf``
+    the rounded coefficients and matrix.  With ``|c - cf| <= ce`` and ``|T - Tf| <= u |Tf|``, the
+    standard bound of a dot product of ``n = d + 1`` terms gives ``|t - s| <= (gamma_n + u)(1 + u)
+    |cf| |Tf| + (1 + u) ce |Tf|``; the code uses twice ``(n + 2) u |cf| |Tf| + ce |Tf|`` (computed in
+    floats, whose own roundings the factor 2 covers; ``T``'s entries are scaled to at most 1 in size
+    and at least ``2^-700`` or 0, far from underflow).  Every term of the bound is a product of sizes,
+    so it is never negative, whatever the signs of ``a`` and ``b``.  When every ``|s_k|`` exceeds
+    its bound and all have one sign, so have the exact coefficients: no root in ``(a, b)``
+    (Descartes) and ``p(a)``, ``p(b)`` (the first and last coefficients) of that sign."""
     d = cf.shape[1] - 1
     Tf = _moebius_matrix(d, a, b)
     if Tf is None:
         return np.zeros(len(cf), dtype=np.int8)
     s = cf @ Tf
-    bound = 2.0 * ((d + 3) * _U * (np.abs(cf) @ Tf) + ce @ Tf) + 1e-300
+    size = np.abs(Tf)
+    bound = 2.0 * ((d + 3) * _U * (np.abs(cf) @ size) + ce @ size) + 1e-300
     pos = (s > bound).all(axis=1)
     neg = (s < -bound).all(axis=1)
     out = np.zeros(len(cf), dtype=np.int8)
@@ -314,6 +316,10 @@ class PathCertificate:
     crossings: list[dict]
     over: list[dict]
     exact_checks: int = 0
+    """Sign and root questions the proof decided exactly, with integers (:mod:`sflp.solving.rootcert`)."""
+    float_checks: int = 0
+    """Signs of a polynomial on an interval the proof decided in floats with a proven error bound
+    (:func:`_float_signs`); every other question went to the exact route."""
 
 
 def _isolating_width(b: float, prev: float, nxt: float) -> Fraction:
@@ -346,6 +352,7 @@ def certify_path(config, low: float, high: float, segments, table=None, along: s
     lo_root, hi_root = end_root(low, 0), end_root(high, J - 1)
     floats = [float(a) for a, _, _ in segments] + [float(high)]
     checks = 0
+    decided = 0  # signs the float filter proved
     # 1. breakpoints
     bps: list[Root] = []
     wide: list[Root] = []  # the proof's intervals I_j (the published ones are narrowed inside them)
@@ -377,6 +384,7 @@ def certify_path(config, low: float, high: float, segments, table=None, along: s
         bps.append(publish(found.kind, found.segment, found.name, found.poly, found.lo, found.hi))
         wide.append(found)
         end_ok[j][1], end_ok[j + 1][0] = fl
+        decided += int(np.count_nonzero(fl[0]) + np.count_nonzero(fl[1]))
     ends = [lo_root, *wide, hi_root]
     for j in range(J - 1):
         if not ends[j].hi < ends[j + 1].lo:
@@ -403,6 +411,7 @@ def certify_path(config, low: float, high: float, segments, table=None, along: s
         a, b = ends[j].hi, ends[j + 1].lo
         open_a, open_b = ends[j].kind == "end", ends[j + 1].kind == "end"
         signs = sr.float_signs(a, b).astype(int)
+        decided += int(np.count_nonzero(signs))
         for r in np.flatnonzero(signs == 0).tolist():
             if sr.req[r] == 0 and sr.names[r].startswith("F "):
                 continue  # crossings: isolated below
@@ -450,7 +459,7 @@ def certify_path(config, low: float, high: float, segments, table=None, along: s
             seg_over[(player, hand)] = piece_signs
         crossings.append(seg_cross)
         over.append(seg_over)
-    return PathCertificate(lo_root, hi_root, [s for _, _, s in segments], bps, crossings, over, checks)
+    return PathCertificate(lo_root, hi_root, [s for _, _, s in segments], bps, crossings, over, checks, decided)
 
 
 def certified_hands(cert: PathCertificate, hand_type, n: int = N_CLASSES):

@@ -300,13 +300,12 @@ def compute_thresholds(
         hands = None if hands is None else tuple(_scaled_hand(h, unit) for h in hands)
         merged = [(a * unit, b * unit, sup) for a, b, sup in merged]
         payoffs = PushFoldGame(base, table).payoffs
-    certificate = None
     if certify:
-        from sflp.solving.threshcert import certified_hands, certify_path
+        from sflp.solving.threshcert import certify_path
 
         certificate = certify_path(config, low, high, merged, table)
-        hands = certified_hands(certificate, HandThresholds)
-        merged = _certified_segments(certificate)
+        proven = thresholds_of_certificate(config, low, high, certificate)
+        return replace(proven, lp_solves=follower.lp_solves, pivots=follower.pivots, _payoffs=payoffs)
     breakpoints = tuple(float(seg[0]) for seg in merged[1:])
     return Thresholds(
         config=config,
@@ -318,8 +317,28 @@ def compute_thresholds(
         lp_solves=follower.lp_solves,
         pivots=follower.pivots,
         _payoffs=payoffs,
-        certificate=certificate,
     )
+
+
+def thresholds_of_certificate(config: GameConfig, low: float, high: float, certificate,
+                              along: str | tuple = "stack") -> Thresholds:
+    """The :class:`Thresholds` a proven path states (:class:`sflp.solving.threshcert.PathCertificate`):
+    every hand's intervals, capped flag, published texts and label read off the certified roots
+    (:func:`sflp.solving.threshcert.certified_hands`), the segments' ends those roots' floats.
+
+    The one derivation of the published thresholds from a proof: :func:`compute_thresholds` makes
+    its result with it, and the verifier (:func:`sflp.charts.proof.verify_thresholds`) re-derives a
+    set's ``thresholds.csv`` with it from the path it re-proved, so a row that does not follow from
+    the proof cannot pass."""
+    from sflp.solving.threshcert import certified_hands
+
+    hands = certified_hands(certificate, HandThresholds)
+    if along != "stack":
+        hands = tuple(replace(h, along=along) for h in hands)
+    merged = _certified_segments(certificate)
+    return Thresholds(config=config, low=low, high=high, hands=hands,
+                      breakpoints=tuple(float(seg[0]) for seg in merged[1:]), segments=tuple(merged),
+                      certificate=certificate, along=along)
 
 
 def _merged(segments) -> list[tuple[float, float, Support]]:
@@ -432,19 +451,17 @@ def _line_thresholds(config: GameConfig, along, low, high, table, progress, cert
         hands = None if hands is None else tuple(_scaled_hand(h, unit) for h in hands)
         merged = [(a * unit, b * unit, sup) for a, b, sup in merged]
         payoffs = line_payoffs(start, along, table)
-    certificate = None
     if certify:
-        from sflp.solving.threshcert import certified_hands, certify_path
+        from sflp.solving.threshcert import certify_path
 
         certificate = certify_path(start, low, high, merged, table, along=along)
-        hands = certified_hands(certificate, HandThresholds)
-        merged = _certified_segments(certificate)
+        proven = thresholds_of_certificate(start, low, high, certificate, along)
+        return replace(proven, lp_solves=follower.lp_solves, pivots=follower.pivots, _payoffs=payoffs)
     hands = tuple(replace(h, along=along) for h in hands)
     return Thresholds(
         config=start, low=low, high=high, hands=hands,
         breakpoints=tuple(float(seg[0]) for seg in merged[1:]), segments=tuple(merged),
-        lp_solves=follower.lp_solves, pivots=follower.pivots, _payoffs=payoffs, certificate=certificate,
-        along=along,
+        lp_solves=follower.lp_solves, pivots=follower.pivots, _payoffs=payoffs, along=along,
     )
 
 
