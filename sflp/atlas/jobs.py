@@ -18,7 +18,7 @@ from sflp.errors import ConfigError
 
 KIND = "structure-atlas"
 """The ``kind`` of an atlas's ``manifest.json``."""
-DATASETS = ("thresholds", "values", "paths", "ante_thresholds")
+DATASETS = ("thresholds", "values", "paths", "ante_thresholds", "ante_paths")
 """The atlas's Parquet datasets, each the folder ``<name>.parquet``."""
 PART = "part-0.parquet"
 CHARTS = "charts"

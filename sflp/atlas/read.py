@@ -78,9 +78,10 @@ class _StoredPath:
 
 
 class Atlas:
-    """A structure atlas read back (:func:`read_atlas`): ``thresholds``, ``values``, ``paths`` and
-    ``ante_thresholds`` as pandas DataFrames (with a ``structure`` / ``line`` column, the
-    partition), ``structures`` and ``manifest`` from its ``manifest.json``."""
+    """A structure atlas read back (:func:`read_atlas`): ``thresholds``, ``values``, ``paths``,
+    ``ante_thresholds`` and ``ante_paths`` as pandas DataFrames (with a ``structure`` / ``line``
+    column, the partition), ``structures`` and ``manifest`` from its ``manifest.json``; ``proof``
+    the :class:`sflp.atlas.proof.AtlasCheck` when it was read with ``verify="proof"``."""
 
     def __init__(self, folder: Path, manifest: dict, frames: dict) -> None:
         self.folder = folder
@@ -90,6 +91,8 @@ class Atlas:
         self.values = frames["values"]
         self.paths = frames["paths"]
         self.ante_thresholds = frames["ante_thresholds"]
+        self.ante_paths = frames["ante_paths"]
+        self.proof = None
         self._paths: dict[str, _StoredPath] = {}
 
     def __repr__(self) -> str:
@@ -135,9 +138,43 @@ class Atlas:
         return path.at(stack)
 
 
+LINE_DATASETS = ("ante_thresholds", "ante_paths")
+"""The datasets partitioned by line (``line=<name>/<structure>.parquet``); the others by structure."""
+
+
+def _partition_problem(frame, name: str, part: str, file: str, manifest: dict) -> str | None:
+    """Why the rows of one part file do not belong where its path puts them: a structure's rows
+    must carry that structure's blinds and antes, a line's rows its line's and the stacks of the
+    structure that wrote them."""
+    from sflp.atlas.tables import LINE_COLUMNS
+
+    structures = {s.get("name"): s for s in manifest.get("structures", []) if isinstance(s, dict)}
+    if name in LINE_DATASETS:
+        owner = structures.get(file.removesuffix(".parquet"))
+        ante_path = owner.get("ante_path") if owner else None
+        if not isinstance(ante_path, dict) or ante_path.get("line") != part:
+            return f"{file} is not a structure of line {part} in the manifest"
+        columns, want = LINE_COLUMNS, owner
+        stacks = sorted(set(frame["stack"].tolist()))
+        if stacks != sorted(float(s) for s in ante_path.get("stacks", [])):
+            return f"its stacks are not the ante stacks the manifest gives structure {owner['name']}"
+    else:
+        want = structures.get(part)
+        if want is None:
+            return f"structure {part} is not in the manifest"
+        columns = STRUCTURE_COLUMNS
+    for c in columns:
+        values = frame[c].to_numpy() if len(frame) else np.zeros(0)
+        if len(values) and not (values == float(want[c])).all():
+            bad = float(values[values != float(want[c])][0])
+            return f"a row has {c} {fmt_num(bad)}, but the partition's structure has {fmt_num(float(want[c]))}"
+    return None
+
+
 def _read_dataset(pq, folder: Path, name: str, manifest: dict, key: str):
     """One dataset's files, in the manifest's order (the partition column ``key`` added), as one
-    DataFrame; its schema checked."""
+    DataFrame; its schema checked, and every file's rows checked against the partition its path
+    names (:func:`_partition_problem`)."""
     import pyarrow as pa
 
     schema = schemas()[name]
@@ -145,31 +182,63 @@ def _read_dataset(pq, folder: Path, name: str, manifest: dict, key: str):
     tables = []
     for entry in (listed or {}).get("files", []):
         part, _, file = entry["name"].partition("/")
+        where = folder / (name + ".parquet") / entry["name"]
         if not part.startswith(f"{key}=") or not file.endswith(".parquet") or "/" in file:
-            raise DataError(f"{folder / (name + '.parquet') / entry['name']}: not a {key}=<name>/<file>.parquet file")
-        table = pq.read_table(str(folder / f"{name}.parquet" / entry["name"]))
+            raise DataError(f"{where}: not a {key}=<name>/<file>.parquet file")
+        table = pq.read_table(str(where))
         if table.schema.remove_metadata() != schema:
-            raise DataError(f"{folder / (name + '.parquet') / entry['name']}: not the atlas's {name} schema")
+            raise DataError(f"{where}: not the atlas's {name} schema")
+        problem = _partition_problem(table.to_pandas(), name, part[len(key) + 1:], file, manifest)
+        if problem is not None:
+            raise DataError(f"{where}: its rows do not belong to {part}: {problem}")
         tables.append(table.append_column(key, pa.array([part[len(key) + 1:]] * table.num_rows, type=pa.string())))
     if not tables:
         return schema.append(pa.field(key, pa.string())).empty_table().to_pandas()
     frame = pa.concat_tables(tables).to_pandas()
-    if name == "ante_thresholds":  # a line's stacks come from several jobs' files: in stack order
+    if name in LINE_DATASETS:  # a line's stacks come from several jobs' files: in stack order
         frame = frame.sort_values([key, "stack"], kind="stable", ignore_index=True)
     return frame
 
 
-def read_atlas(folder: Path | str) -> Atlas:
+def _listing_problem(manifest: dict) -> str | None:
+    """Why a manifest's ``folders`` do not list the files of the structures it lists: each
+    structure has one file in ``thresholds``, ``values`` and ``paths``, and one in each line
+    dataset when it has an ante path (an emptied listing would leave the files on disk unchecked)."""
+    from sflp.atlas.jobs import PART
+
+    listed = {f.get("name"): {e.get("name") for e in f.get("files", [])}
+              for f in manifest.get("folders", []) if isinstance(f, dict)}
+    for s in manifest["structures"]:
+        if not isinstance(s, dict) or not isinstance(s.get("name"), str):
+            return "a structure without a name"
+        wanted = [(n, f"structure={s['name']}/{PART}") for n in ("thresholds", "values", "paths")]
+        ante_path = s.get("ante_path")
+        if isinstance(ante_path, dict):
+            wanted += [(n, f"line={ante_path.get('line')}/{s['name']}.parquet") for n in LINE_DATASETS]
+        for dataset, inner in wanted:
+            if inner not in listed.get(f"{dataset}.parquet", set()):
+                return f"it lists structure {s['name']} but not its file {dataset}.parquet/{inner}"
+    return None
+
+
+def read_atlas(folder: Path | str, *, verify: bool | str = True) -> Atlas:
     """An atlas folder (:func:`write_atlas`, ``sflp atlas``) read back as an :class:`Atlas`.
 
-    Nothing is trusted: the folder must carry an sflp manifest of kind ``structure-atlas``, every
-    file must match its size and SHA-256 there (:func:`sflp.output.manifest.check_manifest`),
-    and every Parquet file the atlas's schema; else a :class:`~sflp.errors.DataError`."""
+    Nothing is trusted: the folder must carry an sflp manifest of kind ``structure-atlas`` that
+    lists every file of every structure it names, every file must match its size and SHA-256 there
+    (:func:`sflp.output.manifest.check_manifest`; ``verify=False`` skips only this, for a folder
+    edited by hand), every Parquet file the atlas's schema, and every row the structure or line
+    its partition names; else a :class:`~sflp.errors.DataError`.  With ``verify="proof"`` every
+    structure's stack path and every ante path is re-proved from its stored segments and the
+    thresholds re-derived from the proof, row for row (:func:`sflp.atlas.proof.verify_atlas`;
+    the result is ``.proof``)."""
     from sflp.checks import instance
     from sflp.output.manifest import check_manifest, read_manifest
 
     if not isinstance(folder, (str, Path)):
         instance("folder", folder, Path, "'reports/atlas'")
+    if verify not in (True, False, "proof"):
+        raise ConfigError(f"verify={verify!r:.40} must be True, False or 'proof'")
     folder = Path(folder)
     _, pq = pyarrow_modules()
     if not folder.is_dir():
@@ -177,22 +246,32 @@ def read_atlas(folder: Path | str) -> Atlas:
     manifest = read_manifest(folder)
     if manifest is None or manifest.get("kind") != KIND:
         raise DataError(f"{folder} is not a structure atlas: no manifest.json of kind {KIND!r}")
-    # the user's own files beside the atlas are not ours to judge; inside its folders nothing is
-    problems = [p for p in check_manifest(folder) if not (p.endswith(": not listed in the manifest")
-                                                          and "/" not in p.split(": ")[0])]
-    if problems:
-        raise DataError(f"{folder} does not match its manifest ({'; '.join(problems[:3])}"
-                        f"{'; ...' if len(problems) > 3 else ''}): it was changed after sflp wrote it")
+    if not isinstance(manifest.get("structures"), list) or not manifest["structures"]:
+        raise DataError(f"{folder}: its manifest lists no structures")
+    unlisted = _listing_problem(manifest)
+    if unlisted is not None:
+        raise DataError(f"{folder}: its manifest is not an atlas's: {unlisted}")
+    if verify:
+        # the user's own files beside the atlas are not ours to judge; inside its folders nothing is
+        problems = [p for p in check_manifest(folder) if not (p.endswith(": not listed in the manifest")
+                                                              and "/" not in p.split(": ")[0])]
+        if problems:
+            raise DataError(f"{folder} does not match its manifest ({'; '.join(problems[:3])}"
+                            f"{'; ...' if len(problems) > 3 else ''}): it was changed after sflp wrote it; read "
+                            "a folder edited by hand with verify=False")
     try:
-        frames = {name: _read_dataset(pq, folder, name, manifest, "line" if name == "ante_thresholds" else "structure")
+        frames = {name: _read_dataset(pq, folder, name, manifest, "line" if name in LINE_DATASETS else "structure")
                   for name in DATASETS}
     except (OSError, ValueError) as exc:  # pyarrow's own errors are ValueErrors (ArrowInvalid)
         raise DataError(f"{folder}: cannot read the atlas ({exc})") from None
-    if not isinstance(manifest.get("structures"), list) or not manifest["structures"]:
-        raise DataError(f"{folder}: its manifest lists no structures")
     order = {s.get("name"): k for k, s in enumerate(manifest["structures"]) if isinstance(s, dict)}
     for name in ("thresholds", "values", "paths"):  # structure by structure in the manifest's order
         frame = frames[name]
         rank = frame["structure"].map(lambda n: order.get(n, len(order))).to_numpy()
         frames[name] = frame.iloc[np.argsort(rank, kind="stable")].reset_index(drop=True)
-    return Atlas(folder, manifest, frames)
+    atlas = Atlas(folder, manifest, frames)
+    if verify == "proof":
+        from sflp.atlas.proof import verify_atlas
+
+        atlas.proof = verify_atlas(atlas)
+    return atlas

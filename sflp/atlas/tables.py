@@ -36,6 +36,8 @@ class StructureResult:
     lp_solves: int = 0
     charts: dict = field(default_factory=dict, repr=False)
     """The structure's chart set (with ``job.charts``): path inside it -> the file's bytes."""
+    ante_paths: object = None
+    """The ante paths' segments and supports (what ``ante_thresholds`` is re-proved from)."""
 
 
 def pyarrow_modules():
@@ -65,6 +67,9 @@ def schemas():
                                          ("exploitability", f64)]),
         "paths": pa.schema(structure + [("segment", pa.int64()), ("from", f64), ("to", f64), ("sb_pure", text),
                                         ("sb_mixed", text), ("bb_pure", text), ("bb_mixed", text)]),
+        "ante_paths": pa.schema([(c, f64) for c in LINE_COLUMNS] + [
+            ("stack", f64), ("segment", pa.int64()), ("from", f64), ("to", f64), ("sb_pure", text),
+            ("sb_mixed", text), ("bb_pure", text), ("bb_mixed", text)]),
         "ante_thresholds": pa.schema([(c, f64) for c in LINE_COLUMNS] + [
             ("stack", f64), ("ante_low", f64), ("ante_high", f64), ("player", text), ("hand", text),
             ("max_ante", f64), ("capped", flag), ("intervals", text), ("any_intervals", text),
@@ -72,7 +77,7 @@ def schemas():
     }
 
 
-def _table(name: str, columns: dict):
+def table_of(name: str, columns: dict):
     pa, _ = pyarrow_modules()
     schema = schemas()[name]
     return pa.table({f.name: pa.array(columns[f.name], type=f.type) for f in schema}, schema=schema)
@@ -93,7 +98,7 @@ def _interval_lists(hands) -> dict[str, list]:
     }
 
 
-def _threshold_table(job: AtlasJob, thresholds):
+def threshold_table(job, thresholds):
     from sflp.charts.threshold_rows import ROW_COLUMNS, threshold_rows
     from sflp.core.cards import CLASS_NAMES, PLAYERS
 
@@ -102,7 +107,7 @@ def _threshold_table(job: AtlasJob, thresholds):
     hands = [thresholds.get(p, h) for p in PLAYERS for h in CLASS_NAMES]
     n = len(rows)
     structure = {c: [float(getattr(job, c))] * n for c in STRUCTURE_COLUMNS}
-    return _table("thresholds", {**structure, **columns, **_interval_lists(hands)})
+    return table_of("thresholds", {**structure, **columns, **_interval_lists(hands)})
 
 
 def _values_table(job: AtlasJob, config, thresholds):
@@ -115,24 +120,29 @@ def _values_table(job: AtlasJob, config, thresholds):
             _blocks(iter_blocks(job.stacks, config, path=thresholds), False, SweepSummary())]
     table = np.concatenate(rows) if rows else np.zeros((0, 5))
     n = len(table)
-    return _table("values", {**{c: [float(getattr(job, c))] * n for c in STRUCTURE_COLUMNS},
+    return table_of("values", {**{c: [float(getattr(job, c))] * n for c in STRUCTURE_COLUMNS},
                              **{c: table[:, k].tolist() for k, c in enumerate(
                                  ("stack", "value", "push_pct", "call_pct", "exploitability"))}})
 
 
-def _paths_table(job: AtlasJob, thresholds):
-    segments = thresholds.segments
-    n = len(segments)
-    return _table("paths", {
-        **{c: [float(getattr(job, c))] * n for c in STRUCTURE_COLUMNS},
-        "segment": list(range(n)),
+def _segment_columns(segments) -> dict[str, list]:
+    """A path's segments as columns: ``segment``, ``from``, ``to`` (the certified roots' floats)
+    and the support's hands by class name."""
+    return {
+        "segment": list(range(len(segments))),
         "from": [float(a) for a, _, _ in segments],
         "to": [float(b) for _, b, _ in segments],
         "sb_pure": [_hand_names(s.sb_pure) for _, _, s in segments],
         "sb_mixed": [_hand_names(s.sb_mixed) for _, _, s in segments],
         "bb_pure": [_hand_names(s.bb_pure) for _, _, s in segments],
         "bb_mixed": [_hand_names(s.bb_mixed) for _, _, s in segments],
-    })
+    }
+
+
+def _paths_table(job: AtlasJob, thresholds):
+    n = len(thresholds.segments)
+    return table_of("paths", {**{c: [float(getattr(job, c))] * n for c in STRUCTURE_COLUMNS},
+                            **_segment_columns(thresholds.segments)})
 
 
 def ante_path_available() -> bool:
@@ -145,41 +155,63 @@ def ante_path_available() -> bool:
     return "along" in inspect.signature(compute_thresholds).parameters
 
 
-def _ante_table(job: AtlasJob):
+def ante_path_columns(line: dict, stack: float, ante_low: float, ante_high: float, path) -> tuple[dict, dict]:
+    """The rows of one ante path (a :class:`~sflp.solving.thresholds.Thresholds` along the ante at
+    ``stack``) as columns of ``ante_thresholds`` and of ``ante_paths``; ``line`` holds the line's
+    :data:`LINE_COLUMNS`.  The writer and the verifier (:mod:`sflp.atlas.proof`) both make the rows
+    here, so what is re-derived is what was written."""
     from sflp.core.cards import CLASS_NAMES, PLAYERS
+
+    columns: dict[str, list] = {c: [] for c in schemas()["ante_thresholds"].names}
+    hands = [path.get(p, h) for p in PLAYERS for h in CLASS_NAMES]
+    for h in hands:
+        iv_text, any_text, top_text = h.published_texts()
+        columns["player"].append(h.player)
+        columns["hand"].append(h.hand)
+        columns["max_ante"].append(math.nan if top_text is None else float(top_text))
+        columns["capped"].append(bool(h.capped))
+        columns["intervals"].append(iv_text)
+        columns["any_intervals"].append(any_text)
+        # along the ante a hand is mostly played more as the ante grows: its largest ante is
+        # the top of the range, and says nothing; the label is where it is played
+        columns["label"].append(h.label())
+    for key, values in _interval_lists(hands).items():
+        columns[key] += values
+    n = len(hands)
+    for c in LINE_COLUMNS:
+        columns[c] += [float(line[c])] * n
+    columns["stack"] += [float(stack)] * n
+    columns["ante_low"] += [float(ante_low)] * n
+    columns["ante_high"] += [float(ante_high)] * n
+    m = len(path.segments)
+    segments = {**{c: [float(line[c])] * m for c in LINE_COLUMNS}, "stack": [float(stack)] * m,
+                **_segment_columns(path.segments)}
+    return columns, segments
+
+
+def _ante_tables(job: AtlasJob):
+    """The ante paths of the job's stacks: their thresholds (``ante_thresholds``) and their
+    segments (``ante_paths``, what the thresholds are re-proved from)."""
     from sflp.core.game import GameConfig
     from sflp.errors import SolveError
     from sflp.solving.thresholds import compute_thresholds
 
     columns: dict[str, list] = {c: [] for c in schemas()["ante_thresholds"].names}
+    segment_columns: dict[str, list] = {c: [] for c in schemas()["ante_paths"].names}
     if job.ante_stacks and not ante_path_available():
         raise SolveError("the path along the ante (compute_thresholds(..., along='ante')) is not in this sflp; "
                          "write the atlas without ante stacks")
+    line = {c: getattr(job, c) for c in LINE_COLUMNS}
     for stack in job.ante_stacks:
         config = GameConfig(stack=stack, small_blind=job.small_blind, big_blind=job.big_blind, ante=job.ante_low,
                             bb_ante=job.bb_ante)
         path = compute_thresholds(config, job.ante_low, job.ante_high, along="ante")
-        hands = [path.get(p, h) for p in PLAYERS for h in CLASS_NAMES]
-        for h in hands:
-            iv_text, any_text, top_text = h.published_texts()
-            columns["player"].append(h.player)
-            columns["hand"].append(h.hand)
-            columns["max_ante"].append(math.nan if top_text is None else float(top_text))
-            columns["capped"].append(bool(h.capped))
-            columns["intervals"].append(iv_text)
-            columns["any_intervals"].append(any_text)
-            # along the ante a hand is mostly played more as the ante grows: its largest ante is
-            # the top of the range, and says nothing; the label is where it is played
-            columns["label"].append(h.label())
-        for key, values in _interval_lists(hands).items():
-            columns[key] += values
-        n = len(hands)
-        for c in LINE_COLUMNS:
-            columns[c] += [float(getattr(job, c))] * n
-        columns["stack"] += [float(stack)] * n
-        columns["ante_low"] += [float(job.ante_low)] * n
-        columns["ante_high"] += [float(job.ante_high)] * n
-    return _table("ante_thresholds", columns)
+        rows, segments = ante_path_columns(line, stack, job.ante_low, job.ante_high, path)
+        for key in columns:
+            columns[key] += rows[key]
+        for key in segment_columns:
+            segment_columns[key] += segments[key]
+    return table_of("ante_thresholds", columns), table_of("ante_paths", segment_columns)
 
 
 def _chart_files(job: AtlasJob, config, thresholds) -> dict[str, bytes]:
@@ -209,13 +241,15 @@ def solve_structure(job: AtlasJob) -> StructureResult:
         raise ConfigError(f"solve_structure needs an AtlasJob, got {type(job).__name__}")
     config = job.config()
     thresholds = compute_thresholds(config, job.low, job.high)
+    ante_thresholds, ante_paths = _ante_tables(job)
     return StructureResult(
         name=job.name, line=job.line,
-        thresholds=_threshold_table(job, thresholds),
+        thresholds=threshold_table(job, thresholds),
         values=_values_table(job, config, thresholds),
         paths=_paths_table(job, thresholds),
-        ante_thresholds=_ante_table(job),
+        ante_thresholds=ante_thresholds,
         breakpoints=len(thresholds.breakpoints),
         lp_solves=int(thresholds.lp_solves),
         charts=_chart_files(job, config, thresholds) if job.charts else {},
+        ante_paths=ante_paths,
     )

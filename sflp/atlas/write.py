@@ -161,8 +161,9 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
             for name in ("thresholds", "values", "paths"):
                 _write_part(pq, getattr(result, name), stage / f"{name}.parquet" / f"structure={job.name}" / PART)
             if result.ante_thresholds.num_rows:
-                _write_part(pq, result.ante_thresholds,
-                            stage / "ante_thresholds.parquet" / f"line={job.line}" / f"{job.name}.parquet")
+                for name in ("ante_thresholds", "ante_paths"):
+                    _write_part(pq, getattr(result, name),
+                                stage / f"{name}.parquet" / f"line={job.line}" / f"{job.name}.parquet")
             for inner, data in sorted(result.charts.items()):
                 _write_chart_file(stage / CHARTS / job.name, inner, data)
             tick("writing", done, len(jobs))

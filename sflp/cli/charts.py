@@ -172,11 +172,26 @@ def add_paper(p) -> None:
 
 
 def cmd_verify_thresholds(args) -> int:
-    """Thin over :func:`sflp.charts.proof.verify_thresholds`: exit 0 when every check passes
-    (a failure is its one DataError, exit 1 through main's error boundary)."""
-    from sflp.charts.proof import verify_thresholds
+    """Thin over :func:`sflp.charts.proof.verify_thresholds` (a chart set) or
+    :func:`sflp.atlas.read.read_atlas` with ``verify="proof"`` (an atlas, told by its manifest's
+    kind): exit 0 when every check passes (a failure is its one DataError, through main's error
+    boundary)."""
+    from pathlib import Path
 
-    check = verify_thresholds(args.folder, verify=not args.no_manifest)
+    from sflp.atlas.jobs import KIND
+    from sflp.output.manifest import read_manifest
+
+    folder = Path(args.folder)
+    manifest = read_manifest(folder) if folder.is_dir() else None
+    if isinstance(manifest, dict) and manifest.get("kind") == KIND:
+        from sflp.atlas.proof import verify_atlas
+        from sflp.atlas.read import read_atlas
+
+        check = verify_atlas(read_atlas(folder, verify=not args.no_manifest))
+    else:
+        from sflp.charts.proof import verify_thresholds
+
+        check = verify_thresholds(args.folder, verify=not args.no_manifest)
     if args.json:
         print_json(check.to_dict())
     else:
