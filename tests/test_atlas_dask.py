@@ -161,7 +161,9 @@ def _kill_when_started(folder: Path, pids: set[int], killed: list[int]) -> Helpe
 
 def _interrupt_when_started(folder: Path) -> Helper:
     """A thread that raises KeyboardInterrupt in the main thread (as SIGINT's handler does, wherever it waits)
-    once the blocked job has published its id in ``folder``: the run cannot have finished."""
+    once the blocked job has published its id in ``folder``: the run cannot have finished.  The test asks for
+    the ``sigint`` fixture: ``interrupt_main`` calls SIGINT's handler, and does nothing when SIGINT is ignored."""
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the test asks for the sigint fixture"
 
     def interrupt(stopped):
         if _wait_for(lambda: (folder / "pid").exists(), "the job to block", stopped):
@@ -204,6 +206,22 @@ def client(cluster):
         yield client
     finally:
         client.close()
+
+
+@pytest.fixture
+def sigint():
+    """SIGINT raises KeyboardInterrupt in the main thread during the test, as in a Python started from a terminal.
+    A test run started in the background by a non-interactive shell (``pytest ... &`` beside another run, a CI
+    script) inherits SIGINT ignored, Python keeps it so, and ``_thread.interrupt_main()`` then does nothing: the
+    interrupt tests waited for an interrupt that never came (until the blocked job gave up)."""
+    if threading.current_thread() is not threading.main_thread():  # signal.signal works in the main thread only
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture
@@ -285,7 +303,7 @@ def test_an_error_in_a_job_propagates_with_the_job_named_and_the_rest_cancelled(
 
 
 @pytest.mark.parametrize("where", ["signal", "progress"])
-def test_a_client_interrupt_cancels_the_jobs_and_closes_the_client(cluster, ready, tmp_path, where):
+def test_a_client_interrupt_cancels_the_jobs_and_closes_the_client(cluster, ready, sigint, tmp_path, where):
     """Ctrl-C while job 2 runs: SIGINT's KeyboardInterrupt in the main thread, wherever it waits (pytest-xdist
     before 3.6 runs tests off the main thread: then only the second way), or raised by the progress callback."""
     if where == "signal" and threading.current_thread() is not threading.main_thread():
@@ -509,7 +527,7 @@ def test_a_worker_killed_mid_atlas_is_rescheduled_and_the_atlas_is_identical(atl
     assert snapshot(tmp_path / "atlas") == snapshot(local_atlas)
 
 
-def test_a_client_interrupt_leaves_the_atlas_as_it_was(atlas_jobs, local_atlas, cluster, ready, tmp_path):
+def test_a_client_interrupt_leaves_the_atlas_as_it_was(atlas_jobs, local_atlas, cluster, ready, sigint, tmp_path):
     """Ctrl-C while the cluster solves: the old atlas stays, whole, and no staging folder or lock is left."""
     parent = tmp_path / "reports"
     shutil.copytree(local_atlas, parent / "atlas")
