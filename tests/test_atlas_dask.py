@@ -38,8 +38,9 @@ pa = pytest.importorskip("pyarrow", reason="pyarrow is not installed (pip instal
 ROOT = Path(__file__).resolve().parent.parent
 HANG = 600.0
 """Seconds after which a wait for an event (a job started, a worker back, a scheduler listening, a task gone)
-is a hang and fails the test.  Generous on purpose: under a load of 16 on 2 cores the slowest of these events
-takes about 90 s, so passing it means that the event will not come, never that the machine is slow."""
+is a hang and fails the test.  Generous on purpose: under a load of 16 on 2 cores the slowest of them (the
+``sflp atlas`` subprocess) took 53 s, so passing it means that the event will not come, never that the machine
+is slow."""
 
 
 # ---------------------------------------------------------------- module-level jobs (pickled by reference)
