@@ -1,5 +1,9 @@
 """Atlas jobs on a real Dask cluster (sflp.atlas.cluster): a LocalCluster of two worker processes on
-localhost, results in job order, a worker killed mid-run, a job's error, an interrupt, no Dask installed."""
+localhost, results in job order, a worker killed mid-run, a job's error, an interrupt, no Dask installed.
+
+No test depends on the machine's speed or load: a test waits for events (a blocked job's file, a process
+that listens or has ended, the scheduler's state asked again until it holds), never for a length of time,
+and every wait is bounded by HANG only, a deadline that a working run on a loaded machine never reaches."""
 
 from __future__ import annotations
 
@@ -33,8 +37,11 @@ distributed = pytest.importorskip(
 pa = pytest.importorskip("pyarrow", reason="pyarrow is not installed (pip install 'sflp[parquet]')")
 
 ROOT = Path(__file__).resolve().parent.parent
-WAIT = 30.0
-"""Seconds a test waits for an event (a job started, a worker back) before it fails."""
+HANG = 600.0
+"""Seconds after which a wait for an event (a job started, a worker back, a scheduler listening, a task gone)
+is a hang and fails the test.  Generous on purpose: under a load of 16 on 2 cores the slowest of them (the
+``sflp atlas`` subprocess) took 53 s, so passing it means that the event will not come, never that the machine
+is slow."""
 
 
 # ---------------------------------------------------------------- module-level jobs (pickled by reference)
@@ -67,7 +74,8 @@ def toy_solve(job: ToyJob) -> ToyResult:
 
 
 def _block_first_attempt(folder: Path) -> None:
-    """The first attempt at this job publishes its process id and waits (to be killed, or released);
+    """The first attempt at this job publishes its process id and waits (to be killed, or released: the test
+    releases it when it is done, whatever happened, so only a hung test lets it wait HANG seconds);
     a later attempt (the job rescheduled on another worker) returns at once."""
     try:
         os.close(os.open(folder / "attempt", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
@@ -75,12 +83,12 @@ def _block_first_attempt(folder: Path) -> None:
         return
     (folder / "pid.tmp").write_text(str(os.getpid()))
     os.replace(folder / "pid.tmp", folder / "pid")
-    deadline = time.monotonic() + WAIT
+    deadline = time.monotonic() + HANG
     while time.monotonic() < deadline:
         if (folder / "release").exists():
             return
         time.sleep(0.02)
-    raise RuntimeError("the test neither killed nor released this job's worker")
+    raise RuntimeError(f"the test neither killed nor released this job's worker in {HANG:g} s: it hung")
 
 
 def solve_after_a_block(fn, folder: str, victim: str, job):
@@ -111,29 +119,73 @@ def _same(results: list[ToyResult], expected: list[ToyResult]) -> None:
         assert result.table.equals(wanted.table)
 
 
-def _kill_when_started(folder: Path, pids: set[int], killed: list[int]) -> threading.Thread:
+class Helper(threading.Thread):
+    """A thread of the test's (a killer, an interrupter) that waits for an event, then acts.  ``stop()`` ends its
+    wait (the test is over: the event may never come) and joins it; ``check()`` re-raises what it raised, so
+    a helper that failed fails the test instead of leaving it to a deadline."""
+
+    def __init__(self, act):
+        super().__init__(daemon=True)
+        self.act = act
+        self.stopped = threading.Event()
+        self.error: BaseException | None = None
+        self.start()
+
+    def run(self):
+        try:
+            self.act(self.stopped)
+        except BaseException as exc:
+            self.error = exc
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join(HANG)
+        assert not self.is_alive(), f"the test's helper thread was still busy {HANG:g} s after the test: a hang"
+
+    def check(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+
+def _kill_when_started(folder: Path, pids: set[int], killed: list[int]) -> Helper:
     """A thread that SIGKILLs the worker process whose blocked job published its id in ``folder``."""
 
-    def kill():
-        pid = int(_wait_for(lambda: (folder / "pid").exists() and (folder / "pid").read_text(), "the job to block"))
-        assert pid in pids, "the blocked job runs in one of the cluster's worker processes"
-        os.kill(pid, signal.SIGKILL)
-        killed.append(pid)
+    def kill(stopped):
+        pid = _wait_for(lambda: (folder / "pid").exists() and (folder / "pid").read_text(), "the job to block",
+                        stopped)
+        if pid:
+            assert int(pid) in pids, "the blocked job runs in one of the cluster's worker processes"
+            os.kill(int(pid), signal.SIGKILL)
+            killed.append(int(pid))
 
-    thread = threading.Thread(target=kill, daemon=True)
-    thread.start()
-    return thread
+    return Helper(kill)
 
 
-def _wait_for(predicate, what: str):
-    """Poll ``predicate`` until it is true (WAIT seconds at most): the job's side of a rendezvous."""
-    deadline = time.monotonic() + WAIT
+def _interrupt_when_started(folder: Path) -> Helper:
+    """A thread that raises KeyboardInterrupt in the main thread (as SIGINT's handler does, wherever it waits)
+    once the blocked job has published its id in ``folder``: the run cannot have finished.  The test asks for
+    the ``sigint`` fixture: ``interrupt_main`` calls SIGINT's handler, and does nothing when SIGINT is ignored."""
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the test asks for the sigint fixture"
+
+    def interrupt(stopped):
+        if _wait_for(lambda: (folder / "pid").exists(), "the job to block", stopped):
+            _thread.interrupt_main()
+
+    return Helper(interrupt)
+
+
+def _wait_for(predicate, what: str, stopped: threading.Event | None = None):
+    """Poll ``predicate`` until it is true and return its value (None if ``stopped`` is set first); HANG seconds
+    without it is a hang."""
+    deadline = time.monotonic() + HANG
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
+        if stopped is not None and stopped.is_set():
+            return None
         time.sleep(0.02)
-    raise AssertionError(f"waited {WAIT:g} s for {what}")
+    raise AssertionError(f"waited {HANG:g} s for {what}: a hang")
 
 
 # ---------------------------------------------------------------- the cluster
@@ -159,9 +211,25 @@ def client(cluster):
 
 
 @pytest.fixture
+def sigint():
+    """SIGINT raises KeyboardInterrupt in the main thread during the test, as in a Python started from a terminal.
+    A test run started in the background by a non-interactive shell (``pytest ... &`` beside another run, a CI
+    script) inherits SIGINT ignored, Python keeps it so, and ``_thread.interrupt_main()`` then does nothing: the
+    interrupt tests waited for an interrupt that never came (until the blocked job gave up)."""
+    if threading.current_thread() is not threading.main_thread():  # signal.signal works in the main thread only
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture
 def ready(client):
     """The module's client, with both workers up (a test before may have killed one)."""
-    client.wait_for_workers(2, timeout=WAIT)
+    client.wait_for_workers(2, timeout=HANG)
     return client
 
 
@@ -214,10 +282,11 @@ def test_a_killed_worker_is_rescheduled_and_the_run_completes_identically(cluste
         results = dask_runner(cluster.scheduler_address)(toy_solve, jobs)
     finally:
         (tmp_path / "release").touch()  # a failed test must not leave a worker blocked
-        killer.join(WAIT)
+        killer.stop()
+    killer.check()
     assert killed, "the worker running job 2 was killed"
     _same(results, expected)
-    ready.wait_for_workers(2, timeout=WAIT)  # the nanny restarted it
+    ready.wait_for_workers(2, timeout=HANG)  # the nanny restarted it
     assert killed[0] not in set(ready.run(os.getpid).values())
 
 
@@ -236,7 +305,7 @@ def test_an_error_in_a_job_propagates_with_the_job_named_and_the_rest_cancelled(
 
 
 @pytest.mark.parametrize("where", ["signal", "progress"])
-def test_a_client_interrupt_cancels_the_jobs_and_closes_the_client(cluster, ready, tmp_path, where):
+def test_a_client_interrupt_cancels_the_jobs_and_closes_the_client(cluster, ready, sigint, tmp_path, where):
     """Ctrl-C while job 2 runs: SIGINT's KeyboardInterrupt in the main thread, wherever it waits (pytest-xdist
     before 3.6 runs tests off the main thread: then only the second way), or raised by the progress callback."""
     if where == "signal" and threading.current_thread() is not threading.main_thread():
@@ -244,31 +313,39 @@ def test_a_client_interrupt_cancels_the_jobs_and_closes_the_client(cluster, read
     clients = _clients(ready)
     jobs = _jobs(4, folder=str(tmp_path), victim=1)
 
-    def interrupt():
-        _wait_for(lambda: (tmp_path / "pid").exists(), "job 2 to start")
-        _thread.interrupt_main()
-
     def progress(done, total):
         _wait_for(lambda: (tmp_path / "pid").exists(), "job 2 to start")
         raise KeyboardInterrupt
 
-    interrupter = threading.Thread(target=interrupt, daemon=True)
-    if where == "signal":
-        interrupter.start()
+    interrupter = _interrupt_when_started(tmp_path) if where == "signal" else None
     try:
         with pytest.raises(KeyboardInterrupt):
             dask_runner(cluster.scheduler_address, progress=progress if where == "progress" else None)(toy_solve, jobs)
     finally:
-        if where == "signal":
-            interrupter.join(WAIT)
         (tmp_path / "release").touch()
+        if interrupter is not None:
+            interrupter.stop()
+    if interrupter is not None:
+        interrupter.check()
     keys = {task_key(toy_solve, job) for job in jobs}
     _wait_for(lambda: not keys & _scheduler_keys(ready), "the interrupted run's tasks to leave the scheduler")
     _wait_for(lambda: _clients(ready) == clients, "the runner's client to disconnect")
 
 
+def _listening(port: int, process: subprocess.Popen) -> bool:
+    """Whether ``process`` (alive) accepts connections on ``port`` of localhost yet."""
+    assert process.poll() is None, f"the process meant to listen on port {port} ended ({process.returncode})"
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=HANG).close()
+    except ConnectionRefusedError:
+        return False
+    return True
+
+
 def test_a_lost_scheduler_is_one_error_naming_it(tmp_path):
-    """The scheduler dies (SIGKILL) while the jobs run: one OutputError naming it, no logged traceback."""
+    """The scheduler dies (SIGKILL) while the jobs run: one OutputError naming it, no logged traceback.
+    The jobs are sleeps: the first returns at once, the others sleep HANG seconds, so they are still
+    running when the first job's progress kills the scheduler, however slow the machine."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -276,16 +353,19 @@ def test_a_lost_scheduler_is_one_error_naming_it(tmp_path):
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
                                   "--port", str(port), "--no-dashboard"], **quiet)
-    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "4",
                                "--no-dashboard"], **quiet)
 
-    def kill_the_scheduler(done, total):  # after the first job: the others are still to run
+    def kill_the_scheduler(done, total):  # after the first job: the others are still running
         scheduler.kill()
         scheduler.wait()
 
     try:
+        # the runner's connection timeout (30 s) is for a scheduler that does not answer; this one is still
+        # importing Dask on a loaded machine: wait until it listens
+        _wait_for(lambda: _listening(port, scheduler), "the scheduler to listen")
         with pytest.raises(OutputError, match=f"lost the connection to the Dask scheduler at {address}"):
-            dask_runner(address, progress=kill_the_scheduler)(time.sleep, [0.2 + k / 1000 for k in range(20)])
+            dask_runner(address, progress=kill_the_scheduler)(time.sleep, [0.0, HANG, HANG + 1, HANG + 2])
     finally:
         for process in (scheduler, worker):
             process.kill()
@@ -308,8 +388,8 @@ def test_workers_that_cannot_run_the_jobs_are_refused_before_any_is_sent(cluster
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    thread.join(WAIT)
-    assert outcome and isinstance(outcome[0], ConfigError), "the runner refused the cluster at once"
+    thread.join(HANG)  # without the check the run would wait for ever: HANG seconds say it does
+    assert outcome and isinstance(outcome[0], ConfigError), "the runner refused the cluster before sending a job"
     assert "only_here" in str(outcome[0]) and cluster.scheduler_address in str(outcome[0])
     assert "install the same sflp" in str(outcome[0])
 
@@ -365,7 +445,7 @@ def test_standard_output_carries_only_the_result(cluster, ready):
     code = ("import operator, sys; from sflp.atlas.cluster import dask_runner; "
             "print(dask_runner(sys.argv[1])(operator.neg, [1, 2, 3]))")
     out = subprocess.run([sys.executable, "-c", code, cluster.scheduler_address], capture_output=True, text=True,
-                         check=True, cwd=ROOT, timeout=60)
+                         check=True, cwd=ROOT, timeout=HANG)
     assert out.stdout == "[-1, -2, -3]\n"
 
 
@@ -424,7 +504,7 @@ def test_sflp_atlas_on_the_cluster_prints_only_its_result(atlas_jobs, local_atla
     out = tmp_path / "atlas"
     argv = [sys.executable, "-m", "sflp", "atlas", "--ante", "0,0.1", "--stacks", "5:10:0.5", "--ante-stacks", "6",
             "--scheduler", cluster.scheduler_address, "--out", str(out), "--json"]
-    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=HANG)
     assert done.returncode == 0, (done.stdout, done.stderr)
     assert json.loads(done.stdout)["out_dir"] == str(out), (done.stdout, done.stderr)
     datasets = {name: digest for name, digest in snapshot(local_atlas).items() if ".parquet/" in name}
@@ -443,12 +523,13 @@ def test_a_worker_killed_mid_atlas_is_rescheduled_and_the_atlas_is_identical(atl
                           runner=blocking(dask_runner(ready), folder, victim=atlas_jobs[-1].name))
     finally:
         (folder / "release").touch()
-        killer.join(WAIT)
+        killer.stop()
+    killer.check()
     assert killed, "the worker solving the last structure was killed"
     assert snapshot(tmp_path / "atlas") == snapshot(local_atlas)
 
 
-def test_a_client_interrupt_leaves_the_atlas_as_it_was(atlas_jobs, local_atlas, cluster, ready, tmp_path):
+def test_a_client_interrupt_leaves_the_atlas_as_it_was(atlas_jobs, local_atlas, cluster, ready, sigint, tmp_path):
     """Ctrl-C while the cluster solves: the old atlas stays, whole, and no staging folder or lock is left."""
     parent = tmp_path / "reports"
     shutil.copytree(local_atlas, parent / "atlas")
@@ -457,23 +538,20 @@ def test_a_client_interrupt_leaves_the_atlas_as_it_was(atlas_jobs, local_atlas, 
     folder.mkdir()
     main = threading.current_thread() is threading.main_thread()
 
-    def interrupt(*_):
+    def progress(done, total):  # pytest-xdist before 3.6 runs tests off the main thread
         _wait_for(lambda: (folder / "pid").exists(), "the structure to block")
-        if main:
-            _thread.interrupt_main()  # SIGINT's KeyboardInterrupt, wherever the main thread waits
-        else:
-            raise KeyboardInterrupt  # pytest-xdist before 3.6 runs tests off the main thread
+        raise KeyboardInterrupt
 
-    interrupter = threading.Thread(target=interrupt, daemon=True)
-    if main:
-        interrupter.start()
-    runner = dask_runner(cluster.scheduler_address, progress=None if main else interrupt)
+    interrupter = _interrupt_when_started(folder) if main else None  # SIGINT's KeyboardInterrupt
+    runner = dask_runner(cluster.scheduler_address, progress=None if main else progress)
     try:
         with pytest.raises(KeyboardInterrupt):
             atlas.write_atlas(atlas_jobs, parent / "atlas", runner=blocking(runner, folder, atlas_jobs[0].name))
     finally:
-        if main:
-            interrupter.join(WAIT)
         (folder / "release").touch()
+        if interrupter is not None:
+            interrupter.stop()
+    if interrupter is not None:
+        interrupter.check()
     assert snapshot(parent) == before
     assert sorted(p.name for p in parent.iterdir()) == ["atlas"]

@@ -86,12 +86,12 @@ def test_a_killed_run_leaves_the_old_set_and_the_next_run_cleans_up(old_set, tmp
                              str(tmp_path / "set"), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**_env(), "SFLP_PAUSE_AT": f"ranges.csv={points}"})  # workers running
     try:
-        end = time.monotonic() + 300
+        end = time.monotonic() + 600  # the run reaches the pause point or ends; 600 s only bounds a hang
         while not (points / "ranges.csv").exists() and proc.poll() is None and time.monotonic() < end:
             time.sleep(0.01)
-        assert (points / "ranges.csv").exists(), proc.communicate(timeout=60)
+        assert (points / "ranges.csv").exists(), proc.communicate(timeout=600)
         proc.kill()  # SIGKILL: no handler runs, nothing is cleaned up; the workers notice and leave
-        proc.communicate(timeout=60)
+        proc.communicate(timeout=600)  # the pipes close when the workers have left: 600 s only bounds a hang
     finally:
         if proc.poll() is None:
             proc.kill()
