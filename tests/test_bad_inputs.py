@@ -73,7 +73,7 @@ ISSUE_30_ROWS = [  # issue 30's repros that are one command (the case number fir
     (["verify", "--stack", "10", "--policy", "textprob.json"], "a string", {}),  # 22
     (["verify", "--stack", "10", "--policy", "mine"], "not a regular file", {}),
     (["verify", "--stack", "10", "--policy", ""], "--policy ''", {}),
-    (["compare", "fifoset", "nash", "--stacks", "2:5", "--out", "new"], "not a regular file", {}),
+    (["compare", "fifoset", "nash", "--stacks", "2:5", "--out", "new", "--no-manifest"], "not a regular file", {}),
     (["solve", "--stack", "10", "--small-blind", "1e-300"], "--small-blind", {}),  # 11
     (["solve", "--stack", "10", "--ante", "1e-300"], "--ante", {}),  # 11
     (["solve", "--stack", "10", "--bb-ante", "1e-300"], "(--bb-ante) is below 1e-100 bb", {}),  # 11

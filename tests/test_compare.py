@@ -134,11 +134,13 @@ def test_bad_sides(capsys, tmp_path, a, needle):
 def test_load_chart_errors(tmp_path):
     (tmp_path / "thresholds.csv").write_text("player,hand,intervals\nsb,AA,1-x\n")
     (tmp_path / "values.csv").write_text("stack\n1\n")
+    with pytest.raises(DataError, match="manifest.json is missing.*verify=False"):
+        load_chart(tmp_path)  # a folder made by hand is read only when asked (issue 40: readers check)
     with pytest.raises(DataError, match="line 2"):
-        load_chart(tmp_path)
+        load_chart(tmp_path, verify=False)
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(DataError, match="thresholds.csv .*does not exist"):
-        load_chart(empty)
+        load_chart(empty, verify=False)
     with pytest.raises(DataError, match="not a folder"):
         load_chart(tmp_path / "missing")

@@ -284,3 +284,32 @@ def test_read_atlas_refuses_a_manifest_that_lists_structures_but_not_their_files
         read_atlas(folder)
     with pytest.raises(DataError, match="but not its file"):
         read_atlas(folder, verify=False)
+
+
+# ---------------------------------------------------------------- every reader checks the same way
+
+
+def test_compare_refuses_a_tampered_set_and_reads_it_when_told(small_set, tmp_path):
+    """`sflp compare SET nash` used the hand-edited thresholds.csv of a set whose manifest says it
+    changed, exited 0 and printed the edited value; now it is refused as read_ranges refuses it,
+    with the same opt-out."""
+    folder = tmp_path / "set"
+    shutil.copytree(small_set, folder)
+    rows = _edit(_rows(folder), "72o", "intervals", "1.000000-1.600000")
+    _write(folder, rows)
+
+    def compare(*extra):
+        return subprocess.run([sys.executable, "-m", "sflp", "compare", str(folder), "nash", "--stacks", "1:6",
+                               "--out", str(tmp_path / f"out{len(extra)}"), *extra],
+                              capture_output=True, text=True, timeout=600)
+
+    out = compare()
+    assert out.returncode == 2 and out.stdout == "", out.stdout
+    assert "does not match its manifest.json: thresholds.csv" in out.stderr and "--no-manifest" in out.stderr
+    assert not (tmp_path / "out0").exists()
+    out = compare("--no-manifest")
+    assert out.returncode == 0, out.stderr
+    from sflp.charts.readback import read_ranges
+
+    with pytest.raises(DataError, match="does not match its manifest"):
+        read_ranges(folder)

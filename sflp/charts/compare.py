@@ -60,14 +60,23 @@ MAX_CSV_BYTES = 256 * 1024 * 1024
 """The largest ``thresholds.csv`` or ``values.csv`` a comparison reads (100,000 stacks' values.csv is ~8 MB)."""
 
 
-def _read_csv(path: Path) -> list[dict[str, str]]:
+def _read_csv(path: Path, entry: dict | None = None) -> list[dict[str, str]]:
     """The rows of one CSV file of a chart set, read as untrusted input (:mod:`sflp.inputs`: a
-    regular file, never a FIFO waited on, capped in size, UTF-8); a row with too few or too many
-    fields is refused."""
-    from sflp.inputs import read_text
+    regular file, never a FIFO waited on, capped in size, UTF-8; with its manifest ``entry``, the
+    bytes it lists); a row with too few or too many fields is refused."""
+    if entry is not None:
+        from sflp.output.manifest import read_listed
 
-    text = read_text(path, f"{path} (is it a chart-set folder, sflp chart --out?)", max_bytes=MAX_CSV_BYTES,
-                     follow_symlinks=False, error=DataError)
+        data = read_listed(path.parent, path.name, MAX_CSV_BYTES, entry)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DataError(f"{path} is not UTF-8 text (byte {exc.start:,} is not)") from None
+    else:
+        from sflp.inputs import read_text
+
+        text = read_text(path, f"{path} (is it a chart-set folder, sflp chart --out?)", max_bytes=MAX_CSV_BYTES,
+                         follow_symlinks=False, error=DataError)
     try:
         reader = csv.DictReader(io.StringIO(text, newline=""), restkey="\0extra", restval=None)
         rows = list(reader)
@@ -90,13 +99,24 @@ def _intervals(text: str, path: Path, line: int) -> tuple[tuple[float, float], .
     return tuple(out)
 
 
-def load_chart(folder: Path | str, name: str | None = None) -> Chart:
-    """A chart from a chart-set folder (its ``thresholds.csv`` and ``values.csv``)."""
+def load_chart(folder: Path | str, name: str | None = None, *, verify: bool = True) -> Chart:
+    """A chart from a chart-set folder (its ``thresholds.csv`` and ``values.csv``).
+
+    With ``verify`` (the default) the folder is checked against its ``manifest.json`` as every
+    reader of a set checks it (:func:`sflp.output.manifest.checked_entries`: both files listed,
+    every listed file's size and SHA-256, the bytes parsed those hashed); ``verify=False``
+    (``sflp compare --no-manifest``) reads a folder made or edited by hand."""
     folder = Path(folder)
     if not folder.is_dir():
         raise DataError(f"{folder} is not a folder")
     tpath, vpath = folder / "thresholds.csv", folder / "values.csv"
-    rows = _read_csv(tpath)
+    entries = {}
+    if verify:
+        from sflp.output.manifest import checked_entries
+
+        entries = checked_entries(folder, ("thresholds.csv", "values.csv"),
+                                  "a chart set of several stacks lists both (sflp chart --out)")
+    rows = _read_csv(tpath, entries.get("thresholds.csv"))
     need = {"player", "hand", "intervals"}
     if not rows or not need <= set(rows[0]):
         raise DataError(f"{tpath}: expected the columns {sorted(need)} of sflp's thresholds.csv")
@@ -106,7 +126,7 @@ def load_chart(folder: Path | str, name: str | None = None) -> Chart:
             raise DataError(f"{tpath}, line {k}: unknown player/hand {row['player']!r}/{row['hand']!r}")
         intervals[(row["player"], row["hand"])] = _intervals(row["intervals"], tpath, k)
     try:
-        stacks = [float(r["stack"]) for r in _read_csv(vpath)]
+        stacks = [float(r["stack"]) for r in _read_csv(vpath, entries.get("values.csv"))]
     except (KeyError, ValueError):
         raise DataError(f"{vpath}: expected a 'stack' column of numbers") from None
     if not stacks:
@@ -372,7 +392,7 @@ _COMPARE_KEYS = {"sb": "small_blind", "small_blind": "small_blind", "bb": "big_b
                  "ante": "ante", "bb_ante": "bb_ante", "bb-ante": "bb_ante"}
 
 
-def resolve_chart(text: str, stacks: str):
+def resolve_chart(text: str, stacks: str, *, verify: bool = True):
     """A chart for ``sflp compare``: a chart-set folder, or a configuration such as ``ante=0.125``.
 
     ``nash`` (or ``default``) is the default game; ``key=value`` pairs (``sb``, ``bb``, ``ante``,
@@ -384,7 +404,7 @@ def resolve_chart(text: str, stacks: str):
 
     path = Path(text)
     if path.is_dir():
-        return load_chart(path, name=str(path))
+        return load_chart(path, name=str(path), verify=verify)
     values = {}
     if text.strip().lower() not in ("nash", "default"):
         for part in text.split(","):

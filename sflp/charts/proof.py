@@ -522,30 +522,13 @@ class ThresholdsCheck:
 
 
 def _entries(folder: Path) -> dict:
-    """The manifest's entries of the two files, after checking them against it; else DataError."""
-    from sflp.output.manifest import MANIFEST, check_manifest, manifest_problems, read_manifest
+    """The manifest's entries of the three files, after checking the folder against it
+    (:func:`sflp.output.manifest.checked_entries`, the check of every reader); else DataError."""
+    from sflp.output.manifest import checked_entries
 
-    manifest = read_manifest(folder)
-    if manifest is None:
-        raise DataError(f"{folder / MANIFEST} is missing or not an sflp manifest, so the folder cannot be checked; "
-                        "check a folder edited by hand with verify=False (--no-manifest)")
-    invalid = manifest_problems(manifest)
-    if invalid:
-        raise DataError(f"{folder / MANIFEST} is not a valid sflp manifest: {invalid[0]}")
-    entries = {e["name"]: e for e in manifest["files"]}
-    for name in (EXACT_FILE, SEGMENTS_FILE, THRESHOLDS_FILE):
-        if name not in entries:
-            raise DataError(f"{folder / MANIFEST} does not list {name}: the set has no certified thresholds "
-                            "(a single stack, or made before sflp wrote the certificate)")
-    try:
-        mine = tuple(f"{name}:" for name in (EXACT_FILE, SEGMENTS_FILE, THRESHOLDS_FILE))
-        problems = [p for p in check_manifest(folder) if p.startswith(mine)]
-    except OSError as exc:
-        raise DataError(f"{folder} cannot be checked against its manifest: {exc.strerror or exc}") from None
-    if problems:
-        raise DataError(f"{folder} does not match its manifest.json: {problems[0]}; "
-                        "check a folder edited by hand with verify=False (--no-manifest)")
-    return entries
+    return checked_entries(folder, (EXACT_FILE, SEGMENTS_FILE, THRESHOLDS_FILE),
+                           "the set has no certified thresholds (a single stack, or made before sflp wrote the "
+                           "certificate)")
 
 
 def verify_thresholds(folder, *, verify: bool = True) -> ThresholdsCheck:

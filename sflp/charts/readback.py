@@ -51,7 +51,6 @@ of ``margins_supports.csv`` (recomputed exactly) and ``margins_stacks.csv``
 from __future__ import annotations
 
 import functools
-import hashlib
 import io
 import os
 import warnings
@@ -148,15 +147,11 @@ def wanted_stacks(stacks) -> np.ndarray | None:
 
 
 def _read(folder: Path, name: str, max_bytes: int, entry: dict | None) -> bytes:
-    """The bytes of ``folder/name`` (a regular file, not a symlink, at most ``max_bytes``); with a
-    manifest ``entry``, they must be the bytes it lists."""
-    from sflp.inputs import read_bytes
+    """The bytes of ``folder/name``, checked against its manifest ``entry`` when there is one
+    (:func:`sflp.output.manifest.read_listed`)."""
+    from sflp.output.manifest import read_listed
 
-    path = folder / name
-    data = read_bytes(path, str(path), max_bytes=max_bytes, follow_symlinks=False, error=DataError)
-    if entry is not None and (len(data) != entry["bytes"] or hashlib.sha256(data).hexdigest() != entry["sha256"]):
-        raise DataError(f"{path} changed after it was checked against manifest.json; read it again")
-    return data
+    return read_listed(folder, name, max_bytes, entry)
 
 
 def _parse_csv(data: bytes, path: Path, columns: Sequence[str], text_columns: Sequence[str],

@@ -153,8 +153,8 @@ def cmd_compare(args) -> int:
 
     out_dir = Path(args.out)
     check_target(out_dir)  # checked now (a folder of other files is refused), written at the end
-    a = resolve_chart(args.a, args.stacks)
-    b = resolve_chart(args.b, args.stacks)
+    a = resolve_chart(args.a, args.stacks, verify=not args.no_manifest)
+    b = resolve_chart(args.b, args.stacks, verify=not args.no_manifest)
     diffs = compare_charts(a, b)
     files = write_compare(diffs, a, b, out_dir, on_keep=keep_printer(out_dir))
     from sflp.views.text import compare_dict
@@ -250,6 +250,9 @@ def add_commands(sub) -> None:
     p.add_argument("--stacks", default="1:25", help="LOW:HIGH for configurations (default 1:25)")
     p.add_argument("--out", default="reports/compare", help="output folder (default reports/compare)")
     p.add_argument("--top", type=whole("--top"), default=10, help="hands listed per player in the text output")
+    p.add_argument("--no-manifest", action="store_true",
+                   help="do not check a chart-set folder against its manifest.json (a folder made or edited by "
+                        "hand)")
     add_output(p)
     p.set_defaults(func=cmd_compare)
 

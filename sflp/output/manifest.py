@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from sflp.atomic import write_text
@@ -254,3 +255,51 @@ def check_manifest(folder: Path | str) -> list[str]:
         if path.name not in listed and path.name != MANIFEST:
             problems.append(f"{path.name}: not listed in the manifest")
     return problems
+
+
+def checked_entries(folder: Path, names: Sequence[str], why: str = "") -> dict[str, dict]:
+    """The manifest entries of the files ``names`` of a set, after checking the folder against its
+    manifest: the one check every reader of a set makes before it trusts a byte (``read_ranges``,
+    ``verify_thresholds``, ``sflp compare``'s charts).  The manifest must be sflp's and valid, list
+    every one of ``names`` (``why`` says what their absence means), and every file it lists must
+    match its size and SHA-256 (files it does not list are the user's and are not judged).  A
+    failure is one :class:`~sflp.errors.DataError` that names the opt-out every reader offers for a
+    folder edited by hand: ``verify=False`` (``--no-manifest`` on the command line).  Read the
+    files then with :func:`read_listed`, which checks that the bytes parsed are those hashed."""
+    from sflp.errors import DataError
+
+    hint = "read a folder edited by hand with verify=False (--no-manifest)"
+    manifest = read_manifest(folder)
+    if manifest is None:
+        raise DataError(f"{folder / MANIFEST} is missing or not an sflp manifest, so the folder cannot be "
+                        f"checked; {hint}")
+    invalid = manifest_problems(manifest)
+    if invalid:
+        raise DataError(f"{folder / MANIFEST} is not a valid sflp manifest: {invalid[0]}")
+    entries = {e["name"]: e for e in manifest["files"]}
+    for name in names:
+        if name not in entries:
+            raise DataError(f"{folder / MANIFEST} does not list {name}" + (f": {why}" if why else ""))
+    try:
+        problems = check_manifest(folder)
+    except OSError as exc:
+        raise DataError(f"{folder} cannot be checked against its manifest: {exc.strerror or exc}") from None
+    problems = [p for p in problems if not p.endswith(": not listed in the manifest") or "/" in p.split(": ")[0]]
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise DataError(f"{folder} does not match its manifest.json: {problems[0]}{more}; {hint}")
+    return entries
+
+
+def read_listed(folder: Path, name: str, max_bytes: int, entry: dict | None) -> bytes:
+    """The bytes of ``folder/name`` (a regular file, not a symlink, at most ``max_bytes``); with a
+    manifest ``entry`` (:func:`checked_entries`), they must be the bytes it lists: a file swapped
+    after the check is refused too."""
+    from sflp.errors import DataError
+    from sflp.inputs import read_bytes
+
+    path = folder / name
+    data = read_bytes(path, str(path), max_bytes=max_bytes, follow_symlinks=False, error=DataError)
+    if entry is not None and (len(data) != entry["bytes"] or hashlib.sha256(data).hexdigest() != entry["sha256"]):
+        raise DataError(f"{path} changed after it was checked against manifest.json; read it again")
+    return data
