@@ -313,3 +313,24 @@ def test_compare_refuses_a_tampered_set_and_reads_it_when_told(small_set, tmp_pa
 
     with pytest.raises(DataError, match="does not match its manifest"):
         read_ranges(folder)
+
+
+# ---------------------------------------------------------------- names that cannot collide
+
+
+def test_two_antes_that_differ_in_the_13th_digit_are_two_structures():
+    """Structure names kept 12 significant digits, so `sflp atlas --ante 0.1,0.1000000000001` was
+    refused as 'given twice'; a name is now the shortest text that reads back as the same number."""
+    from sflp.atlas.jobs import atlas_jobs, parse_antes, structure_name
+    from sflp.errors import ConfigError
+
+    antes = parse_antes("0.1,0.1000000000001")
+    assert len(antes) == 2 and antes[0] != antes[1]
+    jobs = atlas_jobs([(0.5, 1.0, a, 0.0) for a in antes], [5.0, 6.0], ante_stacks=())
+    names = [job.name for job in jobs]
+    assert names == ["sb0.5_bb1_ante0.1_bbante0", "sb0.5_bb1_ante0.1000000000001_bbante0"]
+    for job in jobs:  # the name reads back as the exact number
+        assert float(job.name.split("_ante")[1].split("_")[0]) == job.ante
+    with pytest.raises(ConfigError, match="given twice"):  # a true duplicate is still refused
+        atlas_jobs([(0.5, 1.0, 0.1, 0.0), (0.5, 1.0, 0.1, 0.0)], [5.0, 6.0])
+    assert structure_name(0.5, 1, 1 / 3, 0) == f"sb0.5_bb1_ante{1 / 3!r}_bbante0"

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sflp.charts.text import fmt_num
+from sflp.charts.text import exact_name_text, fmt_num
 from sflp.errors import ConfigError
 
 KIND = "structure-atlas"
@@ -65,7 +65,8 @@ class AtlasJob:
     @property
     def line(self) -> str:
         """The line of structures that differ only in their ante: ``sb0.5_bb1_bbante0``."""
-        return f"sb{fmt_num(self.small_blind)}_bb{fmt_num(self.big_blind)}_bbante{fmt_num(self.bb_ante)}"
+        n = exact_name_text
+        return f"sb{n(self.small_blind)}_bb{n(self.big_blind)}_bbante{n(self.bb_ante)}"
 
     def config(self, stack: float | None = None):
         """The structure as a :class:`~sflp.core.game.GameConfig` at ``stack`` (default ``low``)."""
@@ -81,7 +82,8 @@ def structure_name(small_blind: float, big_blind: float, ante: float, bb_ante: f
     >>> structure_name(0.5, 1, 0.125, 0)
     'sb0.5_bb1_ante0.125_bbante0'
     """
-    return f"sb{fmt_num(small_blind)}_bb{fmt_num(big_blind)}_ante{fmt_num(ante)}_bbante{fmt_num(bb_ante)}"
+    n = exact_name_text  # the shortest text of each number: two different antes never share a name
+    return f"sb{n(small_blind)}_bb{n(big_blind)}_ante{n(ante)}_bbante{n(bb_ante)}"
 
 
 def parse_antes(text: str, option: str = "--ante") -> list[float]:

@@ -32,6 +32,18 @@ def fmt_num(x: float) -> str:
     return format(float(x), ".12g")
 
 
+def exact_name_text(x: float) -> str:
+    """The shortest text that reads back as the same double, without a trailing ``.0``: a number
+    in a name (an atlas's structures), where two different numbers must never share a text
+    (:func:`fmt_num`'s 12 significant digits would make ``0.1`` and ``0.1000000000001`` one).
+
+    >>> exact_name_text(1.0), exact_name_text(0.1), exact_name_text(0.1000000000001), exact_name_text(1e-20)
+    ('1', '0.1', '0.1000000000001', '1e-20')
+    """
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
+
 def fraction_text(value: Fraction | None) -> str:
     """An exact value as ``"p/q"`` (always with a denominator); empty for None.
 
