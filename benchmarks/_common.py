@@ -258,6 +258,23 @@ def seconds_text(seconds: float, sig: int = 3) -> str:
     return f"{value:.{decimals}f} {unit}"
 
 
+def bytes_text(n: int, sig: int = 3) -> str:
+    """A size as the docs write it: bytes below 1 KB, then ``sig`` significant digits of KB, MB
+    or GB (powers of 1,000).
+
+    >>> [bytes_text(n) for n in (28, 43_581, 165_765, 2_572_605, 29_178_346, 248_286_830, 1_234_567_890)]
+    ['28 B', '43.6 KB', '166 KB', '2.57 MB', '29.2 MB', '248 MB', '1.23 GB']
+    """
+    if n < 1000:
+        return f"{n} B"
+    for unit, scale in (("KB", 1e3), ("MB", 1e6), ("GB", 1e9)):
+        value = n / scale
+        if float(f"{value:.{sig}g}") < 1000 or unit == "GB":
+            break
+    decimals = max(0, sig - 1 - math.floor(math.log10(float(f"{value:.{sig}g}"))))
+    return f"{value:.{decimals}f} {unit}"
+
+
 def report(what: str, t: Timing | float, times: list[float] | None = None, target: str = "") -> None:
     """Print one measurement: the median wall and CPU seconds, the runs, the peak memory and the
     target (which says whether it means wall or CPU seconds)."""

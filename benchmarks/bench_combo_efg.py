@@ -11,7 +11,9 @@ Measures, at one stack,
   per deal the same five lines as the class file: 1,624,350 deals, 4,874,376 nodes with the
   chance nodes, 4,873,050 terminals.  It is written **streaming** to a temporary file, one SB combo
   at a time (never one 350 MB string), after the exact payoffs
-  (:func:`sflp.openspiel.combo.showdown_payoffs`) are made; both are timed;
+  (:func:`sflp.openspiel.combo.showdown_payoffs`) are made; both are timed, and so is proving the
+  file the tree sflp writes (:func:`sflp.openspiel.combo.combo_efg_config`, which ``sflp verify
+  --efg`` runs: a streaming comparison with a fresh export);
 * OpenSpiel reading it (``pyspiel.load_efg_game(text)``) in a **child process**, once (the
   first run is the only one when it takes minutes): the wall and CPU seconds of the read of
   the file and of the load, and the child's peak resident memory (``os.wait4``'s
@@ -227,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="sflp-combo-") as tmp:
         folder = Path(tmp)
         if not args.skip_efg:
-            from sflp.openspiel.combo import showdown_payoffs, write_combo_efg
+            from sflp.openspiel.combo import combo_efg_config, showdown_payoffs, write_combo_efg
 
             t = Timing()
             timed(lambda: showdown_payoffs(config), t)
@@ -240,6 +242,11 @@ def main(argv: list[str] | None = None) -> int:
             RECORD.timing("efg_write", t, "write_combo_efg of one stack, streaming, exact payoffs cached")
             RECORD.put("efg.bytes", summary.bytes, f"{summary.bytes / 1e6:.0f} MB",
                        f"the combo .efg at {args.stack:g} bb, no ante")
+            t = Timing()
+            timed(lambda: combo_efg_config(path, "the combo .efg"), t)
+            report("combo_efg_config: the file proved the tree sflp writes (streaming; payoffs cached)", t)
+            RECORD.timing("efg_proof", t, "combo_efg_config of the file: compared streaming with a fresh export, "
+                          "exact payoffs cached")
             res = run_child(OPENSPIEL_CHILD, path, args.timeout, args.max_rss, "all" if args.use else "load")
             child_figures("openspiel", "OpenSpiel (child)", res)
             if args.gambit_timeout > 0:

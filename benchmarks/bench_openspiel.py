@@ -12,7 +12,9 @@ Prints medians of ``--runs`` runs (in this process, the equity table already loa
 * one CFR+ iteration in OpenSpiel's C++, for scale;
 
 and the cold command ``sflp export efg`` in a fresh process, and the file's size with no ante and
-with the README's ante of 0.125.  With pygambit installed (the test extra), also Gambit reading
+with the README's ante of 0.125, and what the ``openspiel`` extra adds to an install: the files of
+open-spiel and of the distributions it requires that sflp's own dependencies do not (as
+installed here, from each distribution's RECORD).  With pygambit installed (the test extra), also Gambit reading
 the file (``pygambit.read_efg``), and what node labels would cost: the file with a unique label on
 every decision node (57,122; the file has none, see :mod:`sflp.openspiel.efg`) read by OpenSpiel,
 and by Gambit with labels on its first 4,000 and 8,000 decision nodes (Gambit checks each label
@@ -24,11 +26,15 @@ Needs OpenSpiel: ``pip install 'open-spiel>=1.5'`` (in a checkout of sflp, ``pip
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 import tempfile
+import tomllib
+from importlib import metadata
 from pathlib import Path
 
-from _common import Record, cold_command, machine, measure, report
+from _common import ROOT, Record, bytes_text, cold_command, machine, measure, report
 
 import sflp
 from sflp.core.equity import load_table
@@ -51,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     from sflp.openspiel import efg_text, load_game, verify
 
     print(f"machine: {machine()}")
+    extra, size = install_size()
+    print(f"the openspiel extra installs {size:,} bytes: {', '.join(extra)}")
+    RECORD.put("install.bytes", size, bytes_text(size, 2),
+               f"installed files of {', '.join(extra)} (open-spiel and what it requires beyond sflp's dependencies)")
     config = sflp.GameConfig(stack=args.stack)
     load_table()
     efg_text(config)  # the exact payoffs of this structure, cached like any solve's
@@ -104,6 +114,53 @@ def main(argv: list[str] | None = None) -> int:
         RECORD.timing("cold_export", t, "sflp export efg in a new process")
     RECORD.write()
     return 0
+
+
+def _names(specs: list[str]) -> list[str]:
+    """The distribution names of requirement specifiers (``"open-spiel>=1.5; ..."`` -> ``open-spiel``)."""
+    return [re.match(r"[A-Za-z0-9._-]+", spec.strip())[0] for spec in specs]
+
+
+def _requirements(name: str) -> list[str]:
+    """The distributions ``name`` requires (its extras' left out), as installed here."""
+    out = []
+    for line in metadata.distribution(name).requires or []:
+        requirement, _, marker = line.partition(";")
+        if "extra" not in marker:
+            out.extend(_names([requirement]))
+    return out
+
+
+def _closure(names: list[str]) -> set[str]:
+    """``names`` and every distribution they require, installed here, in normalised names."""
+    seen: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = re.sub(r"[-_.]+", "-", todo.pop()).lower()
+        if name in seen:
+            continue
+        try:
+            todo.extend(_requirements(name))
+        except metadata.PackageNotFoundError:
+            continue
+        seen.add(name)
+    return seen
+
+
+def install_size() -> tuple[list[str], int]:
+    """The distributions the openspiel extra adds to sflp's dependencies (pyproject.toml's), and
+    the bytes of their installed files."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extra = sorted(_closure(_names(project["optional-dependencies"]["openspiel"]))
+                   - _closure(_names(project["dependencies"])))
+    size = 0
+    for name in extra:
+        dist = metadata.distribution(name)
+        for file in dist.files or []:
+            path = dist.locate_file(file)
+            if os.path.isfile(path):
+                size += os.path.getsize(path)
+    return extra, size
 
 
 def labelled(text: str, limit: int | None = None) -> str:

@@ -6,7 +6,9 @@ Prints, for 1-200 bb and 1-25 bb (blinds 0.5/1, no ante), the median wall and CP
 ``--runs`` runs of :func:`sflp.solving.thresholds.compute_thresholds` in this process (one
 process: CPU and wall differ only by what other programs take from it), after one untimed cold
 run (loading the equity table and compiling the LP), and the number of breakpoints, segments, LP
-solves and pivots (supports found without an LP).  Target (wall): <= 30 s for 1-200 bb.
+solves and pivots (supports found without an LP), and the wall seconds per segment of the path.
+Targets (wall): <= 30 s for 1-200 bb; issue 34's, <= 0.25 s for 1-25 bb, <= 0.4 s for 1-200 bb
+and <= 0.7 ms a segment.
 
 Each range is also timed without the exact certificate of the thresholds (``certify=False``:
 the float path alone), alternating with the certified runs in the same process, and the ratio
@@ -65,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                    "CPU of the certified thresholds over the float path's")
         RECORD.put(f"{key}.breakpoints", len(result.breakpoints), f"{len(result.breakpoints):,}", "breakpoints")
         RECORD.put(f"{key}.segments", len(result.segments), f"{len(result.segments):,}", "segments")
+        RECORD.seconds(f"{key}.per_segment.wall", t.wall / len(result.segments),
+                       f"wall per segment of the path: {what}, certificate included")
     ante_path(config, args.runs)
     RECORD.write()
     return 0
