@@ -242,9 +242,10 @@ def test_zero_sum_and_one_payoff_vector_per_outcome(parsed10):
 
 
 @pytest.mark.parametrize("config", [CONFIGS[1], CONFIGS[3]])
-def test_the_tree_has_the_value_of_sflps_game(config):
-    """The equilibrium played on the exported tree gives sflp's exact value (to float rounding)."""
-    _, root = parse_efg(efg_text(config))
+def test_the_tree_has_the_value_of_sflps_game(config, request):
+    """The equilibrium played on the exported tree gives sflp's exact value (to float rounding).
+    (The 10 bb tree is the module's parsed one: parsing a tree takes about 2 s.)"""
+    _, root = request.getfixturevalue("parsed10") if config == GameConfig(stack=10) else parse_efg(efg_text(config))
     solution = sflp.solve(config, exact=True)
     x, y = solution.class_strategies()
     value = tree_value(root, dict(zip(CLASS_NAMES, x)), dict(zip(CLASS_NAMES, y)))
@@ -415,15 +416,18 @@ def test_openspiel_finds_sflps_equilibrium_unexploitable_and_agrees_on_its_value
     assert abs(values[0] - value) <= 1e-9 and abs(values[1] + value) <= 1e-9
 
 
-# 30 s each on a 2-core machine: the floor pass of CI (tests not marked slow) runs the first
-@pytest.mark.parametrize("config", [GameConfig(stack=10),
-                                    pytest.param(GameConfig(stack=8, ante=0.125), marks=pytest.mark.slow)])
-def test_after_200_cfr_plus_iterations_openspiel_and_sflp_agree_on_the_exploitability(spiel, config):
+# Fast: 3 iterations at 10 bb (a far-from-equilibrium policy checks the same equalities, about 2 s).
+# Slow: the 200 iterations the README and docs/OPENSPIEL.md name, about 30 s each on 2 cores.
+@pytest.mark.parametrize("config, iterations", [
+    (GameConfig(stack=10), 3),
+    pytest.param(GameConfig(stack=10), 200, marks=pytest.mark.slow),
+    pytest.param(GameConfig(stack=8, ante=0.125), 200, marks=pytest.mark.slow)])
+def test_after_200_cfr_plus_iterations_openspiel_and_sflp_agree_on_the_exploitability(spiel, config, iterations):
     """OpenSpiel's nash_conv of its CFR+ average policy equals sflp's exact exploitability of it,
     and its exploitability is half of that (module doc)."""
     game = sflp.openspiel.load_game(config)
     solver = spiel.CFRPlusSolver(game)
-    for _ in range(200):
+    for _ in range(iterations):
         solver.evaluate_and_update_policy()
     average = solver.tabular_average_policy()
     theirs = spiel.nash_conv(game, average)
@@ -459,12 +463,19 @@ def test_every_kind_of_policy_reads_back(spiel):
     assert to_strategy(solver.average_policy(), game).sb.class_freq.shape == (169,)
 
 
-def test_the_readme_example_runs(spiel, capsys):
-    """The README's OpenSpiel example, run as written: export, CFR+ in OpenSpiel, scored by sflp."""
+@pytest.mark.parametrize("iterations", [3, pytest.param(None, marks=pytest.mark.slow)],
+                         ids=["3-iterations", "as-written"])
+def test_the_readme_example_runs(spiel, capsys, iterations):
+    """The README's OpenSpiel example: export, CFR+ in OpenSpiel, scored by sflp.  Slow: run as
+    written (50 CFR+ iterations, about 15 s); fast: the same code with 3 iterations."""
     readme = (ROOT / "README.md").read_text()
     block = re.search(r"<!-- openspiel-example -->\s*```python\n(.*?)```", readme, re.S)
     assert block, "the README's OpenSpiel example block"
-    exec(compile(block[1], "README.md", "exec"), {})
+    code = block[1]
+    if iterations is not None:
+        assert code.count("for _ in range(50):") == 1, "the README's CFR+ loop"
+        code = code.replace("for _ in range(50):", f"for _ in range({iterations}):")
+    exec(compile(code, "README.md", "exec"), {})
     out = capsys.readouterr().out
     ours = float(re.search(r"sflp nash_conv\s+([0-9.e+-]+)", out)[1])
     theirs = float(re.search(r"OpenSpiel nash_conv\s+([0-9.e+-]+)", out)[1])
