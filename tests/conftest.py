@@ -11,6 +11,15 @@ def table():
 
 
 @pytest.fixture(scope="session")
+def chart_set(tmp_path_factory):
+    """The chart set of tests/chart_files.py (real solutions at 2, 5, 7.7, 10 bb, thresholds 1-10 bb),
+    written once per test process for every module that reads it (about 3 s to write).  Read only."""
+    from tests.chart_files import make_chart
+
+    return make_chart(tmp_path_factory.mktemp("chart"))
+
+
+@pytest.fixture(scope="session")
 def spiel():
     """OpenSpiel's ``pyspiel`` module, or the test is skipped saying how to install it (CI installs
     it with the test extra; with CI=true a skip fails the run, see tests/tool_skips.py)."""

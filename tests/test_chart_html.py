@@ -33,7 +33,7 @@ from sflp.report.html import MAX_STACKS, STATIC_FILES, static_text, write_chart_
 from sflp.report.scale import chart_scale
 from sflp.solving.solver import solve_many
 from sflp.solving.thresholds import compute_thresholds
-from tests.chart_files import HIGH, LOW, RANKS, STACKS, find_tool, grid_hand, make_chart, read_csv
+from tests.chart_files import HIGH, LOW, RANKS, STACKS, find_tool, grid_hand, read_csv
 
 SIZES = [(390, 844), (1400, 900)]
 """A phone (iPhone 12-15 CSS viewport, 390x844) and a desktop window, as issue 22 asks."""
@@ -64,8 +64,8 @@ def expected_cell(row: dict[str, str], low: float = LOW, high: float = HIGH) -> 
 
 
 @pytest.fixture(scope="module")
-def chart(tmp_path_factory):
-    return make_chart(tmp_path_factory.mktemp("chart"))
+def chart(chart_set):
+    return chart_set  # one per test process (conftest.py): the HTML and PDF tests read the same set
 
 
 @pytest.fixture(scope="session")
@@ -83,6 +83,18 @@ def run_chromium(binary: str, url: str, tmp: Path, *extra: str) -> subprocess.Co
 
 def dump_dom(binary: str, page: Path, fragment: str, tmp: Path) -> str:
     return run_chromium(binary, page.resolve().as_uri() + fragment, tmp, "--dump-dom").stdout
+
+
+_SHARED_DOMS: dict[tuple[str, str], str] = {}
+
+
+def shared_dom(binary: str, page: Path, fragment: str, tmp: Path) -> str:
+    """:func:`dump_dom` of the module's chart set, which no test changes, once per page and address
+    in a test process: tests that read the same view share one Chromium run (about 1 s each)."""
+    key = (str(page.resolve()), fragment)
+    if key not in _SHARED_DOMS:
+        _SHARED_DOMS[key] = dump_dom(binary, page, fragment, tmp)
+    return _SHARED_DOMS[key]
 
 
 class Cells(HTMLParser):
@@ -161,9 +173,10 @@ def embedded_data(page: Path) -> dict:
 # ---------------------------------------------------------------- the page in Chromium
 
 
-@pytest.mark.parametrize("stack", [10.0, 7.7])
+# fast: 7.7 bb (a stack the address must match exactly, with mixed hands); slow: 10 bb as well
+@pytest.mark.parametrize("stack", [pytest.param(10.0, marks=pytest.mark.slow), 7.7])
 def test_browser_grids_equal_ranges_csv(chart, chromium, tmp_path, stack):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", f"#stack={stack:g}&mode=freq", tmp_path))
+    dom = parse_dom(shared_dom(chromium, chart / "chart.html", f"#stack={stack:g}&mode=freq", tmp_path))
     assert dom.by_id["stack-value"]["attrs"]["data-stack"] == f"{stack:g}"
     rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == stack]
     assert len(rows) == 2 * 169
@@ -230,7 +243,7 @@ def test_browser_slider_buttons_and_hover_drive_the_page(chart, chromium, tmp_pa
 
 
 def test_browser_grid_orientation_and_headers(chart, chromium, tmp_path):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5", tmp_path))
+    dom = parse_dom(shared_dom(chromium, chart / "chart.html", "#stack=5", tmp_path))
     for player in ("sb", "bb"):
         assert dom.headers[player] == ["", *RANKS]
         expected = [f"{player}-{grid_hand(r, c)}" for r in range(13) for c in range(13)]
@@ -304,7 +317,8 @@ def test_browser_runs_the_inlined_script_and_style_without_errors(chart, chromiu
     assert len(dom.cells) == 2 * 169
 
 
-@pytest.mark.parametrize("width, height", SIZES)
+# fast: the desktop (both grids on screen); slow: the phone too (the layout tests measure both sizes)
+@pytest.mark.parametrize("width, height", [pytest.param(*SIZES[0], marks=pytest.mark.slow), SIZES[1]])
 def test_browser_screenshot(chart, chromium, tmp_path, width, height):
     # the screenshot is taken at the window size asked for (phone and desktop), and shows the grids
     shot = tmp_path / f"chart-{width}x{height}.png"
@@ -576,7 +590,9 @@ def chart_200(tmp_path_factory):
     return write_chart_html(path, values_frame(solutions), ranges_frame(solutions), tdf, "SB 0.5 / BB 1, no ante", [])
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+# fast: the phone, the narrowest cells; slow: the desktop too
+@pytest.mark.parametrize("size", [SIZES[0], pytest.param(SIZES[1], marks=pytest.mark.slow)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
 def test_browser_no_threshold_label_of_1_to_200_bb_is_clipped(chart_200, chromium, tmp_path, size):
     # issue 32: seven SB labels of the 1-200 set ("130.0*", "191.5*") overflowed their cells and lost their
     # mark (measured before the fix: 9 at 390, 1024 and 1400 px); from 100 bb the labels are whole bb
@@ -589,9 +605,14 @@ def test_browser_no_threshold_label_of_1_to_200_bb_is_clipped(chart_200, chromiu
     assert out["widest"] <= 1
 
 
+# one Chromium run a case (about 1 s): the fast set has one of each kind (the nearest stack, above
+# the last, not a number, no stack in the address), the slow set every case
 @pytest.mark.parametrize("fragment, stack", [
-    ("#stack=7.3", "7.7"), ("#stack=6", "5"), ("#stack=100", "10"), ("#stack=-3", "2"),
-    ("#stack=abc", "10"), ("#stack=", "10"), ("#stack=Infinity", "10"), ("#mode=thr", "10"), ("", "10"),
+    ("#stack=7.3", "7.7"), pytest.param("#stack=6", "5", marks=pytest.mark.slow), ("#stack=100", "10"),
+    pytest.param("#stack=-3", "2", marks=pytest.mark.slow), ("#stack=abc", "10"),
+    pytest.param("#stack=", "10", marks=pytest.mark.slow),
+    pytest.param("#stack=Infinity", "10", marks=pytest.mark.slow),
+    ("#mode=thr", "10"), pytest.param("", "10", marks=pytest.mark.slow),
 ])
 def test_browser_address_picks_the_nearest_stack_or_falls_back_to_10(chart, chromium, tmp_path, fragment, stack):
     html = dump_dom(chromium, chart / "chart.html", fragment, tmp_path)
@@ -599,8 +620,10 @@ def test_browser_address_picks_the_nearest_stack_or_falls_back_to_10(chart, chro
     assert re.search(rf'<body[^>]*data-stack="{re.escape(stack)}"', html)
 
 
-@pytest.mark.parametrize("stacks, opens", [([8, 9.5, 10.7, 12], "9.5"), ([1, 1.05, 1.1], "1.1"), ([30, 40], "30"),
-                                            ([4], "4")])
+# fast: a tie broken downwards and a single stack; slow: all below 10, all above 10 as well
+@pytest.mark.parametrize("stacks, opens", [([8, 9.5, 10.7, 12], "9.5"),
+                                           pytest.param([1, 1.05, 1.1], "1.1", marks=pytest.mark.slow),
+                                           pytest.param([30, 40], "30", marks=pytest.mark.slow), ([4], "4")])
 def test_browser_opens_at_the_stack_nearest_10(chromium, tmp_path, stacks, opens):
     values, ranges = _synthetic_at(stacks)
     page = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
@@ -615,10 +638,12 @@ def _curve(html: str, name: str) -> tuple[str, int, int]:
     return drawn, len(re.findall(r"<path\b", svg[1])), len(re.findall(r'<circle[^>]*class="point"', svg[1]))
 
 
+# fast: the line at the fewest stacks that make one, and a gap that breaks it; slow: the other two
 @pytest.mark.parametrize("stacks, drawn", [
-    (STACKS, "points"),  # 2, 5, 7.7, 10: a handful of stacks (issue 32: a line drew a peak no solve gave)
+    # 2, 5, 7.7, 10: a handful of stacks (issue 32: a line drew a peak no solve gave)
+    pytest.param(STACKS, "points", marks=pytest.mark.slow),
     (list(np.round(1 + 0.05 * np.arange(12), 2)), "line"),  # 12 stacks 0.05 bb apart
-    (list(np.round(1 + 0.05 * np.arange(11), 2)), "points"),  # 11: too few
+    pytest.param(list(np.round(1 + 0.05 * np.arange(11), 2)), "points", marks=pytest.mark.slow),  # 11: too few
     ([*np.round(1 + 0.5 * np.arange(20), 2), 12.0], "points"),  # dense but one gap of 2.5 bb
 ])
 def test_browser_draws_a_curve_over_few_or_sparse_stacks_as_points(chromium, tmp_path, stacks, drawn):
@@ -637,7 +662,7 @@ def _spoken_ev(label: str) -> float | None:
 
 
 def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chromium, tmp_path):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=7.7&mode=freq", tmp_path))
+    dom = parse_dom(shared_dom(chromium, chart / "chart.html", "#stack=7.7&mode=freq", tmp_path))
     rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == 7.7]
     verbs = {"sb": "push", "bb": "call"}
     for row in rows:
@@ -687,7 +712,7 @@ def test_browser_colours_follow_the_scale_and_capped_cells_take_the_top_colour(c
     # issue 32: one threshold scale for every medium (sflp.report.scale); a capped cell ("10+") takes the
     # top colour of its own, the one the legend's "10+" swatch shows; readable text on every cell
     scale = chart_scale(HIGH, LOW)
-    html = dump_dom(chromium, chart / "chart.html", "#stack=5", tmp_path)
+    html = shared_dom(chromium, chart / "chart.html", "#stack=5", tmp_path)
     dom = parse_dom(html)
     capped = 0
     for row in read_csv(chart / "thresholds.csv"):
@@ -756,7 +781,9 @@ def single_chart(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+# fast: the phone (a tooltip); slow: the desktop (the panel) too, which the layout tests see on the main page
+@pytest.mark.parametrize("size", [SIZES[0], pytest.param(SIZES[1], marks=pytest.mark.slow)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
 def test_layout_single_stack_page_has_no_slider_or_modes(single_chart, chromium, tmp_path, size):
     out = probe(chromium, single_chart / "chart.html", tmp_path, size)
     assert out["open"]["stack"] == "10"
