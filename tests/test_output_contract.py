@@ -75,8 +75,10 @@ def test_a_folder_of_the_users_files_is_refused_and_untouched(tmp_path):
 
 
 def test_files_the_user_adds_survive_a_rerun_and_the_run_says_so(tmp_path):
+    from sflp.cli import main
+
     out = tmp_path / "set"
-    assert sflp("chart", "--stacks", "2,5", "--out", str(out), cwd=tmp_path).returncode == 0
+    assert main(["chart", "--stacks", "2,5", "--out", str(out), "--json"]) == 0  # the first set: in process
     (out / "my_notes.txt").write_text("call wider vs this opponent\n")
     (out / "mine").mkdir()
     (out / "mine" / "a.txt").write_text("a\n")
