@@ -96,7 +96,9 @@ HOW: dict[str, str | tuple[str, ...]] = {
         "test_the_main_job_reproduces_the_committed_reports runs it as written and compares its files",
     "sflp chart --stacks 2,5,10,15 --ante 0.1 --out reports/ante": ("run",),
     "sflp chart --stacks 1:60:0.1 --grid-stacks 5,10,30,50": ("slow",),
-    "sflp chart --stacks 1:50:0.01 --formats csv,pdf --ranges segments": ("run",),
+    # slow: 4,901 stacks (about 5 s); the fast suite writes segments in process
+    # (tests/test_chart_pipeline.py::test_segments_are_maximal_runs_that_tile_the_solved_stacks)
+    "sflp chart --stacks 1:50:0.01 --formats csv,pdf --ranges segments": ("slow",),
     "sflp chart --stacks 1:25:0.05 --formats pdf --paper letter --out reports/letter": ("run",),
     "sflp atlas --ante 0,0.1 --stacks 5:10:0.5 --ante-stacks none --out reports/atlas-small": ("run",),
     "sflp atlas --preset standard": ("slow",),
@@ -111,7 +113,9 @@ HOW: dict[str, str | tuple[str, ...]] = {
     POLICY_JSON: ("run",),
     "sflp export efg --stacks 5,10,15 --out games": ("run",),
     "sflp export efg --combos --stack 10 --out combo10.efg": ("slow",),
-    "sflp export npz --stack 10 --out combo10.npz": ("run",),
+    # slow: a combo-level LP compiled in the process (about 4 s); the fast suite runs `export npz` through
+    # the CLI's main (tests/test_combo_cli.py::test_export_npz_writes_the_sequence_form)
+    "sflp export npz --stack 10 --out combo10.npz": ("slow",),
     "sflp verify --policy-dir games --max-nash-conv 1e-3": ("with", "sflp export efg --stacks 5,10,15 --out games",
                                                              POLICY_SET),
     "sflp verify --policy-dir games --max-nash-conv 1e-3 --out scores":
