@@ -80,6 +80,7 @@ def test_margins_of_2401_stacks_are_in_the_supports_and_exact(set2401):
     assert len(every) == 2401 * 338 and np.isfinite(every["ev_margin"]).sum() > 0.9 * len(every)
 
 
+@pytest.mark.slow  # exhaustive (every stack, 4 s): the fast set checks sampled stacks exactly (test above)
 def test_segment_margins_equal_those_of_ranges_csv(set2401, tmp_path):
     """The same stacks written as ranges.csv: every margin equal, bit for bit."""
     out, _ = set2401
