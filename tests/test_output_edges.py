@@ -482,7 +482,9 @@ def test_a_file_that_appears_during_the_swap_itself_joins_the_new_set(solutions,
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the chart job's workers are forked")
-@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+# fast: SIGTERM (what GNU timeout sends, twice); slow: SIGINT too (both signals interrupt a run in the
+# fast set: tests/test_chart_unit.py::test_an_interrupted_run_leaves_the_old_set)
+@pytest.mark.parametrize("signal_name", [pytest.param("SIGINT", marks=pytest.mark.slow), "SIGTERM"])
 def test_a_second_signal_during_the_workers_shutdown_ends_cleanly(tmp_path, signal_name):
     import signal
     import time
