@@ -99,8 +99,11 @@ HOW: dict[str, str | tuple[str, ...]] = {
     # slow: 4,901 stacks (about 5 s); the fast suite writes segments in process
     # (tests/test_chart_pipeline.py::test_segments_are_maximal_runs_that_tile_the_solved_stacks)
     "sflp chart --stacks 1:50:0.01 --formats csv,pdf --ranges segments": ("slow",),
-    "sflp chart --stacks 1:25:0.05 --formats pdf --paper letter --out reports/letter": ("run",),
-    "sflp atlas --ante 0,0.1 --stacks 5:10:0.5 --ante-stacks none --out reports/atlas-small": ("run",),
+    # slow: the fast suite writes Letter pages in process (tests/test_chart_pdf.py::
+    # test_pdf_pages_are_landscape_on_the_paper_asked_for) and runs `sflp atlas --ante 0,0.1 --stacks 8:9:0.5
+    # --ante-stacks none` as a real command (tests/test_stdout_clean.py, its "atlas" row)
+    "sflp chart --stacks 1:25:0.05 --formats pdf --paper letter --out reports/letter": ("slow",),
+    "sflp atlas --ante 0,0.1 --stacks 5:10:0.5 --ante-stacks none --out reports/atlas-small": ("slow",),
     "sflp atlas --preset standard": ("slow",),
     "sflp atlas --ante 0:0.125:0.025 --out reports/atlas-ante": ("slow",),
     "sflp atlas --ante 0:0.25:0.005 --stacks 1:25:0.05 --out reports/atlas":
@@ -127,7 +130,9 @@ HOW: dict[str, str | tuple[str, ...]] = {
     # --max-exploitability then exits 1 (the gate is the point of the example)
     'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001':
         ("with", "sflp solve --stack 10 --out reports/s10", "cp reports/s10/sb_push_10bb.csv my_push.csv"),
-    "sflp approx cfr+ --stack 10 --seconds 2": ("run",),
+    # slow: two seconds by design; the fast suite runs `sflp approx cfr+ --stack 10 --seconds 3.5` as a real
+    # command (tests/test_cli_views.py::test_progress_bar_on_a_terminal_for_long_runs)
+    "sflp approx cfr+ --stack 10 --seconds 2": ("slow",),
     "sflp approx-bench --stacks 5,10,20": ("slow",),
     "sflp simulate --stack 10 --hands 1000000 --seed 1": ("slow",),
     "sflp cache info": ("run",),
