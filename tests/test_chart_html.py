@@ -85,6 +85,44 @@ def dump_dom(binary: str, page: Path, fragment: str, tmp: Path) -> str:
     return run_chromium(binary, page.resolve().as_uri() + fragment, tmp, "--dump-dom").stdout
 
 
+VIEW_REPORT = """<script>
+(() => {
+  const pre = parent.document.createElement("pre");
+  pre.id = "view-%d"; pre.textContent = document.documentElement.outerHTML; parent.document.body.appendChild(pre);
+})();
+</script></body>"""
+
+
+def dump_doms(binary: str, views: list[tuple[Path, str]], tmp: Path) -> list[str]:
+    """:func:`dump_dom` of several views (a page and an address fragment) in one Chromium run.
+
+    Each view is a copy of its page opened in an iframe of 800 x 600 CSS pixels (Chromium's default
+    window) of one outer page; the copy writes its serialised document into the outer page once its
+    own scripts have run (chart.js draws the page synchronously, as :func:`probe` relies on).  The
+    write is synchronous (``--allow-file-access-from-files`` lets a file's frame reach its parent), and
+    it comes before the frame's load event, which comes before the outer page's: the outer page's
+    dump holds every view, whatever the machine's load.  One run (about 1 s) instead of one a view.
+    """
+    frames = []
+    for k, (page, fragment) in enumerate(views):
+        head, end, tail = page.read_text(encoding="utf-8").rpartition("</body>")
+        assert end, page
+        copy = tmp / f"view-{k}.html"
+        copy.write_text(head + VIEW_REPORT % k + tail, encoding="utf-8")
+        frames.append(f'<iframe src="{copy.name}{fragment}" style="border:0;display:block;width:800px;height:600px">'
+                      "</iframe>")
+    outer = tmp / "views.html"
+    outer.write_text(f"""<!DOCTYPE html><html><body style="margin:0">{"".join(frames)}</body></html>""",
+                     encoding="utf-8")
+    html = run_chromium(binary, outer.resolve().as_uri(), tmp, "--dump-dom", "--allow-file-access-from-files").stdout
+    out = []
+    for k in range(len(views)):
+        m = re.search(rf'<pre id="view-{k}">(.*?)</pre>', html, re.S)
+        assert m, f"view {k} ({views[k][1]!r} of {views[k][0].name}) did not report: {html[-1000:]}"
+        out.append(unescape(m[1]))
+    return out
+
+
 _SHARED_DOMS: dict[tuple[str, str], str] = {}
 
 
@@ -605,30 +643,53 @@ def test_browser_no_threshold_label_of_1_to_200_bb_is_clipped(chart_200, chromiu
     assert out["widest"] <= 1
 
 
-# one Chromium run a case (about 1 s): the fast set has one of each kind (the nearest stack, above
-# the last, not a number, no stack in the address), the slow set every case
-@pytest.mark.parametrize("fragment, stack", [
-    ("#stack=7.3", "7.7"), pytest.param("#stack=6", "5", marks=pytest.mark.slow), ("#stack=100", "10"),
-    pytest.param("#stack=-3", "2", marks=pytest.mark.slow), ("#stack=abc", "10"),
-    pytest.param("#stack=", "10", marks=pytest.mark.slow),
-    pytest.param("#stack=Infinity", "10", marks=pytest.mark.slow),
-    ("#mode=thr", "10"), pytest.param("", "10", marks=pytest.mark.slow),
-])
-def test_browser_address_picks_the_nearest_stack_or_falls_back_to_10(chart, chromium, tmp_path, fragment, stack):
-    html = dump_dom(chromium, chart / "chart.html", fragment, tmp_path)
+ADDRESSES = [
+    ("#stack=7.3", "7.7"), ("#stack=6", "5"), ("#stack=100", "10"), ("#stack=-3", "2"),
+    ("#stack=abc", "10"), ("#stack=", "10"), ("#stack=Infinity", "10"), ("#mode=thr", "10"), ("", "10"),
+]
+
+
+@pytest.fixture(scope="module")
+def address_doms(chart, chromium, tmp_path_factory) -> dict[str, str]:
+    """The page opened at every address of ADDRESSES, in one Chromium run (:func:`dump_doms`)."""
+    views = [(chart / "chart.html", fragment) for fragment, _ in ADDRESSES]
+    return dict(zip([f for f, _ in ADDRESSES], dump_doms(chromium, views, tmp_path_factory.mktemp("addresses"))))
+
+
+@pytest.mark.parametrize("fragment, stack", ADDRESSES)
+def test_browser_address_picks_the_nearest_stack_or_falls_back_to_10(address_doms, fragment, stack):
+    html = address_doms[fragment]
     assert parse_dom(html).by_id["stack-value"]["attrs"]["data-stack"] == stack
     assert re.search(rf'<body[^>]*data-stack="{re.escape(stack)}"', html)
 
 
-# fast: a tie broken downwards and a single stack; slow: all below 10, all above 10 as well
-@pytest.mark.parametrize("stacks, opens", [([8, 9.5, 10.7, 12], "9.5"),
-                                           pytest.param([1, 1.05, 1.1], "1.1", marks=pytest.mark.slow),
-                                           pytest.param([30, 40], "30", marks=pytest.mark.slow), ([4], "4")])
-def test_browser_opens_at_the_stack_nearest_10(chromium, tmp_path, stacks, opens):
-    values, ranges = _synthetic_at(stacks)
-    page = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
-    dom = parse_dom(dump_dom(chromium, page, "", tmp_path))
-    assert dom.by_id["stack-value"]["attrs"]["data-stack"] == opens
+OPENING = [([8, 9.5, 10.7, 12], "9.5"), ([1, 1.05, 1.1], "1.1"), ([30, 40], "30"), ([4], "4")]
+CURVES = [
+    (STACKS, "points"),  # 2, 5, 7.7, 10: a handful of stacks (issue 32: a line drew a peak no solve gave)
+    (list(np.round(1 + 0.05 * np.arange(12), 2)), "line"),  # 12 stacks 0.05 bb apart
+    (list(np.round(1 + 0.05 * np.arange(11), 2)), "points"),  # 11: too few
+    ([*np.round(1 + 0.5 * np.arange(20), 2), 12.0], "points"),  # dense but one gap of 2.5 bb
+]
+
+
+@pytest.fixture(scope="module")
+def synthetic_doms(chromium, tmp_path_factory) -> dict[tuple[str, int], str]:
+    """The pages of OPENING's and CURVES' stacks (synthetic frames), opened in one Chromium run."""
+    folder = tmp_path_factory.mktemp("synthetic")
+    keys, views = [], []
+    for kind, cases in (("opening", OPENING), ("curve", CURVES)):
+        for k, (stacks, _) in enumerate(cases):
+            values, ranges = _synthetic_at(stacks)
+            page = write_chart_html(folder / f"{kind}-{k}.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
+            keys.append((kind, k))
+            views.append((page, ""))
+    return dict(zip(keys, dump_doms(chromium, views, folder)))
+
+
+@pytest.mark.parametrize("case", range(len(OPENING)), ids=[str(opens) for _, opens in OPENING])
+def test_browser_opens_at_the_stack_nearest_10(synthetic_doms, case):
+    dom = parse_dom(synthetic_doms[("opening", case)])
+    assert dom.by_id["stack-value"]["attrs"]["data-stack"] == OPENING[case][1]
 
 
 def _curve(html: str, name: str) -> tuple[str, int, int]:
@@ -638,18 +699,10 @@ def _curve(html: str, name: str) -> tuple[str, int, int]:
     return drawn, len(re.findall(r"<path\b", svg[1])), len(re.findall(r'<circle[^>]*class="point"', svg[1]))
 
 
-# fast: the line at the fewest stacks that make one, and a gap that breaks it; slow: the other two
-@pytest.mark.parametrize("stacks, drawn", [
-    # 2, 5, 7.7, 10: a handful of stacks (issue 32: a line drew a peak no solve gave)
-    pytest.param(STACKS, "points", marks=pytest.mark.slow),
-    (list(np.round(1 + 0.05 * np.arange(12), 2)), "line"),  # 12 stacks 0.05 bb apart
-    pytest.param(list(np.round(1 + 0.05 * np.arange(11), 2)), "points", marks=pytest.mark.slow),  # 11: too few
-    ([*np.round(1 + 0.5 * np.arange(20), 2), 12.0], "points"),  # dense but one gap of 2.5 bb
-])
-def test_browser_draws_a_curve_over_few_or_sparse_stacks_as_points(chromium, tmp_path, stacks, drawn):
-    values, ranges = _synthetic_at(stacks)
-    page = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
-    html = dump_dom(chromium, page, "", tmp_path)
+@pytest.mark.parametrize("case", range(len(CURVES)), ids=[f"{len(s)}-{drawn}" for s, drawn in CURVES])
+def test_browser_draws_a_curve_over_few_or_sparse_stacks_as_points(synthetic_doms, case):
+    stacks, drawn = CURVES[case]
+    html = synthetic_doms[("curve", case)]
     for name, series in (("value", 1), ("pct", 2)):
         assert _curve(html, name) == ((drawn, series, 0) if drawn == "line" else (drawn, 0, series * len(stacks)))
 
