@@ -123,16 +123,16 @@ def dump_doms(binary: str, views: list[tuple[Path, str]], tmp: Path) -> list[str
     return out
 
 
-_SHARED_DOMS: dict[tuple[str, str], str] = {}
+CHART_VIEWS = ["#stack=10&mode=freq", "#stack=7.7&mode=freq", "#stack=5", "#stack=5&mode=thr&hand=sb:T3s",
+               "#stack=5&mode=thr", "#stack=5&mode=freq"]
+"""The addresses at which the tests below read the module's chart set as it is (no script added)."""
 
 
-def shared_dom(binary: str, page: Path, fragment: str, tmp: Path) -> str:
-    """:func:`dump_dom` of the module's chart set, which no test changes, once per page and address
-    in a test process: tests that read the same view share one Chromium run (about 1 s each)."""
-    key = (str(page.resolve()), fragment)
-    if key not in _SHARED_DOMS:
-        _SHARED_DOMS[key] = dump_dom(binary, page, fragment, tmp)
-    return _SHARED_DOMS[key]
+@pytest.fixture(scope="module")
+def chart_doms(chart, chromium, tmp_path_factory) -> dict[str, str]:
+    """The chart set's page at every address of CHART_VIEWS, in one Chromium run (:func:`dump_doms`)."""
+    views = [(chart / "chart.html", fragment) for fragment in CHART_VIEWS]
+    return dict(zip(CHART_VIEWS, dump_doms(chromium, views, tmp_path_factory.mktemp("views"))))
 
 
 class Cells(HTMLParser):
@@ -211,10 +211,9 @@ def embedded_data(page: Path) -> dict:
 # ---------------------------------------------------------------- the page in Chromium
 
 
-# fast: 7.7 bb (a stack the address must match exactly, with mixed hands); slow: 10 bb as well
-@pytest.mark.parametrize("stack", [pytest.param(10.0, marks=pytest.mark.slow), 7.7])
-def test_browser_grids_equal_ranges_csv(chart, chromium, tmp_path, stack):
-    dom = parse_dom(shared_dom(chromium, chart / "chart.html", f"#stack={stack:g}&mode=freq", tmp_path))
+@pytest.mark.parametrize("stack", [10.0, 7.7])
+def test_browser_grids_equal_ranges_csv(chart, chart_doms, stack):
+    dom = parse_dom(chart_doms[f"#stack={stack:g}&mode=freq"])
     assert dom.by_id["stack-value"]["attrs"]["data-stack"] == f"{stack:g}"
     rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == stack]
     assert len(rows) == 2 * 169
@@ -280,16 +279,16 @@ def test_browser_slider_buttons_and_hover_drive_the_page(chart, chromium, tmp_pa
     assert f"call {float(q6s['frequency']) * 100:.1f}%" in tip["text"]
 
 
-def test_browser_grid_orientation_and_headers(chart, chromium, tmp_path):
-    dom = parse_dom(shared_dom(chromium, chart / "chart.html", "#stack=5", tmp_path))
+def test_browser_grid_orientation_and_headers(chart_doms):
+    dom = parse_dom(chart_doms["#stack=5"])
     for player in ("sb", "bb"):
         assert dom.headers[player] == ["", *RANKS]
         expected = [f"{player}-{grid_hand(r, c)}" for r in range(13) for c in range(13)]
         assert dom.order[player] == expected
 
 
-def test_browser_thresholds_mode_and_hand_details(chart, chromium, tmp_path):
-    html = dump_dom(chromium, chart / "chart.html", "#stack=5&mode=thr&hand=sb:T3s", tmp_path)
+def test_browser_thresholds_mode_and_hand_details(chart, chart_doms):
+    html = chart_doms["#stack=5&mode=thr&hand=sb:T3s"]
     dom = parse_dom(html)
     assert dom.by_id["stack-value"]["attrs"]["data-stack"] == "5"
     rows = read_csv(chart / "thresholds.csv")
@@ -714,8 +713,8 @@ def _spoken_ev(label: str) -> float | None:
     return None if text == "n/a" else float(text.replace("\u2212", "-"))
 
 
-def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chromium, tmp_path):
-    dom = parse_dom(shared_dom(chromium, chart / "chart.html", "#stack=7.7&mode=freq", tmp_path))
+def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chart_doms):
+    dom = parse_dom(chart_doms["#stack=7.7&mode=freq"])
     rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == 7.7]
     verbs = {"sb": "push", "bb": "call"}
     for row in rows:
@@ -731,8 +730,8 @@ def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chro
             assert abs(ev - float(row["ev_margin"])) <= 0.005 + 0.00005 + 1e-9, (label, row)
 
 
-def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, chromium, tmp_path):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5&mode=thr", tmp_path))
+def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, chart_doms):
+    dom = parse_dom(chart_doms["#stack=5&mode=thr"])
     verbs = {"sb": ("push", "pushes"), "bb": ("call", "calls")}
     for row in read_csv(chart / "thresholds.csv"):
         label = dom.cells[f"{row['player']}-{row['hand']}"]["attrs"]["aria-label"]
@@ -749,8 +748,8 @@ def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, 
     assert dom.cells["sb-AA"]["attrs"]["aria-label"] == "AA, SB push up to 10 or more bb"
 
 
-def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chromium, tmp_path):
-    html = dump_dom(chromium, chart / "chart.html", "#stack=5&mode=freq", tmp_path)
+def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chart_doms):
+    html = chart_doms["#stack=5&mode=freq"]
     for player, name in (("sb", "SB push"), ("bb", "BB call")):
         table = re.search(rf'<table[^>]*id="grid-{player}"[^>]*>(.*?)</table>', html, re.S)[1]
         caption = re.search(r"<caption[^>]*>(.*?)</caption>", table, re.S)[1]
@@ -761,11 +760,11 @@ def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chromiu
         assert len(re.findall(r'<td[^>]*tabindex="-1"', table)) == 168
 
 
-def test_browser_colours_follow_the_scale_and_capped_cells_take_the_top_colour(chart, chromium, tmp_path):
+def test_browser_colours_follow_the_scale_and_capped_cells_take_the_top_colour(chart, chart_doms):
     # issue 32: one threshold scale for every medium (sflp.report.scale); a capped cell ("10+") takes the
     # top colour of its own, the one the legend's "10+" swatch shows; readable text on every cell
     scale = chart_scale(HIGH, LOW)
-    html = shared_dom(chromium, chart / "chart.html", "#stack=5", tmp_path)
+    html = chart_doms["#stack=5"]
     dom = parse_dom(html)
     capped = 0
     for row in read_csv(chart / "thresholds.csv"):
