@@ -20,6 +20,19 @@ def chart_set(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def ante_atlas():
+    """Three structures (no ante, antes 0.1 and 0.125) over 1 + ante to 25 bb and the ante paths at 3,
+    8 and 14 bb, certified (about 6 s): the atlas page's and the atlas pictures' tests read the same."""
+    from sflp.core.game import GameConfig
+    from sflp.solving.thresholds import compute_thresholds
+
+    structures = [(f"ante {a:g}", compute_thresholds(GameConfig(stack=10, ante=a), 1 + a, 25))
+                  for a in (0.0, 0.1, 0.125)]
+    lines = [compute_thresholds(GameConfig(stack=s), 0, 0.125, along="ante") for s in (3.0, 8.0, 14.0)]
+    return structures, lines
+
+
+@pytest.fixture(scope="session")
 def spiel():
     """OpenSpiel's ``pyspiel`` module, or the test is skipped saying how to install it (CI installs
     it with the test extra; with CI=true a skip fails the run, see tests/tool_skips.py)."""
