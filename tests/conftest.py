@@ -20,6 +20,16 @@ def chart_set(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def default_stacks_set(tmp_path_factory):
+    """``sflp.chart(stacks="1:25:0.05", formats="csv,xlsx,html")``, the default 481 stacks, once per
+    process: ``(folder, result)``.  The margins and caps tests and the workbook tests read it."""
+    import sflp
+
+    out = tmp_path_factory.mktemp("set") / "s"
+    return out, sflp.chart(stacks="1:25:0.05", out=out, formats="csv,xlsx,html")
+
+
+@pytest.fixture(scope="session")
 def ante_atlas():
     """Three structures (no ante, antes 0.1 and 0.125) over 1 + ante to 25 bb and the ante paths at 3,
     8 and 14 bb, certified (about 6 s): the atlas page's and the atlas pictures' tests read the same."""

@@ -33,8 +33,8 @@ def _set(tmp_path_factory, stacks: str, formats: str = "csv,xlsx,html"):
 
 
 @pytest.fixture(scope="module")
-def set481(tmp_path_factory):
-    return _set(tmp_path_factory, "1:25:0.05")
+def set481(default_stacks_set):
+    return default_stacks_set  # _set(tmp_path_factory, "1:25:0.05"), shared with tests/test_excel.py (conftest.py)
 
 
 @pytest.fixture(scope="module")
