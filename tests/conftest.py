@@ -11,12 +11,19 @@ def table():
 
 
 @pytest.fixture(scope="session")
-def chart_set(tmp_path_factory):
+def chart_set_written(tmp_path_factory):
     """The chart set of tests/chart_files.py (real solutions at 2, 5, 7.7, 10 bb, thresholds 1-10 bb),
-    written once per test process for every module that reads it (about 3 s to write).  Read only."""
+    written once per test process for every module that reads it (about 3 s to write): its folder
+    and the files write_chart_set said it wrote.  Read only."""
     from tests.chart_files import make_chart
 
-    return make_chart(tmp_path_factory.mktemp("chart"))
+    out = tmp_path_factory.mktemp("chart")
+    return out, make_chart(out)
+
+
+@pytest.fixture(scope="session")
+def chart_set(chart_set_written):
+    return chart_set_written[0]
 
 
 @pytest.fixture(scope="session")

@@ -83,10 +83,10 @@ def thresholds(config):
 
 
 @pytest.fixture(scope="module")
-def chart(solutions, thresholds, tmp_path_factory):
-    out = tmp_path_factory.mktemp("chart")
-    files = write_chart_set(solutions, thresholds, out, extra_about={"command": "pytest"})
-    return out, files
+def chart(chart_set_written):
+    """``write_chart_set(solutions, thresholds, out, extra_about={"command": "pytest"})`` of this
+    module's fixtures: the same set as tests/chart_files.py's, written once per process (conftest.py)."""
+    return chart_set_written
 
 
 def read_csv(path: Path) -> tuple[list[str], list[dict[str, str]]]:
