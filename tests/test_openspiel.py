@@ -241,7 +241,9 @@ def test_zero_sum_and_one_payoff_vector_per_outcome(parsed10):
     assert count == 169 * 169 * 3
 
 
-@pytest.mark.parametrize("config", [CONFIGS[1], CONFIGS[3]])
+# fast: 10 bb (the module's parsed tree); slow: with an ante (a parse of its own, about 3 s; the fast
+# set has OpenSpiel's own value of the ante trees in test_openspiel_finds_sflps_equilibrium_...)
+@pytest.mark.parametrize("config", [CONFIGS[1], pytest.param(CONFIGS[3], marks=pytest.mark.slow)])
 def test_the_tree_has_the_value_of_sflps_game(config, request):
     """The equilibrium played on the exported tree gives sflp's exact value (to float rounding).
     (The 10 bb tree is the module's parsed one: parsing a tree takes about 2 s.)"""
