@@ -118,7 +118,7 @@ def test_kept_files_are_reported_through_on_keep(solutions, tmp_path):
 @pytest.mark.parametrize("bad_name", ["../victim.txt", "/etc/hostname", "sub/x.csv", "..", ".hidden", ""])
 def test_a_manifest_that_leaves_the_folder_is_invalid(solutions, tmp_path, bad_name):
     out = tmp_path / "set"
-    write_set(solutions, out)
+    write_set(solutions, out, formats=["csv"])  # a set and its manifest: the CSV files make one
     (tmp_path / "victim.txt").write_text("outside\n")
     manifest = json.loads((out / MANIFEST).read_text())
     manifest["files"].append({"name": bad_name, "bytes": 1, "sha256": "0" * 64})
@@ -135,7 +135,7 @@ def test_a_manifest_that_leaves_the_folder_is_invalid(solutions, tmp_path, bad_n
 
 def test_a_listed_name_that_is_now_a_symlink_makes_the_manifest_invalid(solutions, tmp_path):
     out = tmp_path / "set"
-    write_set(solutions, out)
+    write_set(solutions, out, formats=["csv"])  # a set and its manifest: the CSV files make one
     target = tmp_path / "precious.csv"
     target.write_text("keep me\n")
     (out / "values.csv").unlink()
