@@ -581,7 +581,8 @@ def test_workers_are_checked_before_any_work(tmp_path, bad, message):
 
 
 def test_cli_workers_option(tmp_path, capsys):
-    """The refusals through the CLI's main in this process (argparse's checks), the runs as real commands."""
+    """The refusals (argparse's checks) and the run without workers through the CLI's main in this
+    process, the run with a worker as a real command: the same files, byte for byte."""
     from sflp.cli import main
 
     run = [sys.executable, "-m", "sflp.cli", "chart", "--stacks", "1:2:0.5", "--formats", "csv,png"]
