@@ -29,11 +29,13 @@ def chart_set(chart_set_written):
 @pytest.fixture(scope="session")
 def default_stacks_set(tmp_path_factory):
     """``sflp.chart(stacks="1:25:0.05", formats="csv,xlsx,html")``, the default 481 stacks, once per
-    process: ``(folder, result)``.  The margins and caps tests and the workbook tests read it."""
+    process: ``(folder, result)``.  The margins and caps tests and the workbook tests read it.  Written
+    inline (``workers=0``, the same bytes): in a test process beside another, worker processes only
+    add their imports."""
     import sflp
 
     out = tmp_path_factory.mktemp("set") / "s"
-    return out, sflp.chart(stacks="1:25:0.05", out=out, formats="csv,xlsx,html")
+    return out, sflp.chart(stacks="1:25:0.05", out=out, formats="csv,xlsx,html", workers=0)
 
 
 @pytest.fixture(scope="session")

@@ -77,7 +77,7 @@ def assert_complete(folder: Path) -> dict:
 def small_set(tmp_path_factory):
     out = tmp_path_factory.mktemp("unit") / "set"
     sols = solve_many([2, 3.5, 5, 10], GameConfig(stack=2))
-    files = write_chart_set(sols, None, out)
+    files = write_chart_set(sols, None, out, workers=0)  # inline: the same files, no worker imports
     return out, files
 
 
@@ -254,7 +254,7 @@ def old_set(tmp_path_factory):
     from sflp.cli import main
 
     parent = tmp_path_factory.mktemp("signals")
-    assert main(["chart", "--stacks", "2,5", "--out", str(parent / "set"), "--json"]) == 0
+    assert main(["chart", "--stacks", "2,5", "--workers", "0", "--out", str(parent / "set"), "--json"]) == 0
     return parent / "set"
 
 

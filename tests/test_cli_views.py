@@ -65,7 +65,8 @@ def chart_run(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("chart")
     with contextlib.redirect_stdout(io.StringIO()) as text:
-        code = main(["chart", "--stacks", "2,5,7.7,10", "--grid-stacks", "5,10", "--out", str(out), "--no-color"])
+        code = main(["chart", "--stacks", "2,5,7.7,10", "--grid-stacks", "5,10", "--workers", "0", "--out", str(out),
+                     "--no-color"])
     assert code == 0
     return out, text.getvalue()
 

@@ -142,6 +142,7 @@ def test_build_from_scratch_reproduces_the_shipped_table(tmp_path):
     assert eq.read_checksum(tmp_path) == eq.read_checksum()
 
 
+@pytest.mark.slow  # exhaustive: all 2,598,960 boards (3-7 s); `sflp equity build`'s rebuild (slow) uses them too
 def test_suit_distinct_boards():
     # 134,459 suit-distinct 5-card boards whose orbits cover all C(52,5) = 2,598,960 boards
     from sflp.core.equity_build import canonical_boards

@@ -54,7 +54,7 @@ def old_set(tmp_path_factory):
     from sflp.cli import main
 
     parent = tmp_path_factory.mktemp("faults")
-    assert main(["chart", "--stacks", "2,5,8,9", "--out", str(parent / "set"), "--json"]) == 0
+    assert main(["chart", "--stacks", "2,5,8,9", "--workers", "0", "--out", str(parent / "set"), "--json"]) == 0
     return parent / "set"
 
 
@@ -109,6 +109,6 @@ def test_a_killed_run_leaves_the_old_set_and_the_next_run_cleans_up(old_set, tmp
     # next run of a real command does it in tests/test_output_edges.py, the killed run here is real)
     from sflp.cli import main
 
-    assert main(["chart", "--stacks", "2,5,8,9", "--out", str(tmp_path / "set"), "--json"]) == 0
+    assert main(["chart", "--stacks", "2,5,8,9", "--workers", "0", "--out", str(tmp_path / "set"), "--json"]) == 0
     assert check_manifest(tmp_path / "set") == []
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".set.")] == []

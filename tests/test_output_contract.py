@@ -78,12 +78,13 @@ def test_files_the_user_adds_survive_a_rerun_and_the_run_says_so(tmp_path):
     from sflp.cli import main
 
     out = tmp_path / "set"
-    assert main(["chart", "--stacks", "2,5", "--out", str(out), "--json"]) == 0  # the first set: in process
+    # the CSV files make a set (the user's files are the subject): the first set in process, the rerun real
+    assert main(["chart", "--stacks", "2,5", "--formats", "csv", "--out", str(out), "--json"]) == 0
     (out / "my_notes.txt").write_text("call wider vs this opponent\n")
     (out / "mine").mkdir()
     (out / "mine" / "a.txt").write_text("a\n")
     notes = snapshot(out)["my_notes.txt"]
-    proc = sflp("chart", "--stacks", "2,5,8", "--out", str(out), cwd=tmp_path)
+    proc = sflp("chart", "--stacks", "2,5,8", "--formats", "csv", "--out", str(out), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "sflp: kept 2 file(s)" in proc.stderr and "my_notes.txt" in proc.stderr and "mine" in proc.stderr
     after = snapshot(out)

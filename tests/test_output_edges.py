@@ -63,7 +63,7 @@ def first_set(cwd: Path, *args: str) -> None:
     the imports (about 1 s a test)."""
     from sflp.cli import main
 
-    assert main(["chart", *args, "--out", str(cwd / "set"), "--json"]) == 0
+    assert main(["chart", *args, "--workers", "0", "--out", str(cwd / "set"), "--json"]) == 0
 
 
 def one_line_error(proc: subprocess.CompletedProcess, needle: str) -> None:
