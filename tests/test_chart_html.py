@@ -331,6 +331,9 @@ ERROR_COLLECTOR = """<script>
 </script>"""
 
 
+# slow: the fast set's layout probes run the page with the same error collector and demand no error
+# (probe()), and measure a layout only the inlined style sheet gives
+@pytest.mark.slow
 def test_browser_runs_the_inlined_script_and_style_without_errors(chart, chromium, tmp_path):
     # chart.js and chart.css from sflp/report/static/, inlined in the page: a syntax or run-time
     # error in the script would land in data-js-errors (and the script would not finish); the

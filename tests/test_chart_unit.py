@@ -289,7 +289,9 @@ def test_an_interrupted_run_leaves_the_old_set(old_set, tmp_path, sig, point):
     assert leftovers(parent, "set") == []
 
 
-@pytest.mark.parametrize("point", ["staged", "ranges.csv", "jobs"])
+# fast: the jobs point (workers running); slow: the two earlier points too
+@pytest.mark.parametrize("point", [pytest.param("staged", marks=pytest.mark.slow),
+                                   pytest.param("ranges.csv", marks=pytest.mark.slow), "jobs"])
 def test_an_interrupted_first_run_leaves_nothing(tmp_path, point):
     proc = run_paused(point, tmp_path / "points", "chart", "--stacks", "1:3:0.5", "--out",
                       str(tmp_path / "a" / "set"), "--json")
