@@ -212,9 +212,12 @@ def test_lock_makes_a_second_writer_wait_or_fail(tmp_path):
         with StagedFolder(target, wait=False):
             pass
     waited = []
-    timer = threading.Timer(0.3, release.set)
-    timer.start()
-    with StagedFolder(target, on_wait=lambda: waited.append(True)) as stage:
+
+    def on_wait():  # the second writer says it waits: only then does the first one finish (no timer)
+        waited.append(True)
+        release.set()
+
+    with StagedFolder(target, on_wait=on_wait) as stage:
         (stage / "values.csv").write_text("second\n")
     t.join()
     assert waited == [True]
