@@ -20,13 +20,14 @@ LOW, HIGH = 1.0, 10.0
 RANKS = "AKQJT98765432"
 
 
-def make_chart(out: Path) -> Path:
-    """A chart set from real solutions (2, 5, 7.7, 10 bb) and real thresholds over 1-10 bb."""
+def make_chart(out: Path) -> dict[str, str]:
+    """A chart set from real solutions (2, 5, 7.7, 10 bb) and real thresholds over 1-10 bb; the files
+    :func:`write_chart_set` says it wrote.  Written inline (``workers=0``: the same bytes; in a test
+    process, worker processes only add their imports)."""
     config = GameConfig(stack=2)
     solutions = solve_many(STACKS, config)
     thresholds = thresholds_mod.compute_thresholds(config, low=LOW, high=HIGH)
-    write_chart_set(solutions, thresholds, out, extra_about={"command": "pytest"})
-    return out
+    return write_chart_set(solutions, thresholds, out, extra_about={"command": "pytest"}, workers=0)
 
 
 def find_tool(names: tuple[str, ...], package: str) -> str:

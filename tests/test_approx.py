@@ -24,7 +24,21 @@ from sflp.errors import ConfigError
 TEN = GameConfig(stack=10)
 
 
+_RUNS: dict[tuple, object] = {}
+
+
+def seeded(method: str, config: GameConfig, iterations: int, seed: int = 0):
+    """``run(method, config, iterations=..., seed=...)``, once per test process: a seeded run is
+    deterministic, and the 2,000,000-hand self-play runs (2-4 s each) serve two tests each."""
+    key = (method, config, iterations, seed)
+    if key not in _RUNS:
+        _RUNS[key] = run(method, config, iterations=iterations, seed=seed)
+    return _RUNS[key]
+
+
 def total(method: str, iterations: int, config: GameConfig = TEN, **kw) -> float:
+    if not kw:
+        return seeded(method, config, iterations).exploitability
     return run(method, config, iterations=iterations, seed=0, **kw).exploitability
 
 
@@ -83,7 +97,7 @@ def test_rl_linear_q_reproduces_seed_fast():
     # 48.57% exactly), so the band is the seed's figure +-5 points.  2M hands (seed 0: 54.1% /
     # 48.9%) keep this test short.  Qualitatively the linear model makes BB call far wider than
     # the equilibrium's 37.4% (SB at equilibrium: 58.3%).
-    result = run("rl-linear-q", TEN, iterations=2_000_000, seed=0)
+    result = seeded("rl-linear-q", TEN, 2_000_000)  # test_tabular_beats_linear_model_at_equal_hands's run
     push, call = _shares(result)
     assert abs(push - SEED_REPORT["push_pct"]) < 5
     assert abs(call - SEED_REPORT["call_pct"]) < 5

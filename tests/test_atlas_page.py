@@ -28,9 +28,12 @@ LINE_STACKS = (3.0, 8.0, 14.0)
 
 
 @pytest.fixture(scope="module")
-def atlas():
-    structures = [(f"ante {a:g}", compute_thresholds(GameConfig(stack=10, ante=a), 1 + a, 25)) for a in ANTES]
-    lines = [compute_thresholds(GameConfig(stack=s), 0, 0.125, along="ante") for s in LINE_STACKS]
+def atlas(ante_atlas):
+    """The structures of ANTES over 1 + ante to 25 bb and the ante paths at LINE_STACKS (conftest.py's,
+    shared with tests/test_atlas_plots.py)."""
+    structures, lines = ante_atlas
+    assert [t.config.ante for _, t in structures] == list(ANTES) and all(t.high == 25 for _, t in structures)
+    assert [line.config.stack for line in lines] == list(LINE_STACKS)
     return structures, lines
 
 

@@ -14,18 +14,18 @@ import pytest
 
 from sflp.atlas.maps import _ANTE_EDGE, _EDGE, ante_shift, hand_maps_drawing
 from sflp.charts.media.draw import Dot, Rect, pdf_bytes, png_bytes, svg_bytes
-from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
-from sflp.solving.thresholds import compute_thresholds
 
 ANTES = (0.0, 0.1, 0.125)
 
 
 @pytest.fixture(scope="module")
-def atlas():
-    structures = [(f"ante {a:g}", compute_thresholds(GameConfig(stack=10, ante=a), 1 + a, 20)) for a in ANTES]
-    lines = [compute_thresholds(GameConfig(stack=s), 0, 0.125, along="ante") for s in (4.0, 9.0)]
-    return structures, lines
+def atlas(ante_atlas):
+    """The structures of ANTES over 1 + ante to 25 bb and the ante paths at 3, 8 and 14 bb (conftest.py's,
+    shared with tests/test_atlas_page.py: certified once a process)."""
+    structures, _ = ante_atlas
+    assert [t.config.ante for _, t in structures] == list(ANTES)
+    return ante_atlas
 
 
 def test_hand_maps_draw_every_interval_and_every_exact_boundary_point(atlas):
@@ -35,7 +35,7 @@ def test_hand_maps_draw_every_interval_and_every_exact_boundary_point(atlas):
     squares = sum(isinstance(i, Rect) and i.fill == _EDGE for i in d.items)
     dots = sum(isinstance(i, Dot) and i.fill == _ANTE_EDGE for i in d.items)
     want_squares = sum(1 for h in hands for p in ("sb", "bb") for _, t in structures
-                       for a, b in t.get(p, h).intervals for e in (a, b) if t.low + 1e-9 < e < 20 - 1e-9)
+                       for a, b in t.get(p, h).intervals for e in (a, b) if t.low + 1e-9 < e < t.high - 1e-9)
     want_dots = sum(1 for h in hands for p in ("sb", "bb") for line in lines
                     for iv in line.get(p, h).intervals for e in iv if 1e-9 < e < 0.125 - 1e-9)
     assert squares == want_squares and dots == want_dots and dots > 0

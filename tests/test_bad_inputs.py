@@ -1,10 +1,15 @@
 """One table of bad inputs (issue 19): every row is refused with one line naming the input.
 
-CLI rows run ``sflp`` in a fresh process inside a folder that also holds a folder of the user's
-own files (``mine/``); where a command writes, it is pointed at that folder.  Each row must exit
-with code 2, print exactly one line on stderr (``sflp: error: ...``) that contains the input, no
-traceback and nothing on stdout, and leave every file below the working folder as it was (names
-and SHA-256).  API rows call the library and expect sflp's own error naming the argument.
+CLI rows run ``sflp`` inside a folder that also holds a folder of the user's own files
+(``mine/``); where a command writes, it is pointed at that folder.  Each row must exit with code
+2, print exactly one line on stderr (``sflp: error: ...``) that contains the input, no traceback
+and nothing on stdout, and leave every file below the working folder as it was (names and
+SHA-256).  API rows call the library and expect sflp's own error naming the argument.
+
+Fast and slow: the fast suite runs every row through the CLI's ``main`` in the test's process
+(about 0.05 s a row) and the rows of :data:`FRESH` in a fresh process (a FIFO or /dev/zero a bug
+could block on, behind a timeout; one row of each kind); the slow set runs every other row in a
+fresh process too (about 0.4 s a row: 20 s of the fast suite before).
 """
 
 from __future__ import annotations
@@ -99,8 +104,24 @@ def tree(folder: Path) -> dict[str, str]:
     return out
 
 
+@pytest.fixture(scope="module")
+def hostile_files(tmp_path_factory):
+    """The large input files of :func:`workdir`, made once per module (11 MB and 200 kB to write, the
+    re-signed table 3 MB): each test's folder gets hard links to them, regular files as before."""
+    folder = tmp_path_factory.mktemp("hostile")
+    (folder / "big.csv").write_bytes(b"AA,1\n" * (2_200_000))  # 11 MB: over the 10 MiB cap
+    # the real table with one byte of its payload changed, re-signed beside it
+    blob = bytearray((ROOT / "data" / "equity_table.bin").read_bytes())
+    blob[-100] ^= 1
+    (folder / "equity_table.bin").write_bytes(bytes(blob))
+    digest = hashlib.sha256(bytes(blob)).hexdigest()
+    (folder / "equity_table.sha256").write_text(f"{digest}  equity_table.bin\n")
+    (folder / "deep.json").write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    return folder
+
+
 @pytest.fixture
-def workdir(tmp_path):
+def workdir(tmp_path, hostile_files):
     mine = tmp_path / "mine"
     mine.mkdir()
     for name, text in (("values.csv", "stack,value\n"), ("prices.csv", "a,1\n"), ("config.json", "{}\n"),
@@ -108,22 +129,19 @@ def workdir(tmp_path):
         (mine / name).write_text(text)
     (mine / "budget.xlsx").write_bytes(b"PK\x03\x04")
     (mine / "equity_table.bin").write_text("my own table of something else\n")
-    (tmp_path / "big.csv").write_bytes(b"AA,1\n" * (2_200_000))  # 11 MB: over the 10 MiB cap
+    os.link(hostile_files / "big.csv", tmp_path / "big.csv")  # 11 MB: over the 10 MiB cap
     (tmp_path / "devzero").mkdir()
     if Path("/dev/zero").exists():
         (tmp_path / "devzero" / "equity_table.bin").symlink_to("/dev/zero")
     # the real table with one byte of its payload changed, re-signed beside it
-    blob = bytearray((ROOT / "data" / "equity_table.bin").read_bytes())
-    blob[-100] ^= 1
     (tmp_path / "resigned").mkdir()
-    (tmp_path / "resigned" / "equity_table.bin").write_bytes(bytes(blob))
-    digest = hashlib.sha256(bytes(blob)).hexdigest()
-    (tmp_path / "resigned" / "equity_table.sha256").write_text(f"{digest}  equity_table.bin\n")
+    for name in ("equity_table.bin", "equity_table.sha256"):
+        os.link(hostile_files / name, tmp_path / "resigned" / name)
     # hostile policies and strategies (issue 30, cases 7, 17, 22)
     os.mkfifo(tmp_path / "fifo.json")
     (tmp_path / "longentry.json").write_text(json.dumps({"0-0-1-AA": "x" * 1000}))
     (tmp_path / "bigint.json").write_text('{"0-0-1-AA": [[0, ' + "1" * 5000 + "]]}")
-    (tmp_path / "deep.json").write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    os.link(hostile_files / "deep.json", tmp_path / "deep.json")
     (tmp_path / "dupkey.json").write_text('{"0-0-1-AA": {"0": 0.5, "0": 0.5}}')
     states = [f"0-0-{k}-{h}" for k, h in enumerate(CLASS_NAMES, 1)] + [f"1-1-{k}-{h}" for k, h in
                                                                        enumerate(CLASS_NAMES, 1)]
@@ -134,20 +152,69 @@ def workdir(tmp_path):
     return tmp_path
 
 
-@pytest.mark.parametrize("argv, needle, env", CLI_ROWS, ids=[" ".join(r[0])[:60] for r in CLI_ROWS])
-def test_a_bad_input_is_one_line_exit_2_and_changes_nothing(workdir, argv, needle, env):
+def _row_id(row) -> str:
+    return " ".join(row[0])[:60]
+
+
+def _may_block(row) -> bool:
+    """A row whose input a bug could block on forever (a FIFO, /dev/zero, /proc): it runs in a fresh
+    process behind a timeout, never in the test's own."""
+    argv, _, env = row
+    return any("fifo" in a or a == "/proc" for a in argv) or env.get("SFLP_DATA_DIR") == "devzero"
+
+
+FRESH = {_row_id(r) for r in CLI_ROWS if _may_block(r)} | {
+    "solve --stack nan", "chart --stacks 2,5 --out mine", "equity AA KK", "verify --stack 10 --policy deep.json",
+    "chart --ante 1e6 --out new"}
+"""The rows the fast suite also runs in a fresh process: those that may block and one of each kind
+(a number, a folder of the user's, an environment variable, a hostile file, a hint)."""
+
+
+def _skip_without_dev_zero(env) -> None:
     if env.get("SFLP_DATA_DIR") == "devzero" and not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero here")
+
+
+def _one_line_and_nothing_changed(code, out, err, needle, workdir, before) -> None:
+    assert code == 2, err
+    assert out == ""
+    assert err.startswith("sflp: error:") and err.count("\n") == 1, err
+    assert "Traceback" not in err and needle in err, err
+    assert tree(workdir) == before
+
+
+@pytest.mark.parametrize("argv, needle, env", [
+    pytest.param(*r, id=_row_id(r), marks=() if _row_id(r) in FRESH else pytest.mark.slow) for r in CLI_ROWS])
+def test_a_bad_input_is_one_line_exit_2_and_changes_nothing(workdir, argv, needle, env):
+    """The real command in a fresh process (the rows of FRESH in the fast suite, every row in the slow set)."""
+    _skip_without_dev_zero(env)
     before = tree(workdir)
     full_env = {k: v for k, v in os.environ.items() if k not in ("SFLP_DATA_DIR", "SFLP_PAUSE_AT")}
     full_env.update(PYTHONPATH=str(ROOT), **{k: (str(workdir / v) if v else v) for k, v in env.items()})
     proc = subprocess.run([sys.executable, "-m", "sflp", *argv, "--json"], capture_output=True, text=True,
                           cwd=workdir, env=full_env, timeout=300)
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stdout == ""
-    assert proc.stderr.startswith("sflp: error:") and proc.stderr.count("\n") == 1, proc.stderr
-    assert "Traceback" not in proc.stderr and needle in proc.stderr, proc.stderr
-    assert tree(workdir) == before
+    _one_line_and_nothing_changed(proc.returncode, proc.stdout, proc.stderr, needle, workdir, before)
+
+
+@pytest.mark.parametrize("argv, needle, env", [r for r in CLI_ROWS if not _may_block(r)],
+                         ids=[_row_id(r) for r in CLI_ROWS if not _may_block(r)])
+def test_a_bad_input_is_one_line_exit_2_and_changes_nothing_in_process(workdir, argv, needle, env, monkeypatch,
+                                                                       capsys):
+    """Fast: every row that cannot block, through the CLI's ``main`` in this process, the same checks."""
+    from sflp.cli import main
+
+    before = tree(workdir)
+    monkeypatch.chdir(workdir)
+    for name in ("SFLP_DATA_DIR", "SFLP_PAUSE_AT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, str(workdir / value) if value else value)
+    try:
+        code = main([*argv, "--json"])
+    except SystemExit as exc:  # argparse's own refusals
+        code = exc.code
+    out, err = capsys.readouterr()
+    _one_line_and_nothing_changed(code, out, err, needle, workdir, before)
 
 
 CONFIG = GameConfig(stack=10)

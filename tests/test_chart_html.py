@@ -33,7 +33,7 @@ from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
 from sflp.solving.solver import solve_many
 from sflp.solving.thresholds import compute_thresholds
-from tests.chart_files import HIGH, LOW, RANKS, STACKS, find_tool, grid_hand, make_chart, read_csv
+from tests.chart_files import HIGH, LOW, RANKS, STACKS, find_tool, grid_hand, read_csv
 
 SIZES = [(390, 844), (1400, 900)]
 """A phone (iPhone 12-15 CSS viewport, 390x844) and a desktop window, as issue 22 asks."""
@@ -64,8 +64,8 @@ def expected_cell(row: dict[str, str], low: float = LOW, high: float = HIGH) -> 
 
 
 @pytest.fixture(scope="module")
-def chart(tmp_path_factory):
-    return make_chart(tmp_path_factory.mktemp("chart"))
+def chart(chart_set):
+    return chart_set  # one per test process (conftest.py): the HTML and PDF tests read the same set
 
 
 @pytest.fixture(scope="session")
@@ -83,6 +83,56 @@ def run_chromium(binary: str, url: str, tmp: Path, *extra: str) -> subprocess.Co
 
 def dump_dom(binary: str, page: Path, fragment: str, tmp: Path) -> str:
     return run_chromium(binary, page.resolve().as_uri() + fragment, tmp, "--dump-dom").stdout
+
+
+VIEW_REPORT = """<script>
+(() => {
+  const pre = parent.document.createElement("pre");
+  pre.id = "view-%d"; pre.textContent = document.documentElement.outerHTML; parent.document.body.appendChild(pre);
+})();
+</script></body>"""
+
+
+def dump_doms(binary: str, views: list[tuple[Path, str]], tmp: Path) -> list[str]:
+    """:func:`dump_dom` of several views (a page and an address fragment) in one Chromium run.
+
+    Each view is a copy of its page opened in an iframe of 800 x 600 CSS pixels (Chromium's default
+    window) of one outer page; the copy writes its serialised document into the outer page once its
+    own scripts have run (chart.js draws the page synchronously, as :func:`probe` relies on).  The
+    write is synchronous (``--allow-file-access-from-files`` lets a file's frame reach its parent), and
+    it comes before the frame's load event, which comes before the outer page's: the outer page's
+    dump holds every view, whatever the machine's load.  One run (about 1 s) instead of one a view.
+    """
+    frames = []
+    for k, (page, fragment) in enumerate(views):
+        head, end, tail = page.read_text(encoding="utf-8").rpartition("</body>")
+        assert end, page
+        copy = tmp / f"view-{k}.html"
+        copy.write_text(head + VIEW_REPORT % k + tail, encoding="utf-8")
+        frames.append(f'<iframe src="{copy.name}{fragment}" style="border:0;display:block;width:800px;height:600px">'
+                      "</iframe>")
+    outer = tmp / "views.html"
+    outer.write_text(f"""<!DOCTYPE html><html><body style="margin:0">{"".join(frames)}</body></html>""",
+                     encoding="utf-8")
+    html = run_chromium(binary, outer.resolve().as_uri(), tmp, "--dump-dom", "--allow-file-access-from-files").stdout
+    out = []
+    for k in range(len(views)):
+        m = re.search(rf'<pre id="view-{k}">(.*?)</pre>', html, re.S)
+        assert m, f"view {k} ({views[k][1]!r} of {views[k][0].name}) did not report: {html[-1000:]}"
+        out.append(unescape(m[1]))
+    return out
+
+
+CHART_VIEWS = ["#stack=10&mode=freq", "#stack=7.7&mode=freq", "#stack=5", "#stack=5&mode=thr&hand=sb:T3s",
+               "#stack=5&mode=thr", "#stack=5&mode=freq"]
+"""The addresses at which the tests below read the module's chart set as it is (no script added)."""
+
+
+@pytest.fixture(scope="module")
+def chart_doms(chart, chromium, tmp_path_factory) -> dict[str, str]:
+    """The chart set's page at every address of CHART_VIEWS, in one Chromium run (:func:`dump_doms`)."""
+    views = [(chart / "chart.html", fragment) for fragment in CHART_VIEWS]
+    return dict(zip(CHART_VIEWS, dump_doms(chromium, views, tmp_path_factory.mktemp("views"))))
 
 
 class Cells(HTMLParser):
@@ -162,8 +212,8 @@ def embedded_data(page: Path) -> dict:
 
 
 @pytest.mark.parametrize("stack", [10.0, 7.7])
-def test_browser_grids_equal_ranges_csv(chart, chromium, tmp_path, stack):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", f"#stack={stack:g}&mode=freq", tmp_path))
+def test_browser_grids_equal_ranges_csv(chart, chart_doms, stack):
+    dom = parse_dom(chart_doms[f"#stack={stack:g}&mode=freq"])
     assert dom.by_id["stack-value"]["attrs"]["data-stack"] == f"{stack:g}"
     rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == stack]
     assert len(rows) == 2 * 169
@@ -229,16 +279,16 @@ def test_browser_slider_buttons_and_hover_drive_the_page(chart, chromium, tmp_pa
     assert f"call {float(q6s['frequency']) * 100:.1f}%" in tip["text"]
 
 
-def test_browser_grid_orientation_and_headers(chart, chromium, tmp_path):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5", tmp_path))
+def test_browser_grid_orientation_and_headers(chart_doms):
+    dom = parse_dom(chart_doms["#stack=5"])
     for player in ("sb", "bb"):
         assert dom.headers[player] == ["", *RANKS]
         expected = [f"{player}-{grid_hand(r, c)}" for r in range(13) for c in range(13)]
         assert dom.order[player] == expected
 
 
-def test_browser_thresholds_mode_and_hand_details(chart, chromium, tmp_path):
-    html = dump_dom(chromium, chart / "chart.html", "#stack=5&mode=thr&hand=sb:T3s", tmp_path)
+def test_browser_thresholds_mode_and_hand_details(chart, chart_doms):
+    html = chart_doms["#stack=5&mode=thr&hand=sb:T3s"]
     dom = parse_dom(html)
     assert dom.by_id["stack-value"]["attrs"]["data-stack"] == "5"
     rows = read_csv(chart / "thresholds.csv")
@@ -281,6 +331,9 @@ ERROR_COLLECTOR = """<script>
 </script>"""
 
 
+# slow: the fast set's layout probes run the page with the same error collector and demand no error
+# (probe()), and measure a layout only the inlined style sheet gives
+@pytest.mark.slow
 def test_browser_runs_the_inlined_script_and_style_without_errors(chart, chromium, tmp_path):
     # chart.js and chart.css from sflp/charts/media/html/static/, inlined in the page: a syntax or run-time
     # error in the script would land in data-js-errors (and the script would not finish); the
@@ -304,7 +357,8 @@ def test_browser_runs_the_inlined_script_and_style_without_errors(chart, chromiu
     assert len(dom.cells) == 2 * 169
 
 
-@pytest.mark.parametrize("width, height", SIZES)
+# fast: the desktop (both grids on screen); slow: the phone too (the layout tests measure both sizes)
+@pytest.mark.parametrize("width, height", [pytest.param(*SIZES[0], marks=pytest.mark.slow), SIZES[1]])
 def test_browser_screenshot(chart, chromium, tmp_path, width, height):
     # the screenshot is taken at the window size asked for (phone and desktop), and shows the grids
     shot = tmp_path / f"chart-{width}x{height}.png"
@@ -576,7 +630,9 @@ def chart_200(tmp_path_factory):
     return write_chart_html(path, values_frame(solutions), ranges_frame(solutions), tdf, "SB 0.5 / BB 1, no ante", [])
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+# fast: the phone, the narrowest cells; slow: the desktop too
+@pytest.mark.parametrize("size", [SIZES[0], pytest.param(SIZES[1], marks=pytest.mark.slow)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
 def test_browser_no_threshold_label_of_1_to_200_bb_is_clipped(chart_200, chromium, tmp_path, size):
     # issue 32: seven SB labels of the 1-200 set ("130.0*", "191.5*") overflowed their cells and lost their
     # mark (measured before the fix: 9 at 390, 1024 and 1400 px); from 100 bb the labels are whole bb
@@ -589,23 +645,53 @@ def test_browser_no_threshold_label_of_1_to_200_bb_is_clipped(chart_200, chromiu
     assert out["widest"] <= 1
 
 
-@pytest.mark.parametrize("fragment, stack", [
+ADDRESSES = [
     ("#stack=7.3", "7.7"), ("#stack=6", "5"), ("#stack=100", "10"), ("#stack=-3", "2"),
     ("#stack=abc", "10"), ("#stack=", "10"), ("#stack=Infinity", "10"), ("#mode=thr", "10"), ("", "10"),
-])
-def test_browser_address_picks_the_nearest_stack_or_falls_back_to_10(chart, chromium, tmp_path, fragment, stack):
-    html = dump_dom(chromium, chart / "chart.html", fragment, tmp_path)
+]
+
+
+@pytest.fixture(scope="module")
+def address_doms(chart, chromium, tmp_path_factory) -> dict[str, str]:
+    """The page opened at every address of ADDRESSES, in one Chromium run (:func:`dump_doms`)."""
+    views = [(chart / "chart.html", fragment) for fragment, _ in ADDRESSES]
+    return dict(zip([f for f, _ in ADDRESSES], dump_doms(chromium, views, tmp_path_factory.mktemp("addresses"))))
+
+
+@pytest.mark.parametrize("fragment, stack", ADDRESSES)
+def test_browser_address_picks_the_nearest_stack_or_falls_back_to_10(address_doms, fragment, stack):
+    html = address_doms[fragment]
     assert parse_dom(html).by_id["stack-value"]["attrs"]["data-stack"] == stack
     assert re.search(rf'<body[^>]*data-stack="{re.escape(stack)}"', html)
 
 
-@pytest.mark.parametrize("stacks, opens", [([8, 9.5, 10.7, 12], "9.5"), ([1, 1.05, 1.1], "1.1"), ([30, 40], "30"),
-                                            ([4], "4")])
-def test_browser_opens_at_the_stack_nearest_10(chromium, tmp_path, stacks, opens):
-    values, ranges = _synthetic_at(stacks)
-    page = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
-    dom = parse_dom(dump_dom(chromium, page, "", tmp_path))
-    assert dom.by_id["stack-value"]["attrs"]["data-stack"] == opens
+OPENING = [([8, 9.5, 10.7, 12], "9.5"), ([1, 1.05, 1.1], "1.1"), ([30, 40], "30"), ([4], "4")]
+CURVES = [
+    (STACKS, "points"),  # 2, 5, 7.7, 10: a handful of stacks (issue 32: a line drew a peak no solve gave)
+    (list(np.round(1 + 0.05 * np.arange(12), 2)), "line"),  # 12 stacks 0.05 bb apart
+    (list(np.round(1 + 0.05 * np.arange(11), 2)), "points"),  # 11: too few
+    ([*np.round(1 + 0.5 * np.arange(20), 2), 12.0], "points"),  # dense but one gap of 2.5 bb
+]
+
+
+@pytest.fixture(scope="module")
+def synthetic_doms(chromium, tmp_path_factory) -> dict[tuple[str, int], str]:
+    """The pages of OPENING's and CURVES' stacks (synthetic frames), opened in one Chromium run."""
+    folder = tmp_path_factory.mktemp("synthetic")
+    keys, views = [], []
+    for kind, cases in (("opening", OPENING), ("curve", CURVES)):
+        for k, (stacks, _) in enumerate(cases):
+            values, ranges = _synthetic_at(stacks)
+            page = write_chart_html(folder / f"{kind}-{k}.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
+            keys.append((kind, k))
+            views.append((page, ""))
+    return dict(zip(keys, dump_doms(chromium, views, folder)))
+
+
+@pytest.mark.parametrize("case", range(len(OPENING)), ids=[str(opens) for _, opens in OPENING])
+def test_browser_opens_at_the_stack_nearest_10(synthetic_doms, case):
+    dom = parse_dom(synthetic_doms[("opening", case)])
+    assert dom.by_id["stack-value"]["attrs"]["data-stack"] == OPENING[case][1]
 
 
 def _curve(html: str, name: str) -> tuple[str, int, int]:
@@ -615,16 +701,10 @@ def _curve(html: str, name: str) -> tuple[str, int, int]:
     return drawn, len(re.findall(r"<path\b", svg[1])), len(re.findall(r'<circle[^>]*class="point"', svg[1]))
 
 
-@pytest.mark.parametrize("stacks, drawn", [
-    (STACKS, "points"),  # 2, 5, 7.7, 10: a handful of stacks (issue 32: a line drew a peak no solve gave)
-    (list(np.round(1 + 0.05 * np.arange(12), 2)), "line"),  # 12 stacks 0.05 bb apart
-    (list(np.round(1 + 0.05 * np.arange(11), 2)), "points"),  # 11: too few
-    ([*np.round(1 + 0.5 * np.arange(20), 2), 12.0], "points"),  # dense but one gap of 2.5 bb
-])
-def test_browser_draws_a_curve_over_few_or_sparse_stacks_as_points(chromium, tmp_path, stacks, drawn):
-    values, ranges = _synthetic_at(stacks)
-    page = write_chart_html(tmp_path / "chart.html", values, ranges, None, "SB 0.5 / BB 1, no ante", [])
-    html = dump_dom(chromium, page, "", tmp_path)
+@pytest.mark.parametrize("case", range(len(CURVES)), ids=[f"{len(s)}-{drawn}" for s, drawn in CURVES])
+def test_browser_draws_a_curve_over_few_or_sparse_stacks_as_points(synthetic_doms, case):
+    stacks, drawn = CURVES[case]
+    html = synthetic_doms[("curve", case)]
     for name, series in (("value", 1), ("pct", 2)):
         assert _curve(html, name) == ((drawn, series, 0) if drawn == "line" else (drawn, 0, series * len(stacks)))
 
@@ -636,8 +716,8 @@ def _spoken_ev(label: str) -> float | None:
     return None if text == "n/a" else float(text.replace("\u2212", "-"))
 
 
-def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chromium, tmp_path):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=7.7&mode=freq", tmp_path))
+def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chart_doms):
+    dom = parse_dom(chart_doms["#stack=7.7&mode=freq"])
     rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == 7.7]
     verbs = {"sb": "push", "bb": "call"}
     for row in rows:
@@ -653,8 +733,8 @@ def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chro
             assert abs(ev - float(row["ev_margin"])) <= 0.005 + 0.00005 + 1e-9, (label, row)
 
 
-def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, chromium, tmp_path):
-    dom = parse_dom(dump_dom(chromium, chart / "chart.html", "#stack=5&mode=thr", tmp_path))
+def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, chart_doms):
+    dom = parse_dom(chart_doms["#stack=5&mode=thr"])
     verbs = {"sb": ("push", "pushes"), "bb": ("call", "calls")}
     for row in read_csv(chart / "thresholds.csv"):
         label = dom.cells[f"{row['player']}-{row['hand']}"]["attrs"]["aria-label"]
@@ -671,8 +751,8 @@ def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, 
     assert dom.cells["sb-AA"]["attrs"]["aria-label"] == "AA, SB push up to 10 or more bb"
 
 
-def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chromium, tmp_path):
-    html = dump_dom(chromium, chart / "chart.html", "#stack=5&mode=freq", tmp_path)
+def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chart_doms):
+    html = chart_doms["#stack=5&mode=freq"]
     for player, name in (("sb", "SB push"), ("bb", "BB call")):
         table = re.search(rf'<table[^>]*id="grid-{player}"[^>]*>(.*?)</table>', html, re.S)[1]
         caption = re.search(r"<caption[^>]*>(.*?)</caption>", table, re.S)[1]
@@ -683,11 +763,11 @@ def test_browser_grids_are_tables_with_captions_and_header_scopes(chart, chromiu
         assert len(re.findall(r'<td[^>]*tabindex="-1"', table)) == 168
 
 
-def test_browser_colours_follow_the_scale_and_capped_cells_take_the_top_colour(chart, chromium, tmp_path):
+def test_browser_colours_follow_the_scale_and_capped_cells_take_the_top_colour(chart, chart_doms):
     # issue 32: one threshold scale for every medium (sflp.charts.scale); a capped cell ("10+") takes the
     # top colour of its own, the one the legend's "10+" swatch shows; readable text on every cell
     scale = chart_scale(HIGH, LOW)
-    html = dump_dom(chromium, chart / "chart.html", "#stack=5", tmp_path)
+    html = chart_doms["#stack=5"]
     dom = parse_dom(html)
     capped = 0
     for row in read_csv(chart / "thresholds.csv"):
@@ -756,7 +836,9 @@ def single_chart(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+# fast: the phone (a tooltip); slow: the desktop (the panel) too, which the layout tests see on the main page
+@pytest.mark.parametrize("size", [SIZES[0], pytest.param(SIZES[1], marks=pytest.mark.slow)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
 def test_layout_single_stack_page_has_no_slider_or_modes(single_chart, chromium, tmp_path, size):
     out = probe(chromium, single_chart / "chart.html", tmp_path, size)
     assert out["open"]["stack"] == "10"

@@ -20,7 +20,7 @@ from sflp.charts.media.pdf.page import write_chart_pdf
 from sflp.core.cards import CLASS_NAMES
 from sflp.core.game import GameConfig
 from sflp.solving.solver import solve_many
-from tests.chart_files import HIGH, LOW, expected_label, find_tool, make_chart, read_csv
+from tests.chart_files import HIGH, LOW, expected_label, find_tool, read_csv
 
 A4_POINTS = (297 / 25.4 * 72, 210 / 25.4 * 72)  # ISO 216 A4, landscape, in PDF points
 LETTER_POINTS = (11 * 72, 8.5 * 72)  # ANSI A (US Letter), landscape
@@ -28,8 +28,8 @@ MARGIN = 36.0  # the printable width is the sheet less half an inch each side (p
 
 
 @pytest.fixture(scope="module")
-def chart(tmp_path_factory):
-    return make_chart(tmp_path_factory.mktemp("chart"))
+def chart(chart_set):
+    return chart_set  # one per test process (conftest.py): the HTML and PDF tests read the same set
 
 
 @pytest.fixture(scope="session")

@@ -71,7 +71,7 @@ def assert_complete(folder: Path) -> dict:
 def small_set(tmp_path_factory):
     out = tmp_path_factory.mktemp("unit") / "set"
     sols = solve_many([2, 3.5, 5, 10], GameConfig(stack=2))
-    files = write_chart_set(sols, None, out)
+    files = write_chart_set(sols, None, out, workers=0)  # inline: the same files, no worker imports
     return out, files
 
 
@@ -153,7 +153,7 @@ def test_leftovers_of_a_killed_run_are_removed_by_the_next_run(tmp_path):
         stale.mkdir()
         (stale / "ranges.csv").write_text("half")
         (stale / MARKER).write_text(json.dumps({"format": "sflp-staging", "target": "set", "token": token}))
-    write_chart_set(solve_many([2, 5], GameConfig(stack=2)), None, out)
+    write_chart_set(solve_many([2, 5], GameConfig(stack=2)), None, out, formats=["csv"])  # any set cleans up
     assert leftovers(tmp_path, "set") == []
     assert_complete(out)
 
@@ -206,9 +206,12 @@ def test_lock_makes_a_second_writer_wait_or_fail(tmp_path):
         with StagedFolder(target, wait=False):
             pass
     waited = []
-    timer = threading.Timer(0.3, release.set)
-    timer.start()
-    with StagedFolder(target, on_wait=lambda: waited.append(True)) as stage:
+
+    def on_wait():  # the second writer says it waits: only then does the first one finish (no timer)
+        waited.append(True)
+        release.set()
+
+    with StagedFolder(target, on_wait=on_wait) as stage:
         (stage / "values.csv").write_text("second\n")
     t.join()
     assert waited == [True]
@@ -243,15 +246,21 @@ POINTS = ["solving", "staged", "ranges.csv", "jobs", "manifest", "swap"]
 
 @pytest.fixture(scope="module")
 def old_set(tmp_path_factory):
+    """The set the interrupted runs would replace, written by the CLI's main in this process (the
+    interrupted runs are the real command)."""
+    from sflp.cli import main
+
     parent = tmp_path_factory.mktemp("signals")
-    proc = run_cli("chart", "--stacks", "2,5", "--out", str(parent / "set"), "--json")
-    out, err = proc.communicate(timeout=300)
-    assert proc.returncode == 0, err
+    assert main(["chart", "--stacks", "2,5", "--workers", "0", "--out", str(parent / "set"), "--json"]) == 0
     return parent / "set"
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("point", POINTS)
+# Every point with both signals is 12 real runs (up to 3 s each): the fast set interrupts every point
+# once, SIGINT and SIGTERM in turn, the slow set the other signal too.
+@pytest.mark.parametrize("point, sig", [
+    pytest.param(point, sig, id=f"{point}-{sig.name}",
+                 marks=() if (i + (sig == signal.SIGTERM)) % 2 == 0 else pytest.mark.slow)
+    for i, point in enumerate(POINTS) for sig in (signal.SIGINT, signal.SIGTERM)])
 def test_an_interrupted_run_leaves_the_old_set(old_set, tmp_path, sig, point):
     import shutil
 
@@ -277,7 +286,9 @@ def test_an_interrupted_run_leaves_the_old_set(old_set, tmp_path, sig, point):
     assert leftovers(parent, "set") == []
 
 
-@pytest.mark.parametrize("point", ["staged", "ranges.csv", "jobs"])
+# fast: the jobs point (workers running); slow: the two earlier points too
+@pytest.mark.parametrize("point", [pytest.param("staged", marks=pytest.mark.slow),
+                                   pytest.param("ranges.csv", marks=pytest.mark.slow), "jobs"])
 def test_an_interrupted_first_run_leaves_nothing(tmp_path, point):
     proc = run_paused(point, tmp_path / "points", "chart", "--stacks", "1:3:0.5", "--out",
                       str(tmp_path / "a" / "set"), "--json")
@@ -568,15 +579,24 @@ def test_workers_are_checked_before_any_work(tmp_path, bad, message):
     assert not (tmp_path / "set").exists()
 
 
-def test_cli_workers_option(tmp_path):
+def test_cli_workers_option(tmp_path, capsys):
+    """The refusals (argparse's checks) and the run without workers through the CLI's main in this
+    process, the run with a worker as a real command: the same files, byte for byte."""
+    from sflp.cli import main
+
     run = [sys.executable, "-m", "sflp.cli", "chart", "--stacks", "1:2:0.5", "--formats", "csv,png"]
     for bad, said in (("9", "--workers '9' must be at most 8"), ("-1", "must be at least 0"), ("x", "--workers")):
-        got = subprocess.run([*run, "--workers", bad, "--out", str(tmp_path / "bad")], capture_output=True, text=True)
-        assert got.returncode == 2 and said in got.stderr and "Traceback" not in got.stderr, got.stderr
-    for workers in ("0", "1"):
-        out = tmp_path / f"w{workers}"
-        got = subprocess.run([*run, "--workers", workers, "--out", str(out)], capture_output=True, text=True)
-        assert got.returncode == 0, got.stderr
+        try:
+            code = main([*run[3:], "--workers", bad, "--out", str(tmp_path / "bad")])
+        except SystemExit as exc:
+            code = exc.code
+        err = capsys.readouterr().err
+        assert code == 2 and said in err and "Traceback" not in err, err
+        assert not (tmp_path / "bad").exists()
+    # no workers: through main in this process; one worker: the real command
+    assert main([*run[3:], "--workers", "0", "--out", str(tmp_path / "w0")]) == 0
+    got = subprocess.run([*run, "--workers", "1", "--out", str(tmp_path / "w1")], capture_output=True, text=True)
+    assert got.returncode == 0, got.stderr
     assert sorted(p.name for p in (tmp_path / "w0").iterdir()) == sorted(p.name for p in (tmp_path / "w1").iterdir())
     for name in ("thresholds.csv", "sb_push.png", "values.csv"):
         assert (tmp_path / "w0" / name).read_bytes() == (tmp_path / "w1" / name).read_bytes()

@@ -58,21 +58,30 @@ def marked_label(row: dict[str, str], low: float, high: float) -> str:
 
 
 @pytest.fixture(scope="module")
-def chart_text(tmp_path_factory):
+def chart_run(tmp_path_factory):
+    """The folder and the standard output (not a terminal) of one ``sflp chart`` run."""
+    import contextlib
+    import io
+
     out = tmp_path_factory.mktemp("chart")
-    code = main(["chart", "--stacks", "2,5,7.7,10", "--grid-stacks", "5,10", "--out", str(out), "--no-color"])
+    with contextlib.redirect_stdout(io.StringIO()) as text:
+        code = main(["chart", "--stacks", "2,5,7.7,10", "--grid-stacks", "5,10", "--workers", "0", "--out", str(out),
+                     "--no-color"])
     assert code == 0
-    return out
+    return out, text.getvalue()
+
+
+@pytest.fixture(scope="module")
+def chart_text(chart_run):
+    return chart_run[0]
 
 
 # ---------------------------------------------------------------- sflp chart in text
 
 
-def test_chart_threshold_grids_have_headers_hands_and_labels(chart_text, capsys):
-    out = chart_text
-    code = main(["chart", "--stacks", "2,5,7.7,10", "--grid-stacks", "5,10", "--out", str(out), "--no-color"])
-    text = capsys.readouterr().out
-    assert code == 0 and "\x1b[" not in text  # not a terminal: no colour
+def test_chart_threshold_grids_have_headers_hands_and_labels(chart_run):
+    out, text = chart_run  # the module's run: its text, and the thresholds.csv it wrote
+    assert "\x1b[" not in text  # not a terminal: no colour
     with open(out / "thresholds.csv", newline="") as fh:
         rows = {(r["player"], r["hand"]): r for r in csv.DictReader(fh)}
     lines = text.splitlines()
@@ -216,17 +225,29 @@ def test_every_option_of_every_subcommand_has_help_and_shows_its_default():
 # ---------------------------------------------------------------- progress
 
 
-def test_no_progress_when_not_a_terminal(capsys):
-    code, _, err = run(capsys, "approx", "cfr+", "--stack", "10", "--seconds", "2.5")
+def test_no_progress_when_not_a_terminal(capsys, monkeypatch):
+    # the bars' delay set to 0: a bar, were it shown, would be on stderr at once (no 2 s run needed)
+    import sflp.cli.options
+
+    monkeypatch.setattr(sflp.cli.options, "PROGRESS_DELAY", 0.0)
+    code, _, err = run(capsys, "approx", "cfr+", "--stack", "10", "--seconds", "0.3")
     assert code == 0 and err == ""
 
 
-def _run_on_a_terminal(*argv: str, timeout: float = 120) -> tuple[int, str]:
-    """Run ``python -m sflp.cli ARGV`` with stderr on a pseudo-terminal (80x24); its stderr text."""
+NO_DELAY = ("import sys, sflp.cli.options; sflp.cli.options.PROGRESS_DELAY = 0.0; sys.argv[0] = 'sflp'; "
+            "from sflp.cli.main import run; run()")
+"""``python -c NO_DELAY ARGV``: the CLI with its bars' 2 s delay set to 0, so that a short run shows
+whether a bar would be drawn at all."""
+
+
+def _run_on_a_terminal(*argv: str, timeout: float = 120, no_delay: bool = False) -> tuple[int, str]:
+    """Run ``python -m sflp.cli ARGV`` (``no_delay``: ``python -c NO_DELAY ARGV``) with stderr on a
+    pseudo-terminal (80x24); its stderr text."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "sflp.cli", *argv], stdout=subprocess.DEVNULL, stderr=slave,
+    head = ["-c", NO_DELAY] if no_delay else ["-m", "sflp.cli"]
+    proc = subprocess.Popen([sys.executable, *head, *argv], stdout=subprocess.DEVNULL, stderr=slave,
                             env=env, cwd=ROOT)
     os.close(slave)
     chunks = []
@@ -249,10 +270,11 @@ def _run_on_a_terminal(*argv: str, timeout: float = 120) -> tuple[int, str]:
 
 
 def test_progress_bar_on_a_terminal_for_long_runs():
+    # a run longer than the 2 s delay draws its bar; with --json none, even with no delay (a short run)
     code, err = _run_on_a_terminal("approx", "cfr+", "--stack", "10", "--seconds", "3.5")
     assert code == 0
     assert re.search(r"cfr\+:\s+\d+%\|", err), err[-500:]
-    code, err = _run_on_a_terminal("approx", "cfr+", "--stack", "10", "--seconds", "3.5", "--json")
+    code, err = _run_on_a_terminal("approx", "cfr+", "--stack", "10", "--seconds", "0.5", "--json", no_delay=True)
     assert code == 0 and "%|" not in err
 
 
@@ -266,14 +288,16 @@ def test_simulate_reports_every_hand_to_its_progress_callback():
 
 
 def test_chart_shows_every_phase_on_a_terminal_and_nothing_with_json(tmp_path):
-    code, err = _run_on_a_terminal("chart", "--stacks", "1:6:0.05", "--out", str(tmp_path / "a"))
+    code, err = _run_on_a_terminal("chart", "--stacks", "1:3:0.05", "--out", str(tmp_path / "a"))
     assert code == 0
     # thresholds, the streamed solve, then the file groups; the solving bar stays on screen
     for phase in ("thresholds:", "solving:", "writing files:"):
         assert phase in err, (phase, err[-800:])
     assert err.index("thresholds:") < err.index("solving:") < err.index("writing files:")
-    assert re.search(r"solving: 100%\|.*101/101", err), err[-800:]
+    assert re.search(r"solving: 100%\|.*41/41", err), err[-800:]
     # units people read: stacks/s and formats/s; a share of the stack range has no rate (not "%/s")
     assert "stacks/s" in err and "formats/s" in err and "%/s" not in err, err[-800:]
-    code, err = _run_on_a_terminal("chart", "--stacks", "1:6:0.05", "--out", str(tmp_path / "b"), "--json")
+    # the chart's bars have no delay: a short run, of the CSV files alone, would show one at once
+    code, err = _run_on_a_terminal("chart", "--stacks", "1:2:0.5", "--formats", "csv", "--out", str(tmp_path / "b"),
+                                   "--json")
     assert code == 0 and "%|" not in err

@@ -60,7 +60,8 @@ def test_full_enumeration_of_the_poker_eval_pair():
     assert _enumerate([49, 48], [46, 47]) == (1_388_072, 6_538)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+# a full enumeration (about 0.8 s) a pair: one in the fast set, three under slow
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)])
 def test_random_pairs_against_direct_enumeration(table, seed):
     cards = np.random.default_rng(seed).choice(52, size=4, replace=False).tolist()
     a = COMBO_INDEX[cards[0], cards[1]]
@@ -141,6 +142,7 @@ def test_build_from_scratch_reproduces_the_shipped_table(tmp_path):
     assert eq.read_checksum(tmp_path) == eq.read_checksum()
 
 
+@pytest.mark.slow  # exhaustive: all 2,598,960 boards (3-7 s); `sflp equity build`'s rebuild (slow) uses them too
 def test_suit_distinct_boards():
     # 134,459 suit-distinct 5-card boards whose orbits cover all C(52,5) = 2,598,960 boards
     from sflp.core.equity_build import canonical_boards

@@ -191,13 +191,10 @@ def test_hand_ev_rows_are_numbers_with_the_ev_format_and_nan_is_no_cell(tmp_path
 
 
 @pytest.fixture(scope="module")
-def full_set(tmp_path_factory) -> Path:
-    """The default chart set, 1-25 bb at 0.05 (481 stacks), as xlsx and csv."""
-    import sflp
-
-    out = tmp_path_factory.mktemp("full") / "set"
-    sflp.chart(stacks="1:25:0.05", out=out, formats="xlsx,csv", workers=0)
-    return out
+def full_set(default_stacks_set) -> Path:
+    """The default chart set, 1-25 bb at 0.05 (481 stacks), as xlsx and csv (and html: conftest.py's,
+    shared with tests/test_margins_and_caps.py)."""
+    return default_stacks_set[0]
 
 
 @pytest.fixture(scope="module")

@@ -112,7 +112,9 @@ def test_solve_many_matches_single_solves():
     assert {sol.method for sol in solve_many(np.linspace(10, 10.2, 5), GameConfig(stack=10))} >= {"support"}
 
 
-@pytest.mark.parametrize("config", [GameConfig(stack=10), GameConfig(stack=10, ante=0.125, bb_ante=0.5)])
+# fast: the structure with both antes; slow: the default blinds too (about 2 s each)
+@pytest.mark.parametrize("config", [pytest.param(GameConfig(stack=10), marks=pytest.mark.slow),
+                                    GameConfig(stack=10, ante=0.125, bb_ante=0.5)])
 def test_dense_sweep_follows_the_path_and_matches_direct_solves(config):
     rng = np.random.default_rng(7)
     low = 1 + config.ante + config.bb_ante

@@ -28,13 +28,13 @@ from sflp.solving.solver import solve
 
 def _set(tmp_path_factory, stacks: str, formats: str = "csv,xlsx,html"):
     out = tmp_path_factory.mktemp("set") / "s"
-    result = sflp.chart(stacks=stacks, out=out, formats=formats)
+    result = sflp.chart(stacks=stacks, out=out, formats=formats, workers=0)  # inline: the same files
     return out, result
 
 
 @pytest.fixture(scope="module")
-def set481(tmp_path_factory):
-    return _set(tmp_path_factory, "1:25:0.05")
+def set481(default_stacks_set):
+    return default_stacks_set  # _set(tmp_path_factory, "1:25:0.05"), shared with tests/test_excel.py (conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +80,7 @@ def test_margins_of_2401_stacks_are_in_the_supports_and_exact(set2401):
     assert len(every) == 2401 * 338 and np.isfinite(every["ev_margin"]).sum() > 0.9 * len(every)
 
 
+@pytest.mark.slow  # exhaustive (every stack, 4 s): the fast set checks sampled stacks exactly (test above)
 def test_segment_margins_equal_those_of_ranges_csv(set2401, tmp_path):
     """The same stacks written as ranges.csv: every margin equal, bit for bit."""
     out, _ = set2401

@@ -76,13 +76,16 @@ def test_a_folder_of_the_users_files_is_refused_and_untouched(tmp_path):
 
 
 def test_files_the_user_adds_survive_a_rerun_and_the_run_says_so(tmp_path):
+    from sflp.cli import main
+
     out = tmp_path / "set"
-    assert sflp("chart", "--stacks", "2,5", "--out", str(out), cwd=tmp_path).returncode == 0
+    # the CSV files make a set (the user's files are the subject): the first set in process, the rerun real
+    assert main(["chart", "--stacks", "2,5", "--formats", "csv", "--out", str(out), "--json"]) == 0
     (out / "my_notes.txt").write_text("call wider vs this opponent\n")
     (out / "mine").mkdir()
     (out / "mine" / "a.txt").write_text("a\n")
     notes = snapshot(out)["my_notes.txt"]
-    proc = sflp("chart", "--stacks", "2,5,8", "--out", str(out), cwd=tmp_path)
+    proc = sflp("chart", "--stacks", "2,5,8", "--formats", "csv", "--out", str(out), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "sflp: kept 2 file(s)" in proc.stderr and "my_notes.txt" in proc.stderr and "mine" in proc.stderr
     after = snapshot(out)
@@ -117,7 +120,7 @@ def test_kept_files_are_reported_through_on_keep(solutions, tmp_path):
 @pytest.mark.parametrize("bad_name", ["../victim.txt", "/etc/hostname", "sub/x.csv", "..", ".hidden", ""])
 def test_a_manifest_that_leaves_the_folder_is_invalid(solutions, tmp_path, bad_name):
     out = tmp_path / "set"
-    write_set(solutions, out)
+    write_set(solutions, out, formats=["csv"])  # a set and its manifest: the CSV files make one
     (tmp_path / "victim.txt").write_text("outside\n")
     manifest = json.loads((out / MANIFEST).read_text())
     manifest["files"].append({"name": bad_name, "bytes": 1, "sha256": "0" * 64})
@@ -134,7 +137,7 @@ def test_a_manifest_that_leaves_the_folder_is_invalid(solutions, tmp_path, bad_n
 
 def test_a_listed_name_that_is_now_a_symlink_makes_the_manifest_invalid(solutions, tmp_path):
     out = tmp_path / "set"
-    write_set(solutions, out)
+    write_set(solutions, out, formats=["csv"])  # a set and its manifest: the CSV files make one
     target = tmp_path / "precious.csv"
     target.write_text("keep me\n")
     (out / "values.csv").unlink()

@@ -60,6 +60,15 @@ def sflp(*args: str, cwd: Path, inject: str = "", **kw) -> subprocess.CompletedP
                           env=kw.pop("env", env()), timeout=kw.pop("timeout", 300), **kw)
 
 
+def first_set(cwd: Path, *args: str) -> None:
+    """``sflp chart ARGS --out set`` in ``cwd`` through the CLI's main in this process: the set a
+    test's real run (a fresh process, as above) then meets; a fresh process here would only repeat
+    the imports (about 1 s a test)."""
+    from sflp.cli import main
+
+    assert main(["chart", *args, "--workers", "0", "--out", str(cwd / "set"), "--json"]) == 0
+
+
 def one_line_error(proc: subprocess.CompletedProcess, needle: str) -> None:
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout == "" and "Traceback" not in proc.stderr, proc.stderr
@@ -211,7 +220,7 @@ os.mkdir, tempfile.mkstemp = mkdir, mkstemp
 
 @pytest.mark.parametrize("where", ["stage", "manifest"])
 def test_no_free_inode_is_one_line_and_the_old_set_stays(tmp_path, where):
-    assert sflp("chart", "--stacks", "2,5", "--out", "set", "--formats", "csv", cwd=tmp_path).returncode == 0
+    first_set(tmp_path, "--stacks", "2,5", "--formats", "csv")
     before = tree(tmp_path)
     proc = sflp("chart", "--stacks", "2,5,8", "--out", "set", "--formats", "csv", cwd=tmp_path,
                 inject=NO_INODE.replace("{where}", where))
@@ -263,7 +272,7 @@ def _children(pid: int) -> list[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the worker processes")
 def test_a_worker_killed_by_the_oom_killer_is_one_line_and_the_old_set_stays(tmp_path):
-    assert sflp("chart", "--stacks", "2,5", "--out", "set", "--formats", "csv,png", cwd=tmp_path).returncode == 0
+    first_set(tmp_path, "--stacks", "2,5", "--formats", "csv,png")
     before = tree(tmp_path / "set")
     points = tmp_path / "points"
     points.mkdir()
@@ -440,7 +449,7 @@ def _paused(tmp_path: Path, point: str, *args: str) -> tuple[subprocess.Popen, P
 
 
 def test_files_the_user_adds_while_a_run_works_are_kept(tmp_path):
-    assert sflp("chart", "--stacks", "2,3", "--out", "set", "--formats", "csv", cwd=tmp_path).returncode == 0
+    first_set(tmp_path, "--stacks", "2,3", "--formats", "csv")
     proc, flag = _paused(tmp_path, "manifest", "--stacks", "2,3,4", "--out", "set", "--formats", "csv")
     try:
         (tmp_path / "set" / "my-analysis.txt").write_text("mine\n")
@@ -476,12 +485,14 @@ def test_a_file_that_appears_during_the_swap_itself_joins_the_new_set(solutions,
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the chart job's workers are forked")
-@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+# fast: SIGTERM (what GNU timeout sends, twice); slow: SIGINT too (both signals interrupt a run in the
+# fast set: tests/test_chart_unit.py::test_an_interrupted_run_leaves_the_old_set)
+@pytest.mark.parametrize("signal_name", [pytest.param("SIGINT", marks=pytest.mark.slow), "SIGTERM"])
 def test_a_second_signal_during_the_workers_shutdown_ends_cleanly(tmp_path, signal_name):
     import signal
     import time
 
-    assert sflp("chart", "--stacks", "2,3", "--out", "set", "--formats", "csv,png", cwd=tmp_path).returncode == 0
+    first_set(tmp_path, "--stacks", "2,3", "--formats", "csv,png")
     before = tree(tmp_path / "set")
     proc, _ = _paused(tmp_path, "jobs", "--stacks", "1:6:0.1", "--out", "set", "--formats", "csv,png,xlsx,svg")
     sig = getattr(signal, signal_name)
@@ -576,7 +587,7 @@ staging.exchange = exchange
 
 
 def test_a_run_killed_right_after_the_swap_leaves_only_what_the_next_run_removes(tmp_path):
-    assert sflp("chart", "--stacks", "2,3", "--out", "set", "--formats", "csv", cwd=tmp_path).returncode == 0
+    first_set(tmp_path, "--stacks", "2,3", "--formats", "csv")
     proc = sflp("chart", "--stacks", "2,3,4", "--out", "set", "--formats", "csv", cwd=tmp_path,
                 inject=KILL_AFTER_SWAP)
     assert proc.returncode == -9
@@ -655,7 +666,7 @@ builtins.open, os.open = full_open, full_os_open
 
 @pytest.mark.parametrize("where", ["ranges", "sheet"])
 def test_no_space_for_the_ranges_file_or_a_workbook_sheet_is_one_line(tmp_path, where):
-    assert sflp("chart", "--stacks", "2,3", "--out", "set", "--formats", "csv,xlsx", cwd=tmp_path).returncode == 0
+    first_set(tmp_path, "--stacks", "2,3", "--formats", "csv,xlsx")
     before = tree(tmp_path)
     proc = sflp("chart", "--stacks", "2,3,4", "--out", "set", "--formats", "csv,xlsx", cwd=tmp_path,
                 inject=NO_SPACE_FOR.replace("{where}", where))

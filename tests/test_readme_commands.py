@@ -58,9 +58,14 @@ POLICY_SET = ("python -c \"import json, sflp; [json.dump(sflp.openspiel.from_str
 equilibrium, which every gate passes)."""
 
 # How each README command is run.  "run": as written (after the setup commands, in the same
-# folder); "slow": the same, in the slow tests; anything else: why it is covered elsewhere.
+# folder); "slow": the same, in the slow tests; ("with", LINE): as written, in LINE's test right
+# after LINE (commands that need the same setup share one folder, as a reader's session would,
+# instead of repeating it: fast-suite time); anything else: why it is covered elsewhere.
 HOW: dict[str, str | tuple[str, ...]] = {
-    "pip install -e . && sflp chart --stacks 1:25:0.05": ("run",),  # the pip part: CI's own install
+    # the main job runs once, in test_the_main_job_reproduces_the_committed_reports (which also asserts
+    # the exit code and no traceback); the pip part is CI's own install
+    "pip install -e . && sflp chart --stacks 1:25:0.05":
+        "test_the_main_job_reproduces_the_committed_reports runs `sflp chart --stacks 1:25:0.05` as written",
     "pip install -e '.[test]' && python -m pytest": "CI: .ci/run runs exactly this line (checked below)",
     "pip wheel --no-deps -w dist . && pip install dist/sflp-0.1.0-py3-none-any.whl":
         "tests/test_packaging.py::test_wheel_installs_and_solves_outside_the_checkout builds and installs the "
@@ -71,8 +76,7 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp compare reports/my-chart reports/hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25 --out reports/mine-vs-nash":
         ("slow", "sflp chart --stacks 1:25:0.05", "sflp chart --stacks 1:25:0.1 --out reports/my-chart"),
     "sflp rank --json": ("run",),
-    "sflp verify-thresholds reports/ante":
-        ("run", "sflp chart --stacks 2,5,10,15 --ante 0.1 --formats csv --out reports/ante"),
+    "sflp verify-thresholds reports/ante": ("with", "sflp chart --stacks 2,5,10,15 --ante 0.1 --out reports/ante"),
     'sflp verify --stack 10 --sb "[50]AKo,KQs[/50],JJ-" --bb 30%': ("run",),
     "sflp exploit --stack 10 --bb 30%": ("run",),
     "sflp exploit --stack 8 --sb random --json": ("run",),
@@ -84,16 +88,25 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp equity build": ("slow",),
     "sflp solve --stack 10": ("run",),
     "sflp solve --stack 10 --exact --json": ("run",),
-    "sflp solve --stack 12 --ante 0.125 --bb-ante 0 --combos": ("run",),
+    # slow: a combo-level LP is compiled afresh in every process (about 7 s); the fast suite runs
+    # `sflp solve --stack 10 --combos` in process (tests/test_robustness.py::test_json_and_text_show_no_noise)
+    "sflp solve --stack 12 --ante 0.125 --bb-ante 0 --combos": ("slow",),
     "sflp solve --stack 10 --out reports/s10": ("run",),
-    "sflp chart --stacks 1:25:0.05": ("run",),
+    "sflp chart --stacks 1:25:0.05":
+        "test_the_main_job_reproduces_the_committed_reports runs it as written and compares its files",
     "sflp chart --stacks 2,5,10,15 --ante 0.1 --out reports/ante": ("run",),
     "sflp chart --stacks 1:60:0.1 --grid-stacks 5,10,30,50": ("slow",),
-    "sflp chart --stacks 1:50:0.01 --formats csv,pdf --ranges segments": ("run",),
-    "sflp chart --stacks 1:25:0.05 --formats pdf --paper letter --out reports/letter": ("run",),
-    "sflp atlas --ante 0,0.1 --stacks 5:10:0.5 --ante-stacks none --out reports/atlas-small": ("run",),
+    # slow: 4,901 stacks (about 5 s); the fast suite writes segments in process
+    # (tests/test_chart_pipeline.py::test_segments_are_maximal_runs_that_tile_the_solved_stacks)
+    "sflp chart --stacks 1:50:0.01 --formats csv,pdf --ranges segments": ("slow",),
+    # slow: the fast suite writes Letter pages in process (tests/test_chart_pdf.py::
+    # test_pdf_pages_are_landscape_on_the_paper_asked_for) and runs `sflp atlas --ante 0,0.1 --stacks 8:9:0.5
+    # --ante-stacks none` as a real command (tests/test_stdout_clean.py, its "atlas" row)
+    "sflp chart --stacks 1:25:0.05 --formats pdf --paper letter --out reports/letter": ("slow",),
+    "sflp atlas --ante 0,0.1 --stacks 5:10:0.5 --ante-stacks none --out reports/atlas-small": ("slow",),
     "sflp atlas --preset standard": ("slow",),
-    "sflp atlas --ante 0:0.125:0.025 --out reports/atlas-ante": ("slow",),
+    "sflp atlas --ante 0:0.125:0.025 --out reports/atlas-ante":
+        "test_the_readme_atlas_reproduces_the_committed_atlas (slow) runs it as written and compares its files",
     "sflp atlas --ante 0:0.25:0.005 --stacks 1:25:0.05 --out reports/atlas":
         "tests/test_atlas.py runs the same job on smaller grids (two antes, 1-25 and 5-10 bb) and checks it against "
         "the committed chart set and single solves; its 51 structures are the issue's benchmark, not a test",
@@ -104,17 +117,21 @@ HOW: dict[str, str | tuple[str, ...]] = {
     POLICY_JSON: ("run",),
     "sflp export efg --stacks 5,10,15 --out games": ("run",),
     "sflp export efg --combos --stack 10 --out combo10.efg": ("slow",),
-    "sflp export npz --stack 10 --out combo10.npz": ("run",),
+    # slow: a combo-level LP compiled in the process (about 4 s); the fast suite runs `export npz` through
+    # the CLI's main (tests/test_combo_cli.py::test_export_npz_writes_the_sequence_form)
+    "sflp export npz --stack 10 --out combo10.npz": ("slow",),
     "sflp verify --policy-dir games --max-nash-conv 1e-3 --out scores":
-        ("run", "sflp export efg --stacks 5,10,15 --out games", POLICY_SET),
-    "sflp verify --stack 10 --policy policy.json": ("run", POLICY_JSON),
-    "sflp verify --policy policy.json --max-nash-conv 1e-9 --json": ("run", POLICY_JSON),
-    "sflp verify --stack 10 --policy policy.json --max-nash-conv 1e-3 --json": ("run", POLICY_JSON),
+        ("with", "sflp export efg --stacks 5,10,15 --out games", POLICY_SET),
+    "sflp verify --stack 10 --policy policy.json": ("with", POLICY_JSON),
+    "sflp verify --policy policy.json --max-nash-conv 1e-9 --json": ("with", POLICY_JSON),
+    "sflp verify --stack 10 --policy policy.json --max-nash-conv 1e-3 --json": ("with", POLICY_JSON),
     # exit 1: BB's "22+,A2+,K9o+" is exploitable by more than 0.001 bb, and the README says that
     # --max-exploitability then exits 1 (the gate is the point of the example)
     'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001':
-        ("run", "sflp solve --stack 10 --out reports/s10", "cp reports/s10/sb_push_10bb.csv my_push.csv"),
-    "sflp approx cfr+ --stack 10 --seconds 2": ("run",),
+        ("with", "sflp solve --stack 10 --out reports/s10", "cp reports/s10/sb_push_10bb.csv my_push.csv"),
+    # slow: two seconds by design; the fast suite runs `sflp approx cfr+ --stack 10 --seconds 3.5` as a real
+    # command (tests/test_cli_views.py::test_progress_bar_on_a_terminal_for_long_runs)
+    "sflp approx cfr+ --stack 10 --seconds 2": ("slow",),
     "sflp approx-bench --stacks 5,10,20": ("slow",),
     "sflp simulate --stack 10 --hands 1000000 --seed 1": ("slow",),
     "sflp cache info": ("run",),
@@ -172,11 +189,19 @@ def _lines(kind: str) -> list[str]:
     return [line for line in readme_commands() if isinstance(HOW.get(line), tuple) and HOW[line][0] == kind]
 
 
+def _followers(line: str) -> list[tuple[str, ...]]:
+    """The commands run in ``line``'s test after it (HOW's ("with", line, setup...)), in README
+    order, each as its setup steps and then itself."""
+    return [(*HOW[other][2:], other) for other in _lines("with") if HOW[other][1] == line]
+
+
 def test_every_readme_command_is_covered():
     commands = readme_commands()
     assert len(commands) >= 20  # the extractor found the blocks
     assert sorted(set(commands) - set(HOW)) == [], "README commands with no entry in HOW"
     assert sorted(set(HOW) - set(commands)) == [], "HOW lists commands the README no longer has"
+    for line in _lines("with"):  # a command run after another runs where that one runs: in the fast set
+        assert HOW[HOW[line][1]][0] == "run", (line, HOW[line])
 
 
 def test_ci_runs_the_readme_test_command_verbatim():
@@ -195,6 +220,12 @@ def test_readme_command_runs(shell, line, tmp_path):
     _, steps = _steps(line)
     for step in steps:
         shell(step)
+    done = set(steps)
+    for *setup, command in _followers(line):  # the commands that need this one's files, in the same folder
+        for step in [s for s in setup if s not in done]:  # a setup step shared with an earlier one runs once
+            shell(step)
+            done.add(step)
+        shell(command)
 
 
 @pytest.mark.slow

@@ -162,7 +162,7 @@ def test_json_and_text_show_no_noise(capsys):
 
 
 def test_values_csv_at_one_bb(tmp_path, capsys):
-    code, _, _ = run(capsys, "chart", "--stacks", "1,2", "--out", str(tmp_path / "c"), "--json")
+    code, _, _ = run(capsys, "chart", "--stacks", "1,2", "--formats", "csv", "--out", str(tmp_path / "c"), "--json")
     assert code == 0
     lines = (tmp_path / "c" / "values.csv").read_text().splitlines()
     value = lines[1].split(",")[1]

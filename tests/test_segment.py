@@ -31,10 +31,13 @@ def _same(a, b) -> bool:
     return all(getattr(a, f) == getattr(b, f) for f in plain) and ca == cb
 
 
+# About 3 s a structure (400 stacks certified one by one): the fast set checks the structure with
+# both antes; the slow set the default blinds and other blinds with an ante too.
 @pytest.mark.parametrize("config, low, high, step", [
-    (GameConfig(stack=10), 1.0, 25.0, Fraction(1, 20)),
+    pytest.param(GameConfig(stack=10), 1.0, 25.0, Fraction(1, 20), marks=pytest.mark.slow),
     (GameConfig(stack=10, ante=0.125, bb_ante=0.5), 1.625, 30.0, Fraction(7, 100)),
-    (GameConfig(stack=10, small_blind=0.4, ante=0.1), 1.1, 60.0, Fraction(13, 100)),
+    pytest.param(GameConfig(stack=10, small_blind=0.4, ante=0.1), 1.1, 60.0, Fraction(13, 100),
+                 marks=pytest.mark.slow),
 ])
 def test_segment_certificates_are_the_per_stack_certificates(config, low, high, step):
     path = compute_thresholds(config, low, high)
@@ -106,11 +109,10 @@ def _fraction_det(A):
     return det
 
 
-@pytest.mark.parametrize("compiled", [False, True])
-def test_a_block_of_stacks_is_the_stacks_one_at_a_time(compiled):
-    """SegmentBlock (every stack of a segment at once, in double-double with proven rounding)
-    publishes the numbers of SegmentCertificate.solution, and its share arrays are the exact
-    shove and call shares rounded once (Solution.push_pct from the exact strategies)."""
+@pytest.fixture(scope="module")
+def one_at_a_time():
+    """1,294 stacks over 1.2-40 bb with an ante, by segment, each certified on its own by
+    SegmentCertificate.solution: the reference of both block tests (made once, about 2 s)."""
     config = GameConfig(stack=10, ante=0.1)
     path = compute_thresholds(config, 1.2, 40.0)
     game0 = make_game(config)
@@ -118,12 +120,22 @@ def test_a_block_of_stacks_is_the_stacks_one_at_a_time(compiled):
     runs: dict[int, list[float]] = {}
     for s in grid:
         runs.setdefault(path.segment_of(s)[0], []).append(s)
+    one = {k: [SegmentCertificate(game0.at_stack(s), path.segments[k][2]).solution(game0.config.with_stack(s))
+               for s in stacks] for k, stacks in runs.items()}
+    return path, game0, grid, runs, one
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_block_of_stacks_is_the_stacks_one_at_a_time(compiled, one_at_a_time):
+    """SegmentBlock (every stack of a segment at once, in double-double with proven rounding)
+    publishes the numbers of SegmentCertificate.solution, and its share arrays are the exact
+    shove and call shares rounded once (Solution.push_pct from the exact strategies)."""
+    path, game0, grid, runs, reference = one_at_a_time
     checked = 0
     for k, stacks in runs.items():
-        configs = [game0.config.with_stack(s) for s in stacks]
         segment = SegmentCertificate(game0.at_stack(stacks[0]), path.segments[k][2])
         block = segment.block(stacks, game0.config, compiled=compiled)
-        one = [SegmentCertificate(game0.at_stack(s), path.segments[k][2]).solution(c) for s, c in zip(stacks, configs)]
+        one = reference[k]
         for s, (fast, slow) in enumerate(zip(block.solutions(), one)):
             assert (fast is None) == (slow is None) == bool(block.missing[s])
             if slow is None:
