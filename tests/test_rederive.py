@@ -334,3 +334,28 @@ def test_two_antes_that_differ_in_the_13th_digit_are_two_structures():
     with pytest.raises(ConfigError, match="given twice"):  # a true duplicate is still refused
         atlas_jobs([(0.5, 1.0, 0.1, 0.0), (0.5, 1.0, 0.1, 0.0)], [5.0, 6.0])
     assert structure_name(0.5, 1, 1 / 3, 0) == f"sb0.5_bb1_ante{1 / 3!r}_bbante0"
+
+
+@pytest.mark.parametrize(("antes", "words"), [
+    ("1e400", "ante 1e400 is too large for a float"),
+    ("0,1e400", "ante 1e400 is too large for a float"),
+    ("0:1e400:1e399", "the stop 1e400 is too large for a float"),
+    ("1e308,0", "ante 1e308 leaves no finite stack"),
+])
+def test_an_overflowing_ante_is_named_as_typed(antes, words, tmp_path):
+    """Issue 41 (§6): `sflp atlas --ante 1e400` gave an OverflowError traceback, `1e308,0` blamed a
+    derived stack; each is one line naming the value as the user typed it, nothing written."""
+    out = subprocess.run([sys.executable, "-m", "sflp", "atlas", "--ante", antes, "--stacks", "2:4:1",
+                          "--out", str(tmp_path / "atlas")], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr, out.stderr
+    assert words in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert not (tmp_path / "atlas").exists()
+
+
+def test_a_missing_ante_is_named_as_given(small_atlas):
+    from sflp.atlas.read import read_atlas
+    from sflp.errors import ConfigError
+
+    atlas = read_atlas(small_atlas)
+    with pytest.raises(ConfigError, match=r"ante=0\.1000000001 is not a structure of this atlas"):
+        atlas.solution(5, 0.1000000001)

@@ -105,6 +105,12 @@ def parse_antes(text: str, option: str = "--ante") -> list[float]:
         if len(parts) != 3:
             raise ConfigError(usage)
         start, stop, step = (Fraction(p) for p in parts)
+        for name, given, value in zip(("start", "stop", "step"), text.split(":"), (start, stop, step)):
+            try:
+                float(value)
+            except OverflowError:
+                raise ConfigError(f"{option} {text!r}: the {name} {given.strip(' ')} is too large for a float "
+                                  "(at most ~1.8e308)") from None
         if step <= 0:
             raise ConfigError(f"{option} {text!r}: the step must be positive")
         if stop < start:
@@ -114,10 +120,24 @@ def parse_antes(text: str, option: str = "--ante") -> list[float]:
             raise ConfigError(f"{option} {text!r}: {count:,} antes is more than {MAX_STACKS:,}")
         values = list(dict.fromkeys(float(start + k * step) for k in range(count)))
     else:
-        values = sorted({float(p) for p in parts})
+        values = []
+        typed = {}
+        for given, p in zip(text.split(","), parts):
+            try:
+                values.append(float(p))
+                typed.setdefault(values[-1], given.strip(" \t"))
+            except OverflowError:
+                raise ConfigError(f"{option} {text!r}: ante {given.strip(' ')} is too large for a float "
+                                  "(at most ~1.8e308)") from None
+        values = sorted(set(values))
     bad = [v for v in values if not (v >= 0 and math.isfinite(v))]
     if bad:
         raise ConfigError(f"{option} {text!r}: antes must be numbers of at least 0 (got {bad[0]:g})")
+    huge = [v for v in values if not math.isfinite(4 * v)]
+    if huge:  # a stack covers the big blind and both antes: it must stay a finite float
+        shown = typed.get(huge[0], exact_name_text(huge[0])) if ":" not in text else exact_name_text(huge[0])
+        raise ConfigError(f"{option} {text!r}: ante {shown} leaves no finite stack that covers the big blind and "
+                          "both antes")
     return values
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from sflp.atlas.jobs import DATASETS, KIND, structure_name
 from sflp.atlas.tables import STRUCTURE_COLUMNS, pyarrow_modules, schemas
-from sflp.charts.text import fmt_num
+from sflp.charts.text import exact_name_text, fmt_num
 from sflp.errors import ConfigError, DataError
 
 # ---------------------------------------------------------------- reading it back
@@ -111,9 +111,10 @@ class Atlas:
                  if all(v is None or abs(s[k] - v) <= 1e-12 * max(1.0, abs(v)) for k, v in want.items())]
         if len(found) == 1:
             return found[0]
-        given = ", ".join(f"{k}={v:g}" for k, v in want.items() if v is not None) or "no structure given"
+        # the values as given (the shortest text of each number), never rounded to look like the atlas's
+        given = ", ".join(f"{k}={exact_name_text(v)}" for k, v in want.items() if v is not None) or "no structure given"
         if not found:
-            antes = ", ".join(sorted({fmt_num(s["ante"]) for s in self.structures}, key=float))
+            antes = ", ".join(sorted({exact_name_text(s["ante"]) for s in self.structures}, key=float))
             raise ConfigError(f"{given} is not a structure of this atlas (its antes: {antes}; see .structures)")
         raise ConfigError(f"{given} matches {len(found)} structures of this atlas ("
                           + ", ".join(s["name"] for s in found) + "): give small_blind, big_blind or bb_ante too")
