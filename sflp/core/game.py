@@ -59,6 +59,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -584,24 +585,42 @@ class Solution:
             return CLASS_SIZES.astype(np.float64)
         return np.ones(N_COMBOS)
 
-    @property
+    @functools.cached_property
     def push_pct(self) -> float:
-        """Combo-weighted share of hands SB shoves, 0-100 (exact, then rounded, when certified)."""
+        """Combo-weighted share of hands SB shoves, 0-100 (exact, then rounded, when certified);
+        computed once per solution."""
         return self._pct(self.sb_strategy, self.sb_exact)
 
-    @property
+    @functools.cached_property
     def call_pct(self) -> float:
-        """Combo-weighted share of hands BB calls with, 0-100 (exact, then rounded, when certified)."""
+        """Combo-weighted share of hands BB calls with, 0-100 (exact, then rounded, when certified);
+        computed once per solution."""
         return self._pct(self.bb_strategy, self.bb_exact)
 
     def _pct(self, strategy: np.ndarray, exact) -> float:
+        """``100 * sum(w_i x_i) / sum(w_i)``, from the exact frequencies when there are some, rounded
+        once: the whole frequencies (0 and 1, nearly every hand) as integers, the few mixed ones
+        over one common denominator (they share the segment's determinant, so it is usually one
+        of theirs), and a single correctly rounded integer division -- no Fraction is normalised
+        on the way, so a structure whose exact numbers have long denominators (an ante of 0.25/17)
+        costs what a short one does."""
         w = self._weights()
         if exact is None:
             return float(100 * (w @ strategy) / w.sum())
-        # whole frequencies (0 and 1, nearly every hand) as integers, the few mixed ones as fractions
-        whole = sum(int(wi) * e.numerator for wi, e in zip(w.tolist(), exact) if e.denominator == 1)
-        total = whole + sum((int(wi) * e for wi, e in zip(w.tolist(), exact) if e.denominator != 1), Fraction(0))
-        return float(100 * total / int(w.sum()))
+        weights = w.tolist()
+        whole = 0
+        mixed = []
+        for wi, e in zip(weights, exact):
+            if e.denominator == 1:
+                whole += int(wi) * e.numerator
+            else:
+                mixed.append((int(wi), e))
+        denominator = 1
+        for _, e in mixed:
+            if denominator % e.denominator:
+                denominator = denominator * e.denominator // math.gcd(denominator, e.denominator)
+        numerator = whole * denominator + sum(wi * e.numerator * (denominator // e.denominator) for wi, e in mixed)
+        return 100 * numerator / (int(w.sum()) * denominator)  # int / int: correctly rounded
 
     def class_strategies(self) -> tuple[np.ndarray, np.ndarray]:
         """SB and BB strategies per class (combo mode: the combo-weighted mean per class)."""

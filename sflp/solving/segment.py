@@ -227,6 +227,34 @@ def _sum(K: np.ndarray, hands: list[int], axis: int) -> np.ndarray:
     return part.sum(axis=axis).astype(object)
 
 
+LIMB_BITS = 60
+"""The width of a limb of a term's integer vector in :meth:`SegmentCertificate._dd_rows` (an int64
+holds it, with room for the double-double split of :func:`numpy.float64`)."""
+MAX_LIMBS = 4
+"""The most limbs a term's vector is split into (the error bound of the block route covers four)."""
+
+
+def _limbs(vec) -> list[np.ndarray] | None:
+    """``vec`` (integers of any size) as at most :data:`MAX_LIMBS` int64 vectors ``v_l`` with
+    ``vec = sum_l v_l 2^(LIMB_BITS l)`` exactly, each ``|v_l| < 2^LIMB_BITS`` (the sign of each
+    entry on every limb); None when it needs more.
+
+    >>> [v.tolist() for v in _limbs(np.array([3, -(2**61 + 5)], dtype=object))]
+    [[3, -5], [0, -2]]
+    """
+    if isinstance(vec, np.ndarray) and vec.dtype == np.int64 and (np.abs(vec) < 2**LIMB_BITS).all():
+        return [vec]
+    ints = np.array([int(v) for v in vec], dtype=object)
+    size = np.abs(ints)
+    top = int(max(size, default=0)).bit_length()
+    count = max(1, -(-top // LIMB_BITS))
+    if count > MAX_LIMBS:
+        return None
+    mask = (1 << LIMB_BITS) - 1
+    sign = np.where(ints < 0, -1, 1)
+    return [(((size >> (LIMB_BITS * l)) & mask) * sign).astype(np.int64) for l in range(count)]
+
+
 class SegmentCertificate:
     """The exact equilibrium of one support at any stack of its segment (see the module doc)."""
 
@@ -530,17 +558,28 @@ class SegmentCertificate:
         Each product errs by at most ``8u^2`` of its size and each addition by ``3u^2`` of the
         magnitudes summed, so a coefficient errs by at most ``(8 + 3m) u^2`` times its terms'
         magnitude ``T`` (numpy sums pairwise, the compiled kernel :func:`sflp.solving.ddkernel.dd_rows`
-        in order), with ``m <= 2 + 2k`` terms;
+        in order), with ``m <= L (2 + 2k)`` terms: a vector wider than 62 bits (the integers of a
+        structure whose blinds or antes have long binary expansions, an ante of 0.25/17) is split
+        exactly into ``L <= 4`` limbs of :data:`LIMB_BITS` bits, ``v = sum_l v_l 2^(60 l)``, each limb
+        its own term with the polynomial times ``2^(60 l)`` (exact in double-doubles);
         :func:`sflp.solving.ddeval.comp_horner` bounds its error by ``(8 (d+1)^2 + 8) u^2`` times
-        ``sum (|c_t| + T_t) x^t``, which covers both (``d = k + 1``)."""
-        if not self._fits64:
-            return None
+        ``sum (|c_t| + T_t) x^t``, which covers both (``d = k + 1``: ``8 + 12 (2 + 2k) <= 8 (k + 2)^2 + 8``
+        for every ``k >= 0``)."""
         n, size = self.n, self.d + 1
-        m = max(len(t) for t in self._terms.values())
+        terms = {}
+        for kind in ("M", "Cn", "Rn"):
+            terms[kind] = []
+            for vec, poly, shift in self._terms[kind]:
+                limbs = _limbs(vec)
+                if limbs is None:
+                    return None
+                terms[kind] += [(limb, [int(c) << (LIMB_BITS * l) for c in poly], shift)
+                                for l, limb in enumerate(limbs)]
+        m = max(len(t) for t in terms.values())
         a = np.zeros((3, m, n), dtype=np.int64)
         polys = np.zeros((3, m, size), dtype=object)
         for g, kind in enumerate(("M", "Cn", "Rn")):
-            for r, (vec, poly, shift) in enumerate(self._terms[kind]):
+            for r, (vec, poly, shift) in enumerate(terms[kind]):
                 a[g, r] = vec
                 polys[g, r, shift:shift + len(poly)] = poly
         if any(abs(int(v)).bit_length() > 600 for v in polys.ravel()):
