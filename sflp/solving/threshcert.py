@@ -333,6 +333,22 @@ def _isolating_width(b: float, prev: float, nxt: float) -> Fraction:
     return Fraction(2) ** math.floor(math.log2(want))
 
 
+def _check_in_order(ends: list[Root], floats: list[float]) -> None:
+    """Step 1's last check (module doc): the isolating intervals ``ends[1:-1]`` and the range's ends
+    ``ends[0]``, ``ends[-1]`` are disjoint and in order, ``u_{j-1} < l_j`` (``floats[j]``: the float
+    breakpoint of ``ends[j]``, for the message); else :class:`SolveError`.
+
+    >>> r = lambda lo, hi: Root("breakpoint", 0, "Q", (0, 1), Fraction(lo), Fraction(hi))
+    >>> _check_in_order([r(0, 0), r(1, 2), r(3, 4)], [0.0, 1.5, 3.5])
+    >>> _check_in_order([r(0, 0), r(1, 3), r(2, 4)], [0.0, 1.5, 3.5])
+    Traceback (most recent call last):
+    sflp.errors.SolveError: thresholds: the isolating intervals at 1.5 and 3.5 overlap
+    """
+    for j in range(len(ends) - 1):
+        if not ends[j].hi < ends[j + 1].lo:
+            raise SolveError(f"thresholds: the isolating intervals at {floats[j]!r} and {floats[j + 1]!r} overlap")
+
+
 def certify_path(config, low: float, high: float, segments, table=None, along: str = "stack") -> PathCertificate:
     """Prove the path ``segments`` (``(a, b, support)`` in bb, contiguous over ``[low, high]``) exact
     and isolate its breakpoints and 0.5 crossings (module doc); :class:`SolveError` if any step fails.
@@ -386,9 +402,7 @@ def certify_path(config, low: float, high: float, segments, table=None, along: s
         end_ok[j][1], end_ok[j + 1][0] = fl
         decided += int(np.count_nonzero(fl[0]) + np.count_nonzero(fl[1]))
     ends = [lo_root, *wide, hi_root]
-    for j in range(J - 1):
-        if not ends[j].hi < ends[j + 1].lo:
-            raise SolveError(f"thresholds: the isolating intervals at {floats[j]!r} and {floats[j + 1]!r} overlap")
+    _check_in_order(ends, floats)
     # 3. ends of each segment: no root but the breakpoint
     for j in range(J):
         sr = rows[j]
