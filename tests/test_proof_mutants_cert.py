@@ -8,7 +8,8 @@ A5 and A8 passed every test).  The tests here build the case each weakened check
 * the float sign filter (:func:`~sflp.solving.threshcert._float_signs`) fed coefficients at the
   edge of its contract ``|c - cf| <= ce``: for every sign it calls proven, the coefficients that
   the contract allows and that push hardest against that sign must still have it, exactly (A1:
-  the bound without ``ce``; A2: the bound times ``5e-7``);
+  the bound without ``ce``; A2: the bound times ``5e-7``); exact coefficients of a polynomial
+  that vanishes at an end of the interval prove no sign (the bound without its rounding term);
 * the filter on intervals through and below 0 (point 3): a polynomial with a root in ``[-1, 1]``
   that the old bound (``Tf`` in place of ``|Tf|``) called positive, and random polynomials on
   random intervals, each sign the filter proves checked against the exact sign (rootcert);
@@ -16,7 +17,9 @@ A5 and A8 passed every test).  The tests here build the case each weakened check
   real path with one segment (1.2e-5 bb long) dropped and the float breakpoint 1e-6 off, where
   only step 3 of the proof sees the missed breakpoint (A3);
 * overlapping isolating intervals (A8), and intervals that hold three roots or a double root
-  beside a simple one (A5: :func:`~sflp.solving.rootcert.is_isolating` without Descartes' count);
+  beside a simple one (A5: :func:`~sflp.solving.rootcert.is_isolating` without Descartes' count;
+  and the breakpoint search that takes the first polynomial with one root in its interval);
+* 0.5 crossings: a frequency that touches 0.5 without crossing it, a crossing on a closed end;
 * the exact sign and root questions of rootcert on inputs small enough to check by hand.
 
 ``tools/mutants.py`` runs these tests against named mutations of the certificate code; the
@@ -145,6 +148,27 @@ def test_coefficients_at_the_edge_of_the_bound_with_a_root_inside_prove_no_sign(
     assert tc._float_signs(cf, np.array([[0.1, 0.0]]), a, b).tolist() == [0]
     assert tc._float_signs(cf, np.array([[0.01, 0.0]]), a, b).tolist() == [1]
     assert rc.no_root_closed([-101, 100], a, b)  # x - 1.01: the worst c of ce = 0.01 keeps the sign
+
+
+def test_a_polynomial_that_vanishes_at_an_end_proves_no_sign_even_with_exact_coefficients():
+    """Kills the bound without its rounding term (``2 ce |T|`` alone): exact float coefficients
+    (``ce = 0``) of a polynomial with a root exactly at ``a`` or ``b``, an end with a 20- to 26-bit
+    numerator and denominator so that the matrix ``Tf`` is rounded.  Its sign on the closed interval
+    is not strict, so none may be proven; the float product alone, rounded, comes out with one sign
+    in many of these cases (checked: the test's own power)."""
+    rng = random.Random(1)
+    would = 0
+    for _ in range(300):
+        a = Fraction(rng.randint(2**20, 2**26), rng.randint(2**20, 2**26)) * rng.choice([1, -1])
+        b = a + Fraction(rng.randint(1, 9), rng.randint(1, 9))
+        end = a if rng.random() < 0.5 else b
+        p = rc._poly_mul(_linear(end), rng.choice(([1], [1, 1], [2, 0, 1], [5, 1, 0, 1])))
+        cf = np.array([p], dtype=np.float64)
+        assert max(map(abs, p)) < 2**53 and (cf == np.array([p], dtype=object)).all()  # exact floats
+        assert tc._float_signs(cf, np.zeros_like(cf), a, b).tolist() == [0], (a, b, p)
+        s = cf @ tc._moebius_matrix(len(p) - 1, a, b)
+        would += bool((s > 0).all() or (s < 0).all())
+    assert would > 50, would
 
 
 def test_to_float_states_a_bound_on_its_own_rounding():
@@ -323,6 +347,62 @@ def test_an_interval_with_a_sign_change_but_more_than_one_root_is_not_isolating(
     assert not rc.is_isolating(p, lo, hi)
     assert rc.is_isolating([-1, 1], Fraction(0), Fraction(3)) and rc.is_isolating([-1, 1], Fraction(1), Fraction(1))
     assert not rc.is_isolating([-1, 1], Fraction(2), Fraction(2)) and not rc.is_isolating([-1, 1], hi, lo)
+    # one root inside and one at an end: one sign change after the Moebius map (the end's
+    # coefficient is 0), but no sign change between the ends
+    assert rc.variations(rc.moebius([2, -3, 1], Fraction(1), Fraction(3))) == 1
+    assert not rc.is_isolating([2, -3, 1], Fraction(1), Fraction(3))
+
+
+# ---------------------------------------------------------------- the breakpoint's polynomial, the crossings
+
+
+class _Rows:
+    """A stand-in for a segment's event polynomials (what ``_isolating_row`` reads)."""
+
+    def __init__(self, polys):
+        self.polys, self.names = polys, [f"row {r}" for r in range(len(polys))]
+
+    def exact(self, r):
+        return self.polys[r]
+
+
+def test_the_breakpoints_polynomial_has_exactly_one_root_in_its_interval():
+    """The search of step 1 takes the first undecided polynomial with exactly one root in the
+    interval: not one with a sign change and three roots (in one rounding interval of 7.8), nor
+    one whose float sign was proven."""
+    lo, hi = BETA - ULP / 2, BETA + ULP / 2
+    three = rc._poly_mul(rc._poly_mul(_linear(BETA), _linear(BETA + ULP / 8)), _linear(BETA + ULP / 4))
+    one = _linear(BETA + ULP / 8)
+    pair = (_Rows([three, one]), _Rows([_linear(BETA)]))
+    found, tried = tc._isolating_row(pair, [np.zeros(2), np.zeros(1)], lo, hi, 4)
+    assert (found.name, found.segment, found.poly, tried) == ("row 1", 4, tuple(one), 2)
+    found, tried = tc._isolating_row(pair, [np.array([0, 1]), np.zeros(1)], lo, hi, 4)  # row 1 decided: skipped
+    assert (found.name, found.segment, tried) == ("row 0", 5, 2)
+    assert tc._isolating_row(pair, [np.array([0, 1]), np.array([-1])], lo, hi, 4) == (None, 1)
+
+
+def test_a_frequency_that_touches_one_half_without_crossing_it_has_no_crossing():
+    """``F = (x - 2)^2 (x - 3)`` on ``[1, 4]``: F touches 0 at 2 (the frequency reaches 0.5 and
+    turns back) and crosses it at 3.  One crossing, at 3; with ``Q < 0`` the signs turn over."""
+    F = rc._poly_mul([4, -4, 1], [-3, 1])
+    roots, signs = tc._crossings(F, Fraction(1), Fraction(4), False, False, 1, 0, "F sb K7o")
+    assert [r.value for r in roots] == [3.0] and signs == [-1, 1]
+    assert roots[0].kind == "crossing" and roots[0].name == "F sb K7o" and roots[0].lo <= 3 <= roots[0].hi
+    _, signs = tc._crossings(F, Fraction(1), Fraction(4), False, False, -1, 0, "F sb K7o")
+    assert signs == [1, -1]
+    roots, signs = tc._crossings([1, 0, 1], Fraction(-1), Fraction(1), False, False, 1, 0, "F bb 22")
+    assert roots == [] and signs == [1]
+
+
+def test_a_crossing_on_a_closed_end_of_the_gap_is_refused():
+    """A root of F on a closed end would fall between the gap's isolation and the interval's:
+    refused (an end of the range, open, may hold one)."""
+    with pytest.raises(SolveError, match="0.5 crossing of sb K7o on a certificate boundary"):
+        tc._crossings([-1, 1], Fraction(1), Fraction(4), False, False, 1, 0, "F sb K7o")
+    with pytest.raises(SolveError, match="on a certificate boundary"):
+        tc._crossings([-4, 1], Fraction(1), Fraction(4), True, False, 1, 0, "F sb K7o")
+    roots, signs = tc._crossings([-1, 1], Fraction(1), Fraction(4), True, False, 1, 0, "F sb K7o")
+    assert roots == [] and signs == [1]
 
 
 # ---------------------------------------------------------------- rootcert and threshcert by hand
