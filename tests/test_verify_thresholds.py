@@ -117,7 +117,12 @@ def tamper_published(rows):
     return "its root rounds to"
 
 
-@pytest.mark.parametrize("tamper", [tamper_coefficient, tamper_interval, tamper_published])
+def tamper_end(rows):
+    rows[0]["coefficients"] = "-2 1"  # the range's end 1 is no root of x - 2
+    return "an end must be lo == hi, a root of its polynomial"
+
+
+@pytest.mark.parametrize("tamper", [tamper_coefficient, tamper_interval, tamper_published, tamper_end])
 def test_a_tampered_certificate_fails(copy, tamper, capsys):
     rows = rows_of(copy)
     why = tamper(rows)
@@ -332,9 +337,30 @@ def test_the_re_proof_checks_each_rows_interval_holds_its_root(copy):
     rows = parse_exact((copy / EXACT).read_bytes(), copy / EXACT)
     k = next(i for i, r in enumerate(rows) if r[0] == "breakpoint")
     lo, hi = rows[k][6], rows[k][7]
-    rows[k] = (*rows[k][:6], hi, 2 * hi - lo, rows[k][8])
+    moved = (*rows[k][:6], hi, 2 * hi - lo, rows[k][8])
     with pytest.raises(DataError, match=rf"{EXACT} line {k + 2} .*: its interval does not hold the re-proved root"):
-        reprove_path(copy, rows, None)
+        reprove_path(copy, [*rows[:k], moved, *rows[k + 1:]], None)
+    m = int(rows[k][8].replace(".", "")) + 1
+    published = (*rows[k][:8], f"{m // 10**6}.{m % 10**6:06d}")  # the next 6-decimal text
+    with pytest.raises(DataError, match=rf"{EXACT} line {k + 2} .*: the re-proved path has here the breakpoint"):
+        reprove_path(copy, [*rows[:k], published, *rows[k + 1:]], None)
+
+
+def test_a_row_moved_to_another_polynomial_or_segment_fails(copy):
+    """A crossing's row given another hand's name, or another segment, its polynomial, interval
+    and published text unchanged: each row on its own still holds, only the re-proof's match of
+    names and segments sees it."""
+    rows = rows_of(copy)
+    k = first(rows, "crossing")
+    hand = rows[k]["hand"]
+    other = "72o" if hand != "72o" else "AA"
+    for edit in ({"hand": other, "polynomial": rows[k]["polynomial"].replace(hand, other)},
+                 {"segment": str(int(rows[k]["segment"]) + 1)}):
+        changed = [dict(r) for r in rows]
+        changed[k].update(edit)
+        write_rows(copy, changed)
+        with pytest.raises(DataError, match=rf"{EXACT} line {k + 2} .*: the re-proved path has here the crossing"):
+            verify_thresholds(copy, verify=False)
 
 
 def test_a_segment_that_does_not_end_where_the_next_begins_fails(copy):
