@@ -17,7 +17,7 @@ times out), and *survives* when every test passes; pytest failing to run at all 
 Every survivor needs a reason in ``docs/DEVELOPMENT.md`` ("Mutation testing of the proofs"): an
 equivalent mutant, a guard that real inputs never reach, or a gap closed by a test.
 
-    python tools/mutants.py                 # every mutant (about 2 hours on a 2-core machine at load 2 to 4)
+    python tools/mutants.py                 # every mutant (15 minutes on a 2-core machine at load 1 to 2)
     python tools/mutants.py --list
     python tools/mutants.py --only segment.proven_no_folded_sb ddeval.horner_bound_div64
 """
