@@ -101,8 +101,12 @@ def test_stack_one_value_is_exactly_zero():
 # ---------------------------------------------------------------- failures are loud
 
 
-@pytest.mark.parametrize(("who", "hand"), [("sb", "AA"), ("sb", "K2o"), ("bb", "22"), ("bb", "A2o")])
+@pytest.mark.parametrize(("who", "hand"), [("sb", "AA"), ("sb", "K2o"), ("bb", "22"), ("bb", "A2o"),
+                                           ("sb", "72o"), ("bb", "72o")])
 def test_perturbed_solution_is_rejected_naming_the_hand(who, hand):
+    """A hand flipped from always to never or (72o, folded by both at 10 bb) from never to
+    always: certify names it and the condition it breaks.  (A pushed or called hand that loses is
+    also caught by the exploitability check behind the margin checks; the message must name it.)"""
     game = PushFoldGame(GameConfig(10))
     base = float_solution(GameConfig(10))
     x, y = base.sb_strategy.copy(), base.bb_strategy.copy()
@@ -115,11 +119,27 @@ def test_perturbed_solution_is_rejected_naming_the_hand(who, hand):
     message = str(info.value)
     assert f"{who.upper()} {hand}:" in message
     assert "bb per hand held" in message
+    if hand == "72o":
+        words = ("pushed with frequency 1 but shoving loses" if who == "sb"
+                 else "calls with frequency 1 but calling loses")
+        assert f"{who.upper()} {hand}: {words}" in message
+
+
+def test_a_mixed_hand_that_cannot_be_made_indifferent_is_named():
+    """SB mixing two hands against one mixed BB hand: two indifference equations in one unknown,
+    inconsistent; certify says so rather than solving what it can."""
+    game = PushFoldGame(GameConfig(10))
+    base = float_solution(GameConfig(10))
+    x = base.sb_strategy.copy()
+    assert x[class_id("72o")] == 0.0
+    x[class_id("72o")] = 0.5
+    with pytest.raises(CertificateError, match="SB 72o is mixed in the float solution but cannot be made indifferent"):
+        certify(game, make_solution(game, x, base.bb_strategy, "two mixed against one"))
 
 
 def test_mismatched_solution_is_rejected():
     sol = float_solution(GameConfig(10))
-    with pytest.raises(CertificateError, match="GameConfig"):
+    with pytest.raises(CertificateError, match=r"solution is for GameConfig\(stack=10, .*game is GameConfig\(stack=11"):
         certify(PushFoldGame(GameConfig(11)), sol)
     with pytest.raises(CertificateError, match="level"):
         certify(PushFoldGame(GameConfig(10), level="combo"), sol)

@@ -241,6 +241,31 @@ def test_an_evaluation_that_overflows_proves_no_sign_and_no_ratio(compiled):
     assert values[0, 1] == float(sum((-3) ** t for t in range(25))) and values[1, 1] == 3.0**24 + 1
 
 
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("compiled", ROUTES)
+def test_a_value_that_overflows_in_its_last_rounding_proves_no_sign(compiled):
+    """Kills ddkernel's ``decided = True`` (issue 40, mutant D3).  A row ``c0 + 0 x`` whose
+    constant is the largest float plus a low part that carries it past it: ``h`` is +-inf while
+    the bound (about ``1e-31`` of the largest float) stays finite.  An overflowed value proves
+    nothing, so both routes give sign 0, the same bits; without the guard the kernel called
+    ``h = inf > bound`` a proven sign.  (Such a value's sign is the sign of the huge exact value,
+    so the guard keeps the kernel to its contract and to numpy's bits, not from a wrong sign.)"""
+    big = np.finfo(np.float64).max
+    for s in (1.0, -1.0):
+        ch = np.array([[s * big, 0.0], [-3.0, 1.0]])  # the second row: -2 at x = 1, finite and proven
+        cl = np.array([[s * 1.5 * 2.0**970, 0.0], [0.0, 0.0]])
+        x = np.array([1.0])
+        with np.errstate(over="ignore", invalid="ignore"):
+            if compiled:
+                from sflp.solving import ddkernel
+
+                H, _, B, sign = ddkernel.horner_block(ch, cl, np.abs(ch), x)
+            else:
+                H, _, B = ddeval.comp_horner(ch, cl, x, np.abs(ch))
+                sign = ddeval.proven_sign(H, B)
+        assert H[0, 0] == s * np.inf and np.isfinite(B[0, 0]) and sign[:, 0].tolist() == [0, -1]
+
+
 # ---------------------------------------------------------------- a neighbour's support
 
 

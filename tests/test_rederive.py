@@ -102,6 +102,11 @@ TAMPERS = {
     "two rows swapped": (lambda rows: [rows[0], rows[2], rows[1], *rows[3:]], "out of place"),
     "a row repeated": (lambda rows: [*rows[:3], rows[2], *rows[3:]], "given twice"),
     "an SC number": (lambda rows: _edit(rows, "72o", "sc_number", "1.0"), "column sc_number"),
+    # the last row: only the count of rows sees it (the rows before it are all in place)
+    "the last row deleted": (lambda rows: rows[:-1], "row bb,[0-9A-Za-z]+ is missing"),
+    # the values stay in place under a wrong name: only the header's check sees it
+    "a column renamed": (lambda rows: [["label" if c == "chart_label" else c for c in rows[0]], *rows[1:]],
+                         "column chart_label is missing"),
 }
 
 

@@ -117,7 +117,12 @@ def tamper_published(rows):
     return "its root rounds to"
 
 
-@pytest.mark.parametrize("tamper", [tamper_coefficient, tamper_interval, tamper_published])
+def tamper_end(rows):
+    rows[0]["coefficients"] = "-2 1"  # the range's end 1 is no root of x - 2
+    return "an end must be lo == hi, a root of its polynomial"
+
+
+@pytest.mark.parametrize("tamper", [tamper_coefficient, tamper_interval, tamper_published, tamper_end])
 def test_a_tampered_certificate_fails(copy, tamper, capsys):
     rows = rows_of(copy)
     why = tamper(rows)
@@ -306,4 +311,72 @@ def test_a_set_without_the_segments_is_refused(copy):
 def test_hostile_segments_are_one_data_error(copy, data):
     (copy / SEGMENTS).write_bytes(data)
     with pytest.raises(DataError):
+        verify_thresholds(copy, verify=False)
+
+
+# ---------------------------------------------------------------- checks no other check backs up (issue 40, point 2)
+
+
+def test_an_extra_end_row_after_the_last_fails(copy):
+    """Kills the re-proof without its row-count check (mutant A10): a copy of the last row (the
+    range's end, valid on its own) appended after it.  Every row the re-proved path publishes is
+    matched in order, so only the count sees the extra one."""
+    rows = rows_of(copy)
+    rows.append(dict(rows[-1]))
+    write_rows(copy, rows)
+    with pytest.raises(DataError, match=rf"{EXACT} has {len(rows)} rows, the re-proved path {len(rows) - 1}: "
+                                        rf"line {len(rows) + 1} \(segment [0-9]+\) is extra"):
+        verify_thresholds(copy, verify=False)
+
+
+def test_the_re_proof_checks_each_rows_interval_holds_its_root(copy):
+    """reprove_path on rows whose one breakpoint interval was moved off its root (the row check of
+    verify_thresholds would refuse it first; the re-proof refuses it on its own too)."""
+    from sflp.charts.proof import parse_exact, reprove_path
+
+    rows = parse_exact((copy / EXACT).read_bytes(), copy / EXACT)
+    k = next(i for i, r in enumerate(rows) if r[0] == "breakpoint")
+    lo, hi = rows[k][6], rows[k][7]
+    moved = (*rows[k][:6], hi, 2 * hi - lo, rows[k][8])
+    with pytest.raises(DataError, match=rf"{EXACT} line {k + 2} .*: its interval does not hold the re-proved root"):
+        reprove_path(copy, [*rows[:k], moved, *rows[k + 1:]], None)
+    m = int(rows[k][8].replace(".", "")) + 1
+    published = (*rows[k][:8], f"{m // 10**6}.{m % 10**6:06d}")  # the next 6-decimal text
+    with pytest.raises(DataError, match=rf"{EXACT} line {k + 2} .*: the re-proved path has here the breakpoint"):
+        reprove_path(copy, [*rows[:k], published, *rows[k + 1:]], None)
+
+
+def test_a_row_moved_to_another_polynomial_or_segment_fails(copy):
+    """A crossing's row given another hand's name, or another segment, its polynomial, interval
+    and published text unchanged: each row on its own still holds, only the re-proof's match of
+    names and segments sees it."""
+    rows = rows_of(copy)
+    k = first(rows, "crossing")
+    hand = rows[k]["hand"]
+    other = "72o" if hand != "72o" else "AA"
+    for edit in ({"hand": other, "polynomial": rows[k]["polynomial"].replace(hand, other)},
+                 {"segment": str(int(rows[k]["segment"]) + 1)}):
+        changed = [dict(r) for r in rows]
+        changed[k].update(edit)
+        write_rows(copy, changed)
+        with pytest.raises(DataError, match=rf"{EXACT} line {k + 2} .*: the re-proved path has here the crossing"):
+            verify_thresholds(copy, verify=False)
+
+
+def test_a_segment_that_does_not_end_where_the_next_begins_fails(copy):
+    """The proof reads each segment's start only: a stack_to edited away from the next stack_from
+    (or, for the last segment, from the thresholds' range) is refused by the file's own checks."""
+    lines = segment_lines(copy)
+    j = len(lines) // 2
+    seg, a, b, sb, bb = lines[j].split(",")
+    lines[j] = ",".join((seg, a, repr(float(b) + 1e-9), sb, bb))
+    write_segments(copy, lines)
+    with pytest.raises(DataError, match="the segments must cover the range without a gap"):
+        verify_thresholds(copy, verify=False)
+    lines = segment_lines(copy)
+    lines[j] = ",".join((seg, a, b, sb, bb))
+    seg, a, b, sb, bb = lines[-1].split(",")
+    lines[-1] = ",".join((seg, a, "5.5", sb, bb))
+    write_segments(copy, lines)
+    with pytest.raises(DataError, match=r"covers 1.0 to 5.5 bb, not the thresholds' range 1.0 to 5.0"):
         verify_thresholds(copy, verify=False)

@@ -1,20 +1,23 @@
-"""A mutation pass over the proof code: named mutations of ``ddeval``, ``ddkernel``, ``segment`` and
-``certify``, each run against the proof tests.
+"""A mutation pass over the proof code: named mutations of ``ddeval``, ``ddkernel``, ``segment``,
+``certify``, the thresholds' certificate (``threshcert``, ``rootcert``), its re-check
+(``sflp/charts/proof.py``) and the line paths (along an ante or a direction), each run against
+the tests that should catch it.
 
 A mutant is a ``(name, file, old text, new text)`` patch: a proof made weaker (a sign check
 dropped, a bound made smaller, a term left out of a bound) or an arithmetic step made less exact.
 For each mutant the script copies the checkout (the files git tracks, without ``reports/``) to a
-temporary folder, applies the patch *there*, and runs the fast tests of the mutated module on
-that copy, on one process, with ``PYTHONPATH`` pointing at the copy (checked: ``sflp`` must be
-imported from it, not from an editable install) and a fresh ``SFLP_CACHE_DIR`` (numba compiles
-the mutated kernels instead of loading the cached ones).  The checkout itself is never touched.
+temporary folder, applies the patch *there*, and runs the fast tests of the mutated module (or
+the mutant's own list: the line paths' mutants live in several modules) on that copy, on one
+process, with ``PYTHONPATH`` pointing at the copy (checked: ``sflp`` must be imported from it,
+not from an editable install) and a fresh ``SFLP_CACHE_DIR`` (numba compiles the mutated
+kernels instead of loading the cached ones).  The checkout itself is never touched.
 
 The unmutated copy runs first and must pass.  A mutant is *killed* when a test fails (or the run
 times out), and *survives* when every test passes; pytest failing to run at all stops the pass.
 Every survivor needs a reason in ``docs/DEVELOPMENT.md`` ("Mutation testing of the proofs"): an
 equivalent mutant, a guard that real inputs never reach, or a gap closed by a test.
 
-    python tools/mutants.py                 # every mutant (45 minutes on a 2-core machine at load 10)
+    python tools/mutants.py                 # every mutant (15 minutes on a 2-core machine at load 1 to 2)
     python tools/mutants.py --list
     python tools/mutants.py --only segment.proven_no_folded_sb ddeval.horner_bound_div64
 """
@@ -36,11 +39,26 @@ ROOT = Path(__file__).resolve().parent.parent
 PROOF_TESTS = ["tests/test_proof_mutants.py", "tests/test_ddeval.py", "tests/test_segment.py"]
 """Fastest and sharpest first: pytest stops at the first failure (``-x``)."""
 
+CERT_TESTS = ["tests/test_proof_mutants_cert.py", "sflp/solving/threshcert.py", "tests/test_threshcert.py",
+              "tests/test_line_thresholds.py", "sflp/solving/thresholds.py", "tests/test_thresholds.py"]
+"""The certificate's adversarial tests, the module's doctests, then the real paths (stack, ante,
+direction)."""
+
+LINE_TESTS = ["sflp/core/payoff.py", "tests/test_line_thresholds.py", "tests/test_proof_mutants_cert.py"]
+"""The line paths' mutants (in several modules): the payoff's doctests, the ante, BB-ante and
+direction paths against single exact solves."""
+
 TESTS = {
     "sflp/solving/ddeval.py": PROOF_TESTS,
     "sflp/solving/ddkernel.py": PROOF_TESTS,
     "sflp/solving/segment.py": PROOF_TESTS,
-    "sflp/solving/certify.py": ["tests/test_certify.py", "tests/test_segment.py"],
+    "sflp/solving/certify.py": ["tests/test_certify.py",
+                                "tests/test_proof_mutants.py::test_certify_names_a_frequency_outside_0_1_that_the_"
+                                "segment_route_finds", "tests/test_segment.py"],
+    "sflp/solving/threshcert.py": CERT_TESTS,
+    "sflp/solving/rootcert.py": ["tests/test_proof_mutants_cert.py", "sflp/solving/rootcert.py",
+                                 "tests/test_threshcert.py", "tests/test_verify_thresholds.py"],
+    "sflp/charts/proof.py": ["tests/test_verify_thresholds.py", "sflp/charts/proof.py", "tests/test_rederive.py"],
 }
 
 
@@ -51,10 +69,18 @@ class Mutant:
     old: str
     new: str
     count: int = 1  # how many times ``old`` occurs (every occurrence is replaced)
+    tests: tuple = ()  # the tests to run (default: those of ``file`` in TESTS)
+
+    def test_files(self) -> list[str]:
+        return list(self.tests) or TESTS[self.file]
 
 
 DD, KERNEL, SEG, CERT = ("sflp/solving/ddeval.py", "sflp/solving/ddkernel.py", "sflp/solving/segment.py",
                          "sflp/solving/certify.py")
+THRESH, ROOT_, PROOF = "sflp/solving/threshcert.py", "sflp/solving/rootcert.py", "sflp/charts/proof.py"
+PAYOFF, EXACT, PIECE, THRESHOLDS, GAME = ("sflp/core/payoff.py", "sflp/solving/exact.py", "sflp/solving/piece.py",
+                                          "sflp/solving/thresholds.py", "sflp/core/game.py")
+LINE = tuple(LINE_TESTS)
 
 MUTANTS = [
     # ---- ddeval: the bounds
@@ -89,6 +115,8 @@ MUTANTS = [
     Mutant("ddkernel.ratio_without_e_n", KERNEL, "slack = (e_n + e_d + 32 * _U2)", "slack = (e_d + 32 * _U2)"),
     Mutant("ddkernel.ratio_unfiltered", KERNEL, "& ((rh + (rl + slack)) == rh) & ((rh + (rl - slack)) == rh)",
            ""),
+    Mutant("ddkernel.decided_always", KERNEL,  # D3: the NaN/overflow guard
+           "decided = (abs(h) < np.inf) & (bound < np.inf)", "decided = True"),
     Mutant("ddkernel.dd_rows_no_magnitudes", KERNEL, "total += abs(a_hi[g, r, i]) * abs(ph)", "total += 0.0"),
     # ---- segment: the certificate's signs, the rows' bound, the identities
     Mutant("segment.proven_no_folded_sb", SEG, "(ms[self.pure_sb] > 0).all(axis=0) & (ms[folded_sb] < 0).all(axis=0)",
@@ -123,6 +151,128 @@ MUTANTS = [
     Mutant("certify.bb_folded_unchecked", CERT, "(y_pos & (c_num > 0)) | (y_below_1 & (c_num < 0))",
            "(y_pos & (c_num > 0))"),
     Mutant("certify.exploitability_unchecked", CERT, "if expl != 0 or fig.value != fig.sb_br:", "if False:"),
+    Mutant("certify.sb_pushed_unchecked", CERT, "(x_pos & (m_num < 0)) | (x_below_1 & (m_num > 0))",
+           "(x_below_1 & (m_num > 0))"),
+    Mutant("certify.bb_called_unchecked", CERT, "(y_pos & (c_num > 0)) | (y_below_1 & (c_num < 0))",
+           "(y_below_1 & (c_num < 0))"),
+    Mutant("certify.frequency_below_0_unchecked", CERT, "if not 0 <= v <= 1:", "if not v <= 1:"),
+    Mutant("certify.frequency_above_1_unchecked", CERT, "if not 0 <= v <= 1:", "if not 0 <= v:"),
+    Mutant("certify.inconsistent_system_accepted", CERT, "            if bad is not None:\n",
+           "            if False:\n"),
+    Mutant("certify.level_unchecked", CERT, "if solution.level != game.level:", "if False:"),
+    Mutant("certify.config_unchecked", CERT, "if solution.config != game.config:", "if False:"),
+    Mutant("certify.nonfinite_accepted", CERT, "if not np.all(np.isfinite(s)):", "if False:"),
+    # ---- threshcert: the float sign filter (issue 40: A1, A2, and point 3's bound)
+    Mutant("threshcert.float_bound_without_ce", THRESH,  # A1
+           "bound = 2.0 * ((d + 3) * _U * (np.abs(cf) @ size) + ce @ size) + 1e-300",
+           "bound = 2.0 * ((d + 3) * _U * (np.abs(cf) @ size)) + 1e-300"),
+    Mutant("threshcert.float_bound_times_5e-7", THRESH,  # A2
+           "bound = 2.0 * ((d + 3) * _U * (np.abs(cf) @ size) + ce @ size) + 1e-300",
+           "bound = 5e-7 * (2.0 * ((d + 3) * _U * (np.abs(cf) @ size) + ce @ size) + 1e-300)"),
+    Mutant("threshcert.float_bound_without_rounding_term", THRESH,
+           "bound = 2.0 * ((d + 3) * _U * (np.abs(cf) @ size) + ce @ size) + 1e-300",
+           "bound = 2.0 * (ce @ size) + 1e-300"),
+    Mutant("threshcert.float_bound_signed_T", THRESH, "size = np.abs(Tf)", "size = Tf"),  # the bound before point 3
+    Mutant("threshcert.to_float_no_error", THRESH, "return cf, 2 * _U * np.abs(cf)", "return cf, 0.0 * np.abs(cf)"),
+    # ---- threshcert: the proof's steps
+    Mutant("threshcert.only_root_skipped", THRESH,  # A3
+           "if not _only_root(E, list(root.poly), root.lo, root.hi):", "if False:"),
+    Mutant("threshcert.only_root_no_gcd_sign_change", THRESH,
+           "if len(g) < 2 or rc.sign_at(g, lo) * rc.sign_at(g, hi) >= 0:", "if len(g) < 2:"),
+    Mutant("threshcert.only_root_rest_unchecked", THRESH,
+           "return bool(rest) and (len(rest) == 1 or rc.no_root_closed(rest, lo, hi))", "return bool(rest)"),
+    Mutant("threshcert.intervals_disjoint_unchecked", THRESH, "if not ends[j].hi < ends[j + 1].lo:", "if False:"),  # A8
+    Mutant("threshcert.breakpoint_sign_change_only", THRESH, "if rc.is_isolating(P, lo, hi):",
+           "if rc.sign_at(P, lo) * rc.sign_at(P, hi) < 0:"),
+    Mutant("threshcert.exact_sign_closed_ends_open", THRESH,
+           "if (sa == 0 and not open_a) or (sb == 0 and not open_b):", "if False:"),
+    Mutant("threshcert.exact_sign_no_root_count", THRESH,
+           "if rc.variations(rc.moebius(p, a, b)) and rc.count_roots(p, a, b):", "if False:"),
+    Mutant("threshcert.gap_signs_unchecked", THRESH, "bad = np.flatnonzero((sr.req != 0) & (signs * sQ != sr.req))",
+           "bad = np.flatnonzero((sr.req != 0) & (signs == 0))"),
+    Mutant("threshcert.mixed_identity_unchecked", THRESH,
+           'if seg._rows("M", seg.sm).any() or seg._rows("Cn", seg.bm).any():', "if False:"),
+    Mutant("threshcert.crossing_sign_ignores_Q", THRESH, "piece_signs.append(s_left * sQ)",
+           "piece_signs.append(s_left)"),
+    Mutant("threshcert.tangency_kept", THRESH, "if s != keep_s[-1]:", "if True:"),
+    Mutant("threshcert.crossing_on_boundary_unchecked", THRESH,
+           "if rc.sign_at(F, a) == 0 and not open_a or rc.sign_at(F, b) == 0 and not open_b:", "if False:"),
+    Mutant("threshcert.capped_always", THRESH, "capped = bool(iv) and iv[-1][1] is cert.high", "capped = bool(iv)"),
+    Mutant("threshcert.publish_unnarrowed", THRESH, "x, lo, hi = rc.narrow(poly, lo, hi)",
+           "x = float((lo + hi) / 2)"),
+    # ---- rootcert: exact roots
+    Mutant("rootcert.is_isolating_no_descartes", ROOT_,  # A5
+           "return sign_at(p, lo) * sign_at(p, hi) < 0 and variations(moebius(p, lo, hi)) == 1",
+           "return sign_at(p, lo) * sign_at(p, hi) < 0"),
+    Mutant("rootcert.is_isolating_no_sign_change", ROOT_,
+           "return sign_at(p, lo) * sign_at(p, hi) < 0 and variations(moebius(p, lo, hi)) == 1",
+           "return variations(moebius(p, lo, hi)) == 1"),
+    Mutant("rootcert.is_isolating_point_unchecked", ROOT_, "return bool(trim(p)) and sign_at(p, lo) == 0",
+           "return bool(trim(p))"),
+    Mutant("rootcert.no_root_closed_ends_open", ROOT_, "sign_at(p, a) != 0 and sign_at(p, b) != 0 and \\\n",
+           "\\\n"),
+    Mutant("rootcert.no_root_closed_one_root_allowed", ROOT_,
+           "(variations(moebius(p, a, b)) == 0 or count_roots(p, a, b) == 0)",
+           "(variations(moebius(p, a, b)) == 0 or count_roots(p, a, b) <= 1)"),
+    Mutant("rootcert.variations_counts_the_first_sign", ROOT_, "if s and last and s != last:", "if s and s != last:"),
+    Mutant("rootcert.isolate_accepts_two_changes", ROOT_, "        if v == 1:\n", "        if v in (1, 2):\n"),
+    Mutant("rootcert.isolate_drops_even_counts", ROOT_, "        if v == 0:\n", "        if v % 2 == 0:\n"),
+    Mutant("rootcert.isolate_not_square_free", ROOT_, "    q = square_free(p)\n", "    q = trim(p)\n"),
+    Mutant("rootcert.sign_at_without_denominator", ROOT_, "acc = acc * n + c * qpow", "acc = acc * n + c"),
+    Mutant("rootcert.round_ties_up", ROOT_, "m = mid if mid % 2 == 0 else mid + 1", "m = mid + 1"),
+    Mutant("rootcert.floor_boundary_excluded", ROOT_, "if _side(p, lo, hi, Fraction(mid, per_unit)) >= 0:",
+           "if _side(p, lo, hi, Fraction(mid, per_unit)) > 0:"),
+    Mutant("rootcert.side_assumes_increasing", ROOT_, "return -1 if s == sign_at(p, hi) else 1",
+           "return -1 if s > 0 else 1"),
+    # ---- sflp/charts/proof.py: the certificate's re-check (formerly threshexact)
+    Mutant("proof.reprove_row_count_unchecked", PROOF, "if len(expected) != len(rows):", "if False:"),  # A10
+    Mutant("proof.row_sign_change_unchecked", PROOF,
+           "if rc.sign_at(list(poly), lo) * rc.sign_at(list(poly), hi) >= 0:", "if False:"),
+    Mutant("proof.row_root_count_unchecked", PROOF, "if n != 1:", "if n == 0:"),
+    Mutant("proof.row_published_unchecked", PROOF, "if text != pub:", "if False:"),
+    Mutant("proof.row_end_not_a_root", PROOF, "if lo != hi or rc.sign_at(list(poly), lo) != 0:", "if lo != hi:"),
+    Mutant("proof.reprove_fields_unchecked", PROOF, "if want[:6] != got[:6] or want[8] != got[8]:",
+           "if want[8] != got[8]:"),
+    Mutant("proof.reprove_published_unchecked", PROOF, "if want[:6] != got[:6] or want[8] != got[8]:",
+           "if want[:6] != got[:6]:"),
+    Mutant("proof.reprove_interval_unchecked", PROOF, "if not _same_root(want[5], want[6:8], got[6:8]):",
+           "if False:"),
+    Mutant("proof.rederive_field_unchecked", PROOF, "            if a != b:\n", "            if False:\n"),
+    Mutant("proof.rederive_count_unchecked", PROOF, "if len(got_rows) != len(want_rows):", "if False:"),
+    Mutant("proof.rederive_header_unchecked", PROOF, "if header != want[0]:", "if False:"),
+    Mutant("proof.rederive_place_unchecked", PROOF, "if where[key] != k:", "if False:"),
+    Mutant("proof.numbers_not_published_unchecked", PROOF, "if value not in published:", "if False:"),
+    Mutant("proof.segments_range_unchecked", PROOF, "if (segments[0][0], segments[-1][1]) != (low, high):",
+           "if False:"),
+    Mutant("proof.segments_gap_unchecked", PROOF, "if out and out[-1][1] != a:", "if False:"),
+    # ---- the line paths (along an ante or a direction): the payoffs, the exact integers, the path, the proof
+    Mutant("line.payoff_starts_at_config", PAYOFF, "        ex[key] = Fraction(0)\n", "", tests=LINE),
+    Mutant("line.payoff_stack_fixed", PAYOFF, 'ends.append({k: p.at(point["stack"])',
+           'ends.append({k: p.at(p0["stack"])', tests=LINE),
+    Mutant("line.exact_gf_slope_dropped", EXACT, 'gf_slope=slope["steal"] - slope["fold"]', "gf_slope=Fraction(0)",
+           tests=LINE),
+    Mutant("line.segment_slope_dropped", SEG,
+           "eB = KS64[:, pb].sum(axis=1) + slope64 if self.line else KS64[:, pb].sum(axis=1)",
+           "eB = KS64[:, pb].sum(axis=1)", tests=LINE),
+    Mutant("line.piece_rgf_ignores_t", PIECE, "return p.r * ((p.g - p.f) + t * (p.g1 - p.f1))",
+           "return p.r * (p.g - p.f)", tests=LINE),
+    Mutant("line.piece_rgf_slope_dropped", PIECE, "rgf, rgf1 = _rgf(p, 0.0), p.r * (p.g1 - p.f1)",
+           "rgf, rgf1 = _rgf(p, 0.0), 0.0 * p.r", tests=LINE),
+    Mutant("line.isolating_width_signed", THRESH, "want = 2.0**-36 * (abs(b) or 1.0)", "want = 2.0**-36 * (b or 1.0)",
+           tests=LINE),
+    Mutant("line.direction_starts_at_low", THRESHOLDS,
+           "start = config  # a direction's line is config + t d: its p0 is config itself", "pass", tests=LINE),
+    Mutant("line.check_game_fixed_fold_and_steal", THRESHOLDS, "p.f + t * p.f1, p.g + t * p.g1", "p.f, p.g",
+           tests=LINE),
+    Mutant("line.with_axis_direction_ignores_t", THRESHOLDS, "float(v + t * d[k])", "float(v)", tests=LINE),
+    Mutant("line.negative_ante_allowed", THRESHOLDS, "low=0 if axis else None", "low=None", tests=LINE),
+    Mutant("line.direction_size_unchecked", THRESHOLDS,
+           "if max(sizes) > 1000 or min(sizes) < Fraction(1, 1000):", "if max(sizes) > 1000:", tests=LINE),
+    Mutant("line.end_pot_unchecked", THRESHOLDS, "if unit != 1.0 or normalising_unit(end) != 1.0:",
+           "if unit != 1.0:", tests=LINE),
+    Mutant("line.payoffs_cache_ignores_config", GAME,
+           'key = ("line", along, tuple(v for k, v in config.as_dict().items() if k != along), level,',
+           'key = ("line", along, level,', tests=LINE),
 ]
 
 
@@ -199,7 +349,7 @@ def main() -> int:
         # not the ddeval functions the kernels inline, and must compile the mutant afresh.
         copy, shared = base / "work", base / "cache"
         make_copy(copy, files)
-        for tests in ([] if args.skip_unmutated else sorted({tuple(TESTS[m.file]) for m in mutants})):
+        for tests in ([] if args.skip_unmutated else sorted({tuple(m.test_files()) for m in mutants})):
             outcome, seconds, tail = run_tests(copy, list(tests), args.timeout, shared)
             print(f"{'(unmutated) ' + ' '.join(tests):45s} {outcome:9s} {seconds:7.1f} s", flush=True)
             if outcome != "survived":
@@ -209,7 +359,7 @@ def main() -> int:
             apply(copy, m)
             own = m.file in (DD, KERNEL)
             cache = base / f"cache-{m.name}" if own else shared
-            outcome, seconds, tail = run_tests(copy, TESTS[m.file], args.timeout, cache)
+            outcome, seconds, tail = run_tests(copy, m.test_files(), args.timeout, cache)
             if own:
                 shutil.rmtree(cache, ignore_errors=True)
             results.append((m.name, outcome, seconds))

@@ -299,6 +299,50 @@ def _only_root(E, P, lo: Fraction, hi: Fraction) -> bool:
     return bool(rest) and (len(rest) == 1 or rc.no_root_closed(rest, lo, hi))
 
 
+def _isolating_row(pair, fl, lo: Fraction, hi: Fraction, j: int) -> tuple[Root | None, int]:
+    """Step 1 at one interval: the first event polynomial of the segments ``pair = (j, j + 1)``
+    meeting at a breakpoint, among those whose float sign on ``[lo, hi]`` is undecided (``fl``),
+    that has exactly one root in ``(lo, hi)`` (:func:`sflp.solving.rootcert.is_isolating`), as a
+    :class:`Root` (None when none has); and the number of polynomials tried."""
+    tried = 0
+    for side in (0, 1):
+        sr = pair[side]
+        for r in np.flatnonzero(fl[side] == 0).tolist():
+            P = sr.exact(r)
+            tried += 1
+            if rc.is_isolating(P, lo, hi):
+                return Root("breakpoint", j + side, sr.names[r], tuple(P), lo, hi), tried
+    return None, tried
+
+
+def _crossings(F, a: Fraction, b: Fraction, open_a: bool, open_b: bool, sQ: int, j: int,
+               name: str) -> tuple[list[Root], list[int]]:
+    """The 0.5 crossings of the mixed hand ``name`` (``"F sb K7o"``) in the gap ``[a, b]`` of segment
+    ``j`` (module doc, *Crossings*): the roots of ``F = 2N - Q`` where ``F`` changes sign, isolated
+    exactly and published, and the signs of ``F Q`` (``sQ`` the sign of ``Q``) on the pieces
+    between them, ``+1`` where the frequency is above 0.5.  A root where ``F`` keeps its sign (a
+    tangency) is no crossing; a root on a closed end is a :class:`SolveError`."""
+    _, player, hand = name.split(" ")
+    if rc.sign_at(F, a) == 0 and not open_a or rc.sign_at(F, b) == 0 and not open_b:
+        raise SolveError(f"thresholds: a 0.5 crossing of {player} {hand} on a certificate boundary")
+    iso = rc.isolate(F, a, b)
+    roots, piece_signs = [], []
+    prev = a
+    for lo, hi in iso:
+        s_left = rc.sign_at(F, (prev + lo) / 2 if prev < lo else lo)
+        piece_signs.append(s_left * sQ)
+        roots.append(publish("crossing", j, name, F, lo, hi))
+        prev = hi
+    piece_signs.append(rc.sign_at(F, (prev + b) / 2 if prev < b else b) * sQ)
+    # a root where F keeps its sign (a tangency) is no crossing
+    keep_r, keep_s = [], [piece_signs[0]]
+    for root, s in zip(roots, piece_signs[1:]):
+        if s != keep_s[-1]:
+            keep_r.append(root)
+            keep_s.append(s)
+    return keep_r, keep_s
+
+
 # ---------------------------------------------------------------------------- the path
 
 
@@ -333,6 +377,22 @@ def _isolating_width(b: float, prev: float, nxt: float) -> Fraction:
     return Fraction(2) ** math.floor(math.log2(want))
 
 
+def _check_in_order(ends: list[Root], floats: list[float]) -> None:
+    """Step 1's last check (module doc): the isolating intervals ``ends[1:-1]`` and the range's ends
+    ``ends[0]``, ``ends[-1]`` are disjoint and in order, ``u_{j-1} < l_j`` (``floats[j]``: the float
+    breakpoint of ``ends[j]``, for the message); else :class:`SolveError`.
+
+    >>> r = lambda lo, hi: Root("breakpoint", 0, "Q", (0, 1), Fraction(lo), Fraction(hi))
+    >>> _check_in_order([r(0, 0), r(1, 2), r(3, 4)], [0.0, 1.5, 3.5])
+    >>> _check_in_order([r(0, 0), r(1, 3), r(2, 4)], [0.0, 1.5, 3.5])
+    Traceback (most recent call last):
+    sflp.errors.SolveError: thresholds: the isolating intervals at 1.5 and 3.5 overlap
+    """
+    for j in range(len(ends) - 1):
+        if not ends[j].hi < ends[j + 1].lo:
+            raise SolveError(f"thresholds: the isolating intervals at {floats[j]!r} and {floats[j + 1]!r} overlap")
+
+
 def certify_path(config, low: float, high: float, segments, table=None, along: str = "stack") -> PathCertificate:
     """Prove the path ``segments`` (``(a, b, support)`` in bb, contiguous over ``[low, high]``) exact
     and isolate its breakpoints and 0.5 crossings (module doc); :class:`SolveError` if any step fails.
@@ -364,16 +424,8 @@ def certify_path(config, low: float, high: float, segments, table=None, along: s
         for _ in range(4):
             lo, hi = Fraction(b) - width, Fraction(b) + width
             fl = [rows[j].float_signs(lo, hi), rows[j + 1].float_signs(lo, hi)]
-            for side in (0, 1):
-                sr = rows[j + side]
-                for r in np.flatnonzero(fl[side] == 0).tolist():
-                    P = sr.exact(r)
-                    checks += 1
-                    if rc.is_isolating(P, lo, hi):
-                        found = Root("breakpoint", j + side, sr.names[r], tuple(P), lo, hi)
-                        break
-                if found:
-                    break
+            found, tried = _isolating_row((rows[j], rows[j + 1]), fl, lo, hi, j)
+            checks += tried
             if found:
                 break
             width *= 64
@@ -386,9 +438,7 @@ def certify_path(config, low: float, high: float, segments, table=None, along: s
         end_ok[j][1], end_ok[j + 1][0] = fl
         decided += int(np.count_nonzero(fl[0]) + np.count_nonzero(fl[1]))
     ends = [lo_root, *wide, hi_root]
-    for j in range(J - 1):
-        if not ends[j].hi < ends[j + 1].lo:
-            raise SolveError(f"thresholds: the isolating intervals at {floats[j]!r} and {floats[j + 1]!r} overlap")
+    _check_in_order(ends, floats)
     # 3. ends of each segment: no root but the breakpoint
     for j in range(J):
         sr = rows[j]
@@ -437,24 +487,7 @@ def certify_path(config, low: float, high: float, segments, table=None, along: s
                 piece_signs = [int(signs[r]) * sQ]
             else:
                 checks += 1
-                if rc.sign_at(F, a) == 0 and not open_a or rc.sign_at(F, b) == 0 and not open_b:
-                    raise SolveError(f"thresholds: a 0.5 crossing of {player} {hand} on a certificate boundary")
-                iso = rc.isolate(F, a, b)
-                roots, piece_signs = [], []
-                prev = a
-                for lo, hi in iso:
-                    s_left = rc.sign_at(F, (prev + lo) / 2 if prev < lo else lo)
-                    piece_signs.append(s_left * sQ)
-                    roots.append(publish("crossing", j, name, F, lo, hi))
-                    prev = hi
-                piece_signs.append(rc.sign_at(F, (prev + b) / 2 if prev < b else b) * sQ)
-                # a root where F keeps its sign (a tangency) is no crossing
-                keep_r, keep_s = [], [piece_signs[0]]
-                for root, s in zip(roots, piece_signs[1:]):
-                    if s != keep_s[-1]:
-                        keep_r.append(root)
-                        keep_s.append(s)
-                roots, piece_signs = keep_r, keep_s
+                roots, piece_signs = _crossings(F, a, b, open_a, open_b, sQ, j, name)
             seg_cross[(player, hand)] = roots
             seg_over[(player, hand)] = piece_signs
         crossings.append(seg_cross)
