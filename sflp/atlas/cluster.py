@@ -2,24 +2,27 @@
 
 An atlas is many independent structure jobs.  By default they are solved on this machine; when
 one machine is not enough, :func:`dask_runner` maps them over a Dask ``distributed`` cluster and
-gathers the results back to this machine, which then writes the atlas as one unit (the folder is
-staged only after every result is here, so nothing is partial whatever happens on the cluster)::
+streams the results back to this machine, which writes each into the atlas's staging folder as it
+arrives and swaps the folder in at the end (nothing is partial whatever happens on the cluster)::
 
     runner = dask_runner("tcp://scheduler:8786")   # or an existing distributed.Client
     results = runner(solve_structure, jobs)        # [solve_structure(job) for job in jobs], in order
+    for result in runner.stream(solve_structure, jobs): ...   # one by one, in order
 
-The runner's contract (the one a local runner has too): ``runner(fn, jobs) -> list``, the results
-of ``fn(job)`` **in job order**, where ``fn`` is a module-level function (pickled by reference,
-so the workers must have the same sflp installed) and every job is picklable.
+The runner's contract (the one the local runner has too): ``runner(fn, jobs) -> list`` and
+``runner.stream(fn, jobs)``, the results of ``fn(job)`` **in job order**, where ``fn`` is a
+module-level function (pickled by reference, so the workers must have the same sflp installed)
+and every job is picklable.
 
 * **One task per job, keys from the job.**  ``client.map`` is called with ``pure=True`` and a
   key per job, ``<fn name>-<SHA-256 of the sflp version, the pickled fn and the pickled job>``
   (:func:`task_key`).  The same job is the same key, so a task the scheduler reruns (its worker
   died: Dask reschedules it on another) or a job listed twice is computed once and its result is
   the same bytes; different jobs never share a key (the pickle determines the job).
-* **Results stream back** as the jobs finish (each finished job calls ``progress(done, total)``
-  on this thread), each released on the cluster once it is here (the workers' memory holds only
-  what is not yet gathered), and are returned in job order.
+* **Results stream back** in job order (each calls ``progress(done, total)`` on this thread),
+  each released on the cluster once it is here; at most :data:`WINDOW_PER_THREAD` jobs per
+  worker thread are on the cluster at once, so neither the cluster nor this machine holds more
+  than that window of results, whatever the number of jobs.
 * **Errors.**  An exception raised by ``fn`` on a worker is re-raised here as itself (an
   :class:`~sflp.errors.SflpError` stays one), with a note naming the job.  A job that killed
   ``distributed.scheduler.allowed-failures`` workers in turn (say, out of memory) is one
@@ -72,6 +75,12 @@ what goes wrong reaches the caller as one exception."""
 
 _REPR = reprlib.Repr()
 _REPR.maxother = 160  # a job in an error message: its start and end, on one line
+
+WINDOW_PER_THREAD = 2
+"""Jobs on the cluster at once per worker thread: every thread busy while this machine takes the
+next result in order."""
+MIN_WINDOW = 4
+"""Jobs on the cluster at once however few workers have joined yet."""
 
 Progress = Callable[[int, int], Any]
 """``progress(done, total)``: called on the caller's thread after each finished job."""
@@ -189,15 +198,18 @@ class DaskRunner:
                 client.close()
 
     def __call__(self, fn: Callable, jobs: Sequence) -> list:
-        jobs = list(jobs)
-        if not jobs:
-            return []
-        keys = [task_key(fn, job) for job in jobs]
-        first: dict[str, int] = {}  # key -> the first job with it (a repeated job is one task)
-        for index, key in enumerate(keys):
-            first.setdefault(key, index)
+        return list(self.stream(fn, jobs))
+
+    def stream(self, fn: Callable, jobs: Sequence) -> Iterator:
+        """Yield ``fn(job)`` for each job, in job order, as the cluster finishes them: at most
+        :data:`WINDOW_PER_THREAD` jobs per worker thread are on the cluster at once (at least
+        :data:`MIN_WINDOW`), and each result is released there once it is here, so neither the
+        cluster nor this process holds more than the window, however many jobs there are."""
+        if not len(jobs):
+            return
+        keys = [task_key(fn, job) for job in jobs] if len(jobs) <= 1_000_000 else None
         with self._client() as client:
-            return self._run(client, fn, jobs, keys, first)
+            yield from self._run(client, fn, jobs, keys)
 
     def _check_workers(self, client, fn: Callable, job: Any) -> None:
         """Refuse a cluster whose workers cannot run the jobs, before any is sent: a task whose function
@@ -218,39 +230,51 @@ class DaskRunner:
                               f"{__version__}: install the same sflp on every worker (the bytes of the results "
                               f"depend on it)")
 
-    def _run(self, client, fn: Callable, jobs: list, keys: list[str], first: dict[str, int]) -> list:
+    def _run(self, client, fn: Callable, jobs: Sequence, keys) -> Iterator:
+        from collections import deque
+
         distributed = self._distributed
-        unique = list(first)
-        copies = {key: 0 for key in unique}
-        for key in keys:
-            copies[key] += 1
-        results: dict[str, Any] = {}
-        futures = []
         self._check_workers(client, fn, jobs[0])
+        threads = sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values())
+        window = max(MIN_WINDOW, WINDOW_PER_THREAD * threads)
+        pending: deque = deque()  # (index, future), in job order
+        submitted = 0
+
+        def submit() -> None:
+            nonlocal submitted
+            index = submitted
+            key = keys[index] if keys is not None else task_key(fn, jobs[index])
+            pending.append((index, client.submit(fn, jobs[index], key=key, pure=True)))
+            submitted += 1
+
         try:
-            futures = client.map(fn, [jobs[first[key]] for key in unique], key=unique, pure=True)
+            while submitted < len(jobs) and len(pending) < window:
+                submit()
             done = 0
-            for future in distributed.as_completed(futures, loop=client.loop):
-                key = future.key
+            while pending:
+                index, future = pending.popleft()
                 try:
-                    results[key] = future.result()
+                    result = future.result()
                 except distributed.KilledWorker as exc:
-                    raise OutputError(f"{_job(first[key], jobs)} killed every Dask worker that ran it, on the "
+                    raise OutputError(f"{_job(index, jobs)} killed every Dask worker that ran it, on the "
                                       f"cluster at {self.address} (out of memory?): {_first_line(exc)}") from exc
                 except (CancelledError, asyncio.CancelledError) as exc:
                     raise OutputError(f"lost the connection to the Dask scheduler at {self.address} while the jobs "
                                       f"ran, or it cancelled them: {_first_line(exc)}") from exc
                 except Exception as exc:
-                    exc.add_note(f"in {_job(first[key], jobs)} on the Dask cluster at {self.address}")
+                    exc.add_note(f"in {_job(index, jobs)} on the Dask cluster at {self.address}")
                     raise
-                future.release()  # the cluster may forget the result now: it is here
-                done += copies[key]
+                if not any(f.key == future.key for _, f in pending):
+                    future.release()  # the cluster may forget the result now: it is here
+                if submitted < len(jobs):
+                    submit()
+                done += 1
                 if self.progress is not None:
                     self.progress(done, len(jobs))
-        except BaseException:
-            _cancel(client, futures)
+                yield result
+        except BaseException:  # an error, an interrupt, or the consumer closing the stream (GeneratorExit)
+            _cancel(client, [f for _, f in pending])
             raise
-        return [results[key] for key in keys]
 
 
 def _probe(fn_bytes: bytes, job_bytes: bytes) -> str:

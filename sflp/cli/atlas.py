@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from sflp.checks import MAX_WORKERS
 from sflp.cli.options import (
     add_lock,
     add_output,
@@ -81,6 +80,13 @@ def cmd_atlas(args) -> int:
     check_target(out)
     if args.scheduler is not None and args.workers is not None:
         raise ConfigError("--workers is for this machine, --scheduler for a Dask cluster: give one of them")
+    if args.workers is not None:
+        from sflp.output.jobs import usable_cpus
+
+        cores = usable_cpus()
+        if args.workers > cores:
+            raise ConfigError(f"--workers {args.workers} is more than this machine's {cores} usable "
+                              f"core{'s' if cores != 1 else ''}: give at most {cores} (or --scheduler for a cluster)")
     hands = () if args.hands.strip().lower() == "none" else args.hands
     result = write_atlas(jobs, out, workers=args.workers, client=args.scheduler, hands=hands,
                          **lock_options(args, Path(args.out) if args.out else None))
@@ -143,9 +149,9 @@ def add_commands(sub) -> None:
     g.add_argument("--bb-ante", type=number("--bb-ante"), default=None, help="big-blind ante in bb; default 0")
     p.add_argument("--out", default=None,
                    help="output folder (default reports/atlas_<structures>_<stack range>)")
-    p.add_argument("--workers", type=whole("--workers", 0, MAX_WORKERS), default=None, metavar="N",
-                   help="worker processes solving the structures, 0 = all in this process (default: one per "
-                        "usable core for two structures or more)")
+    p.add_argument("--workers", type=whole("--workers", 0), default=None, metavar="N",
+                   help="worker processes solving the structures, 0 = all in this process, at most the machine's "
+                        "usable cores (default: one per usable core for two structures or more)")
     p.add_argument("--charts", nargs="?", const="all", default=None, metavar="FORMATS",
                    help="also write each structure's chart set (sflp chart's files) into charts/<structure>/: "
                         "every format, or those given (e.g. --charts csv,pdf)")
