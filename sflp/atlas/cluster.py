@@ -2,30 +2,46 @@
 
 An atlas is many independent structure jobs.  By default they are solved on this machine; when
 one machine is not enough, :func:`dask_runner` maps them over a Dask ``distributed`` cluster and
-gathers the results back to this machine, which then writes the atlas as one unit (the folder is
-staged only after every result is here, so nothing is partial whatever happens on the cluster)::
+streams the results back to this machine, which writes each into the atlas's staging folder as it
+arrives and swaps the folder in at the end (nothing is partial whatever happens on the cluster)::
 
     runner = dask_runner("tcp://scheduler:8786")   # or an existing distributed.Client
     results = runner(solve_structure, jobs)        # [solve_structure(job) for job in jobs], in order
+    for result in runner.stream(solve_structure, jobs): ...   # one by one, in order
 
-The runner's contract (the one a local runner has too): ``runner(fn, jobs) -> list``, the results
-of ``fn(job)`` **in job order**, where ``fn`` is a module-level function (pickled by reference,
-so the workers must have the same sflp installed) and every job is picklable.
+The runner's contract (the one the local runner has too): ``runner(fn, jobs) -> list`` and
+``runner.stream(fn, jobs)``, the results of ``fn(job)`` **in job order**, where ``fn`` is a
+module-level function (pickled by reference, so the workers must have the same sflp installed)
+and every job is picklable.
 
 * **One task per job, keys from the job.**  ``client.map`` is called with ``pure=True`` and a
   key per job, ``<fn name>-<SHA-256 of the sflp version, the pickled fn and the pickled job>``
   (:func:`task_key`).  The same job is the same key, so a task the scheduler reruns (its worker
   died: Dask reschedules it on another) or a job listed twice is computed once and its result is
   the same bytes; different jobs never share a key (the pickle determines the job).
-* **Results stream back** as the jobs finish (each finished job calls ``progress(done, total)``
-  on this thread), each released on the cluster once it is here (the workers' memory holds only
-  what is not yet gathered), and are returned in job order.
+* **Results stream back** in job order (each calls ``progress(done, total)`` on this thread),
+  each released on the cluster once it is here; at most :data:`WINDOW_PER_THREAD` jobs per
+  worker thread are on the cluster at once, so neither the cluster nor this machine holds more
+  than that window of results, whatever the number of jobs.
 * **Errors.**  An exception raised by ``fn`` on a worker is re-raised here as itself (an
   :class:`~sflp.errors.SflpError` stays one), with a note naming the job.  A job that killed
   ``distributed.scheduler.allowed-failures`` workers in turn (say, out of memory) is one
-  :class:`~sflp.errors.OutputError`.  A scheduler that cannot be reached within ``timeout``
-  seconds is one :class:`~sflp.errors.ConfigError` naming its address; a connection lost
-  during the run is an :class:`~sflp.errors.OutputError` naming it.  Without Dask installed,
+  :class:`~sflp.errors.OutputError`.  A connection lost during the run is an
+  :class:`~sflp.errors.OutputError` naming the scheduler.
+* **The cluster's edge.**  Before a ``distributed.Client`` is made, the address is asked for its
+  identity in Dask's protocol, within ``timeout`` seconds (:data:`DEFAULT_TIMEOUT`): nothing
+  listening, a peer that never answers (a plain HTTP server), one that answers something else
+  (an HTTP 400, garbage) or that is not a Dask scheduler, and a ``tls://`` address without Dask's
+  TLS settings are each one :class:`~sflp.errors.ConfigError` naming the address and what came
+  back, within that time.  (A ``Client`` whose start fails prints a traceback from its
+  ``__del__`` a minute later; one made only after the probe does not meet that.)  An
+  ``inproc://`` address is refused: it reaches only a scheduler inside this same process, whose
+  ``Client`` should be passed instead.
+* **Workers.**  While the scheduler has no worker -- none has joined yet, or the last one died
+  during the run -- the runner says so once through ``notify`` (default: a line on standard
+  error) and waits at most ``worker_timeout`` seconds (:data:`DEFAULT_WORKER_TIMEOUT`) for one
+  to join; then it gives up with one :class:`~sflp.errors.OutputError` naming the scheduler
+  and the time.  It asks the scheduler every :data:`POLL` seconds while a result is due.  Without Dask installed,
   :func:`dask_runner` raises a :class:`~sflp.errors.ConfigError` that says ``pip install 'sflp[dask]'``.
 * **Workers checked first.**  Before any job is sent, every worker must unpickle the function and
   the first job and have this machine's sflp version (one ``client.run``): otherwise a
@@ -52,6 +68,8 @@ import hashlib
 import logging
 import pickle
 import reprlib
+import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
@@ -63,8 +81,17 @@ from sflp.quiet import verbose
 INSTALL_HINT = "pip install 'sflp[dask]'"
 """How to install what :func:`dask_runner` needs."""
 
-DEFAULT_TIMEOUT = 30.0
-"""Seconds to wait for the scheduler when connecting (Dask's own default)."""
+DEFAULT_TIMEOUT = 25.0
+"""Seconds to wait for the scheduler when connecting (Dask's own default is 30): the probe of its
+identity ends within it, so that ``sflp atlas --scheduler`` at an address where no scheduler
+answers ends within 30 s of its start."""
+
+DEFAULT_WORKER_TIMEOUT = 60.0
+"""Seconds to wait, while the scheduler has no worker, for one to join (``--worker-timeout``)."""
+
+POLL = 1.0
+"""Seconds between the runner's questions to the scheduler (how many workers it has) while it waits
+for a result."""
 
 QUIET_LOGGERS = ("distributed", "tornado")
 """Loggers (with every child logger that exists) held at CRITICAL while a client the runner made is connected:
@@ -72,6 +99,12 @@ what goes wrong reaches the caller as one exception."""
 
 _REPR = reprlib.Repr()
 _REPR.maxother = 160  # a job in an error message: its start and end, on one line
+
+WINDOW_PER_THREAD = 2
+"""Jobs on the cluster at once per worker thread: every thread busy while this machine takes the
+next result in order."""
+MIN_WINDOW = 4
+"""Jobs on the cluster at once however few workers have joined yet."""
 
 Progress = Callable[[int, int], Any]
 """``progress(done, total)``: called on the caller's thread after each finished job."""
@@ -149,10 +182,13 @@ class DaskRunner:
     (see the module's docstring).  Made by :func:`dask_runner`."""
 
     def __init__(self, scheduler, *, progress: Progress | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 worker_timeout: float = DEFAULT_WORKER_TIMEOUT, notify: Callable[[str], Any] | None = None,
                  _distributed=None):
         self.scheduler = scheduler
         self.progress = progress
         self.timeout = timeout
+        self.worker_timeout = worker_timeout
+        self.notify = notify if notify is not None else _to_stderr
         self._distributed = _distributed if _distributed is not None else _import_distributed()
 
     @property
@@ -170,6 +206,7 @@ class DaskRunner:
 
     def _connect(self):
         distributed = self._distributed
+        _probe_scheduler(distributed, self.scheduler, self.timeout)
         try:
             return distributed.Client(self.scheduler, timeout=self.timeout, set_as_default=False)
         except (OSError, ValueError, TypeError) as exc:  # refused, timed out (OSError), a malformed address
@@ -189,15 +226,18 @@ class DaskRunner:
                 client.close()
 
     def __call__(self, fn: Callable, jobs: Sequence) -> list:
-        jobs = list(jobs)
-        if not jobs:
-            return []
-        keys = [task_key(fn, job) for job in jobs]
-        first: dict[str, int] = {}  # key -> the first job with it (a repeated job is one task)
-        for index, key in enumerate(keys):
-            first.setdefault(key, index)
+        return list(self.stream(fn, jobs))
+
+    def stream(self, fn: Callable, jobs: Sequence) -> Iterator:
+        """Yield ``fn(job)`` for each job, in job order, as the cluster finishes them: at most
+        :data:`WINDOW_PER_THREAD` jobs per worker thread are on the cluster at once (at least
+        :data:`MIN_WINDOW`), and each result is released there once it is here, so neither the
+        cluster nor this process holds more than the window, however many jobs there are."""
+        if not len(jobs):
+            return
+        keys = [task_key(fn, job) for job in jobs] if len(jobs) <= 1_000_000 else None
         with self._client() as client:
-            return self._run(client, fn, jobs, keys, first)
+            yield from self._run(client, fn, jobs, keys)
 
     def _check_workers(self, client, fn: Callable, job: Any) -> None:
         """Refuse a cluster whose workers cannot run the jobs, before any is sent: a task whose function
@@ -218,39 +258,138 @@ class DaskRunner:
                               f"{__version__}: install the same sflp on every worker (the bytes of the results "
                               f"depend on it)")
 
-    def _run(self, client, fn: Callable, jobs: list, keys: list[str], first: dict[str, int]) -> list:
-        distributed = self._distributed
-        unique = list(first)
-        copies = {key: 0 for key in unique}
-        for key in keys:
-            copies[key] += 1
-        results: dict[str, Any] = {}
-        futures = []
-        self._check_workers(client, fn, jobs[0])
+    def _workers(self, client) -> int:
+        """How many workers the scheduler has now (asked, not from the client's cached copy)."""
         try:
-            futures = client.map(fn, [jobs[first[key]] for key in unique], key=unique, pure=True)
+            return len(client.nthreads())
+        except Exception as exc:  # the scheduler is gone: CommClosedError (an OSError), a timeout ...
+            raise OutputError(f"lost the connection to the Dask scheduler at {self.address} while the jobs ran: "
+                              f"{_first_line(exc)}") from exc
+
+    def _no_workers(self) -> OutputError:
+        return OutputError(f"no Dask worker joined the scheduler at {self.address} within {self.worker_timeout:g} s: "
+                           f"start one (dask worker {self.address}), or wait longer (--worker-timeout)")
+
+    def _wait_for_workers(self, client) -> None:
+        """Return once the scheduler has a worker: at once if it has one, else after saying so, within
+        ``worker_timeout`` seconds, or raise."""
+        if self._workers(client):
+            return
+        self.notify(f"the Dask scheduler at {self.address} has no worker: waiting at most "
+                    f"{self.worker_timeout:g} s for one to join (--worker-timeout)")
+        try:
+            client.wait_for_workers(1, timeout=self.worker_timeout)
+        except TimeoutError:
+            raise self._no_workers() from None
+
+    def _result(self, client, future):
+        """``future.result()``, asking the scheduler every :data:`POLL` seconds whether it still has a
+        worker: after ``worker_timeout`` seconds without one, an OutputError (a job waits for ever on a
+        cluster without workers)."""
+        alone_since = None
+        while True:
+            try:
+                return future.result(timeout=POLL)
+            except TimeoutError:
+                if future.done():  # the job itself raised a TimeoutError
+                    raise
+            if self._workers(client):
+                alone_since = None
+                continue
+            now = time.monotonic()
+            if alone_since is None:
+                alone_since = now
+                self.notify(f"the Dask scheduler at {self.address} has no worker left: waiting at most "
+                            f"{self.worker_timeout:g} s for one to join (--worker-timeout)")
+            elif now - alone_since >= self.worker_timeout:
+                raise self._no_workers()
+
+    def _run(self, client, fn: Callable, jobs: Sequence, keys) -> Iterator:
+        from collections import deque
+
+        distributed = self._distributed
+        self._wait_for_workers(client)
+        self._check_workers(client, fn, jobs[0])
+        threads = sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values())
+        window = max(MIN_WINDOW, WINDOW_PER_THREAD * threads)
+        pending: deque = deque()  # (index, future), in job order
+        submitted = 0
+
+        def submit() -> None:
+            nonlocal submitted
+            index = submitted
+            key = keys[index] if keys is not None else task_key(fn, jobs[index])
+            pending.append((index, client.submit(fn, jobs[index], key=key, pure=True)))
+            submitted += 1
+
+        try:
+            while submitted < len(jobs) and len(pending) < window:
+                submit()
             done = 0
-            for future in distributed.as_completed(futures, loop=client.loop):
-                key = future.key
+            while pending:
+                index, future = pending.popleft()
                 try:
-                    results[key] = future.result()
+                    result = self._result(client, future)
                 except distributed.KilledWorker as exc:
-                    raise OutputError(f"{_job(first[key], jobs)} killed every Dask worker that ran it, on the "
+                    raise OutputError(f"{_job(index, jobs)} killed every Dask worker that ran it, on the "
                                       f"cluster at {self.address} (out of memory?): {_first_line(exc)}") from exc
                 except (CancelledError, asyncio.CancelledError) as exc:
                     raise OutputError(f"lost the connection to the Dask scheduler at {self.address} while the jobs "
                                       f"ran, or it cancelled them: {_first_line(exc)}") from exc
                 except Exception as exc:
-                    exc.add_note(f"in {_job(first[key], jobs)} on the Dask cluster at {self.address}")
+                    exc.add_note(f"in {_job(index, jobs)} on the Dask cluster at {self.address}")
                     raise
-                future.release()  # the cluster may forget the result now: it is here
-                done += copies[key]
+                if not any(f.key == future.key for _, f in pending):
+                    future.release()  # the cluster may forget the result now: it is here
+                if submitted < len(jobs):
+                    submit()
+                done += 1
                 if self.progress is not None:
                     self.progress(done, len(jobs))
-        except BaseException:
-            _cancel(client, futures)
+                yield result
+        except BaseException:  # an error, an interrupt, or the consumer closing the stream (GeneratorExit)
+            _cancel(client, [f for _, f in pending])
             raise
-        return [results[key] for key in keys]
+
+
+def _to_stderr(message: str) -> None:
+    """The default ``notify``: a line on standard error (standard output is the command's result)."""
+    print(f"sflp: {message}", file=sys.stderr, flush=True)
+
+
+def _probe_scheduler(distributed, address: str, timeout: float) -> None:
+    """Ask ``address`` for its identity in Dask's protocol, within ``timeout`` seconds, before any
+    ``Client`` is made; raise one ConfigError naming the address unless a Dask scheduler answers."""
+    phase = ["connecting"]
+
+    async def identity():
+        from distributed.security import Security
+
+        comm = await distributed.comm.connect(address, timeout=timeout, **Security().get_connection_args("client"))
+        phase[0] = "asking"
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    hint = "is it running, and is that its address?"
+    try:  # connect() gives up within the timeout too; whichever comes first says why
+        answer = asyncio.run(asyncio.wait_for(identity(), timeout))
+    except TimeoutError as exc:
+        raise ConfigError(f"cannot connect to the Dask scheduler at {address}: no answer in Dask's protocol within "
+                          f"{timeout:g} s ({hint}{'; ' + _first_line(exc) if str(exc) else ''})") from None
+    except Exception as exc:
+        if phase[0] == "connecting" and isinstance(exc, OSError):  # refused, unreachable, a handshake never made
+            raise ConfigError(f"cannot connect to the Dask scheduler at {address} ({hint}): "
+                              f"{_first_line(exc)}") from None
+        if phase[0] == "connecting" and isinstance(exc, TypeError | ValueError) and address.startswith("tls://"):
+            raise ConfigError(f"cannot connect to the Dask scheduler at {address}: {_first_line(exc)}") from None
+        # garbage: a peer that speaks HTTP (its bytes read as a frame of exabytes), or closes on us
+        raise ConfigError(f"{address} does not answer as a Dask scheduler ({type(exc).__name__}: "
+                          f"{_first_line(exc)})") from None
+    if not (isinstance(answer, dict) and answer.get("type") == "Scheduler"):
+        raise ConfigError(f"{address} answers, but not as a Dask scheduler ({_REPR.repr(answer)})")
 
 
 def _probe(fn_bytes: bytes, job_bytes: bytes) -> str:
@@ -284,13 +423,17 @@ def _cancel(client, futures) -> None:
         pass
 
 
-def dask_runner(scheduler, *, progress: Progress | None = None, timeout: float = DEFAULT_TIMEOUT) -> DaskRunner:
+def dask_runner(scheduler, *, progress: Progress | None = None, timeout: float = DEFAULT_TIMEOUT,
+                worker_timeout: float = DEFAULT_WORKER_TIMEOUT,
+                notify: Callable[[str], Any] | None = None) -> DaskRunner:
     """A runner that maps atlas jobs over the Dask cluster at ``scheduler``.
 
     ``scheduler`` is an address such as ``"tcp://HOST:8786"`` (the runner connects for each call and
     closes its client afterwards) or a connected ``distributed.Client`` (used, left open).
     ``progress(done, total)`` is called after each finished job; ``timeout`` is how many seconds to
-    wait for the scheduler when connecting.  Raises :class:`~sflp.errors.ConfigError` without Dask
+    wait for the scheduler when connecting; ``worker_timeout`` how many seconds to wait, while the
+    scheduler has no worker, for one to join, after telling ``notify`` (default: a line on
+    standard error).  Raises :class:`~sflp.errors.ConfigError` without Dask
     (saying ``pip install 'sflp[dask]'``) and :class:`~sflp.errors.ArgumentTypeError` for a
     ``scheduler`` that is neither.
     """
@@ -307,11 +450,17 @@ def dask_runner(scheduler, *, progress: Progress | None = None, timeout: float =
         except ValueError as exc:
             raise ConfigError(f"{scheduler!r} is not a Dask scheduler's address ({exc}): give one such as "
                               f"tcp://HOST:8786") from exc
+        if scheme == "inproc":
+            raise ConfigError(f"{scheduler!r} is an inproc:// address, which reaches only a scheduler inside this "
+                              f"same process: give a tcp:// or tls:// address, or pass that scheduler's "
+                              f"distributed.Client")
     elif not isinstance(scheduler, distributed.Client):
         raise ArgumentTypeError(f"scheduler must be an address such as 'tcp://HOST:8786' or a distributed.Client, "
                                 f"not {type(scheduler).__name__}")
     elif scheduler.asynchronous:
         raise ConfigError("the runner needs a synchronous distributed.Client (asynchronous=False)")
-    if not (isinstance(timeout, int | float) and timeout > 0):
-        raise ConfigError(f"the Dask connection timeout must be a positive number of seconds, not {timeout!r}")
-    return DaskRunner(scheduler, progress=progress, timeout=float(timeout), _distributed=distributed)
+    for name, value in (("connection timeout", timeout), ("worker timeout", worker_timeout)):
+        if isinstance(value, bool) or not (isinstance(value, int | float) and 0 < value < float("inf")):
+            raise ConfigError(f"the Dask {name} must be a positive number of seconds, not {value!r}")
+    return DaskRunner(scheduler, progress=progress, timeout=float(timeout), worker_timeout=float(worker_timeout),
+                      notify=notify, _distributed=distributed)

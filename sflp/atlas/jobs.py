@@ -8,9 +8,10 @@ small frozen value: pickled to a worker or a Dask cluster as it is.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from sflp.charts.text import exact_name_text, fmt_num
@@ -35,19 +36,28 @@ four of the web charts, no ante, 10 % and 12.5 % antes, and a 1 bb big-blind ant
 # ---------------------------------------------------------------- jobs
 
 
+MAX_ATLAS_STACKS = 250_000_000
+"""The most solved stacks an atlas takes: structures x grid stacks (10,000 structures x 1-200 bb
+@0.01 is 199 million).  Beyond it ``atlas_jobs`` refuses, before any work: the Parquet alone would
+pass 16 GB, and ``--ante 0:99:0.001 --stacks 1:200:0.01`` (2 billion) would only run for days."""
+
+
 @dataclass(frozen=True)
 class AtlasJob:
     """One blind structure of an atlas: what :func:`solve_structure` needs, picklable.
 
-    ``stacks`` are the grid stacks (increasing), ``low`` / ``high`` the range of the stack path
-    (the first and last grid stack); ``ante_stacks`` the stacks at which the path along the ante
-    is followed from ``ante_low`` to ``ante_high`` (empty: none)."""
+    ``stacks`` are the grid stacks (increasing) from ``low`` on: the atlas's ``grid`` (one tuple
+    that every job of an atlas shares, so that planning ten thousand structures holds the grid
+    once), from the first stack that covers the structure's big blind and antes; ``low`` /
+    ``high`` the range of the stack path (the first and last of ``stacks``); ``ante_stacks`` the
+    stacks at which the path along the ante is followed from ``ante_low`` to ``ante_high``
+    (empty: none)."""
 
     small_blind: float
     big_blind: float
     ante: float
     bb_ante: float
-    stacks: tuple[float, ...]
+    grid: tuple[float, ...] = field(repr=False)
     low: float
     high: float
     ante_stacks: tuple[float, ...] = ()
@@ -56,6 +66,12 @@ class AtlasJob:
     charts: tuple[str, ...] = ()
     """The formats of the structure's chart set (``sflp chart``'s, :data:`sflp.charts.media.formats.FORMATS`),
     written into the atlas's ``charts/<structure>`` folder; empty: no chart set."""
+
+    @property
+    def stacks(self) -> tuple[float, ...]:
+        """The structure's grid stacks: ``grid`` itself when the structure covers its first stack,
+        else ``low`` and the grid stacks above it (made on each access, not kept)."""
+        return _grid_from(self.grid, self.low)
 
     @property
     def name(self) -> str:
@@ -143,10 +159,41 @@ def parse_antes(text: str, option: str = "--ante") -> list[float]:
 
 def _grid_from(stacks: Sequence[float], first: float) -> tuple[float, ...]:
     """The grid ``stacks`` from ``first`` on: ``first`` itself when it is above the grid's start,
-    then the grid stacks above it (the rule of ``sflp chart``'s default stacks)."""
+    then the grid stacks above it (the rule of ``sflp chart``'s default stacks); the grid itself
+    (not a copy) when ``first`` does not cut it."""
     if first <= stacks[0]:
-        return tuple(stacks)
-    return (first, *[s for s in stacks if s > first])
+        return stacks if isinstance(stacks, tuple) else tuple(stacks)
+    return (first, *stacks[bisect.bisect_right(stacks, first):])
+
+
+class AtlasJobs(Sequence):
+    """The jobs of an atlas (:func:`atlas_jobs`), made one at a time as they are asked for: a
+    small record per structure and one shared grid, never ten thousand copies of the stacks.  A
+    sequence of :class:`AtlasJob` (``len``, iteration, indexing; a slice or ``+`` gives a list)."""
+
+    def __init__(self, grid: tuple[float, ...], specs: list[tuple]) -> None:
+        self._grid, self._specs = grid, specs
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(len(self)))]
+        sb, bb, ante, bb_ante, low, share, a_low, a_high, charts = self._specs[index]
+        return AtlasJob(sb, bb, ante, bb_ante, self._grid, low, self._grid[-1], share, a_low, a_high, charts)
+
+    def __add__(self, other) -> list:
+        return list(self) + list(other)
+
+    def __radd__(self, other) -> list:
+        return list(other) + list(self)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    def __repr__(self) -> str:
+        return f"<AtlasJobs: {len(self)} structures over {len(self._grid):,} grid stacks>"
 
 
 def default_ante_stacks(low: float, high: float, first: float) -> tuple[float, ...]:
@@ -166,7 +213,7 @@ def default_ante_stacks(low: float, high: float, first: float) -> tuple[float, .
 
 def atlas_jobs(structures: Sequence[tuple[float, float, float, float]], stacks: Sequence[float], *,
                ante_stacks: Sequence[float] | None = None, charts: Sequence[str] | str | None = (),
-               stacks_option: str = "--stacks", ante_stacks_option: str = "--ante-stacks") -> list[AtlasJob]:
+               stacks_option: str = "--stacks", ante_stacks_option: str = "--ante-stacks") -> AtlasJobs:
     """The jobs of an atlas: one per structure ``(small blind, big blind, ante, BB ante)``, in the
     order given, over the grid ``stacks`` (each structure from the first stack that covers its big
     blind and antes, as ``sflp chart`` does).  Along each line of structures that differ only in
@@ -184,13 +231,17 @@ def atlas_jobs(structures: Sequence[tuple[float, float, float, float]], stacks: 
 
         charts = check_formats(charts)  # None: every format
 
-    grid = list(stacks) if isinstance(stacks, Stacks) else stack_list(stacks)
+    grid = tuple(stacks) if isinstance(stacks, Stacks) else tuple(stack_list(stacks))
     if not grid:
         raise ConfigError(f"{stacks_option}: no stacks given")
     if any(not (b > a) for a, b in zip(grid, grid[1:])):
         raise ConfigError(f"{stacks_option}: stacks must increase without repeats")
     if not structures:
         raise ConfigError("an atlas needs at least one blind structure")
+    if len(structures) * len(grid) > MAX_ATLAS_STACKS:
+        raise ConfigError(f"{len(structures):,} structures x {len(grid):,} stacks ({stacks_option}) is "
+                          f"{len(structures) * len(grid):,} solved stacks, more than an atlas takes "
+                          f"({MAX_ATLAS_STACKS:,}): give fewer antes or a coarser stack grid")
     seen: set[tuple] = set()
     checked = []
     for sb, bb, ante, bb_ante in structures:
@@ -207,11 +258,12 @@ def atlas_jobs(structures: Sequence[tuple[float, float, float, float]], stacks: 
         lines.setdefault((sb, bb, bb_ante), []).append(ante)
     firsts = {key: _grid_from(grid, min_stack(key[1], ante, key[2])) for key, antes in lines.items()
               for ante in [min(antes)]}
-    jobs = []
+    specs = []
     for sb, bb, ante, bb_ante in checked:
         first = min_stack(bb, ante, bb_ante)
-        own = _grid_from(grid, first)
-        if own[-1] < first or len(own) < 2:
+        above = len(grid) - bisect.bisect_right(grid, first)  # the grid stacks above first
+        own_count = above + 1 if first > grid[0] else len(grid)
+        if grid[-1] < first or own_count < 2:
             raise ConfigError(
                 f"{stacks_option}: structure {structure_name(sb, bb, ante, bb_ante)} needs at least two stacks "
                 f"from {fmt_num(first)} bb (its big blind and antes) on; the grid ends at {fmt_num(grid[-1])} bb")
@@ -232,6 +284,6 @@ def atlas_jobs(structures: Sequence[tuple[float, float, float, float]], stacks: 
                         f"ante ({fmt_num(top)} bb in all); give stacks from {fmt_num(top)} bb on")
         # the line's ante paths are dealt round the line's structures, so that they spread over the workers
         share = line_stacks[antes.index(ante)::len(antes)]
-        jobs.append(AtlasJob(sb, bb, ante, bb_ante, tuple(own), own[0], own[-1], share,
-                             a_low if share else 0.0, a_high if share else 0.0, tuple(charts)))
-    return jobs
+        specs.append((sb, bb, ante, bb_ante, max(first, grid[0]), share, a_low if share else 0.0,
+                      a_high if share else 0.0, tuple(charts)))
+    return AtlasJobs(grid, specs)

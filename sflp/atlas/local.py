@@ -1,16 +1,25 @@
 """The local runner: an atlas's jobs on this machine's cores (:func:`local_runner`).
 
-A runner is ``runner(fn, jobs) -> [fn(job) for job in jobs]``, in job order; the Dask runner
-(:mod:`sflp.atlas.cluster`) keeps the same contract on a cluster.
+A runner is ``runner(fn, jobs)``: the results of ``fn(job)`` for every job, **in job order**, as an
+iterable that :func:`sflp.atlas.write.write_atlas` consumes as they come (it writes each result's
+files and lets it go, so the writer's memory does not grow with the number of structures).  A
+list is a runner's result too; the runners here yield, holding at most a window of results
+ahead of the one the writer waits for.  The Dask runner (:mod:`sflp.atlas.cluster`) keeps the same
+contract on a cluster.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 
 # ---------------------------------------------------------------- running the jobs
 
-Runner = Callable[[Callable, list], list]
+Runner = Callable[[Callable, list], Iterable]
+
+WINDOW_PER_WORKER = 2
+"""Jobs in flight per worker: enough to keep every worker busy while the writer takes the next
+result in order, few enough that results waiting behind a slow one stay a handful."""
 
 
 def _warm() -> None:
@@ -23,26 +32,60 @@ def _warm() -> None:
     import sflp.solving.solver  # noqa: F401
 
 
-def local_runner(workers: int | None = None) -> Runner:
-    """The local runner: ``runner(fn, jobs)`` -> ``[fn(job) for job in jobs]``, in job order.
+def local_workers(workers: int | None, jobs: int) -> int:
+    """The worker processes for ``jobs`` structures: ``workers`` (0: this process), or by default
+    none for one structure (a worker would only add its start to a structure's seconds) and else
+    one per usable core (:func:`sflp.output.jobs.usable_cpus`), at most one per job.  The limit is
+    the machine: every usable core may be asked for, not more."""
+    from sflp.output.jobs import usable_cpus
 
-    ``workers`` forked processes (:class:`sflp.output.jobs.Jobs`) share the jobs; 0 runs them in
-    this process.  Default: in this process for one job (a worker would only add its start,
-    about 0.1 s, to a structure's 0.5 to 3 s), else one worker per usable core
-    (:func:`sflp.output.jobs.usable_cpus`), at most one per job and :data:`sflp.checks.MAX_WORKERS`."""
+    if workers is None:
+        return 0 if jobs < 2 or usable_cpus() < 2 else min(usable_cpus(), jobs)
+    return min(workers, jobs)
 
-    def run(fn, jobs: list) -> list:
-        from sflp.checks import MAX_WORKERS
-        from sflp.output.jobs import Jobs, usable_cpus
 
-        n = workers
-        if n is None:
-            n = 0 if len(jobs) < 2 or usable_cpus() < 2 else min(usable_cpus(), len(jobs), MAX_WORKERS)
+class LocalRunner:
+    """The local runner: ``runner(fn, jobs)`` gives ``[fn(job) for job in jobs]``;
+    ``runner.stream(fn, jobs)`` yields them one by one, in job order, which is what
+    :func:`sflp.atlas.write.write_atlas` takes.
+
+    ``workers`` forked processes (:class:`sflp.output.jobs.Jobs`) share the jobs, at most
+    :data:`WINDOW_PER_WORKER` each in flight; 0 runs them in this process, one at a time.
+    Default: :func:`local_workers`."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers
+
+    def __repr__(self) -> str:
+        return f"LocalRunner(workers={self.workers!r})"
+
+    def __call__(self, fn, jobs) -> list:
+        return list(self.stream(fn, jobs))
+
+    def stream(self, fn, jobs):
+        from sflp.output.jobs import Jobs
+
+        n = local_workers(self.workers, len(jobs))
         if n <= 0:
-            return [fn(job) for job in jobs]
+            for job in jobs:
+                yield fn(job)
+            return
         _warm()  # loaded once here, shared by the forked workers (copy on write)
-        with Jobs(min(n, len(jobs))) as pool:
-            futures = [pool.submit(fn, job) for job in jobs]
-            return [f.result() for f in futures]
+        with Jobs(n) as pool:
+            pending: deque = deque()
+            queue = iter(jobs)
+            for job in queue:
+                pending.append(pool.run(fn, job))
+                if len(pending) >= WINDOW_PER_WORKER * n:
+                    break
+            while pending:
+                result = pending.popleft().result()
+                for job in queue:  # keep the window full before handing the result on
+                    pending.append(pool.run(fn, job))
+                    break
+                yield result
 
-    return run
+
+def local_runner(workers: int | None = None) -> LocalRunner:
+    """The local runner with ``workers`` processes (see :class:`LocalRunner`)."""
+    return LocalRunner(workers)

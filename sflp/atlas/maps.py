@@ -102,7 +102,8 @@ def _map(d: Drawing, left: float, top: float, player: str, hand: str, structures
 
 
 def hand_maps_drawing(structures: Sequence[tuple[str, object]], lines: Sequence, hands: Sequence[str], *,
-                      title: str = "Where each hand is played across stacks and antes") -> Drawing:
+                      title: str = "Where each hand is played across stacks and antes",
+                      note: str | None = None) -> Drawing:
     """The hand maps of ``hands`` (class names), SB beside BB, one row per hand (see the module doc).
 
     ``structures`` are ``(label, stack path)`` pairs, ``lines`` ante paths at grid stacks (drawn
@@ -125,6 +126,8 @@ def hand_maps_drawing(structures: Sequence[tuple[str, object]], lines: Sequence,
            "grid stacks; squares: exact stack thresholds; dots: exact ante thresholds.") if axis else (
         "Rows: " + ", ".join(f"{k + 1} {label}" for k, (label, _) in enumerate(structures))
         + "; squares: exact stack thresholds.")
+    if note:  # a picture that shows part of the atlas says which part, and where the rest is
+        key += " " + note
     key_lines = wrap(key, d.width - 2 * left0, 6.5)
     d.height += 6.5 * 1.2 * (len(key_lines) - 1)
     d.lines(left0, d.height - 0.25 * PT - 6.5 * 1.2 * len(key_lines), key_lines, 6.5, "57606A")

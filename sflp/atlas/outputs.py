@@ -65,31 +65,14 @@ class PathView:
         return self._hands[(player, hand)]
 
 
-def views(jobs, results) -> tuple[list[tuple[str, PathView]], list[PathView]]:
-    """The structures' stack paths (``(label, path)`` in job order) and the ante paths (by stack)."""
+def _label(job, short: bool) -> str:
     from sflp.charts.about import structure_text
-    from sflp.core.game import GameConfig
 
-    labels = [structure_text(job.config(job.low)) for job in jobs]
-    blinds = {text.partition(", ")[0] for text in labels}
-    short = len(blinds) == 1  # one pair of blinds: name the structures by their antes alone
-    structures, lines = [], []
-    for job, result, label in zip(jobs, results, labels):
-        rows = result.thresholds.to_pylist()
-        name = label.partition(", ")[2] if short and ", " in label else label
-        structures.append((name, PathView(rows, job.config(job.low), job.low, job.high, "stack")))
-        by_stack: dict[float, list[dict]] = {}
-        for r in result.ante_thresholds.to_pylist():
-            by_stack.setdefault(r["stack"], []).append(r)
-        for stack, rs in by_stack.items():
-            config = GameConfig(stack=stack, small_blind=job.small_blind, big_blind=job.big_blind, ante=job.ante_low,
-                                bb_ante=job.bb_ante)
-            lines.append(PathView(rs, config, job.ante_low, job.ante_high, "ante", top="max_ante"))
-    return structures, sorted(lines, key=lambda v: (v.config.small_blind, v.config.big_blind, v.config.bb_ante,
-                                                   v.config.stack))
+    label = structure_text(job.config(job.low))
+    return label.partition(", ")[2] if short and ", " in label else label
 
 
-def shift_pair(jobs, structures) -> tuple[int, int] | None:
+def shift_pair(jobs) -> tuple[int, int] | None:
     """The two structures of ``ante_shift.pdf``: on the first line (the same blinds and BB ante)
     with two antes or more, no ante and 12.5 % when both are there, else its lowest and highest."""
     lines: dict[tuple, list[int]] = {}
@@ -106,32 +89,90 @@ def shift_pair(jobs, structures) -> tuple[int, int] | None:
     return None
 
 
+class Outputs:
+    """The page and the pictures of an atlas, gathered as the results come in (:meth:`add`) and
+    written at the end (:meth:`write`), keeping only what they show: the page holds at most
+    :data:`sflp.atlas.page.MAX_STRUCTURES` structures and :data:`~sflp.atlas.page.MAX_LINES` ante
+    paths, chosen evenly by position before any result arrives, and the hand maps and the
+    ante-shift page draw from those (and the shift's two structures): the writer's memory does
+    not grow with the number of structures.  A page or picture that shows part says so."""
+
+    def __init__(self, jobs, hands: Sequence[str] = MAP_HANDS) -> None:
+        from sflp.atlas.page import MAX_LINES, MAX_STRUCTURES, _even
+
+        self.jobs, self.hands, self.total = jobs, tuple(hands), len(jobs)
+        self.pair = shift_pair(jobs)
+        self.chosen = set(_even(range(self.total), MAX_STRUCTURES)) | set(self.pair or ())
+        self.shown = sorted(set(_even(range(self.total), MAX_STRUCTURES)))
+        blinds, line_keys = set(), []
+        for job in jobs:
+            blinds.add((job.small_blind, job.big_blind))
+            if job.ante_stacks:
+                line_keys.append((job.small_blind, job.big_blind, job.bb_ante))
+        self.short = len(blinds) == 1  # one pair of blinds: name the structures by their antes alone
+        # ante paths are drawn along one line of structures: the first line that has them
+        self.line_key = min(line_keys) if line_keys else None
+        stacks = sorted({s for job in jobs if (job.small_blind, job.big_blind, job.bb_ante) == self.line_key
+                         for s in job.ante_stacks})
+        self.total_lines = len(stacks)
+        self.line_stacks = set(_even(stacks, MAX_LINES))
+        self.structures: dict[int, tuple[str, PathView]] = {}
+        self.lines: list[PathView] = []
+
+    def add(self, k: int, job, result) -> None:
+        """Take what the page and the pictures need of structure ``k``'s result."""
+        from sflp.core.game import GameConfig
+
+        if k in self.chosen:
+            self.structures[k] = (_label(job, self.short),
+                                  PathView(result.thresholds.to_pylist(), job.config(job.low), job.low, job.high,
+                                           "stack"))
+        if (job.small_blind, job.big_blind, job.bb_ante) == self.line_key and result.ante_thresholds.num_rows:
+            by_stack: dict[float, list[dict]] = {}
+            for r in result.ante_thresholds.to_pylist():
+                if r["stack"] in self.line_stacks:
+                    by_stack.setdefault(r["stack"], []).append(r)
+            for stack, rs in by_stack.items():
+                config = GameConfig(stack=stack, small_blind=job.small_blind, big_blind=job.big_blind,
+                                    ante=job.ante_low, bb_ante=job.bb_ante)
+                self.lines.append(PathView(rs, config, job.ante_low, job.ante_high, "ante", top="max_ante"))
+
+    def write(self, stage: Path) -> list[str]:
+        """Write the page and the pictures into ``stage``; returns the names written."""
+        from sflp.atlas.maps import ante_shift, hand_maps_drawing
+        from sflp.atlas.page import write_atlas_html
+        from sflp.charts.media.draw import pdf_bytes, png_bytes, svg_bytes
+
+        structures = [self.structures[k] for k in self.shown]
+        lines = sorted(self.lines, key=lambda v: float(v.config.stack))
+        names = []
+        write_atlas_html(stage / "atlas.html", structures, lines, total=self.total, total_lines=self.total_lines)
+        names.append("atlas.html")
+        if self.hands:
+            part = None
+            if len(structures) < self.total or len(lines) < self.total_lines:
+                part = (f"Shows {len(structures):,} of {self.total:,} structures and {len(lines):,} of "
+                        f"{self.total_lines:,} ante paths, evenly chosen; every one is in thresholds.parquet and "
+                        "ante_thresholds.parquet.")
+            drawing = hand_maps_drawing(structures, lines, list(self.hands), note=part)
+            title = "Where each hand is played across stacks and antes"
+            write_bytes(stage / "hand_maps.png", png_bytes(drawing))
+            write_bytes(stage / "hand_maps.svg", svg_bytes(drawing, title))
+            names += ["hand_maps.png", "hand_maps.svg"]
+        if self.pair is not None:
+            from sflp.charts.compare import COMPARE_COLUMNS
+            from sflp.charts.media.csv import csv_bytes
+
+            drawing, frame = ante_shift(self.structures[self.pair[0]], self.structures[self.pair[1]])
+            write_bytes(stage / "ante_shift.pdf", pdf_bytes(drawing, title="How the ante moves the thresholds"))
+            write_bytes(stage / "ante_shift.csv", csv_bytes(frame, COMPARE_COLUMNS))
+            names += ["ante_shift.pdf", "ante_shift.csv"]
+        return names
+
+
 def write_outputs(stage: Path, jobs, results, *, hands: Sequence[str] = MAP_HANDS) -> list[str]:
-    """Write the page and the pictures into ``stage``; returns the names written."""
-    from sflp.atlas.maps import ante_shift, hand_maps_drawing
-    from sflp.atlas.page import write_atlas_html
-    from sflp.charts.media.draw import pdf_bytes, png_bytes, svg_bytes
-
-    structures, lines = views(jobs, results)
-    names = []
-    # ante paths are drawn along one line of structures: the first line that has them
-    line_key = None if not lines else (lines[0].config.small_blind, lines[0].config.big_blind, lines[0].config.bb_ante)
-    own_lines = [v for v in lines if (v.config.small_blind, v.config.big_blind, v.config.bb_ante) == line_key]
-    write_atlas_html(stage / "atlas.html", structures, own_lines)
-    names.append("atlas.html")
-    if hands:
-        drawing = hand_maps_drawing(structures, own_lines, list(hands))
-        title = "Where each hand is played across stacks and antes"
-        write_bytes(stage / "hand_maps.png", png_bytes(drawing))
-        write_bytes(stage / "hand_maps.svg", svg_bytes(drawing, title))
-        names += ["hand_maps.png", "hand_maps.svg"]
-    pair = shift_pair(jobs, structures)
-    if pair is not None:
-        from sflp.charts.compare import COMPARE_COLUMNS
-        from sflp.charts.media.csv import csv_bytes
-
-        drawing, frame = ante_shift(structures[pair[0]], structures[pair[1]])
-        write_bytes(stage / "ante_shift.pdf", pdf_bytes(drawing, title="How the ante moves the thresholds"))
-        write_bytes(stage / "ante_shift.csv", csv_bytes(frame, COMPARE_COLUMNS))
-        names += ["ante_shift.pdf", "ante_shift.csv"]
-    return names
+    """Write the page and the pictures of ``results`` (one per job, in order) into ``stage``."""
+    outputs = Outputs(jobs, hands)
+    for k, (job, result) in enumerate(zip(jobs, results)):
+        outputs.add(k, job, result)
+    return outputs.write(stage)

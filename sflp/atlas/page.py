@@ -77,7 +77,7 @@ def _even(items: Sequence, cap: int) -> list:
 
 
 def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = (), *,
-               title: str | None = None) -> dict:
+               title: str | None = None, total: int | None = None, total_lines: int | None = None) -> dict:
     """The JSON object of the page.
 
     ``structures``: ``(label, thresholds)`` per structure, each a stack path
@@ -88,7 +88,9 @@ def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = 
     structures in order, and the page says the ante lines are left out)."""
     if not structures:
         raise ConfigError("an atlas page needs at least one structure")
-    total, total_lines = len(structures), len(ante_paths)
+    # the atlas's counts when the caller passes a chosen part of it (:class:`sflp.atlas.outputs.Outputs`)
+    total = len(structures) if total is None else total
+    total_lines = len(ante_paths) if total_lines is None else total_lines
     structures = _even(list(structures), MAX_STRUCTURES)
     ante_paths = _even(sorted(ante_paths, key=lambda t: float(t.config.stack)), MAX_LINES)
     paths = [t for _, t in structures]
@@ -163,9 +165,10 @@ def atlas_html(data: dict) -> str:
 
 
 def write_atlas_html(path: Path | str, structures: Sequence[tuple[str, object]], ante_paths: Sequence = (), *,
-                     title: str | None = None) -> Path:
-    """Write ``atlas.html`` (see the module doc) atomically; returns the path."""
-    data = atlas_data(structures, ante_paths, title=title)
+                     title: str | None = None, total: int | None = None, total_lines: int | None = None) -> Path:
+    """Write ``atlas.html`` (see the module doc) atomically; returns the path.  ``total`` and
+    ``total_lines``: the atlas's counts when ``structures`` and ``ante_paths`` are a part of it."""
+    data = atlas_data(structures, ante_paths, title=title, total=total, total_lines=total_lines)
     if not all(math.isfinite(v) for v in (data["low"], data["high"])):
         raise ConfigError("the atlas's stack range is not finite")
     return write_text(path, atlas_html(data))

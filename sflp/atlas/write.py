@@ -1,8 +1,12 @@
-"""Writing an atlas (:func:`write_atlas`): the jobs run, then the folder written as one unit.
+"""Writing an atlas (:func:`write_atlas`): the jobs run and their results stream into a staged
+folder, swapped in as one unit at the end.
 
-Once every result is gathered, the folder is staged, locked and swapped in
-(:class:`sflp.output.stage.StagedFolder`), hive-partitioned by structure, with its page, hand maps
-and ante-shift page (:mod:`sflp.atlas.outputs`) and its manifest.
+The folder is staged and locked first (:class:`sflp.output.stage.StagedFolder`); each
+structure's partitions are written as its result arrives, and the result let go, so the writer
+holds one result at a time (and what the page and pictures show, at most a hundred structures:
+:class:`sflp.atlas.outputs.Outputs`): its memory does not grow with the number of structures.
+The page, hand maps and ante-shift page follow, then the manifest, written last; the swap stays
+atomic, and an error or an interrupt anywhere leaves the target as it was.
 """
 
 from __future__ import annotations
@@ -58,22 +62,29 @@ def _write_chart_file(folder: Path, inner: str, data: bytes) -> None:
     write_bytes(path, data)
 
 
-def _check_jobs(jobs) -> list[AtlasJob]:
+def _check_jobs(jobs):
+    """The jobs as a sequence (an :class:`~sflp.atlas.jobs.AtlasJobs` stays lazy), every one an
+    :class:`AtlasJob`, no structure twice; checked before any work."""
+    from collections.abc import Sequence as SequenceABC
+
+    from sflp.atlas.jobs import AtlasJobs
+
     if isinstance(jobs, AtlasJob):
         jobs = [jobs]
-    try:
-        jobs = list(jobs)
-    except TypeError:
-        raise ConfigError(f"write_atlas needs a list of AtlasJob, got {type(jobs).__name__}") from None
-    if not jobs:
+    if not isinstance(jobs, AtlasJobs | SequenceABC) or isinstance(jobs, str):
+        try:
+            jobs = list(jobs)
+        except TypeError:
+            raise ConfigError(f"write_atlas needs a list of AtlasJob, got {type(jobs).__name__}") from None
+    if not len(jobs):
         raise ConfigError("write_atlas: no structures to solve")
-    bad = [j for j in jobs if not isinstance(j, AtlasJob)]
-    if bad:
-        raise ConfigError(f"write_atlas needs AtlasJob objects (from atlas_jobs), got {type(bad[0]).__name__}")
-    names = [j.name for j in jobs]
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        raise ConfigError(f"write_atlas: structure {twice[0]} is given twice")
+    seen: set[str] = set()
+    for job in jobs:
+        if not isinstance(job, AtlasJob):
+            raise ConfigError(f"write_atlas needs AtlasJob objects (from atlas_jobs), got {type(job).__name__}")
+        if job.name in seen:
+            raise ConfigError(f"write_atlas: structure {job.name} is given twice")
+        seen.add(job.name)
     return jobs
 
 
@@ -102,15 +113,40 @@ def _grid_info(stacks: Sequence[float]) -> dict:
             "step": None if step is None else float(fmt_num(step))}
 
 
+def _write_result(pq, stage: Path, job, result) -> None:
+    """One structure's partitions (and its chart set's files) into the staging folder."""
+    for name in ("thresholds", "values", "paths"):
+        _write_part(pq, getattr(result, name), stage / f"{name}.parquet" / f"structure={job.name}" / PART)
+    if result.ante_thresholds.num_rows:
+        for name in ("ante_thresholds", "ante_paths"):
+            _write_part(pq, getattr(result, name),
+                        stage / f"{name}.parquet" / f"line={job.line}" / f"{job.name}.parquet")
+    for inner, data in sorted(result.charts.items()):
+        _write_chart_file(stage / CHARTS / job.name, inner, data)
+
+
+def _structure_entry(job, result) -> dict:
+    """The structure's entry of the manifest."""
+    return {
+        "name": job.name, **{c: float(getattr(job, c)) for c in STRUCTURE_COLUMNS},
+        "stacks": _grid_info(job.stacks), "breakpoints": result.breakpoints, "lp_solves": result.lp_solves,
+        "ante_path": None if not job.ante_stacks else {
+            "line": job.line, "low": job.ante_low, "high": job.ante_high, "stacks": list(job.ante_stacks)},
+        "chart_set": f"{CHARTS}/{job.name}" if job.charts else None,
+    }
+
+
 def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=None, workers: int | None = None,
                 wait: bool = True, on_wait=None, on_keep=None, progress=None, hands=None) -> AtlasResult:
     """Solve every job and write the atlas folder ``out`` as one unit (see the module doc).
 
-    ``runner(fn, jobs)`` returns ``[fn(job) for job in jobs]`` in job order, wherever it runs
-    them (default :func:`local_runner` with ``workers``); ``client`` (a Dask scheduler's address
-    such as ``"tcp://HOST:8786"``, or a ``distributed.Client``) maps them over that cluster
-    instead (:func:`sflp.atlas.cluster.dask_runner`).  Nothing is staged before every result
-    is back: an error or an interrupt while solving leaves ``out`` as it was.  ``wait``,
+    ``runner(fn, jobs)`` gives ``fn(job)`` for every job in job order, as a list or as an
+    iterable consumed as the results come (:mod:`sflp.atlas.local`), wherever it runs them
+    (default :func:`local_runner` with ``workers``: 0 to the machine's usable cores); ``client``
+    (a Dask scheduler's address such as ``"tcp://HOST:8786"``, or a ``distributed.Client``) maps
+    them over that cluster instead (:func:`sflp.atlas.cluster.dask_runner`).  Each result is
+    written into the staging folder as it arrives and let go; an error or an interrupt while
+    solving removes the staging folder and leaves ``out`` as it was.  ``wait``,
     ``on_wait`` and ``on_keep`` are those of :func:`sflp.charts.chartset.write_chart_set`;
     ``progress(phase, done, total)`` is told ``"writing"`` per structure written.  ``hands`` are
     the hands of ``hand_maps.png`` / ``.svg`` (default
@@ -119,7 +155,7 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
     import time
 
     import sflp
-    from sflp.atlas.outputs import MAP_HANDS, write_outputs
+    from sflp.atlas.outputs import MAP_HANDS, Outputs
     from sflp.charts.about import equity_checksum
     from sflp.output.manifest import write_manifest
     from sflp.output.stage import StagedFolder
@@ -133,41 +169,46 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
     if sum(x is not None for x in (runner, client, workers)) > 1:
         raise ConfigError("write_atlas: give one of runner, client (a Dask cluster) and workers (this machine)")
     if workers is not None:
-        from sflp.checks import MAX_WORKERS, count
+        from sflp.checks import count
+        from sflp.output.jobs import usable_cpus
 
-        workers = count("workers", workers, high=MAX_WORKERS)
+        cores = usable_cpus()
+        try:  # the limit is the machine: every usable core, not more
+            workers = count("workers", workers, high=cores)
+        except ConfigError as exc:
+            raise ConfigError(f"{exc} (this machine has {cores} usable core{'s' if cores != 1 else ''})") from None
     if client is not None:
         from sflp.atlas.cluster import dask_runner
 
         runner = dask_runner(client)
     run = runner if runner is not None else local_runner(workers)
-    results = list(run(solve_structure, jobs))
-    if len(results) != len(jobs) or any(not isinstance(r, StructureResult) for r in results):
-        raise DataError(f"the runner returned {len(results)} results for {len(jobs)} jobs, or not StructureResults")
-    for job, result in zip(jobs, results):
-        if result.name != job.name:
-            raise DataError(f"the runner returned structure {result.name} where {job.name} was expected")
     tick = progress or (lambda phase, done, total: None)
-    structures = [{
-        "name": job.name, **{c: float(getattr(job, c)) for c in STRUCTURE_COLUMNS},
-        "stacks": _grid_info(job.stacks), "breakpoints": r.breakpoints, "lp_solves": r.lp_solves,
-        "ante_path": None if not job.ante_stacks else {
-            "line": job.line, "low": job.ante_low, "high": job.ante_high, "stacks": list(job.ante_stacks)},
-        "chart_set": f"{CHARTS}/{job.name}" if job.charts else None,
-    } for job, r in zip(jobs, results)]
+    outputs = Outputs(jobs, hands)
+    structures = []
     folder = StagedFolder(out, wait=wait, on_wait=on_wait)
     with folder as stage:
-        for done, (job, result) in enumerate(zip(jobs, results), 1):
-            for name in ("thresholds", "values", "paths"):
-                _write_part(pq, getattr(result, name), stage / f"{name}.parquet" / f"structure={job.name}" / PART)
-            if result.ante_thresholds.num_rows:
-                for name in ("ante_thresholds", "ante_paths"):
-                    _write_part(pq, getattr(result, name),
-                                stage / f"{name}.parquet" / f"line={job.line}" / f"{job.name}.parquet")
-            for inner, data in sorted(result.charts.items()):
-                _write_chart_file(stage / CHARTS / job.name, inner, data)
-            tick("writing", done, len(jobs))
-        write_outputs(stage, jobs, results, hands=hands)
+        stream = getattr(run, "stream", None)  # a runner that yields: each result as it comes
+        results = iter(stream(solve_structure, jobs) if stream is not None else run(solve_structure, jobs))
+        try:
+            for done, job in enumerate(jobs, 1):
+                result = next(results, None)
+                if not isinstance(result, StructureResult):
+                    raise DataError(f"the runner returned {done - 1} results for {len(jobs)} jobs, or not "
+                                    "StructureResults")
+                if result.name != job.name:
+                    raise DataError(f"the runner returned structure {result.name} where {job.name} was expected")
+                _write_result(pq, stage, job, result)
+                structures.append(_structure_entry(job, result))
+                outputs.add(done - 1, job, result)
+                del result  # written: the writer holds one result at a time
+                tick("writing", done, len(jobs))
+            if next(results, None) is not None:
+                raise DataError(f"the runner returned more results than the {len(jobs)} jobs")
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:  # a generator runner: its pool or cluster client is released now
+                close()
+        outputs.write(stage)
         import pyarrow
 
         info = {"kind": KIND, "sflp_version": sflp.__version__, "equity_table_sha256": equity_checksum(),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from sflp.checks import MAX_WORKERS
 from sflp.cli.options import (
+    TYPED,
     add_lock,
     add_output,
     add_parser,
@@ -81,8 +81,26 @@ def cmd_atlas(args) -> int:
     check_target(out)
     if args.scheduler is not None and args.workers is not None:
         raise ConfigError("--workers is for this machine, --scheduler for a Dask cluster: give one of them")
+    if args.workers is not None:
+        from sflp.output.jobs import usable_cpus
+
+        cores = usable_cpus()
+        if args.workers > cores:
+            raise ConfigError(f"--workers {args.workers} is more than this machine's {cores} usable "
+                              f"core{'s' if cores != 1 else ''}: give at most {cores} (or --scheduler for a cluster)")
+    runner = None
+    if args.scheduler is not None:
+        from sflp.atlas.cluster import DEFAULT_WORKER_TIMEOUT, dask_runner
+
+        worker_timeout = DEFAULT_WORKER_TIMEOUT if args.worker_timeout is None else args.worker_timeout
+        if not 0 < worker_timeout < float("inf"):
+            raise ConfigError(f"--worker-timeout {TYPED.get('--worker-timeout', worker_timeout)} must be a positive "
+                              f"finite number of seconds")
+        runner = dask_runner(args.scheduler, worker_timeout=worker_timeout)
+    elif args.worker_timeout is not None:
+        raise ConfigError("--worker-timeout is how long a Dask cluster may have no worker: give it with --scheduler")
     hands = () if args.hands.strip().lower() == "none" else args.hands
-    result = write_atlas(jobs, out, workers=args.workers, client=args.scheduler, hands=hands,
+    result = write_atlas(jobs, out, workers=args.workers, runner=runner, hands=hands,
                          **lock_options(args, Path(args.out) if args.out else None))
     if args.json:
         print_json(result.to_dict())
@@ -143,15 +161,19 @@ def add_commands(sub) -> None:
     g.add_argument("--bb-ante", type=number("--bb-ante"), default=None, help="big-blind ante in bb; default 0")
     p.add_argument("--out", default=None,
                    help="output folder (default reports/atlas_<structures>_<stack range>)")
-    p.add_argument("--workers", type=whole("--workers", 0, MAX_WORKERS), default=None, metavar="N",
-                   help="worker processes solving the structures, 0 = all in this process (default: one per "
-                        "usable core for two structures or more)")
+    p.add_argument("--workers", type=whole("--workers", 0), default=None, metavar="N",
+                   help="worker processes solving the structures, 0 = all in this process, at most the machine's "
+                        "usable cores (default: one per usable core for two structures or more)")
     p.add_argument("--charts", nargs="?", const="all", default=None, metavar="FORMATS",
                    help="also write each structure's chart set (sflp chart's files) into charts/<structure>/: "
                         "every format, or those given (e.g. --charts csv,pdf)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="solve the structures on the Dask cluster whose scheduler is at ADDRESS (e.g. "
                         "tcp://HOST:8786; needs pip install 'sflp[dask]'); this machine writes the folder")
+    p.add_argument("--worker-timeout", type=number("--worker-timeout"), default=None, metavar="SECONDS",
+                   help="with --scheduler: while the cluster has no worker (none joined yet, or the last one "
+                        "died), say so on stderr and wait this long for one to join, then stop with an error "
+                        "(default 60; connecting to the scheduler itself gives up after 25 s)")
     p.add_argument("--hands", default=",".join(MAP_HANDS), metavar="HANDS",
                    help="the hands of hand_maps.png/.svg, a comma list of class names, or none "
                         f"(default {','.join(MAP_HANDS)})")

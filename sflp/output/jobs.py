@@ -216,12 +216,21 @@ class Jobs:
             pool.shutdown(wait=True, cancel_futures=cancel)
 
     def submit(self, fn, *args, **kwargs):
-        """Run ``fn(*args, **kwargs)`` in a worker (or now, inline); returns a future.
+        """Run ``fn(*args, **kwargs)`` in a worker (or now, inline); returns a future, which
+        :meth:`wait` waits for too.
 
         The job is pickled here, in the caller's thread, so it runs on its arguments as they are
         at the call: the pool would pickle them later, in its feeder thread, while the caller goes
         on changing them (the exact path fills its segments' caches as stacks are read off it,
         and a chart job hands that path to its threshold pictures)."""
+        fut = self.run(fn, *args, **kwargs)
+        self.futures.append(fut)
+        return fut
+
+    def run(self, fn, *args, **kwargs):
+        """:meth:`submit`, but the future is the caller's alone: :meth:`wait` does not keep it, so
+        its result goes when the caller lets it go (the atlas's runner takes ten thousand
+        results one after another)."""
         if self.pool is None:
             try:
                 with temporary_files_in(self.temp_folder):
@@ -234,7 +243,6 @@ class Jobs:
                 fut = _Future(self.pool.submit(_run_pickled, payload, self.temp_folder))
             except BrokenProcessPool:
                 raise _worker_died() from None
-        self.futures.append(fut)
         return fut
 
     def wait(self) -> None:
