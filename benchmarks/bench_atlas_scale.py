@@ -11,7 +11,7 @@ Prints (medians of ``--runs``; CPU is every process that did the work, waited fo
   paths), ante 0.015 against ante 0.25/17 (a long binary expansion), in one warm process: the
   ratio of their CPU seconds (target <= 1.5x);
 * **the writer's memory**: the peak resident memory of a fresh process writing an atlas of N and
-  4N structures at 1-200 bb @0.01 on this machine's workers (its own ``ru_maxrss``: the workers
+  4N structures at 1-200 bb @0.01 on this machine's workers (its own ``VmHWM``: the workers
   are other processes), and the difference (target < 50 MB);
 * **cores**: an atlas of 16 structures at 1-25 bb @0.05 with 1, 2, 4, 8 and 16 workers, as many
   as this machine's usable cores allow: wall and CPU seconds (strong scaling);
@@ -84,13 +84,13 @@ from sflp.atlas.write import write_atlas
 from sflp.checks import parse_stacks
 jobs = atlas_jobs([(0.5, 1.0, a / 1000, 0.0) for a in range({n})], parse_stacks("1:200:0.01"), ante_stacks=())
 write_atlas(jobs, sys.argv[1], hands=())
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+print(next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:")) / 1024)
 """
     done = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True, check=True)
     return float(done.stdout.strip().splitlines()[-1])
 
 
-def writer_memory(tmp: Path, n: int = 6) -> None:
+def writer_memory(tmp: Path, n: int = 8) -> None:
     small = _writer_rss(n, tmp / "small")
     large = _writer_rss(4 * n, tmp / "large")
     print(f"writer's peak memory, 1-200 bb @0.01: {small:.0f} MB for {n} structures, {large:.0f} MB for {4 * n} "
@@ -124,9 +124,13 @@ def cores(tmp: Path, runs: int) -> None:
             print(f"  speed-up with {workers}: {one / t.wall:.2f}x")
 
 
-def fresh_worker() -> None:
+def fresh_worker(tmp: Path) -> None:
+    """What a new process pays before its first structure's own work: its imports and the first
+    structure's cost, less what the same new structure costs a warm process (two structures that
+    no cache holds, ante 0.1 then 0.11, at 1-25 bb @0.05).  With an empty cache folder, as a new
+    machine has, and with this machine's cache (the compiled LPs of earlier runs)."""
     code = f"""
-import resource, sys, time
+import resource, sys
 sys.path.insert(0, {str(ROOT)!r})
 def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)
@@ -135,25 +139,33 @@ c0 = cpu()
 from sflp.atlas.jobs import atlas_jobs
 from sflp.atlas.tables import solve_structure
 from sflp.checks import parse_stacks
-job = atlas_jobs([(0.5, 1.0, 0.1, 0.0)], parse_stacks("1:25:0.05"), ante_stacks=())[0]
+a, b = (atlas_jobs([(0.5, 1.0, ante, 0.0)], parse_stacks("1:25:0.05"), ante_stacks=())[0] for ante in (0.1, 0.11))
 c1 = cpu()
-solve_structure(job)
+solve_structure(a)
 c2 = cpu()
-solve_structure(job)
+solve_structure(b)
 c3 = cpu()
 print(c1 - c0, c2 - c1, c3 - c2)
 """
-    samples = []
-    for _ in range(3):
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-        samples.append([float(x) for x in done.stdout.split()])
-    start, first, warm = (statistics.median(s[k] for s in samples) for k in range(3))
-    print(f"a fresh process: {start:.2f} s CPU to import, {first:.2f} s for its first structure (1-25 bb @0.05, "
-          f"ante 0.1), {warm:.2f} s for the next: it pays {start + first - warm:.2f} s CPU before its first "
-          "structure's own work")
-    RECORD.put("fresh.start_cpu", round(start + first - warm, 3), f"{start + first - warm:.2f} s",
-               "CPU a fresh worker pays before its first structure's own work")
-    RECORD.put("fresh.warm_cpu", round(warm, 3), f"{warm:.2f} s", "CPU of a structure in a warm process")
+    import os
+
+    for name, what in (("cold", "an empty cache folder (a new machine)"), ("cached", "this machine's cache")):
+        samples = []
+        for k in range(3):
+            env = dict(os.environ)
+            if name == "cold":
+                env["SFLP_CACHE_DIR"] = str(tmp / f"cache-{k}")
+            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+            samples.append([float(x) for x in done.stdout.split()])
+        start, first, warm = (statistics.median(s[k] for s in samples) for k in range(3))
+        paid = start + first - warm
+        print(f"a fresh process, {what}: {start:.2f} s CPU to import, {first:.2f} s for its first structure "
+              f"(1-25 bb @0.05), {warm:.2f} s for a new one once warm: it pays {paid:.2f} s CPU before its first "
+              "structure's own work")
+        RECORD.put(f"fresh.{name}_cpu", round(paid, 3), f"{paid:.2f} s",
+                   f"CPU a fresh worker pays before its first structure's own work, {what}")
+        RECORD.put(f"fresh.{name}_warm_cpu", round(warm, 3), f"{warm:.2f} s",
+                   f"CPU of a new structure (1-25 bb @0.05) in a warm process, {what}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         ante_cost(args.runs)
         writer_memory(Path(tmp))
         cores(Path(tmp), args.runs)
-        fresh_worker()
+        fresh_worker(Path(tmp))
     RECORD.write()
     return 0
 

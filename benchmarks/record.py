@@ -40,6 +40,7 @@ BENCHMARKS = {
     "approx": ["--repeats", "3", "--seconds", "2"],
     "atlas": ["--runs", "3"],
     "atlas_cluster": [],
+    "atlas_scale": ["--runs", "3"],
     "files": ["--runs", "3"],
 }
 
