@@ -30,7 +30,8 @@ so the same job gives the same bytes on any machine -- and returns its tables as
 
 :func:`write_atlas` runs the jobs (``runner(solve_structure, jobs)``: by default in this process
 for one structure and in forked worker processes for more; :mod:`.cluster` maps
-them over a Dask cluster) and, once every result is gathered, writes the folder as one unit
+them over a Dask cluster), writes each structure's files into the staging folder as its result
+arrives, and swaps the folder in as one unit at the end
 (:class:`sflp.output.stage.StagedFolder`: staged, locked, swapped in), hive-partitioned by
 structure so that pandas, polars and DuckDB read each dataset directly::
 

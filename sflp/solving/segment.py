@@ -217,14 +217,56 @@ def _object_parts(st) -> tuple[np.ndarray, np.ndarray]:
     return hit[1], hit[2]
 
 
+SUM_LIMB_BITS = 52
+"""The width of a limb of an object matrix in :func:`_sum`: a sum of up to 1,326 limbs
+(``|v| < 2^52``) stays below ``2^63``, so each limb's sums are exact in int64."""
+_SUM_LIMBS: dict = {}
+
+
+def _matrix_limbs(K: np.ndarray) -> list[np.ndarray]:
+    """An object matrix of integers as int64 matrices ``K_l``, ``K = sum_l K_l 2^(52 l)`` exactly,
+    each entry ``|K_l| < 2^52`` with the sign of its entry (made once per matrix).
+
+    >>> [m.tolist() for m in _matrix_limbs(np.array([[5, -(2**53 + 3)]], dtype=object))]
+    [[[5, -3]], [[0, -2]]]
+    """
+    hit = _SUM_LIMBS.get(id(K))
+    if hit is None or hit[0] is not K:
+        if len(_SUM_LIMBS) > 8:
+            _SUM_LIMBS.clear()
+        size = np.abs(K)
+        top = max(int(v).bit_length() for v in size.flat) if size.size else 0
+        sign = np.where(K < 0, -1, 1)
+        mask = (1 << SUM_LIMB_BITS) - 1
+        limbs = [(((size >> (SUM_LIMB_BITS * l)) & mask) * sign).astype(np.int64)
+                 for l in range(max(1, -(-top // SUM_LIMB_BITS)))]
+        hit = (K, limbs)
+        _SUM_LIMBS[id(K)] = hit
+    return hit[1]
+
+
 def _sum(K: np.ndarray, hands: list[int], axis: int) -> np.ndarray:
     """Row (``axis=1``: over columns ``hands``) or column sums of ``K`` as Python ints; in int64
-    when ``K`` is int64 (its entries are bounded so that any row sum fits, see sflp.solving.exact)."""
+    when ``K`` is int64 (its entries are bounded so that any row sum fits, see sflp.solving.exact).
+    An object matrix (integers wider than int64: an ante with a long binary expansion) is summed
+    limb by limb in int64 (:func:`_matrix_limbs`) and the limbs' sums put together exactly: the
+    same integers as Python's sum of the entries, at the cost of a few int64 sums.
+
+    >>> K = np.array([[2**70 + 1, -3], [5, 2**60]], dtype=object)
+    >>> _sum(K, [0, 1], axis=1).tolist() == [2**70 - 2, 2**60 + 5]
+    True
+    """
     n = K.shape[0]
     if not hands:
         return np.zeros(n, dtype=object)
-    part = K[:, hands] if axis == 1 else K[hands, :]
-    return part.sum(axis=axis).astype(object)
+    if K.dtype != object:
+        part = K[:, hands] if axis == 1 else K[hands, :]
+        return part.sum(axis=axis).astype(object)
+    total = np.zeros(n, dtype=object)
+    for l, limb in enumerate(_matrix_limbs(K)):
+        part = limb[:, hands] if axis == 1 else limb[hands, :]
+        total = total + part.sum(axis=axis).astype(object) * (1 << (SUM_LIMB_BITS * l))
+    return total
 
 
 LIMB_BITS = 60
