@@ -167,3 +167,28 @@ def test_the_writers_peak_memory_does_not_grow_with_the_structures_on_a_cluster(
         small = _peak_rss_mb(tmp_path, N, cluster.scheduler_address)
         large = _peak_rss_mb(tmp_path, 4 * N, cluster.scheduler_address)
     assert large - small < 50, (small, large)
+
+
+# ---------------------------------------------------------------- every core
+
+
+def test_the_limit_of_workers_is_the_machine_not_a_constant(monkeypatch, capsys, tmp_path):
+    """Issue 41 §2: on a machine with 16 usable cores `--workers 16` is accepted (it was refused: "must be
+    at most 8") and runs; one more than the machine has is refused naming its cores, before any work."""
+    from sflp.atlas import local
+    from sflp.atlas.jobs import atlas_jobs
+    from sflp.atlas.write import write_atlas
+    from sflp.cli.main import main
+    from sflp.output import jobs
+
+    monkeypatch.setattr(jobs, "usable_cpus", lambda: 16)
+    assert local.local_workers(None, 40) == 16 and local.local_workers(None, 3) == 3
+    small = atlas_jobs([(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.1, 0.0)], [3.0, 3.5], ante_stacks=())
+    write_atlas(small, tmp_path / "sixteen", workers=16, hands=())  # two jobs: two of the 16 processes
+    write_atlas(small, tmp_path / "inline", workers=0, hands=())
+    files = sorted(p.relative_to(tmp_path / "inline") for p in (tmp_path / "inline").rglob("*") if p.is_file())
+    assert files and all((tmp_path / "sixteen" / f).read_bytes() == (tmp_path / "inline" / f).read_bytes()
+                         for f in files)
+    code = main(["atlas", "--ante", "0", "--stacks", "3:4:0.5", "--workers", "17", "--out", str(tmp_path / "x")])
+    assert code == 2 and "--workers 17 is more than this machine's 16 usable cores" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
