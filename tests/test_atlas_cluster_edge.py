@@ -249,3 +249,31 @@ def test_a_worker_that_joins_while_the_runner_waits_runs_the_jobs(scheduler):
         if worker is not None:
             worker.kill()
             worker.wait()
+
+
+class _LateFuture:
+    """A future whose wait times out at the moment it finishes (the race a loaded machine meets)."""
+
+    def __init__(self, outcome):
+        self.outcome, self.waits = outcome, 0
+
+    def result(self, timeout=None):
+        if timeout is not None:
+            self.waits += 1
+            raise TimeoutError(f"timed out after {timeout} s.")
+        if isinstance(self.outcome, BaseException):
+            raise self.outcome
+        return self.outcome
+
+    def done(self):
+        return self.waits > 0
+
+
+def test_a_result_that_arrives_as_the_wait_times_out_is_the_result():
+    """Under load (a second test run beside this one) the one-second wait timed out just as the job
+    finished, and the timeout escaped as a traceback; the job's own result, or its own error, is what
+    comes back."""
+    runner = atlas_cluster.DaskRunner("tcp://127.0.0.1:1", _distributed=distributed)
+    assert runner._result(None, _LateFuture(42)) == 42
+    with pytest.raises(TimeoutError, match="the job's own"):
+        runner._result(None, _LateFuture(TimeoutError("the job's own timeout")))

@@ -291,8 +291,8 @@ class DaskRunner:
             try:
                 return future.result(timeout=POLL)
             except TimeoutError:
-                if future.done():  # the job itself raised a TimeoutError
-                    raise
+                if future.done():  # it finished as the wait ended, or the job itself raised a TimeoutError:
+                    return future.result()  # its result, or its own error
             if self._workers(client):
                 alone_since = None
                 continue
