@@ -108,7 +108,7 @@ def test_the_command_at_an_http_400_server_prints_one_line_and_no_traceback(tmp_
     finally:
         server.shutdown()
         server.server_close()
-    assert done.returncode != 0
+    assert done.returncode == 2  # an SflpError: the CLI's exit code for a refused input or setting
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.startswith("sflp: error:") and address in done.stderr, done.stderr
@@ -187,7 +187,7 @@ def test_the_command_says_on_stderr_that_it_waits_and_names_its_timeout(schedule
     done = subprocess.run([sys.executable, "-m", "sflp", "atlas", "--ante", "0,0.1", "--stacks", "2:4:1",
                            "--scheduler", scheduler, "--worker-timeout", "1.5", "--out", str(tmp_path / "atlas"),
                            "--hands", "none"], capture_output=True, text=True, cwd=ROOT, timeout=HANG)
-    assert done.returncode != 0 and done.stdout == ""
+    assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert lines == [f"sflp: the Dask scheduler at {scheduler} has no worker: waiting at most 1.5 s for one to "
                      "join (--worker-timeout)",
@@ -277,3 +277,15 @@ def test_a_result_that_arrives_as_the_wait_times_out_is_the_result():
     assert runner._result(None, _LateFuture(42)) == 42
     with pytest.raises(TimeoutError, match="the job's own"):
         runner._result(None, _LateFuture(TimeoutError("the job's own timeout")))
+
+
+def test_the_probe_works_inside_a_running_event_loop(scheduler):
+    """From a notebook (a running event loop) an address is probed as from a script: asyncio.run would
+    refuse to start there, and the scheduler would be reported as "not a Dask scheduler"."""
+    import asyncio
+
+    async def in_a_loop():
+        atlas_cluster._probe_scheduler(distributed, scheduler, 25)  # a scheduler: no error
+        return True
+
+    assert asyncio.run(in_a_loop())

@@ -14,18 +14,21 @@ The runner's contract (the one the local runner has too): ``runner(fn, jobs) -> 
 module-level function (pickled by reference, so the workers must have the same sflp installed)
 and every job is picklable.
 
-* **One task per job, keys from the job.**  ``client.map`` is called with ``pure=True`` and a
-  key per job, ``<fn name>-<SHA-256 of the sflp version, the pickled fn and the pickled job>``
+* **One task per job, keys from the job.**  Each job is one ``client.submit`` with ``pure=True``
+  and a key, ``<fn name>-<SHA-256 of the sflp version, the pickled fn and the pickled job>``
   (:func:`task_key`).  The same job is the same key, so a task the scheduler reruns (its worker
-  died: Dask reschedules it on another) or a job listed twice is computed once and its result is
-  the same bytes; different jobs never share a key (the pickle determines the job).
+  died: Dask reschedules it on another) gives the same bytes, and a job listed twice while the
+  first is still on the cluster is computed once; different jobs never share a key (the pickle
+  determines the job).
 * **Results stream back** in job order (each calls ``progress(done, total)`` on this thread),
   each released on the cluster once it is here; at most :data:`WINDOW_PER_THREAD` jobs per
-  worker thread are on the cluster at once, so neither the cluster nor this machine holds more
-  than that window of results, whatever the number of jobs.
+  worker thread there now (at least :data:`MIN_WINDOW`; the window grows as workers join) are on
+  the cluster at once, so neither the cluster nor this machine holds more than that window of
+  results, whatever the number of jobs.  A job that finishes before an earlier one waits on the
+  cluster until the earlier one is here.
 * **Errors.**  An exception raised by ``fn`` on a worker is re-raised here as itself (an
   :class:`~sflp.errors.SflpError` stays one), with a note naming the job.  A job that killed
-  ``distributed.scheduler.allowed-failures`` workers in turn (say, out of memory) is one
+  more than ``distributed.scheduler.allowed-failures`` workers in turn (say, out of memory) is one
   :class:`~sflp.errors.OutputError`.  A connection lost during the run is an
   :class:`~sflp.errors.OutputError` naming the scheduler.
 * **The cluster's edge.**  Before a ``distributed.Client`` is made, the address is asked for its
@@ -46,7 +49,9 @@ and every job is picklable.
 * **Workers checked first.**  Before any job is sent, every worker must unpickle the function and
   the first job and have this machine's sflp version (one ``client.run``): otherwise a
   :class:`~sflp.errors.ConfigError` says to install the same sflp there.  (Dask never fails a task
-  whose function does not unpickle on its worker: the run would wait for ever.)
+  whose function does not unpickle on its worker: the run would wait for ever.)  Only the workers
+  there at the start are checked: one that joins later without sflp is not, and a task sent to it
+  waits -- give every worker the same environment.
 * **Interrupts.**  On any exception, ``KeyboardInterrupt`` included, the runner cancels its jobs
   on the cluster before re-raising.
 * **Clients.**  Given an address, the runner connects for each call and closes that client when
@@ -71,7 +76,7 @@ import reprlib
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import CancelledError
+from concurrent.futures import CancelledError, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -266,6 +271,14 @@ class DaskRunner:
             raise OutputError(f"lost the connection to the Dask scheduler at {self.address} while the jobs ran: "
                               f"{_first_line(exc)}") from exc
 
+    def _threads(self, client) -> int:
+        """The worker threads the scheduler has now (asked: the client's cached copy may list a few)."""
+        try:
+            return sum(client.nthreads().values())
+        except Exception as exc:
+            raise OutputError(f"lost the connection to the Dask scheduler at {self.address} while the jobs ran: "
+                              f"{_first_line(exc)}") from exc
+
     def _no_workers(self) -> OutputError:
         return OutputError(f"no Dask worker joined the scheduler at {self.address} within {self.worker_timeout:g} s: "
                            f"start one (dask worker {self.address}), or wait longer (--worker-timeout)")
@@ -310,8 +323,6 @@ class DaskRunner:
         distributed = self._distributed
         self._wait_for_workers(client)
         self._check_workers(client, fn, jobs[0])
-        threads = sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values())
-        window = max(MIN_WINDOW, WINDOW_PER_THREAD * threads)
         pending: deque = deque()  # (index, future), in job order
         submitted = 0
 
@@ -322,9 +333,13 @@ class DaskRunner:
             pending.append((index, client.submit(fn, jobs[index], key=key, pure=True)))
             submitted += 1
 
-        try:
+        def fill() -> None:  # the window follows the workers there now: more as they join
+            window = max(MIN_WINDOW, WINDOW_PER_THREAD * self._threads(client))
             while submitted < len(jobs) and len(pending) < window:
                 submit()
+
+        try:
+            fill()
             done = 0
             while pending:
                 index, future = pending.popleft()
@@ -342,7 +357,7 @@ class DaskRunner:
                 if not any(f.key == future.key for _, f in pending):
                     future.release()  # the cluster may forget the result now: it is here
                 if submitted < len(jobs):
-                    submit()
+                    fill()
                 done += 1
                 if self.progress is not None:
                     self.progress(done, len(jobs))
@@ -374,8 +389,10 @@ def _probe_scheduler(distributed, address: str, timeout: float) -> None:
             comm.abort()
 
     hint = "is it running, and is that its address?"
-    try:  # connect() gives up within the timeout too; whichever comes first says why
-        answer = asyncio.run(asyncio.wait_for(identity(), timeout))
+    try:  # connect() gives up within the timeout too; whichever comes first says why.  On a thread of
+        # its own: asyncio.run cannot start inside a running event loop (a notebook's)
+        with ThreadPoolExecutor(1, thread_name_prefix="sflp-probe") as pool:
+            answer = pool.submit(asyncio.run, asyncio.wait_for(identity(), timeout)).result()
     except TimeoutError as exc:
         raise ConfigError(f"cannot connect to the Dask scheduler at {address}: no answer in Dask's protocol within "
                           f"{timeout:g} s ({hint}{'; ' + _first_line(exc) if str(exc) else ''})") from None

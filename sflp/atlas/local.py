@@ -24,7 +24,9 @@ result in order, few enough that results waiting behind a slow one stay a handfu
 
 def _warm() -> None:
     """What every structure needs, loaded before the workers fork: the equity table (about 0.35 s
-    to load) and the solver's modules (the LP's cvxpy, the path's kernels)."""
+    to load) and the solver's modules.  cvxpy is not among them: it is imported where a structure's
+    LP is compiled, so each forked worker imports it once for its first new structure (see
+    ATLAS.md, what a fresh worker pays)."""
     from sflp.core.equity import load_table
 
     load_table()
