@@ -240,10 +240,11 @@ class DaskRunner:
         cluster nor this process holds more than the window, however many jobs there are."""
         if not len(jobs):
             return
-        task_key(fn, jobs[0])  # the function and a job pickle, before any connection; each key is made at its submit
-        keys = None  # (hashing every job first pickled them all, 180 KB each at 1-200 bb @0.01, before any work)
+        # the function and a job pickle, before any connection; each key is made at its job's submit
+        # (hashing every job first pickled them all, 180 KB each at 1-200 bb @0.01, before any work)
+        task_key(fn, jobs[0])
         with self._client() as client:
-            yield from self._run(client, fn, jobs, keys)
+            yield from self._run(client, fn, jobs)
 
     def _check_workers(self, client, fn: Callable, job: Any) -> None:
         """Refuse a cluster whose workers cannot run the jobs, before any is sent: a task whose function
@@ -264,19 +265,12 @@ class DaskRunner:
                               f"{__version__}: install the same sflp on every worker (the bytes of the results "
                               f"depend on it)")
 
-    def _workers(self, client) -> int:
-        """How many workers the scheduler has now (asked, not from the client's cached copy)."""
+    def _nthreads(self, client) -> dict:
+        """Each worker's threads, asked of the scheduler now (the client's cached copy may list only a
+        few workers); a scheduler that is gone is one OutputError naming it."""
         try:
-            return len(client.nthreads())
+            return client.nthreads()
         except Exception as exc:  # the scheduler is gone: CommClosedError (an OSError), a timeout ...
-            raise OutputError(f"lost the connection to the Dask scheduler at {self.address} while the jobs ran: "
-                              f"{_first_line(exc)}") from exc
-
-    def _threads(self, client) -> int:
-        """The worker threads the scheduler has now (asked: the client's cached copy may list a few)."""
-        try:
-            return sum(client.nthreads().values())
-        except Exception as exc:
             raise OutputError(f"lost the connection to the Dask scheduler at {self.address} while the jobs ran: "
                               f"{_first_line(exc)}") from exc
 
@@ -287,7 +281,7 @@ class DaskRunner:
     def _wait_for_workers(self, client) -> None:
         """Return once the scheduler has a worker: at once if it has one, else after saying so, within
         ``worker_timeout`` seconds, or raise."""
-        if self._workers(client):
+        if self._nthreads(client):
             return
         self.notify(f"the Dask scheduler at {self.address} has no worker: waiting at most "
                     f"{self.worker_timeout:g} s for one to join (--worker-timeout)")
@@ -307,7 +301,7 @@ class DaskRunner:
             except TimeoutError:
                 if future.done():  # it finished as the wait ended, or the job itself raised a TimeoutError:
                     return future.result()  # its result, or its own error
-            if self._workers(client):
+            if self._nthreads(client):
                 alone_since = None
                 continue
             now = time.monotonic()
@@ -318,7 +312,7 @@ class DaskRunner:
             elif now - alone_since >= self.worker_timeout:
                 raise self._no_workers()
 
-    def _run(self, client, fn: Callable, jobs: Sequence, keys) -> Iterator:
+    def _run(self, client, fn: Callable, jobs: Sequence) -> Iterator:
         from collections import deque
 
         distributed = self._distributed
@@ -330,12 +324,11 @@ class DaskRunner:
         def submit() -> None:
             nonlocal submitted
             index = submitted
-            key = keys[index] if keys is not None else task_key(fn, jobs[index])
-            pending.append((index, client.submit(fn, jobs[index], key=key, pure=True)))
+            pending.append((index, client.submit(fn, jobs[index], key=task_key(fn, jobs[index]), pure=True)))
             submitted += 1
 
         def fill() -> None:  # the window follows the workers there now: more as they join
-            window = max(MIN_WINDOW, WINDOW_PER_THREAD * self._threads(client))
+            window = max(MIN_WINDOW, WINDOW_PER_THREAD * sum(self._nthreads(client).values()))
             while submitted < len(jobs) and len(pending) < window:
                 submit()
 
