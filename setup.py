@@ -1,5 +1,7 @@
 """Build hook: copy the equity table from the checkout's ``data/`` (its source of truth) into the
-package as ``sflp/data/``, so wheels and non-editable installs carry it as package data.
+package as ``sflp/data/``, so wheels and non-editable installs carry it as package data; and the
+push/fold LP compiled once for every blind structure (``push_fold_lp.npz``, sflp.solving.lp_template),
+so that a new process solves without importing cvxpy.
 
 Everything else about the build lives in pyproject.toml.
 """
@@ -10,11 +12,11 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-TABLE_FILES = ("equity_table.bin", "equity_table.sha256")
+TABLE_FILES = ("equity_table.bin", "equity_table.sha256", "push_fold_lp.npz")
 
 
 class build_py_with_table(build_py):
-    """``build_py`` that also places ``data/equity_table.*`` into ``<build>/sflp/data/``."""
+    """``build_py`` that also places ``data/equity_table.*`` and the LP template into ``<build>/sflp/data/``."""
 
     def run(self):
         super().run()

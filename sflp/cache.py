@@ -7,8 +7,10 @@ Where it is (:func:`cache_root`):
   other Unix systems, ``~/Library/Caches/sflp`` on macOS, ``%LOCALAPPDATA%\\sflp\\Cache`` on
   Windows.
 
-Inside it the compiled LPs are files ``lp-<key>.npz`` (:mod:`sflp.solving.highs`, about 0.6 MB
-per blind structure) and numba's compiled kernels live in the subfolder ``numba/``
+Inside it the compiled LPs are files ``lp-<key>.npz`` (:mod:`sflp.solving.highs`: a template
+for every blind structure when the package's copy is not this table's, about 1.8 MB, and a
+structure's own compile, about 0.6 MB, where the template does not fit it) and numba's compiled
+kernels live in the subfolder ``numba/``
 (:data:`NUMBA_FOLDER`), one folder per source folder as numba names them.  A ``NUMBA_CACHE_DIR``
 you set yourself is numba's own setting and is respected: sflp's kernels go there instead, and
 while it is set ``sflp cache clear`` touches no numba file anywhere (numba writes every program's

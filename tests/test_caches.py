@@ -401,12 +401,15 @@ def test_cache_info_text_when_off_or_unwritable(monkeypatch, tmp_path, capsys):
 
 
 def test_the_lp_cache_entry_is_recognised_by_its_magic_only(monkeypatch, tmp_path):
+    import dataclasses
+
     from sflp.core.game import GameConfig, PushFoldGame
     from sflp.solving import highs
     from sflp.solving.lp import PushFoldLP
 
     monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
-    lp = PushFoldLP(PushFoldGame(GameConfig(stack=10)).payoffs)
+    # a structure compiled from its own model (no template): its entry is stored in the cache
+    lp = PushFoldLP(dataclasses.replace(PushFoldGame(GameConfig(stack=10)).payoffs, nodes=None))
     lp.compiled()
     (entry,) = tmp_path.glob("lp-*.npz")
     np.savez(tmp_path / ("lp-" + "1" * 32 + ".npz"), magic=np.array("not sflp"))
@@ -415,10 +418,12 @@ def test_the_lp_cache_entry_is_recognised_by_its_magic_only(monkeypatch, tmp_pat
     assert highs.is_entry(entry) and not highs.is_entry(tmp_path / ("lp-" + "1" * 32 + ".npz"))
 
 
+@pytest.mark.parametrize("which", ["structure", "template"])
 @pytest.mark.parametrize("kind", ["fifo", "symlink", "folder"])
-def test_an_lp_cache_entry_that_is_not_a_regular_file_is_never_read_or_replaced(monkeypatch, tmp_path, kind):
-    """A FIFO, a symlink or a folder where the compiled LP would be is passed over: never waited on
-    (np.load of a FIFO blocks), never followed, never replaced; the solve compiles afresh and is right."""
+def test_an_lp_cache_entry_that_is_not_a_regular_file_is_never_read_or_replaced(monkeypatch, tmp_path, kind, which):
+    """A FIFO, a symlink or a folder where the compiled LP would be (a structure's own entry, or the
+    template of every structure: sflp.solving.lp.compile_template) is passed over: never waited on (np.load
+    of a FIFO blocks), never followed, never replaced; the solve compiles afresh and is right."""
     import threading
 
     from sflp.core.game import GameConfig, PushFoldGame
@@ -429,7 +434,13 @@ def test_an_lp_cache_entry_that_is_not_a_regular_file_is_never_read_or_replaced(
     monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(lp_module, "_LP_CACHE", {})  # this process's compiled LPs: the solve must look on disk
     payoffs = PushFoldGame(GameConfig(stack=10)).payoffs
-    entry = highs.entry_path(PushFoldLP(payoffs).cache_key())
+    monkeypatch.setattr(lp_module, "_TEMPLATES", {})  # this process's copy: looked for on disk
+    if which == "template":  # not the package's copy either: the cache's entry is looked for first
+        monkeypatch.setattr(lp_module, "shipped_paths", lambda: [])
+        entry = highs.entry_path(lp_module.template_key(payoffs))
+    else:
+        monkeypatch.setattr(lp_module, "template_for", lambda payoffs: None)
+        entry = highs.entry_path(PushFoldLP(payoffs).cache_key())
     elsewhere = tmp_path / "elsewhere.npz"
     elsewhere.write_bytes(b"the user's")
     {"fifo": lambda: os.mkfifo(entry), "symlink": lambda: entry.symlink_to(elsewhere),

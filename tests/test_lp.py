@@ -208,14 +208,14 @@ def test_cached_compiled_lp_is_the_fresh_compile(tmp_path, monkeypatch):
     from sflp.solving.lp import PushFoldLP
 
     monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
-    game = PushFoldGame(GameConfig(stack=10, ante=0.1))
-    lp = PushFoldLP(game.payoffs)
+    payoffs = _own(GameConfig(stack=10, ante=0.1))
+    lp = PushFoldLP(payoffs)
     fresh = lp.compile()
     first = lp.compiled()  # compiles and stores
     assert [p.name for p in tmp_path.iterdir()] == [f"lp-{lp.cache_key()}.npz"]
     calls = []
     monkeypatch.setattr(PushFoldLP, "compile", lambda self: calls.append(1))
-    again = PushFoldLP(game.payoffs).compiled()
+    again = PushFoldLP(payoffs).compiled()
     assert not calls, "the cache was not used"
     assert fresh.same_as(first) and fresh.same_as(again)
     assert highs.load_cached("0" * 32) is None
@@ -325,7 +325,7 @@ def test_a_cache_entry_with_a_changed_number_is_not_trusted(tmp_path, monkeypatc
     from sflp.solving.lp import PushFoldLP
 
     monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
-    lp = PushFoldLP(PushFoldGame(GameConfig(stack=10, ante=0.2)).payoffs)
+    lp = PushFoldLP(_own(GameConfig(stack=10, ante=0.2)))
     lp.compiled()
     path = tmp_path / f"lp-{lp.cache_key()}.npz"
     with np.load(path) as data:
@@ -392,14 +392,22 @@ def test_a_solver_failure_names_the_stack_and_is_not_a_bare_status():
 # ---------------------------------------------------------------- a wrong cache entry (issue 30, case 20)
 
 
+def _own(config: GameConfig):
+    """``config``'s payoffs without their node split: an LP compiled from the structure's own model and
+    cached under the structure's key (the route of a structure the template does not fit)."""
+    import dataclasses
+
+    return dataclasses.replace(PushFoldGame(config).payoffs, nodes=None)
+
+
 def _forge(folder, victim: GameConfig, donor: GameConfig):
     """A self-consistent wrong entry: the compiled LP of ``donor`` stored under ``victim``'s key,
     with sflp's magic and a correct digest of its (wrong) arrays.  Returns the entry's path."""
     from sflp.solving import highs
     from sflp.solving.lp import PushFoldLP
 
-    key = PushFoldLP(PushFoldGame(victim).payoffs).cache_key()
-    assert highs.store_cached(key, PushFoldLP(PushFoldGame(donor).payoffs).compile())
+    key = PushFoldLP(_own(victim)).cache_key()
+    assert highs.store_cached(key, PushFoldLP(_own(donor)).compile())
     path = folder / f"lp-{key}.npz"
     assert highs.load_cached(key) is not None  # magic, key and digest all pass
     return path
@@ -413,6 +421,7 @@ def _fresh_value(monkeypatch, config: GameConfig):
     with monkeypatch.context() as m:
         m.setenv("SFLP_CACHE_DIR", "")
         m.setattr(lp_module, "_LP_CACHE", {})
+        m.setattr(lp_module, "template_for", lambda payoffs: None)  # the structure's own model
         return solve(config, exact=True).value_exact
 
 
@@ -445,38 +454,27 @@ def test_fits_accepts_cvxpys_compile_and_sees_a_wrong_one():
     assert not fits(dataclasses.replace(c, maximise=not c.maximise), *inputs)
 
 
-def test_a_forged_cache_entry_is_rebuilt_with_a_note_and_the_right_answer(tmp_path, monkeypatch):
-    """The issue's case at the command line: the entry of 10 bb with no ante holds the LP of an
-    ante of 0.2 bb (right magic, right key, a correct digest of its arrays).  `sflp solve` says so
-    in one line on stderr, answers with the value of a fresh compile with the cache off, and
-    replaces the entry with the right one; the next run is silent."""
-    import json
-    import os
-    import subprocess
-    import sys
-
+def test_a_forged_cache_entry_is_rebuilt_with_a_note_and_the_right_answer(tmp_path, monkeypatch, capsys):
+    """The entry of 10 bb with no ante holds the LP of an ante of 0.2 bb (right magic, right key, a
+    correct digest of its arrays), for a structure compiled from its own model: one line on
+    stderr, the value of a fresh compile with the cache off, and the entry replaced by the right
+    one; the next lookup is silent.  (The template's own case, at the command line, is in
+    tests/test_lp_module.py.)"""
     from sflp.solving import highs
     from sflp.solving.lp import PushFoldLP, fits
 
     monkeypatch.setenv("SFLP_CACHE_DIR", str(tmp_path))
     victim = GameConfig(stack=10)
     path = _forge(tmp_path, victim, GameConfig(stack=10, ante=0.2))
-    env = {**os.environ, "SFLP_CACHE_DIR": str(tmp_path)}
-
-    def run():
-        return subprocess.run([sys.executable, "-m", "sflp", "solve", "--stack", "10", "--json"], capture_output=True,
-                              text=True, env=env, cwd=tmp_path, timeout=300)
-
-    proc = run()
-    assert proc.returncode == 0, proc.stderr
-    note = proc.stderr.splitlines()
-    assert len(note) == 1 and note[0].startswith(f"sflp: note: the cached LP {path} does not fit"), proc.stderr
-    assert Fraction(json.loads(proc.stdout)["value_exact"]) == _fresh_value(monkeypatch, victim)
-    lp = PushFoldLP(PushFoldGame(victim).payoffs)
+    lp = PushFoldLP(_own(victim))
+    _, _, value = lp.solve(10.0)
+    note = capsys.readouterr().err.splitlines()
+    assert len(note) == 1 and note[0].startswith(f"sflp: note: the cached LP {path} does not fit"), note
+    assert abs(value - PushFoldLP(_own(victim)).solve_cvxpy(10.0)[2]) <= 1e-12
     entry = highs.load_cached(lp.cache_key())
     assert fits(entry, *lp.inputs()) and entry.same_as(lp.compile())
-    again = run()
-    assert again.returncode == 0 and again.stderr == ""
+    PushFoldLP(_own(victim)).solve(10.0)
+    assert capsys.readouterr().err == ""
 
 
 def test_a_wrong_entry_the_structural_check_misses_is_caught_by_the_answer(tmp_path, monkeypatch, capsys):
@@ -492,6 +490,7 @@ def test_a_wrong_entry_the_structural_check_misses_is_caught_by_the_answer(tmp_p
     capsys.readouterr()
     monkeypatch.setattr(lp_module, "_LP_CACHE", {})
     monkeypatch.setattr(lp_module, "fits", lambda *args: True)
+    monkeypatch.setattr(lp_module, "template_for", lambda payoffs: None)  # the structure's own entry
     s = solve(victim, exact=True)
     assert s.certified and s.value_exact == expected
     err = capsys.readouterr().err.splitlines()

@@ -242,6 +242,7 @@ def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
     (wheel,) = dist.glob("sflp-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "sflp/data/equity_table.bin" in names and "sflp/data/equity_table.sha256" in names
+    assert "sflp/data/push_fold_lp.npz" in names  # the LP template (sflp.solving.lp.compile_template)
     assert "sflp/py.typed" in names and "sflp/__main__.py" in names
     # chart.html's skeleton, style and code (sflp.charts.media.html.page.STATIC_FILES, listed here so this
     # test stays free of the report's imports)

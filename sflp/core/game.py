@@ -376,6 +376,21 @@ class Payoffs:
     g1: float = 0.0
     along: str | tuple = "stack"
     """The line (:func:`sflp.core.payoff.direction_key`): ``"stack"``, ``"ante"``, ``"bb_ante"`` or a direction."""
+    nodes: NodeSplit | None = None
+    """``K0`` written node by node (:class:`NodeSplit`), where it was built from the nodes' constants;
+    the LP's one compiled template for every blind structure uses it (:func:`sflp.solving.lp.compile_template`)."""
+
+
+@dataclass(frozen=True, eq=False)
+class NodeSplit:
+    """``K0 = sum over the nodes of constants[node] * matrices[node]``: the showdown is linear in the
+    node values (:func:`sflp.core.payoff.showdown`), so ``matrices[node]`` is the showdown of a node
+    worth 1 and every other worth 0 (divided like ``K0``).  ``matrices`` and ``key`` (a digest of
+    them) depend on the equity table and level only, and are shared by every blind structure."""
+
+    constants: dict
+    matrices: dict
+    key: str
 
 
 def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: str = "class") -> Payoffs:
@@ -386,7 +401,41 @@ def build_payoffs(config: GameConfig, table: EquityTable | None = None, level: s
     check_amounts(config)  # the float game's domain, before anything is built
     table = table_arg(table)
     terms = terminal_payoffs(config, float)
-    return Payoffs(level, *_float_matrices(terms, table, level), terms["fold"].constant, terms["steal"].constant)
+    nodes = None
+    if level == "class":  # the combo level's LP is compiled per structure (sflp.solving.lp)
+        matrices, key = _node_matrices(table, level)
+        nodes = NodeSplit({k: float(terms[k].constant) for k in matrices}, matrices, key)
+    return Payoffs(level, *_float_matrices(terms, table, level), terms["fold"].constant, terms["steal"].constant,
+                   nodes=nodes)
+
+
+_NODE_CACHE: dict[tuple, tuple[dict, str]] = {}
+
+
+def _node_matrices(table: EquityTable, level: str) -> tuple[dict, str]:
+    """The showdown matrix of each node worth 1 (the others 0), read-only, and a digest of them
+    (cached per table and level): see :class:`NodeSplit`."""
+    import hashlib
+
+    from sflp.core.payoff import showdown
+
+    cache_key = (level, table.sha256 or id(table))
+    if cache_key not in _NODE_CACHE:
+        pairs, wins, ties, losses = (a.astype(np.float64) for a in table.level_counts(level))
+        scale = float(DEALS) * BOARDS_PER_PAIR
+        names = ("win", "lose", "tie", "steal")
+        digest = hashlib.sha256(f"node matrices, {level}".encode())
+        matrices = {}
+        for node in names:
+            unit = {k: float(k == node) for k in names}
+            m = showdown(unit, wins, ties, losses, pairs, BOARDS_PER_PAIR) / scale
+            m.setflags(write=False)
+            matrices[node] = m
+            digest.update(node.encode() + np.ascontiguousarray(m).tobytes())
+        if len(_NODE_CACHE) > 4:
+            _NODE_CACHE.clear()
+        _NODE_CACHE[cache_key] = (matrices, digest.hexdigest()[:32])
+    return _NODE_CACHE[cache_key]
 
 
 def _float_matrices(terms, table: EquityTable, level: str) -> tuple[np.ndarray, ...]:

@@ -31,6 +31,10 @@ entry sflp wrote (:func:`is_entry`) is ever replaced, atomically, and only by a 
 cache and a fresh compile give the same problem, that a damaged file is ignored, never trusted and
 never overwritten, and that a self-consistent entry of another problem is found and rebuilt.
 
+A :class:`LPTemplate` is one compiled LP for every blind structure (the blinds and antes as
+parameters too, :func:`sflp.solving.lp.compile_template`); it is stored the same way, with its
+parameters' parts as extra arrays (:func:`write_template`, :func:`read_template`).
+
 This module needs numpy and highspy only.
 """
 
@@ -105,13 +109,26 @@ def from_conic(A0, A1, b, c0, c1, d0: float, d1: float, n_zero: int, x_cols, cal
     ``A0, A1`` are scipy CSC matrices of one sparsity pattern (the constant and the stack part),
     ``n_zero`` the number of zero-cone rows (they come first), ``call_rows`` indices of conic
     rows; the rows turned into bounds are dropped and ``call_rows`` renumbered."""
+    return from_conic_parts(A0, A1, b, c0, c1, d0, d1, n_zero, x_cols, call_rows, maximise)[0]
+
+
+def from_conic_parts(A0, A1, b, c0, c1, d0: float, d1: float, n_zero: int, x_cols, call_rows, maximise: bool,
+                     parts=()) -> tuple[CompiledLP, list[np.ndarray]]:
+    """:func:`from_conic`, where the matrix has more parts than the stack's, ``parts`` (matrices of
+    the same pattern: the other parameters' linear parts): a row any part moves stays a row, and
+    each part's values are returned in the order of :attr:`CompiledLP.index`."""
     inf = np.inf
     A0 = A0.tocsr()
     A1 = A1.tocsr()
-    for A in (A0, A1):
+    parts = [P.tocsr() for P in parts]
+    for A in (A0, A1, *parts):
         A.sort_indices()
-    if not (np.array_equal(A0.indptr, A1.indptr) and np.array_equal(A0.indices, A1.indices)):
-        raise SolveError("cvxpy's compiled LP: the stack part has a different sparsity pattern")
+    for A in (A1, *parts):
+        if not (np.array_equal(A0.indptr, A.indptr) and np.array_equal(A0.indices, A.indices)):
+            raise SolveError("cvxpy's compiled LP: a parameter's part has a different sparsity pattern")
+    moving = A1.data != 0
+    for P in parts:
+        moving = moving | (P.data != 0)
     m, ncol = A0.shape
     lower = np.full(ncol, -inf)
     upper = np.full(ncol, inf)
@@ -121,7 +138,7 @@ def from_conic(A0, A1, b, c0, c1, d0: float, d1: float, n_zero: int, x_cols, cal
     for k in np.flatnonzero(counts == 1):
         lo = A0.indptr[k]
         a, j = A0.data[lo], A0.indices[lo]
-        if k < n_zero or a == 0 or A1.data[lo] != 0 or k in call_set:
+        if k < n_zero or a == 0 or moving[lo] or k in call_set:
             continue
         bound = -b[k] / a  # a*v_j + b_k >= 0
         if a > 0:
@@ -140,6 +157,11 @@ def from_conic(A0, A1, b, c0, c1, d0: float, d1: float, n_zero: int, x_cols, cal
     calls = renumber[np.asarray(call_rows)]
     if (calls < 0).any():
         raise SolveError("cvxpy's compiled LP: a call row was turned into a bound")
+    kept_parts = []
+    for P in parts:
+        kept = P[rows].tocsc()
+        kept.sort_indices()
+        kept_parts.append(kept.data.astype(np.float64))
     return CompiledLP(
         cost0=np.asarray(c0, dtype=np.float64), cost1=np.asarray(c1, dtype=np.float64),
         offset0=float(d0), offset1=float(d1), col_lower=lower, col_upper=upper,
@@ -147,7 +169,7 @@ def from_conic(A0, A1, b, c0, c1, d0: float, d1: float, n_zero: int, x_cols, cal
         start=kept0.indptr.astype(np.int32), index=kept0.indices.astype(np.int32),
         value0=kept0.data.astype(np.float64), value1=kept1.data.astype(np.float64),
         x_cols=np.asarray(x_cols, dtype=np.int64), call_rows=calls.astype(np.int64), maximise=bool(maximise),
-    )
+    ), kept_parts
 
 
 # ------------------------------------------------------------------ the persistent HiGHS instance
@@ -276,11 +298,11 @@ def entry_path(key: str) -> pathlib.Path | None:
     return None if folder is None else folder / f"lp-{key}.npz"
 
 
-def is_entry(path: pathlib.Path) -> bool:
-    """Whether ``path`` is a regular file named ``lp-<key>.npz`` that carries sflp's magic (a file
-    sflp wrote: the only kind it ever replaces or removes)."""
+def is_entry(path: pathlib.Path, any_name: bool = False) -> bool:
+    """Whether ``path`` is a regular file named ``lp-<key>.npz`` (any name with ``any_name``) that
+    carries sflp's magic (a file sflp wrote: the only kind it ever replaces or removes)."""
     try:
-        if not _NAME.match(path.name) or not stat.S_ISREG(path.lstat().st_mode):
+        if not (any_name or _NAME.match(path.name)) or not stat.S_ISREG(path.lstat().st_mode):
             return False
         with _open_entry(path) as data:
             return str(data["magic"]) == _MAGIC
@@ -317,40 +339,50 @@ def load_cached(key: str) -> CompiledLP | None:
     not trusted).  An entry that passes is still only what it claims to be: the caller checks it
     against the problem (:meth:`sflp.solving.lp.PushFoldLP.compiled`)."""
     path = entry_path(key)
-    if path is None:
-        return None
+    found = None if path is None else load_entry(path, key)
+    return None if found is None else found[0]
+
+
+def load_entry(path: pathlib.Path, key: str, extra: tuple[str, ...] = ()) -> tuple[CompiledLP, dict] | None:
+    """The compiled LP in the file ``path`` and its ``extra`` arrays, if the file is a complete sflp
+    entry of ``key`` whose arrays' digest is intact; else None (the file is ignored, not trusted)."""
     try:
         with _open_entry(path) as data:
             if str(data["magic"]) != _MAGIC or str(data["key"]) != key:
                 return None
             values = {f.name: data[f.name] for f in fields(CompiledLP)}
+            more = {name: data[name] for name in extra}
             digest = str(data["digest"])
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, ConfigError):
         return None
-    if digest != _digest(values):  # a damaged entry is not trusted
+    if digest != _digest({**values, **more}):  # a damaged entry is not trusted
         return None
     for name in ("offset0", "offset1"):
         values[name] = float(values[name])
     values["maximise"] = bool(values["maximise"])
-    return CompiledLP(**values)
+    return CompiledLP(**values), more
 
 
-def store_cached(key: str, compiled: CompiledLP, *, replace: bool = False) -> bool:
-    """Write ``compiled`` under ``key``, atomically (a temporary file in the folder, then a link or
-    a rename); any failure only means no cache.  An existing file of that name is left alone,
-    unless ``replace`` is given and it is an entry sflp wrote (:func:`is_entry`: a wrong entry is
-    replaced by a right one; someone else's file never is).  Returns whether the entry was written."""
-    path = entry_path(key)
+def store_cached(key: str, compiled: CompiledLP, *, replace: bool = False, extra: dict | None = None,
+                 path: pathlib.Path | None = None) -> bool:
+    """Write ``compiled`` (and the ``extra`` arrays) under ``key``, atomically (a temporary file in
+    the folder, then a link or a rename); any failure only means no cache.  An existing file of
+    that name is left alone, unless ``replace`` is given and it is an entry sflp wrote
+    (:func:`is_entry`: a wrong entry is replaced by a right one; someone else's file never is).
+    ``path`` writes elsewhere than the cache folder (the package's shipped template).  Returns
+    whether the entry was written."""
+    path = entry_path(key) if path is None else path
     if path is None:
         return False
     folder = path.parent
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         exists = os.path.lexists(path)
-        if exists and not (replace and is_entry(path)):
+        if exists and not (replace and is_entry(path, any_name=True)):
             return False
         tmp = folder / f".lp-{key}.{os.getpid()}.tmp.npz"
         arrays = {f.name: np.asarray(getattr(compiled, f.name)) for f in fields(CompiledLP)}
+        arrays.update({name: np.asarray(a) for name, a in (extra or {}).items()})
         with open(tmp, "xb") as fh:  # O_EXCL: never through a symlink, never over another file
             np.savez(fh, magic=np.array(_MAGIC), key=np.array(key), digest=np.array(_digest(arrays)), **arrays)
         try:
@@ -364,3 +396,70 @@ def store_cached(key: str, compiled: CompiledLP, *, replace: bool = False) -> bo
     except OSError:
         return False
     return True
+
+
+# ------------------------------------------------------------------ one compiled LP for every structure
+
+NODES = ("win", "lose", "tie", "steal")
+"""The nodes whose constants make ``K0`` (:class:`sflp.core.game.NodeSplit`)."""
+PARAMETERS = (*NODES, "fold")
+"""The template's parameters besides the stack: each node's constant and ``f``, over the pot."""
+SHIPPED_NAME = "push_fold_lp.npz"
+"""The template's file in the package's data folder (``data/`` of a checkout, ``sflp/data/`` of a wheel)."""
+
+
+@dataclass(frozen=True, eq=False)
+class LPTemplate:
+    """The compiled LP of every blind structure: :attr:`base` at all parameters 0 but the stack
+    (its ``value1``, ``cost1`` and ``offset1`` are the stack's part), and each of
+    :data:`PARAMETERS`' linear parts: ``values[k]`` of the matrix, ``costs[k]`` of the objective,
+    ``offsets[k]`` of its constant.  ``source`` says where it came from: ``"cache"``,
+    ``"package"`` or ``"compiled"`` (by cvxpy in this process); ``path`` is its file."""
+
+    base: CompiledLP
+    values: np.ndarray
+    costs: np.ndarray
+    offsets: np.ndarray
+    source: str = "compiled"
+    path: pathlib.Path | None = None
+
+    def at(self, theta: dict[str, float]) -> CompiledLP:
+        """The compiled LP at the parameters ``theta`` (one number per :data:`PARAMETERS`)."""
+        b = self.base
+        t = np.array([float(theta[name]) for name in PARAMETERS])
+        return CompiledLP(
+            cost0=b.cost0 + t @ self.costs, cost1=b.cost1, offset0=float(b.offset0 + t @ self.offsets),
+            offset1=b.offset1, col_lower=b.col_lower, col_upper=b.col_upper, row_lower=b.row_lower,
+            row_upper=b.row_upper, start=b.start, index=b.index, value0=b.value0 + t @ self.values,
+            value1=b.value1, x_cols=b.x_cols, call_rows=b.call_rows, maximise=b.maximise)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The parts beside :attr:`base`, as stored on disk."""
+        return {"part_names": np.array(PARAMETERS), "part_values": self.values, "part_costs": self.costs,
+                "part_offsets": self.offsets}
+
+
+_EXTRA = ("part_names", "part_values", "part_costs", "part_offsets")
+
+
+def read_template(path: pathlib.Path, key: str, source: str) -> LPTemplate | None:
+    """The template in ``path`` if it is a complete, intact sflp entry of ``key`` with the parts of
+    :data:`PARAMETERS`; else None (ignored, not trusted)."""
+    found = load_entry(path, key, _EXTRA)
+    if found is None:
+        return None
+    base, more = found
+    if [str(s) for s in more["part_names"]] != list(PARAMETERS):
+        return None
+    k, nnz, ncol = len(PARAMETERS), len(base.index), base.num_col
+    values, costs, offsets = (np.asarray(more[n], dtype=np.float64) for n in _EXTRA[1:])
+    if values.shape != (k, nnz) or costs.shape != (k, ncol) or offsets.shape != (k,):
+        return None
+    return LPTemplate(base, values, costs, offsets, source, path)
+
+
+def write_template(template: LPTemplate, key: str, path: pathlib.Path | None = None, replace: bool = False) -> bool:
+    """Store ``template`` under ``key``: in sflp's cache folder, or at ``path``."""
+    return store_cached(key, template.base, replace=replace, extra=template.arrays(), path=path)
+
+

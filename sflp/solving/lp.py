@@ -1,5 +1,9 @@
 r"""The push/fold equilibrium as a linear program, built with cvxpy (the LP of record).
 
+Why one module: it is one piece, though over 600 lines: the LP of record, the same LP with the
+blind structure as parameters (its template), and the check that a compiled LP is the model's
+are one model stated in cvxpy; it is the only module that imports cvxpy.
+
 With the notation of :mod:`sflp.core.game` (``V(x, y) = f + (g - f) r.x + x' K y``), SB's maximin
 problem ``max_x min_y V(x, y)`` is, since BB's best reply separates by hand,
 
@@ -34,18 +38,49 @@ game's own numbers (:mod:`sflp.solving.solver`, :mod:`sflp.solving.certify`).
 The stack enters only through ``K = K0 + S * K1``; it is a cvxpy ``Parameter`` so one compiled
 problem serves every stack of a blind structure (DPP).
 
-How it is solved.  cvxpy states the LP and compiles it once per blind structure
-(:meth:`PushFoldLP.compiled`: its reduction chain to the conic form, evaluated for the stack's
-constant and linear parts).  With HiGHS (the default) those compiled numbers are handed to one
+One compiled LP for every blind structure.  The only numbers of the LP that depend on the blind
+structure are ``K0/u`` and the constant ``f/u``, and ``K0`` is linear in the node values
+(:func:`sflp.core.payoff.showdown`):
+
+    K0 = c_win M_win + c_lose M_lose + c_tie M_tie + c_steal M_steal
+
+where ``c_node`` is the node's constant part (SB's net chips there without the stack: ``0, A,
+A/2, bb + a + A``) and ``M_node`` the showdown matrix of that node worth 1 and the others 0
+(:class:`sflp.core.game.NodeSplit`: they depend on the equity table alone).  So the same LP is
+
+    maximise    D fold + D r.x + sum_j z_j
+    subject to  0 <= x_i <= 1,  z_j <= 0,
+                z_j <= sum_node theta_node (D M_node' x)_j + s (D K1' x)_j          [y_j]
+
+with the parameters ``s = S/u``, ``theta_node = c_node/u`` and ``fold = f/u`` (``(g - f)/u`` is 1):
+:func:`compile_template` states it in cvxpy and compiles it once, into an
+:class:`~sflp.solving.highs.LPTemplate` whose numbers are affine in the six parameters.  A
+structure's compiled LP is then one numpy expression (:meth:`~sflp.solving.highs.LPTemplate.at`),
+checked entry by entry against that structure's own numbers (:func:`fits`) before it is used;
+one that does not fit (a payoff rule the split does not describe, or rounding at extreme
+amounts) is compiled from the structure's own model, :attr:`PushFoldLP.problem`.  Why: importing
+cvxpy costs a new process about a second of CPU, and every structure of an atlas is new.  The
+template comes from sflp's cache folder (an entry sflp wrote), else from the copy the package
+ships (``data/push_fold_lp.npz``, written by ``python tools/build_lp_template.py`` and pinned by
+``tests/test_lp_template.py`` against a fresh compile), else cvxpy compiles it (about a second,
+once) and the cache keeps it; its key is a digest of the model's numbers (the node matrices,
+``K1``, ``r``) and layout, not of cvxpy's version: what vouches for it is that each structure's
+LP made from it fits that structure's numbers, and that every answer is checked by best
+responses and certified exactly.  Only the class level has one (a combo-level one would be
+about 300 MB).
+
+How it is solved.  With HiGHS (the default) a structure's compiled numbers (from the template,
+else cvxpy's compile of :attr:`PushFoldLP.problem`, :meth:`PushFoldLP.compile`: its reduction chain to
+the conic form, evaluated for the stack's constant and linear parts) are handed to one
 persistent HiGHS instance that re-solves at each new stack warm from the previous basis
 (:mod:`sflp.solving.highs`): the cost of a re-solve is then HiGHS's own, not cvxpy's per-solve
-canonicalisation and a cold start (``benchmarks/bench_core.py`` prints both).  The compiled
-numbers are also kept on disk (:func:`sflp.solving.highs.load_cached`), so a new process does not import
-cvxpy at all; cvxpy rebuilds the entry when it is missing or stale.  An entry read back is checked
+canonicalisation and a cold start (``benchmarks/bench_core.py`` prints both).  Compiled numbers
+are kept on disk (:func:`sflp.solving.highs.load_cached`), so a new process does not import
+cvxpy at all; cvxpy rebuilds an entry when it is missing or stale.  An entry read back is checked
 against the problem it claims to be (:func:`fits`: its matrix, objective and bounds against the
-payoffs, entry by entry), and an entry that does not fit, or whose first answer fails the
-best-response check, is compiled afresh, said on stderr in one line, and replaced (only an entry
-sflp wrote).  Any other solver name (``solver="CLARABEL"``, ...) and :meth:`PushFoldLP.solve_cvxpy`
+payoffs, entry by entry), and an entry (or template) that does not fit, or whose first answer
+fails the best-response check, is compiled afresh, said on stderr in one line, and replaced
+(only an entry sflp wrote).  Any other solver name (``solver="CLARABEL"``, ...) and :meth:`PushFoldLP.solve_cvxpy`
 solve through cvxpy's own ``problem.solve``; ``tests/test_lp.py`` checks that both routes give the
 same answer.
 Solves run inside :func:`sflp.quiet.native_output`, so nothing HiGHS prints from C++ reaches
@@ -64,6 +99,8 @@ A small matrix game can be solved with the same builders, e.g. rock-paper-scisso
 
 from __future__ import annotations
 
+import hashlib
+import pathlib
 import sys
 from dataclasses import dataclass
 
@@ -72,7 +109,23 @@ import numpy as np
 from sflp.core.game import DEALS, Payoffs, PushFoldGame
 from sflp.errors import SolveError
 from sflp.quiet import native_output, verbose
-from sflp.solving.highs import CompiledLP, WarmLP, cache_key, entry_path, from_conic, load_cached, store_cached
+from sflp.solving.highs import (
+    CACHE_FORMAT,
+    NODES,
+    PARAMETERS,
+    SHIPPED_NAME,
+    CompiledLP,
+    LPTemplate,
+    WarmLP,
+    cache_key,
+    entry_path,
+    from_conic,
+    from_conic_parts,
+    load_cached,
+    read_template,
+    store_cached,
+    write_template,
+)
 
 DEFAULT_SOLVER = "HIGHS"
 
@@ -149,6 +202,7 @@ class PushFoldLP:
         self._model = None
         self._warm: WarmLP | None = None
         self.from_disk = False  # the compiled LP in use was read from the disk cache
+        self.template = None  # the template (compile_template) the compiled LP in use came from
         p = self.payoffs
         self.unit = float(p.g - p.f)  # the pot before anyone acts: sb + bb + 2 ante + BB ante
         if not (self.unit > 0 and np.isfinite(self.unit)):
@@ -229,8 +283,20 @@ class PushFoldLP:
         disk (about 0.6 MB each); a combo-level one would take about 40 MB, so it is compiled in
         each process that needs it (1-4 s)."""
         self.from_disk = False
+        self.template = None
         if self.payoffs.level != "class":
             return self.compile()
+        template = template_for(self.payoffs)
+        if template is not None:
+            made = template.at(theta(self.payoffs, self.unit))
+            if fits(made, *self.inputs()):
+                self.from_disk = template.source != "compiled"
+                self.template = template
+                return made
+            fresh = self.compile()
+            if template.source != "compiled" and not close_to(made, fresh, FIT_TOLERANCE):
+                self._renew_template(template, "does not fit the game it is filed under")
+            return fresh
         key = self.cache_key()
         found = load_cached(key)
         if found is not None and fits(found, *self.inputs()):
@@ -254,12 +320,36 @@ class PushFoldLP:
         self.from_disk = False
         key = self.cache_key()
         fresh = self.compile()
+        if self.template is not None:
+            return self._retemplate(fresh, why)
         if fresh.same_as(self._warm.compiled):
             return False  # the entry was right: the trouble is elsewhere
         _note_rebuilt(key, why)
         store_cached(key, fresh, replace=True)
         self._warm = WarmLP(fresh)
         return True
+
+    def _retemplate(self, fresh: CompiledLP, why: str) -> bool:
+        """:meth:`recompile` for an LP made from a template read from disk: when this structure's
+        own compile differs from it beyond rounding, solve with the fresh one, say so, and compile
+        the template afresh into sflp's cache (where it is looked for first; a package's copy is
+        never written)."""
+        template, self.template = self.template, None
+        if close_to(fresh, self._warm.compiled):
+            return False  # the template was right: the trouble is elsewhere
+        self._renew_template(template, why)
+        self._warm = WarmLP(fresh)
+        return True
+
+    def _renew_template(self, template, why: str) -> None:
+        """Say on stderr (one line) that the template read from disk is wrong, and compile it afresh
+        into sflp's cache, where it is looked for first (an entry sflp wrote is replaced; a
+        package's copy or anyone else's file never is)."""
+        print(f"sflp: note: the compiled LP template {template.path} {why}; compiled this structure and the "
+              "template afresh from the model (the template into sflp's cache)", file=sys.stderr, flush=True)
+        key = template_key(self.payoffs)
+        write_template(compile_template(self.payoffs), key, replace=True)
+        forget_templates(key)
 
     # ------------------------------------------------------------ solving
 
@@ -295,10 +385,82 @@ class PushFoldLP:
         return x, y, float(problem.value) * self.unit / DEALS
 
 
+def compile_template(payoffs: Payoffs) -> LPTemplate:
+    """cvxpy's compile of the push/fold LP with the blind structure as parameters (the model of the
+    module docstring's "One compiled LP for every blind structure"), with the numbers of
+    ``payoffs``' table, as an :class:`~sflp.solving.highs.LPTemplate`."""
+    import cvxpy as cp
+    from cvxpy.reductions.chain import Chain
+    from cvxpy.reductions.cvx_attr2constr import CvxAttr2Constr
+    from cvxpy.reductions.dcp2cone.cone_matrix_stuffing import ConeMatrixStuffing
+    from cvxpy.reductions.dcp2cone.dcp2cone import Dcp2Cone
+    from cvxpy.reductions.flip_objective import FlipObjective
+
+    D = float(DEALS)
+    n = len(payoffs.r)
+    stack = cp.Parameter(nonneg=True, name="stack")  # S / u
+    params = {name: cp.Parameter(name=name) for name in PARAMETERS}  # c_node / u, and fold = f / u
+    x = cp.Variable(n, name="push")  # SB's push frequency per hand
+    z = cp.Variable(n, name="bb_reply")  # BB's best reply, hand by hand
+    showdown = stack * ((D * payoffs.K1).T @ x)  # D (K' x)_j with K = K0 + S K1 ...
+    for node in NODES:  # ... and K0 = sum of c_node M_node
+        showdown = showdown + params[node] * ((D * payoffs.nodes.matrices[node]).T @ x)
+    call_guard = z <= showdown  # BB calls hand j: the showdown term   [y_j]
+    constraints = [x >= 0, x <= 1, z <= 0, call_guard]  # 0 <= x_i <= 1; BB folds hand j   [mu_j]
+    objective = D * params["fold"] + (D * payoffs.r) @ x + cp.sum(z)  # D * SB's value ((g - f)/u = 1)
+    problem = cp.Problem(cp.Maximize(objective), constraints)
+    chain = Chain(problem, [FlipObjective(), Dcp2Cone(), CvxAttr2Constr(), ConeMatrixStuffing()])
+    data, _ = chain.apply(problem)
+    every = [stack, *params.values()]
+
+    def at(unit_of=None, **kw):
+        return data.apply_parameters({p.id: np.array(1.0 if p is unit_of else 0.0) for p in every},
+                                     keep_zeros=True, **kw)
+
+    c0, d0, A0, b0 = at()
+    c1, d1, A1, b1 = at(stack, zero_offset=True)
+    parts = [at(params[name], zero_offset=True) for name in PARAMETERS]
+    if np.any(b1) or any(np.any(p[3]) for p in parts):
+        raise SolveError("cvxpy's compiled LP template: a parameter enters the right-hand side")
+    offsets, row, n_zero = {}, 0, 0
+    for con in data.constraints:  # rows in the order of the constraints (zero cone first)
+        offsets[con.id] = (row, con.size)
+        if type(con).__name__ in ("Zero", "Equality"):
+            if n_zero != row:
+                raise SolveError("cvxpy's compiled LP template: an equality row follows an inequality row")
+            n_zero += con.size
+        row += con.size
+    if call_guard.id not in offsets:
+        raise SolveError("cvxpy's compiled LP template: the call constraint was renamed by a reduction")
+    start, size = offsets[call_guard.id]
+    x0 = data.var_id_to_col[x.id]
+    base, values = from_conic_parts(A0, A1, b0, c0, c1, float(d0), float(d1), n_zero,
+                                    np.arange(x0, x0 + x.size), np.arange(start, start + size), maximise=True,
+                                    parts=[p[2] for p in parts])
+    return LPTemplate(base, np.array(values), np.array([np.asarray(p[0], dtype=np.float64) for p in parts]),
+                      np.array([float(p[1]) for p in parts]))
+
+
 def _note_rebuilt(key: str, why: str) -> None:
     """One line on stderr: a cache entry was not used and is being rebuilt."""
     print(f"sflp: note: the cached LP {entry_path(key)} {why}; compiled it afresh from the model and "
           "replaced the entry", file=sys.stderr, flush=True)
+
+
+def close_to(a: CompiledLP, b: CompiledLP, rtol: float = 1e-12) -> bool:
+    """Whether two compiled LPs have one layout and numbers equal to ``rtol`` of the largest of
+    each array (a template's product and a structure's own compile round differently)."""
+    from dataclasses import fields
+
+    for f in fields(CompiledLP):
+        u, v = getattr(a, f.name), getattr(b, f.name)
+        if f.name in ("cost0", "cost1", "value0", "value1", "offset0", "offset1"):
+            u, v = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
+            if u.shape != v.shape or not np.all(np.abs(u - v) <= rtol * max(float(np.abs(v).max(initial=0)), 1e-300)):
+                return False
+        elif not np.array_equal(u, v):
+            return False
+    return True
 
 
 FIT_TOLERANCE = 1e-9
@@ -387,3 +549,66 @@ def lp_for(game: PushFoldGame, solver: str = DEFAULT_SOLVER) -> PushFoldLP:
 def solve_lp(game: PushFoldGame, solver: str = DEFAULT_SOLVER) -> tuple[np.ndarray, np.ndarray, float]:
     """Solve ``game`` by the LP: SB's push and BB's call frequencies and the LP's value."""
     return lp_for(game, solver).solve(float(game.config.stack))
+
+
+# -------------------------------------------------------------- one compiled LP for every blind structure
+
+
+def theta(payoffs: Payoffs, unit: float) -> dict[str, float]:
+    """The template's parameters for ``payoffs`` (which carry their node split), in units of the pot."""
+    out = {node: payoffs.nodes.constants[node] / unit for node in NODES}
+    out["fold"] = payoffs.f / unit
+    return out
+
+
+def template_key(payoffs: Payoffs) -> str:
+    """A digest of the template's numbers (the node matrices, ``K1``, ``r``) and of the layout."""
+    h = hashlib.sha256(f"sflp push/fold LP template; format {CACHE_FORMAT}; {payoffs.level}; "
+                       f"{payoffs.nodes.key}".encode())
+    for a in (payoffs.K1, payoffs.r):
+        h.update(np.ascontiguousarray(a, dtype=np.float64).tobytes())
+    return h.hexdigest()[:32]
+
+
+def shipped_paths() -> list[pathlib.Path]:
+    """Where the package's template may be: ``sflp/data/`` (a wheel), then a checkout's ``data/``."""
+    from sflp.core.equity import package_data_dir, repo_data_dir
+
+    folders = [package_data_dir(), repo_data_dir()]
+    return [f / SHIPPED_NAME for f in folders if f is not None]
+
+
+_TEMPLATES: dict[str, LPTemplate] = {}
+
+
+def template_for(payoffs: Payoffs) -> LPTemplate | None:
+    """The template of ``payoffs``' table and level (None if they carry no node split): from this
+    process, sflp's cache folder, the package, or compiled by cvxpy now (and then kept in the cache)."""
+    if payoffs.nodes is None or payoffs.level != "class":
+        return None
+    key = template_key(payoffs)
+    if key in _TEMPLATES:
+        return _TEMPLATES[key]
+    found = None
+    cached = entry_path(key)
+    if cached is not None and cached.is_file():
+        found = read_template(cached, key, "cache")
+    for path in [] if found is not None else shipped_paths():
+        if path.is_file():
+            found = read_template(path, key, "package")
+            if found is not None:
+                break
+    if found is None:
+        found = compile_template(payoffs)
+        write_template(found, key)
+        found = LPTemplate(found.base, found.values, found.costs, found.offsets, "compiled", cached)
+    _TEMPLATES[key] = found
+    return found
+
+
+def forget_templates(key: str | None = None) -> None:
+    """Drop the process's copy of a template (all of them by default)."""
+    if key is None:
+        _TEMPLATES.clear()
+    else:
+        _TEMPLATES.pop(key, None)
