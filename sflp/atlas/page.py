@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sflp.atomic import write_text
-from sflp.charts.colors import FREQUENCY_FULL
+from sflp.charts.colors import FREQUENCY_FULL, contrast
 from sflp.charts.media.html.page import PageHand, _escape, script_json, threshold_cell
 from sflp.charts.scale import chart_scale
 from sflp.core.cards import CLASS_NAMES, PLAYERS
@@ -141,9 +141,32 @@ def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = 
         "total": total,
         "total_lines": total_lines if continuous else 0,
         "colours": {"sb": FREQUENCY_FULL["sb"], "bb": FREQUENCY_FULL["bb"],
-                    "legend": [[colour, lab, scale.ink(colour)] for colour, lab in scale.legend()]},
+                    "legend": [[colour, lab, scale.ink(colour), *faded(colour)] for colour, lab in scale.legend()]},
         "step": _step(low, high),
     }
+
+
+FADE = 0.28
+"""How much of its band colour a cell not played at the slider's stack keeps, over white: the look
+the page's old ``opacity: 0.28`` gave, now a colour of its own, so the text can keep its contrast
+and a picked cell (outlined) keeps the faded look."""
+FADED_INKS = ("57606A", "1B1F24")
+"""The text of a faded cell: the page's muted grey where it contrasts at least 4.5:1 with the faded
+colour, else the page's ink (at least 8:1 on any faded colour: each channel is at least 72 % white)."""
+
+
+def faded(colour: str) -> tuple[str, str]:
+    """The background and the text colour (``RRGGBB``) of a cell of band ``colour`` that is not
+    played at the slider's stack: the band colour at :data:`FADE` over white, and the first of
+    :data:`FADED_INKS` at a WCAG contrast of at least 4.5 on it (the last one when none is).
+
+    >>> faded("FFFFFF"), faded("000000")
+    (('FFFFFF', '57606A'), ('B8B8B8', '1B1F24'))
+    """
+    rgb = [int(colour[k:k + 2], 16) for k in (0, 2, 4)]
+    back = "".join(f"{round(FADE * c + (1 - FADE) * 255):02X}" for c in rgb)
+    ink = next((i for i in FADED_INKS if contrast(back, i) >= 4.5), FADED_INKS[-1])
+    return back, ink
 
 
 def _step(low: float, high: float) -> float:
