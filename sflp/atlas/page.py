@@ -8,17 +8,22 @@ network access (the data as one JSON block, plain JavaScript draws everything), 
 * the **SB push and BB call threshold grids** of one structure, with the labels, marks, colours
   and legend of the charts (:mod:`sflp.charts.scale`, through :func:`sflp.charts.media.html.page.threshold_cell`:
   the same rule as ``chart.html`` and the PNGs);
-* an **ante slider** (one step per structure, in the order given; a picker names each) and a
+* an **ante slider** (one step per structure, in the order given; a picker names and numbers each) and a
   **stack slider** over the stack range: the hands played (frequency > 0.5) at that stack keep
-  their colour, the others are drawn faded, and the bar gives the push and call percentages at
-  that stack and structure (of the 1,326 combos, from the exact intervals);
-* a **hand map** for the hand picked in a grid (click, tap or Enter): where SB pushes and BB calls
+  their colour, the others take their band's faded colour and a text colour that keeps its
+  contrast (:func:`faded`; a colour, not transparency, so the picked cell's outline leaves it
+  as it is), and the bar gives the push and call percentages at that stack and structure (of the
+  1,326 combos, from the exact intervals);
+* a **hand map** for the hand picked in a grid (click, tap or Enter; on open, the one the address
+  names, else the first in grid order with a stack threshold inside the plane; below 1200 px a
+  button beside the grids scrolls to it): where SB pushes and BB calls
   it in the stack x ante plane.  Each structure's stack intervals are drawn as a band at its ante;
   at each grid stack of the ante paths the ante intervals are drawn as a line; the **exact boundary
   points** are the ends of both: the stack thresholds at the grid antes (squares) and the ante
   thresholds at the grid stacks (dots).  A crosshair marks the sliders' point.
 
-The address keeps the view: ``#structure=2&stack=12.5&hand=bb:J7s``.
+The address keeps the view: ``#n=3&stack=12.5&hand=bb:J7s`` (``n`` counts the structures from 1,
+as the picker and the map's rows do; an older page's ``#structure=2``, from 0, still opens the same).
 """
 
 from __future__ import annotations
