@@ -155,9 +155,10 @@ FADE = 0.28
 """How much of its band colour a cell not played at the slider's stack keeps, over white: the look
 the page's old ``opacity: 0.28`` gave, now a colour of its own, so the text can keep its contrast
 and a picked cell (outlined) keeps the faded look."""
-FADED_INKS = ("57606A", "1B1F24")
+FADED_INKS = ("57606A", "3D444D", "1B1F24")
 """The text of a faded cell: the page's muted grey where it contrasts at least 4.5:1 with the faded
-colour, else the page's ink (at least 8:1 on any faded colour: each channel is at least 72 % white)."""
+colour, else a darker grey where that does, else the page's ink (at least 8:1 on any faded colour:
+each channel is at least 72 % white).  Grey, not black, keeps the faded look of the darker bands."""
 
 
 def faded(colour: str) -> tuple[str, str]:
@@ -166,7 +167,7 @@ def faded(colour: str) -> tuple[str, str]:
     :data:`FADED_INKS` at a WCAG contrast of at least 4.5 on it (the last one when none is).
 
     >>> faded("FFFFFF"), faded("000000")
-    (('FFFFFF', '57606A'), ('B8B8B8', '1B1F24'))
+    (('FFFFFF', '57606A'), ('B8B8B8', '3D444D'))
     """
     rgb = [int(colour[k:k + 2], 16) for k in (0, 2, 4)]
     back = "".join(f"{round(FADE * c + (1 - FADE) * 255):02X}" for c in rgb)
