@@ -127,7 +127,7 @@ def test_browser_sliders_and_hand_map(atlas, chromium, tmp_path, size):  # noqa:
         ante_ivs = [line.get("sb", "T3s").intervals for line in lines]
         assert step["lines"] == sum(len(iv) for iv in ante_ivs)
         assert step["dots"] == sum(1e-9 < e < 0.125 - 1e-9 for iv in ante_ivs for p in iv for e in p)
-        assert step["hash"] == f"#structure={k}&stack={step['stack']}&hand=sb:T3s"
+        assert step["hash"] == f"#n={k + 1}&stack={step['stack']}&hand=sb:T3s"  # n counts from 1
     assert json.dumps(out["steps"][0]["cells"]) != json.dumps(out["steps"][1]["cells"])
 
 
@@ -147,3 +147,176 @@ def test_a_page_of_many_structures_shows_an_even_subset_and_says_so(atlas, chrom
     html = dump_dom(chromium, page, "", tmp_path)
     sub = re.search(r'<p class="sub" id="subtitle">(.*?)</p>', html)[1]
     assert "2 of 3 structures" in sub and "2 of 3 stacks" in sub, sub
+
+
+# ---------------------------------------------------------------- issue 42: the picked hand, the opening map,
+# faded contrast, one tap to the map, the address counting from 1
+
+RANKS = "AKQJT98765432"
+
+
+def _grid_order() -> list[str]:
+    """The hands row by row as the grids show them (pairs on the diagonal, suited above it)."""
+    return [RANKS[r] + RANKS[c] + ("" if r == c else "s" if r < c else "o") if r <= c
+            else RANKS[c] + RANKS[r] + "o" for r in range(13) for c in range(13)]
+
+
+def _wcag(a: str, b: str) -> float:
+    """WCAG 2 contrast of two ``RRGGBB`` colours (written out here, not sflp's)."""
+    def lum(colour: str) -> float:
+        rgb = [int(colour[k:k + 2], 16) / 255 for k in (0, 2, 4)]
+        lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _css(colour: str) -> str:
+    """``RRGGBB`` as getComputedStyle writes it."""
+    return "rgb(" + ", ".join(str(int(colour[k:k + 2], 16)) for k in (0, 2, 4)) + ")"
+
+
+def _hex(css: str) -> str:
+    import re
+
+    return "".join(f"{int(v):02X}" for v in re.findall(r"\d+", css)[:3])
+
+
+def test_faded_cells_keep_text_contrast_of_3_on_every_band_colour(atlas):
+    """Every colour a cell can take (the scale module's bands, top and never, whatever they are), faded:
+    its text contrasts at least 3:1 (WCAG 2), and the faded colour is the band's at 28 % over white."""
+    from sflp.atlas.page import faded
+    from sflp.charts import scale
+
+    colours = (*scale.BAND_COLOURS, scale.TOP_COLOUR, scale.NEVER_COLOUR)
+    for colour in colours:
+        back, ink = faded(colour)
+        assert _wcag(back, ink) >= 3, (colour, back, ink, _wcag(back, ink))
+        for k in (0, 2, 4):
+            want = 0.28 * int(colour[k:k + 2], 16) + 0.72 * 255
+            assert abs(int(back[k:k + 2], 16) - want) <= 0.5 + 1e-9, (colour, back)
+    # the page carries them: each legend entry is [colour, label, ink, faded colour, faded ink]
+    legend = atlas_data(*atlas)["colours"]["legend"]
+    assert [e[0] for e in legend] == [c for c, _ in scale.chart_scale(25).legend()]
+    assert all([e[3], e[4]] == list(faded(e[0])) for e in legend)
+
+
+STYLE_PROBE = """<script>
+(() => {
+  const $ = id => document.getElementById(id);
+  const out = {viewport: [innerWidth, innerHeight], cells: {}};
+  for (const td of document.querySelectorAll("table.grid td")) {
+    const cs = getComputedStyle(td);
+    let opacity = 1;
+    for (let e = td; e; e = e.parentElement) opacity *= parseFloat(getComputedStyle(e).opacity);
+    out.cells[td.id] = {bg: cs.backgroundColor, ink: cs.color, opacity, outline: cs.outlineStyle,
+                        cls: td.className, label: td.getAttribute("aria-label")};
+  }
+  out.hash = location.hash;
+  out.title = $("map-title").textContent;
+  out.maps = [$("map-sb").childElementCount, $("map-bb").childElementCount];
+  out.structure = document.body.dataset.structure;
+  const button = $("to-map");
+  out.button = {shown: getComputedStyle(button).display !== "none", text: button.textContent,
+                height: button.getBoundingClientRect().height};
+  out.mapTop = $("maps").getBoundingClientRect().top;
+  out.mapBottom = $("maps").getBoundingClientRect().bottom;
+  const sb = $("grid-sb").getBoundingClientRect();
+  out.gridBottom = $("grid-bb").getBoundingClientRect().bottom;
+  out.gridTop = sb.top;
+  if (out.button.shown) {
+    scrollTo(0, sb.top + scrollY);  // the player is at the grids
+    const b = button.getBoundingClientRect();
+    out.buttonOnScreen = b.top >= 0 && b.bottom <= innerHeight;
+    button.click();
+    out.mapTopAfter = $("maps").getBoundingClientRect().top;
+    out.focused = document.activeElement && document.activeElement.id;
+  }
+  out.width = document.documentElement.scrollWidth;
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
+@pytest.fixture(scope="module")
+def atlas_page(atlas, tmp_path_factory):
+    return write_atlas_html(tmp_path_factory.mktemp("atlas-page") / "atlas.html", *atlas)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_browser_the_picked_unplayed_hand_looks_unplayed(atlas, atlas_page, chromium, tmp_path, size):  # noqa: F811
+    """The issue's address: 63s at 4 bb with no ante is folded (2.39 to 5.07 bb), its band 6-8.  Picked, it is
+    drawn exactly as the unplayed cells: the band's faded colour and text, nothing made opaque; outlined."""
+    from sflp.atlas.page import faded
+    from sflp.charts.scale import chart_scale
+
+    structures, _ = atlas
+    th = structures[0][1]
+    assert not _played(th, "sb", "63s", 4.0) and _played(th, "sb", "63s", 7.0)  # the reference: a gap at 4 bb
+    out = probe(chromium, atlas_page, tmp_path, size, "#n=1&stack=4&hand=sb:63s", script=STYLE_PROBE)
+    assert out["width"] <= size[0]
+    picked = out["cells"]["sb-63s"]
+    assert "sel" in picked["cls"].split() and picked["outline"] == "solid"
+    assert picked["label"].endswith("not played at 4 bb")
+    h = th.get("sb", "63s")
+    band = chart_scale(25, th.low).colour(h.max_stack, h.capped)
+    back, ink = faded(band)
+    assert (picked["bg"], picked["ink"], picked["opacity"]) == (_css(back), _css(ink), 1), picked
+    assert _wcag(_hex(picked["bg"]), _hex(picked["ink"])) >= 3
+    # every unplayed cell, picked or not, has its band's faded look; every played one its band's colour
+    scale = chart_scale(25, th.low)
+    for player in ("sb", "bb"):
+        for hand in CLASS_NAMES:
+            cell, hh = out["cells"][f"{player}-{hand}"], th.get(player, hand)
+            colour = scale.colour(hh.max_stack, hh.capped)
+            if hh.max_stack is not None and not _played(th, player, hand, 4.0):
+                assert (cell["bg"], cell["ink"]) == tuple(map(_css, faded(colour))), (player, hand, cell)
+                assert _wcag(_hex(cell["bg"]), _hex(cell["ink"])) >= 3
+            else:
+                assert cell["bg"] == _css(colour), (player, hand, cell)
+            assert cell["opacity"] == 1
+    assert out["hash"] == "#n=1&stack=4&hand=sb:63s"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_browser_opens_on_a_hands_map_reached_in_one_tap(atlas, atlas_page, chromium, tmp_path, size):  # noqa: F811
+    """With no hand in the address the page opens on the first hand, in grid order (SB, then BB), that
+    has a stack threshold inside some structure's range, its map drawn; below 1200 px a button kept on
+    screen beside the grids brings the map into view in one tap."""
+    structures, _ = atlas
+    first = next((p, h) for p in ("sb", "bb") for h in _grid_order()
+                 if any(t.low + 1e-9 < e < 25 - 1e-9
+                        for _, t in structures for iv in t.get(p, h).intervals for e in iv))
+    out = probe(chromium, atlas_page, tmp_path, size, "", script=STYLE_PROBE)
+    assert out["hash"].endswith(f"&hand={first[0]}:{first[1]}") and out["hash"].startswith("#n=1&stack=10&")
+    assert first[1] in out["title"] and min(out["maps"]) > 0
+    assert "sel" in out["cells"][f"{first[0]}-{first[1]}"]["cls"].split()
+    if size[0] < 1200:
+        assert out["button"]["shown"] and out["button"]["height"] >= 44 and first[1] in out["button"]["text"]
+        assert out["mapTop"] > size[1]  # below the grids, out of sight on open
+        assert out["buttonOnScreen"]  # at the grids, the button is on screen
+        assert 0 <= out["mapTopAfter"] < 2 and out["focused"] == "maps"
+    else:
+        assert not out["button"]["shown"]
+        assert out["mapTop"] < size[1] and out["mapBottom"] > 0  # beside the grids, in view on open
+
+
+ADDRESSES = [("#n=2&stack=4", "1"), ("#n=3", "2"), ("#n=1", "0"), ("#n=4", "0"), ("#n=0", "0"),
+             ("#structure=1&stack=4", "1"), ("#structure=2&hand=bb:J7s", "2"), ("#structure=0", "0"),
+             ("#n=1&structure=2", "0")]
+"""An address and the structure (from 0, body's data-structure) it opens: n counts from 1, as the picker's
+options and the map's rows; an older page's structure= (from 0) still opens its structure; n wins over it;
+out of range opens the first."""
+
+
+def test_browser_address_counts_structures_from_1_and_keeps_old_links(atlas_page, chromium, tmp_path):  # noqa: F811
+    import re
+
+    from tests.test_chart_html import dump_doms
+
+    doms = dump_doms(chromium, [(atlas_page, fragment) for fragment, _ in ADDRESSES], tmp_path)
+    for (fragment, want), html in zip(ADDRESSES, doms):
+        assert re.search(r'<body[^>]*data-structure="(\d+)"', html)[1] == want, fragment
+    options = re.findall(r'<option value="(\d+)"[^>]*>(.*?)</option>', doms[0])
+    assert [text for _, text in options] == ["1. ante 0", "2. ante 0.1", "3. ante 0.125"]

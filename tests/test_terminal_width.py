@@ -47,11 +47,13 @@ def commands(tmp_path):
                              "--bb", "20%"],
         "chart": ["chart", "--stacks", "2,5,7.7,10", "--formats", "csv", "--out", "ch"],
         "compare": ["compare", "nash", "ante=0.125", "--stacks", "2:4", "--out", "cmp"],
+        "atlas": ["atlas", "--ante", "0,0.125", "--stacks", "2:6:0.5", "--ante-stacks", "3:6:0.5", "--charts", "csv",
+                  "--hands", "none", "--workers", "0", "--out", "at"],
     }
 
 
 NAMES = ["solve", "solve-ante", "solve-out", "solve-deep", "sc", "sc-ante", "sc-huge", "exploit", "exploit-bb-hero",
-         "exploit-stacks", "verify", "verify-long-name", "chart", "compare"]
+         "exploit-stacks", "verify", "verify-long-name", "chart", "compare", "atlas"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -61,6 +63,34 @@ def test_every_line_fits_80_columns(capsys, monkeypatch, tmp_path, name):
     long = [line for line in out.splitlines() if visible_width(line) > 80]
     assert not long, long[:3]
     assert not NEGATIVE_ZERO.search(out), NEGATIVE_ZERO.search(out)
+
+
+def test_atlas_summary_fits_80_columns_and_says_what_the_wide_one_says():
+    """Issue 42: ``sflp atlas`` printed 149-column lines (a structure, its ante paths and its chart set on
+    one line).  At 80 columns each entry breaks at its parts, indented; the words are the wide form's."""
+    from types import SimpleNamespace
+
+    from sflp.cli.atlas import format_atlas
+
+    structure = {"small_blind": 0.5, "big_blind": 1.0, "ante": 0.125, "bb_ante": 0.0, "breakpoints": 1234,
+                 "stacks": {"count": 478, "low": 1.15, "high": 25.0},
+                 "ante_path": {"low": 0.0, "high": 0.125, "stacks": [1.5 + k / 2 for k in range(48)]},
+                 "chart_set": "charts/sb0.5_bb1_ante0.125_bbante0"}
+    folder = "reports/" + "atlas_sb0.5_bb1_ante0-0.125_bbante0_1-25" * 3  # a folder longer than the width
+    short = {**structure, "ante": 0.0, "breakpoints": 9, "ante_path": None, "chart_set": "c"}
+    result = SimpleNamespace(structures=[structure, short],
+                             out_dir=folder, files=["f"] * 40, seconds=12.3)
+    wide, narrow = format_atlas(result, None), format_atlas(result, 80)
+    assert max(map(len, wide.splitlines())) > 140  # the issue's overlong entry
+    assert [line for line in narrow.splitlines() if len(line) > 80 and folder not in line] == []
+    assert [w.rstrip(";") for w in narrow.split()] == [w.rstrip(";") for w in wide.split()]  # the same words
+    lines = narrow.splitlines()
+    entry = lines[next(k for k, line in enumerate(lines) if line.startswith("  SB")):][:5]
+    assert entry[0] == "  SB 0.5 / BB 1, ante 0.125: 478 stacks 1.15-25 bb, 1234 breakpoints"
+    assert entry[1] == "    solved 48 of its line's ante paths (0-0.125 bb) at stacks 1.5, 2, 2.5, 3,"
+    assert entry[2] == "      ..."  # a part longer than the width goes on, indented further
+    assert entry[3] == "    chart set in charts/sb0.5_bb1_ante0.125_bbante0"
+    assert entry[4] == "  SB 0.5 / BB 1, no ante: 478 stacks 1.15-25 bb, 9 breakpoints; chart set in c"  # fits
 
 
 def test_piped_output_without_columns_is_80_wide(capsys, monkeypatch):

@@ -8,17 +8,22 @@ network access (the data as one JSON block, plain JavaScript draws everything), 
 * the **SB push and BB call threshold grids** of one structure, with the labels, marks, colours
   and legend of the charts (:mod:`sflp.charts.scale`, through :func:`sflp.charts.media.html.page.threshold_cell`:
   the same rule as ``chart.html`` and the PNGs);
-* an **ante slider** (one step per structure, in the order given; a picker names each) and a
+* an **ante slider** (one step per structure, in the order given; a picker names and numbers each) and a
   **stack slider** over the stack range: the hands played (frequency > 0.5) at that stack keep
-  their colour, the others are drawn faded, and the bar gives the push and call percentages at
-  that stack and structure (of the 1,326 combos, from the exact intervals);
-* a **hand map** for the hand picked in a grid (click, tap or Enter): where SB pushes and BB calls
+  their colour, the others take their band's faded colour and a text colour that keeps its
+  contrast (:func:`faded`; a colour, not transparency, so the picked cell's outline leaves it
+  as it is), and the bar gives the push and call percentages at that stack and structure (of the
+  1,326 combos, from the exact intervals);
+* a **hand map** for the hand picked in a grid (click, tap or Enter; on open, the one the address
+  names, else the first in grid order with a stack threshold inside the plane; below 1200 px a
+  button beside the grids scrolls to it): where SB pushes and BB calls
   it in the stack x ante plane.  Each structure's stack intervals are drawn as a band at its ante;
   at each grid stack of the ante paths the ante intervals are drawn as a line; the **exact boundary
   points** are the ends of both: the stack thresholds at the grid antes (squares) and the ante
   thresholds at the grid stacks (dots).  A crosshair marks the sliders' point.
 
-The address keeps the view: ``#structure=2&stack=12.5&hand=bb:J7s``.
+The address keeps the view: ``#n=3&stack=12.5&hand=bb:J7s`` (``n`` counts the structures from 1,
+as the picker and the map's rows do; an older page's ``#structure=2``, from 0, still opens the same).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sflp.atomic import write_text
-from sflp.charts.colors import FREQUENCY_FULL
+from sflp.charts.colors import FREQUENCY_FULL, contrast
 from sflp.charts.media.html.page import PageHand, _escape, script_json, threshold_cell
 from sflp.charts.scale import chart_scale
 from sflp.core.cards import CLASS_NAMES, PLAYERS
@@ -141,9 +146,33 @@ def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = 
         "total": total,
         "total_lines": total_lines if continuous else 0,
         "colours": {"sb": FREQUENCY_FULL["sb"], "bb": FREQUENCY_FULL["bb"],
-                    "legend": [[colour, lab, scale.ink(colour)] for colour, lab in scale.legend()]},
+                    "legend": [[colour, lab, scale.ink(colour), *faded(colour)] for colour, lab in scale.legend()]},
         "step": _step(low, high),
     }
+
+
+FADE = 0.28
+"""How much of its band colour a cell not played at the slider's stack keeps, over white: the look
+the page's old ``opacity: 0.28`` gave, now a colour of its own, so the text can keep its contrast
+and a picked cell (outlined) keeps the faded look."""
+FADED_INKS = ("57606A", "3D444D", "1B1F24")
+"""The text of a faded cell: the page's muted grey where it contrasts at least 4.5:1 with the faded
+colour, else a darker grey where that does, else the page's ink (at least 8:1 on any faded colour:
+each channel is at least 72 % white).  Grey, not black, keeps the faded look of the darker bands."""
+
+
+def faded(colour: str) -> tuple[str, str]:
+    """The background and the text colour (``RRGGBB``) of a cell of band ``colour`` that is not
+    played at the slider's stack: the band colour at :data:`FADE` over white, and the first of
+    :data:`FADED_INKS` at a WCAG contrast of at least 4.5 on it (the last one when none is).
+
+    >>> faded("FFFFFF"), faded("000000")
+    (('FFFFFF', '57606A'), ('B8B8B8', '3D444D'))
+    """
+    rgb = [int(colour[k:k + 2], 16) for k in (0, 2, 4)]
+    back = "".join(f"{round(FADE * c + (1 - FADE) * 255):02X}" for c in rgb)
+    ink = next((i for i in FADED_INKS if contrast(back, i) >= 4.5), FADED_INKS[-1])
+    return back, ink
 
 
 def _step(low: float, high: float) -> float:

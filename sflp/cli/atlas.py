@@ -13,6 +13,7 @@ from sflp.cli.options import (
     lock_options,
     number,
     print_json,
+    terminal_width,
     whole,
 )
 from sflp.errors import ConfigError
@@ -105,34 +106,51 @@ def cmd_atlas(args) -> int:
     if args.json:
         print_json(result.to_dict())
         return 0
-    print(format_atlas(result))
+    print(format_atlas(result, terminal_width()))
     return 0
 
 
-def format_atlas(result) -> str:
-    """The text summary of ``sflp atlas``: the folder, then one line per structure."""
+def format_atlas(result, width: int | None = None) -> str:
+    """The text summary of ``sflp atlas``: the folder, then one entry per structure.  Each line fits
+    ``width`` columns (None: one line an entry); an entry too long for it continues on lines
+    indented further, and only a folder path longer than the width passes it (it is shown whole)."""
+    import textwrap
+    from types import SimpleNamespace
+
     from sflp.charts.about import structure_text
     from sflp.charts.text import fmt_num
 
-    k = len(result.structures)
-    lines = [f"Structure atlas: {k} structure{'s' if k != 1 else ''} in {result.out_dir} "
-             f"({len(result.files)} files, {result.seconds:.1f} s)"]
-    for s in result.structures:
-        from types import SimpleNamespace
+    def fit(text: str, indent: str = "") -> list[str]:
+        if width is None:
+            return [indent + text]
+        return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent + "  ",
+                             break_long_words=False, break_on_hyphens=False)
 
+    def entry(parts: list[str]) -> list[str]:
+        """One line when it fits, else each part on lines of its own, the later ones indented."""
+        one = "; ".join(parts)
+        if width is None or len(one) + 2 <= width:
+            return ["  " + one]
+        return [*fit(parts[0], "  "), *(line for part in parts[1:] for line in fit(part, "    "))]
+
+    k = len(result.structures)
+    lines = fit(f"Structure atlas: {k} structure{'s' if k != 1 else ''} in {result.out_dir} "
+                f"({len(result.files)} files, {result.seconds:.1f} s)")
+    for s in result.structures:
         name = structure_text(SimpleNamespace(**{k: s[k] for k in ("small_blind", "big_blind", "ante", "bb_ante")}))
         grid = s["stacks"]
+        parts = [f"{name}: {grid['count']} stacks {fmt_num(grid['low'])}-{fmt_num(grid['high'])} bb, "
+                 f"{s['breakpoints']} breakpoints"]
         ante = s["ante_path"]
-        n = len(ante["stacks"]) if ante else 0
-        extra = "" if ante is None else (f"; solved {n} of its line's ante paths ({fmt_num(ante['low'])}-"
-                                         f"{fmt_num(ante['high'])} bb) at stack{'s' if n != 1 else ''} "
-                                         + ", ".join(fmt_num(x) for x in ante["stacks"][:4])
-                                         + (", ..." if n > 4 else ""))
+        if ante is not None:
+            n = len(ante["stacks"])
+            parts.append(f"solved {n} of its line's ante paths ({fmt_num(ante['low'])}-{fmt_num(ante['high'])} bb) "
+                         f"at stack{'s' if n != 1 else ''} " + ", ".join(fmt_num(x) for x in ante["stacks"][:4])
+                         + (", ..." if n > 4 else ""))
         if s.get("chart_set"):
-            extra += f"; chart set in {s['chart_set']}"
-        lines.append(f"  {name}: {grid['count']} stacks {fmt_num(grid['low'])}-{fmt_num(grid['high'])} bb, "
-                     f"{s['breakpoints']} breakpoints{extra}")
-    lines.append("Read it with sflp.read_atlas(folder), or pandas / polars / DuckDB on the *.parquet folders.")
+            parts.append(f"chart set in {s['chart_set']}")
+        lines += entry(parts)
+    lines += fit("Read it with sflp.read_atlas(folder), or pandas / polars / DuckDB on the *.parquet folders.")
     return "\n".join(lines)
 
 

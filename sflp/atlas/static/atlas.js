@@ -76,12 +76,13 @@ function renderGrids() {
       const cell = st.cells[p][k], td = $(p + "-" + h), band = D.colours.legend[cell[5]];
       const on = inside(cell[2], x);
       if (on) played += combos(h);
-      td.style.background = "#" + band[0];
-      td.style.color = "#" + band[2];
+      const faded = !on && cell[5] !== NEVER;  // not played at this stack: the band's faded colour and text
+      td.style.background = "#" + band[faded ? 3 : 0];
+      td.style.color = "#" + band[faded ? 4 : 2];
       td.innerHTML = "<span class=\"h\">" + h + "</span><span class=\"f\">" + esc(cell[0])
         + (cell[1] ? "<span class=\"m\">" + cell[1] + "</span>" : "") + "</span>";
       td.classList.toggle("never", cell[5] === NEVER);
-      td.classList.toggle("off", !on && cell[5] !== NEVER);
+      td.classList.toggle("off", faded);
       td.classList.toggle("sel", cur.hand !== null && cur.hand[0] === p && cur.hand[1] === h);
       td.dataset.played = on ? "1" : "0";
       td.setAttribute("aria-label", h + ", " + NAME[p] + (cell[4] === null ? " never" : " up to " + cell[0] + " bb")
@@ -226,7 +227,9 @@ function render() {
   document.body.dataset.structure = String(cur.s);
   renderGrids();
   renderMaps();
-  const hash = "#structure=" + cur.s + "&stack=" + num(x) + (cur.hand ? "&hand=" + cur.hand[0] + ":" + cur.hand[1] : "");
+  $("to-map").textContent = "Map of " + cur.hand[1] + " (" + NAME[cur.hand[0]] + ") \u2193";
+  // n counts the structures from 1, as the picker and the map's rows do
+  const hash = "#n=" + (cur.s + 1) + "&stack=" + num(x) + (cur.hand ? "&hand=" + cur.hand[0] + ":" + cur.hand[1] : "");
   try { history.replaceState(null, "", hash); } catch (e) { /* a file: URL in some browsers */ }
 }
 
@@ -234,12 +237,32 @@ function pick(player, hand) { cur.hand = [player, hand]; render(); }
 
 function readHash() {
   const q = new URLSearchParams(location.hash.slice(1));
-  const s = parseInt(q.get("structure"), 10);
-  if (Number.isInteger(s) && s >= 0 && s < S.length) cur.s = s;
+  const n = whole(q.get("n")), old = whole(q.get("structure"));
+  if (n !== null && n >= 1 && n <= S.length) cur.s = n - 1;
+  else if (n === null && old !== null && old < S.length) cur.s = old;  // an older page's address counted from 0
   const x = parseFloat(q.get("stack"));
   cur.i = nearestIndex(Number.isFinite(x) ? x : 10);
   const hand = (q.get("hand") || "").split(":");
   if (hand.length === 2 && PLAYERS.includes(hand[0]) && hand[1] in IDX) cur.hand = hand;
+  if (cur.hand === null) cur.hand = firstMapped();
+}
+
+function whole(text) { return /^\d+$/.test(text || "") ? parseInt(text, 10) : null; }
+
+// The hand the page opens on when the address names none: in grid order, SB's grid then BB's, the first
+// hand whose map has a boundary inside the plane (a stack threshold inside some structure's range).
+function firstMapped() {
+  for (const p of PLAYERS) {
+    for (let r = 0; r < 13; r++) {
+      for (let c = 0; c < 13; c++) {
+        const k = IDX[handAt(r, c)];
+        if (S.some(st => st.cells[p][k][2].some(iv => iv.some(e => e > st.low + 1e-9 && e < D.high - 1e-9)))) {
+          return [p, handAt(r, c)];
+        }
+      }
+    }
+  }
+  return ["sb", handAt(0, 0)];
 }
 
 function init() {
@@ -250,12 +273,17 @@ function init() {
       + D.total_lines + " stacks (the rest in ante_thresholds.parquet)" : D.lines.length + " stacks") : "");
   const slider = $("ante-slider");
   slider.max = String(S.length - 1);
-  $("structure-pick").innerHTML = S.map((s, k) => "<option value=\"" + k + "\">" + esc(s.label) + "</option>").join("");
+  $("structure-pick").innerHTML = S.map((s, k) => "<option value=\"" + k + "\">" + (k + 1) + ". " + esc(s.label)
+    + "</option>").join("");
   $("stack-slider").max = String(N);
   slider.addEventListener("input", () => { cur.s = +slider.value; render(); });
   $("structure-pick").addEventListener("change", ev => { cur.s = +ev.target.value; render(); });
   $("stack-slider").addEventListener("input", ev => { cur.i = +ev.target.value; render(); });
   PLAYERS.forEach(buildGrid);
+  $("to-map").addEventListener("click", () => {  // one tap from the grids to the map, where it stands below them
+    $("maps").scrollIntoView({block: "start"});
+    $("maps").focus({preventScroll: true});
+  });
   legend();
   readHash();
   render();
