@@ -716,10 +716,12 @@ def _spoken_ev(label: str) -> float | None:
     return None if text == "n/a" else float(text.replace("\u2212", "-"))
 
 
-def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chart_doms):
-    dom = parse_dom(chart_doms["#stack=7.7&mode=freq"])
-    rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == 7.7]
+@pytest.mark.parametrize("stack", [7.7, 10])
+def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chart_doms, stack):
+    dom = parse_dom(chart_doms[f"#stack={stack:g}&mode=freq"])
+    rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == stack]
     verbs = {"sb": "push", "bb": "call"}
+    signed_zeros = []
     for row in rows:
         label = dom.cells[f"{row['player']}-{row['hand']}"]["attrs"]["aria-label"]
         who = f"{row['player'].upper()} {verbs[row['player']]}"
@@ -731,6 +733,14 @@ def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, char
             assert ev is None, label
         else:  # two decimals of the embedded margin (0.0001 bb)
             assert abs(ev - float(row["ev_margin"])) <= 0.005 + 0.00005 + 1e-9, (label, row)
+            # issue 42: the sign says which way the hand goes, also when the digits round to zero
+            # (SB's T7o at 10 bb, -0.0047, reads "−0.00"); only an exact 0 (a mixed hand) has none
+            text, margin = label.rsplit("EV margin ", 1)[1].removesuffix(" bb"), float(row["ev_margin"])
+            assert text[0] == ("+" if margin > 0 else "\u2212" if margin < 0 else "0"), (label, row)
+            if text[1:] == "0.00":
+                signed_zeros.append(row["player"] + "-" + row["hand"])
+    if stack == 10:
+        assert "sb-T7o" in signed_zeros
 
 
 def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, chart_doms):

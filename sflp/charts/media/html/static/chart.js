@@ -46,6 +46,9 @@ function pct(f) { return (f / 10).toFixed(1) + "%"; }
 function spokenPct(f) { return fmt((f / 10).toFixed(1)) + " %"; }
 // "+1.2300" / "\u22120.0454"; a value that rounds to zero is "+0.0000", never "\u22120.0000"
 function signed(x, digits) { const t = Math.abs(x).toFixed(digits); return (x < 0 && +t !== 0 ? "\u2212" : "+") + t; }
+// an EV margin, by the one rule of every medium (sflp.checks.margin_text): its sign always shows, even when the
+// digits round to zero ("+0.00", "\u22120.00": which way the hand goes); only an exact 0 (a tie) has none
+function margin(x, digits) { const t = Math.abs(x).toFixed(digits); return x === 0 ? t : (x < 0 ? "\u2212" : "+") + t; }
 function ivText(list) { return list.length ? list.map(p => fmt(p[0].toFixed(6)) + "\u2013" + fmt(p[1].toFixed(6))).join("; ") : "never"; }
 function combos(k) { const r = Math.floor(k / 13), c = k % 13; return r === c ? 6 : (c > r ? 4 : 12); }
 function cell(player, k) { return $(player + "-" + D.hands[k]); }
@@ -144,14 +147,14 @@ function ariaLabel(player, k) {
       + (mark === "*" ? ", more than one interval" : mark ? ", folded in between, see the note under the grid" : "");
   }
   return i.hand + ", " + who + " " + VERB[player] + " " + spokenPct(i.f) + ", EV margin "
-    + (i.ev === null ? "n/a" : signed(i.ev, 2) + " bb");
+    + (i.ev === null ? "n/a" : margin(i.ev, 2) + " bb");
 }
 
 function infoHtml(player, k) {
   const i = cellInfo(player, k);
   let s = "<div class='hand'>" + i.hand + " <span class='note'>" + NAMES[player] + " at " + fmt(D.stacks[current]) + " bb</span></div>";
   s += "<div>" + VERB[player] + " frequency <b>" + pct(i.f) + "</b>";
-  s += ", EV margin <b>" + (i.ev === null ? "n/a (SB never shoves)" : (i.ev >= 0 ? "+" : "") + i.ev.toFixed(4) + " bb") + "</b></div>";
+  s += ", EV margin <b>" + (i.ev === null ? "n/a (SB never shoves)" : margin(i.ev, 4) + " bb") + "</b></div>";
   if (i.th) {
     s += "<div>threshold label <b>" + i.th[0] + i.th[1] + "</b></div><ul>";
     s += "<li>frequency &gt; 0.5 on: " + ivText(i.th[2]) + " bb</li>";
@@ -170,7 +173,7 @@ function tipHtml(player, k) {
   const i = cellInfo(player, k);
   let s = "<div><b>" + i.hand + "</b> <span class='note'>" + NAMES[player] + " at " + fmt(D.stacks[current]) + " bb</span></div>";
   s += "<div>" + VERB[player] + " <b>" + pct(i.f) + "</b>, EV margin <b>"
-    + (i.ev === null ? "n/a" : signed(i.ev, 4) + " bb") + "</b></div>";
+    + (i.ev === null ? "n/a" : margin(i.ev, 4) + " bb") + "</b></div>";
   if (i.th) s += "<div>" + VERB[player] + " &gt; 50% on " + ivText(i.th[2]) + (i.th[2].length ? " bb" : "") + "</div>";
   return s;
 }
