@@ -645,6 +645,44 @@ def test_browser_no_threshold_label_of_1_to_200_bb_is_clipped(chart_200, chromiu
     assert out["widest"] <= 1
 
 
+# Appended to a copy of chart.html: in frequency mode at every stack of the page, each mixed cell's
+# percentage (the text itself, not its block) against the cell's box.
+FREQ_PROBE = """<script>
+(() => {
+  const out = {labels: [], clipped: [], widest: 0};
+  document.querySelector("input[name=mode][value=freq]").click();
+  for (let i = 0; i < D.stacks.length; i++) {
+    go(i);
+    for (const td of document.querySelectorAll("td[data-k]")) {
+      const f = td.querySelector(".f");
+      if (!f) continue;
+      const box = td.getBoundingClientRect(), range = document.createRange();
+      range.selectNodeContents(f.firstChild);
+      const text = range.getBoundingClientRect();
+      out.labels.push(f.textContent);
+      out.widest = Math.max(out.widest, text.width / box.width);
+      if (text.left < box.left || text.right > box.right || text.top < box.top || text.bottom > box.bottom) {
+        out.clipped.push([D.stacks[i], td.id, f.textContent, text.width - box.width]);
+      }
+    }
+  }
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  out.viewport = [document.documentElement.clientWidth, document.documentElement.clientHeight];
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_browser_no_frequency_label_overflows_its_cell(chart, chromium, tmp_path, size):
+    # issue 42: "71.1%" (and every two-digit percentage: the digits are tabular) overflowed its cell by
+    # about 1 px at 390, 1024 and 1400 px (measured before the fix: 1.0 px at 390, 1.0 at 1400)
+    out = probe(chromium, chart / "chart.html", tmp_path, size, "#stack=10&mode=freq", script=FREQ_PROBE)
+    assert "71.1%" in out["labels"] and all(re.fullmatch(r"\d+\.\d%", t) for t in out["labels"]), out["labels"]
+    assert out["clipped"] == []
+    assert out["widest"] <= 0.96, out["widest"]  # room to spare for a wider fallback font
+
+
 ADDRESSES = [
     ("#stack=7.3", "7.7"), ("#stack=6", "5"), ("#stack=100", "10"), ("#stack=-3", "2"),
     ("#stack=abc", "10"), ("#stack=", "10"), ("#stack=Infinity", "10"), ("#mode=thr", "10"), ("", "10"),
