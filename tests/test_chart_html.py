@@ -426,15 +426,29 @@ PROBE = """<script>
       const r = td.getBoundingClientRect();
       td.dispatchEvent(new MouseEvent("mouseover", {bubbles: true, clientX: r.right - 1, clientY: r.bottom - 1}));
       out.tips.push({id: id, how: "mouse", shown: getComputedStyle(tip).display, rect: view(tip), cell: view(td),
-                     text: tip.textContent, detail: $("detail").textContent});
+                     grid: view($("grid-" + id.slice(0, 2))), text: tip.textContent, detail: $("detail").textContent});
       out.curvesTop.push(curvesTop());
       $("grid-" + id.slice(0, 2)).dispatchEvent(new MouseEvent("mouseleave"));
       td.focus();
       out.tips.push({id: id, how: "focus", shown: getComputedStyle(tip).display, rect: view(tip), cell: view(td),
-                     text: tip.textContent, detail: $("detail").textContent, active: document.activeElement.id});
+                     grid: view($("grid-" + id.slice(0, 2))), text: tip.textContent, detail: $("detail").textContent,
+                     active: document.activeElement.id});
       out.curvesTop.push(curvesTop());
       td.blur();
     }
+  }
+  // every hand's details in the panel: the whole text shows (nothing scrolled away or cut), the curves below it
+  out.details = {hidden: [], overlap: [], longest: 0, count: 0};
+  for (const p of ["sb", "bb"]) for (let k = 0; k < 169; k++) {
+    show(p, k);
+    const det = $("detail"), items = det.querySelectorAll("li"), box = view(det);
+    const last = items.length ? view(items[items.length - 1]) : box;
+    out.details.count++;
+    out.details.longest = Math.max(out.details.longest, box.bottom - box.top);
+    if (det.scrollHeight > det.clientHeight + 1 || det.scrollWidth > det.clientWidth + 1 || last.bottom > box.bottom) {
+      out.details.hidden.push(p + "-" + D.hands[k]);
+    }
+    if (view($("fig-value")).top < box.bottom) out.details.overlap.push(p + "-" + D.hands[k]);
   }
   window.scrollTo(0, 0);
   document.querySelector("input[name=mode][value=freq]").click();
@@ -561,11 +575,70 @@ def test_layout_keeps_the_tooltip_on_screen_below_1200_px_and_the_panel_beside_t
         assert tip["text"].startswith(tip["id"][3:] + " "), tip  # the hand's details
         assert 0 <= rect["left"] < rect["right"] <= width and 0 <= rect["top"] < rect["bottom"] <= height, tip
         assert not _overlap(rect, tip["cell"]), tip  # and it does not hide the cell it describes
+        if width < 700:  # issue 42: nor, on a phone, the grid being read (it covered BB's rows 5-2)
+            assert not _overlap(rect, tip["grid"]), tip
         if tip["how"] == "focus":  # focus shows the details like pointing does
             assert tip["active"] == tip["id"]
         # the tooltip is short (hand, frequency, EV margin, where it is played), not the panel's full text
         assert len(tip["text"]) < len(tip["detail"]) and rect["bottom"] - rect["top"] <= 80, tip
     assert len(set(out["curvesTop"])) == 1, out["curvesTop"]
+
+
+def test_layout_detail_panel_shows_every_hands_whole_interval_list(layout):
+    _, out = layout
+    # issue 42: the panel had a fixed height and cut the interval list mid-line (43s of the 1-10 bb set needs
+    # about twice that height at 1400 px; 28 hands were cut there, 14 at 390 px); now it grows to its text
+    details = out["details"]
+    assert details["count"] == 2 * 169
+    assert details["hidden"] == [] and details["overlap"] == []
+    assert details["longest"] > 164 + 40  # some hand's list is longer than the panel's six lines
+
+
+# Appended to a copy of chart.html: the page scrolled so that a grid's top stands at every 40 px from 240 px above
+# the viewport to 120 px above its bottom; at each, a cell of the top, middle and bottom rows on screen touched
+# (a mouseover at its centre, as a tap gives); the tooltip's, the cell's and the grid's boxes in the viewport.
+SWEEP_PROBE = """<script>
+(() => {
+  const view = el => {
+    const r = el.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+  };
+  const out = {tips: []}, vh = document.documentElement.clientHeight, tip = document.getElementById("tip");
+  for (const p of ["sb", "bb"]) {
+    const grid = document.getElementById("grid-" + p);
+    for (let top = -240; top <= vh - 120; top += 40) {
+      window.scrollBy(0, grid.getBoundingClientRect().top - top);
+      for (const hand of ["AKs", "A5s", "K5o", "32o", "A2s", "22"]) {
+        const td = document.getElementById(p + "-" + hand), r = td.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > vh) continue;
+        td.dispatchEvent(new MouseEvent("mouseover", {bubbles: true, clientX: (r.left + r.right) / 2,
+                                                      clientY: (r.top + r.bottom) / 2}));
+        out.tips.push({id: td.id, top: top, shown: getComputedStyle(tip).display, rect: view(tip), cell: view(td),
+                       grid: view(grid)});
+        grid.dispatchEvent(new MouseEvent("mouseleave"));
+      }
+    }
+  }
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  out.viewport = [document.documentElement.clientWidth, vh];
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (390, 667)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_phone_tooltip_never_covers_the_grid_being_read(chart, chromium, tmp_path, size):
+    # issue 42: on a phone the tooltip docked at the bottom edge whenever the touched hand was in the upper half
+    # of the screen, and covered BB's rows 5-2 below it; it now stands just below or just above the grid
+    # (measured before the fix: 4 of the 251 touches at 390x844 and 26 of the 172 at 390x667 covered part of it)
+    width, height = size
+    out = probe(chromium, chart / "chart.html", tmp_path, size, "#stack=10", script=SWEEP_PROBE)
+    assert len(out["tips"]) > 50
+    for tip in out["tips"]:
+        rect = tip["rect"]
+        assert tip["shown"] == "block", tip
+        assert 0 <= rect["top"] < rect["bottom"] <= height and 0 <= rect["left"] < rect["right"] <= width, tip
+        assert not _overlap(rect, tip["grid"]), tip
 
 
 def test_layout_keys_and_typed_stack(layout):

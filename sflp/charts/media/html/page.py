@@ -22,12 +22,13 @@ in the page as one JSON block and a few hundred lines of plain JavaScript draw e
   black or white by WCAG contrast (:meth:`sflp.charts.scale.ChartScale.ink`); the stats bar gives
   SB's value and the push / call percentages at the stack;
 * for the hand under the pointer, tapped or focused: its frequency and EV margin at the stack and
-  its exact stack intervals from the thresholds (frequency > 0.5 and > 0), in the detail panel (of
-  a fixed height, so the curves below never move).  Below 1200 px, where the panel is under the
-  grids, a short tooltip (hand, frequency, EV margin, the > 0.5 intervals) is kept inside the
-  viewport (below 700 px wide it spans the width and docks at the bottom, or the top when the hand
-  is in the lower half); from 1200 px the panel beside the grids shows the hand and there is no
-  tooltip;
+  its exact stack intervals from the thresholds (frequency > 0.5 and > 0), in the detail panel (at
+  least a hand's six lines high, so for most hands the curves below never move; a longer list shows
+  whole, wrapped).  Below 1200 px, where the panel is under the grids, a short tooltip (hand,
+  frequency, EV margin, the > 0.5 intervals) is kept inside the viewport (below 700 px wide it
+  spans the width and stands just below or just above the grid being read, whichever fits nearer
+  the hand; at the top or bottom edge away from the hand only when neither fits); from 1200 px the
+  panel beside the grids shows the hand and there is no tooltip;
 * the **value-by-stack curve** and the push / call percentages, drawn as inline SVG that scales
   to its column, with a marker at the current stack (click the curve to jump there).  A curve is a
   line only over at least 12 stacks none more than 1 bb apart; fewer or sparser stacks are drawn as

@@ -180,23 +180,31 @@ function tipHtml(player, k) {
 
 // ---------------------------------------------------------------- tooltip
 
+let tipPlayer = "sb";  // the grid the tooltip describes a hand of: placeTip keeps the tooltip off it on a phone
 function pointRect(ev) { return {left: ev.clientX, right: ev.clientX, top: ev.clientY, bottom: ev.clientY}; }
 function tip(player, k, anchor) {
   if (window.matchMedia(BESIDE).matches) return;  // the detail panel beside the grids shows the hand
+  tipPlayer = player;
   const t = $("tip"); t.innerHTML = tipHtml(player, k); t.style.display = "block"; placeTip(anchor);
 }
 function hideTip() { $("tip").style.display = "none"; }
 
 // Place the tooltip inside the viewport, off the anchor (the pointer or the focused cell): below
 // and right of it, else above; clamped to 4 px from each edge. Below DOCK_BELOW px it spans the
-// width and docks at the bottom, or at the top when the anchor is in the lower half.
+// width and stands off the grid being read (issue 42: docked at the bottom it covered BB's rows 5-2):
+// just below the grid or just above it, whichever fits in the viewport nearer the anchor; when neither
+// fits (a grid taller than the viewport), at the top or bottom edge away from the anchor.
 function placeTip(a) {
   const t = $("tip"), vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
   t.style.maxHeight = (vh - 8) + "px";
   if (vw < DOCK_BELOW) {
     t.style.left = "8px"; t.style.width = (vw - 16) + "px"; t.style.maxWidth = "none";
-    const h = t.offsetHeight;
-    t.style.top = ((a.top + a.bottom) / 2 > vh / 2 ? 8 : Math.max(4, vh - h - 8)) + "px";
+    const h = t.offsetHeight, g = $("grid-" + tipPlayer).getBoundingClientRect(), mid = (a.top + a.bottom) / 2;
+    const spots = [];
+    if (g.bottom + 8 + h <= vh - 4) spots.push([Math.max(4, g.bottom + 8), Math.abs(g.bottom - mid)]);
+    if (g.top - 8 - h >= 4) spots.push([Math.min(vh - h - 4, g.top - 8 - h), Math.abs(mid - g.top)]);
+    spots.sort((x, y) => x[1] - y[1]);
+    t.style.top = (spots.length ? spots[0][0] : mid > vh / 2 ? 8 : Math.max(4, vh - h - 8)) + "px";
     return;
   }
   t.style.width = ""; t.style.maxWidth = "";
