@@ -138,6 +138,29 @@ def number_text(value, spec: str, digits: int = 6) -> str:
     return text
 
 
+def margin_text(value, spec: str, digits: int = 6) -> str:
+    """An EV margin (bb) in the fixed-point format ``spec``, by the one rule of every medium that
+    prints margins (the terminal grids, the HTML page's ``margin()``, the workbook's
+    ``+0.000;-0.000;0.000``, the notebook views): the sign says which way the hand goes, so it
+    always shows on a margin that is not zero, even when its digits round to zero (``+0.00``,
+    ``-0.00``: issue 42, ``sflp solve --stack 10`` printed T7o's -0.0047 as ``0.00``); a margin of
+    exactly 0 (a tie: either action is best) prints ``0.00``, without a sign.  Otherwise as
+    :func:`number_text` (whose rule, no sign on a number that rounds to zero, is for every other
+    number).  ``spec`` carries the ``+`` (``"+.2f"``, ``">+6.2f"``).
+
+    >>> [margin_text(v, "+.2f") for v in (0.0047, -0.0047, 0.0, -0.0, 1.234, -0.006)]
+    ['+0.00', '-0.00', '0.00', '0.00', '+1.23', '-0.01']
+    >>> margin_text(-0.04, ">+6.1f"), margin_text(0.04, ">+6.1f"), margin_text(3e25, "+.2f", 3)
+    ('  -0.0', '  +0.0', '+3e+25')
+    """
+    value = float(value)
+    if value == 0:
+        return format(0.0, spec.replace("+", "").replace("-", ""))
+    if not math.isfinite(value) or abs(value) >= SHORT_ABOVE:
+        return number_text(value, spec, digits)
+    return format(value, spec)  # Python keeps the sign of a value that rounds to zero: -0.00
+
+
 def real(name: str, value, *, low: float | None = None, positive: bool = False) -> float:
     """``value`` as a finite float, else sflp's error naming ``name``.
 

@@ -426,15 +426,29 @@ PROBE = """<script>
       const r = td.getBoundingClientRect();
       td.dispatchEvent(new MouseEvent("mouseover", {bubbles: true, clientX: r.right - 1, clientY: r.bottom - 1}));
       out.tips.push({id: id, how: "mouse", shown: getComputedStyle(tip).display, rect: view(tip), cell: view(td),
-                     text: tip.textContent, detail: $("detail").textContent});
+                     grid: view($("grid-" + id.slice(0, 2))), text: tip.textContent, detail: $("detail").textContent});
       out.curvesTop.push(curvesTop());
       $("grid-" + id.slice(0, 2)).dispatchEvent(new MouseEvent("mouseleave"));
       td.focus();
       out.tips.push({id: id, how: "focus", shown: getComputedStyle(tip).display, rect: view(tip), cell: view(td),
-                     text: tip.textContent, detail: $("detail").textContent, active: document.activeElement.id});
+                     grid: view($("grid-" + id.slice(0, 2))), text: tip.textContent, detail: $("detail").textContent,
+                     active: document.activeElement.id});
       out.curvesTop.push(curvesTop());
       td.blur();
     }
+  }
+  // every hand's details in the panel: the whole text shows (nothing scrolled away or cut), the curves below it
+  out.details = {hidden: [], overlap: [], longest: 0, count: 0};
+  for (const p of ["sb", "bb"]) for (let k = 0; k < 169; k++) {
+    show(p, k);
+    const det = $("detail"), items = det.querySelectorAll("li"), box = view(det);
+    const last = items.length ? view(items[items.length - 1]) : box;
+    out.details.count++;
+    out.details.longest = Math.max(out.details.longest, box.bottom - box.top);
+    if (det.scrollHeight > det.clientHeight + 1 || det.scrollWidth > det.clientWidth + 1 || last.bottom > box.bottom) {
+      out.details.hidden.push(p + "-" + D.hands[k]);
+    }
+    if (view($("fig-value")).top < box.bottom) out.details.overlap.push(p + "-" + D.hands[k]);
   }
   window.scrollTo(0, 0);
   document.querySelector("input[name=mode][value=freq]").click();
@@ -561,11 +575,70 @@ def test_layout_keeps_the_tooltip_on_screen_below_1200_px_and_the_panel_beside_t
         assert tip["text"].startswith(tip["id"][3:] + " "), tip  # the hand's details
         assert 0 <= rect["left"] < rect["right"] <= width and 0 <= rect["top"] < rect["bottom"] <= height, tip
         assert not _overlap(rect, tip["cell"]), tip  # and it does not hide the cell it describes
+        if width < 700:  # issue 42: nor, on a phone, the grid being read (it covered BB's rows 5-2)
+            assert not _overlap(rect, tip["grid"]), tip
         if tip["how"] == "focus":  # focus shows the details like pointing does
             assert tip["active"] == tip["id"]
         # the tooltip is short (hand, frequency, EV margin, where it is played), not the panel's full text
         assert len(tip["text"]) < len(tip["detail"]) and rect["bottom"] - rect["top"] <= 80, tip
     assert len(set(out["curvesTop"])) == 1, out["curvesTop"]
+
+
+def test_layout_detail_panel_shows_every_hands_whole_interval_list(layout):
+    _, out = layout
+    # issue 42: the panel had a fixed height and cut the interval list mid-line (43s of the 1-10 bb set needs
+    # about twice that height at 1400 px; 28 hands were cut there, 14 at 390 px); now it grows to its text
+    details = out["details"]
+    assert details["count"] == 2 * 169
+    assert details["hidden"] == [] and details["overlap"] == []
+    assert details["longest"] > 164 + 40  # some hand's list is longer than the panel's six lines
+
+
+# Appended to a copy of chart.html: the page scrolled so that a grid's top stands at every 40 px from 240 px above
+# the viewport to 120 px above its bottom; at each, a cell of the top, middle and bottom rows on screen touched
+# (a mouseover at its centre, as a tap gives); the tooltip's, the cell's and the grid's boxes in the viewport.
+SWEEP_PROBE = """<script>
+(() => {
+  const view = el => {
+    const r = el.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+  };
+  const out = {tips: []}, vh = document.documentElement.clientHeight, tip = document.getElementById("tip");
+  for (const p of ["sb", "bb"]) {
+    const grid = document.getElementById("grid-" + p);
+    for (let top = -240; top <= vh - 120; top += 40) {
+      window.scrollBy(0, grid.getBoundingClientRect().top - top);
+      for (const hand of ["AKs", "A5s", "K5o", "32o", "A2s", "22"]) {
+        const td = document.getElementById(p + "-" + hand), r = td.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > vh) continue;
+        td.dispatchEvent(new MouseEvent("mouseover", {bubbles: true, clientX: (r.left + r.right) / 2,
+                                                      clientY: (r.top + r.bottom) / 2}));
+        out.tips.push({id: td.id, top: top, shown: getComputedStyle(tip).display, rect: view(tip), cell: view(td),
+                       grid: view(grid)});
+        grid.dispatchEvent(new MouseEvent("mouseleave"));
+      }
+    }
+  }
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  out.viewport = [document.documentElement.clientWidth, vh];
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (390, 667)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_phone_tooltip_never_covers_the_grid_being_read(chart, chromium, tmp_path, size):
+    # issue 42: on a phone the tooltip docked at the bottom edge whenever the touched hand was in the upper half
+    # of the screen, and covered BB's rows 5-2 below it; it now stands just below or just above the grid
+    # (measured before the fix: 4 of the 251 touches at 390x844 and 26 of the 172 at 390x667 covered part of it)
+    width, height = size
+    out = probe(chromium, chart / "chart.html", tmp_path, size, "#stack=10", script=SWEEP_PROBE)
+    assert len(out["tips"]) > 50
+    for tip in out["tips"]:
+        rect = tip["rect"]
+        assert tip["shown"] == "block", tip
+        assert 0 <= rect["top"] < rect["bottom"] <= height and 0 <= rect["left"] < rect["right"] <= width, tip
+        assert not _overlap(rect, tip["grid"]), tip
 
 
 def test_layout_keys_and_typed_stack(layout):
@@ -645,6 +718,44 @@ def test_browser_no_threshold_label_of_1_to_200_bb_is_clipped(chart_200, chromiu
     assert out["widest"] <= 1
 
 
+# Appended to a copy of chart.html: in frequency mode at every stack of the page, each mixed cell's
+# percentage (the text itself, not its block) against the cell's box.
+FREQ_PROBE = """<script>
+(() => {
+  const out = {labels: [], clipped: [], widest: 0};
+  document.querySelector("input[name=mode][value=freq]").click();
+  for (let i = 0; i < D.stacks.length; i++) {
+    go(i);
+    for (const td of document.querySelectorAll("td[data-k]")) {
+      const f = td.querySelector(".f");
+      if (!f) continue;
+      const box = td.getBoundingClientRect(), range = document.createRange();
+      range.selectNodeContents(f.firstChild);
+      const text = range.getBoundingClientRect();
+      out.labels.push(f.textContent);
+      out.widest = Math.max(out.widest, text.width / box.width);
+      if (text.left < box.left || text.right > box.right || text.top < box.top || text.bottom > box.bottom) {
+        out.clipped.push([D.stacks[i], td.id, f.textContent, text.width - box.width]);
+      }
+    }
+  }
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  out.viewport = [document.documentElement.clientWidth, document.documentElement.clientHeight];
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_browser_no_frequency_label_overflows_its_cell(chart, chromium, tmp_path, size):
+    # issue 42: "71.1%" (and every two-digit percentage: the digits are tabular) overflowed its cell by
+    # about 1 px at 390, 1024 and 1400 px (measured before the fix: 1.0 px at 390, 1.0 at 1400)
+    out = probe(chromium, chart / "chart.html", tmp_path, size, "#stack=10&mode=freq", script=FREQ_PROBE)
+    assert "71.1%" in out["labels"] and all(re.fullmatch(r"\d+\.\d%", t) for t in out["labels"]), out["labels"]
+    assert out["clipped"] == []
+    assert out["widest"] <= 0.96, out["widest"]  # room to spare for a wider fallback font
+
+
 ADDRESSES = [
     ("#stack=7.3", "7.7"), ("#stack=6", "5"), ("#stack=100", "10"), ("#stack=-3", "2"),
     ("#stack=abc", "10"), ("#stack=", "10"), ("#stack=Infinity", "10"), ("#mode=thr", "10"), ("", "10"),
@@ -716,10 +827,12 @@ def _spoken_ev(label: str) -> float | None:
     return None if text == "n/a" else float(text.replace("\u2212", "-"))
 
 
-def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chart_doms):
-    dom = parse_dom(chart_doms["#stack=7.7&mode=freq"])
-    rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == 7.7]
+@pytest.mark.parametrize("stack", [7.7, 10])
+def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, chart_doms, stack):
+    dom = parse_dom(chart_doms[f"#stack={stack:g}&mode=freq"])
+    rows = [r for r in read_csv(chart / "ranges.csv") if float(r["stack"]) == stack]
     verbs = {"sb": "push", "bb": "call"}
+    signed_zeros = []
     for row in rows:
         label = dom.cells[f"{row['player']}-{row['hand']}"]["attrs"]["aria-label"]
         who = f"{row['player'].upper()} {verbs[row['player']]}"
@@ -731,6 +844,14 @@ def test_browser_cells_have_screen_reader_labels_matching_ranges_csv(chart, char
             assert ev is None, label
         else:  # two decimals of the embedded margin (0.0001 bb)
             assert abs(ev - float(row["ev_margin"])) <= 0.005 + 0.00005 + 1e-9, (label, row)
+            # issue 42: the sign says which way the hand goes, also when the digits round to zero
+            # (SB's T7o at 10 bb, -0.0047, reads "−0.00"); only an exact 0 (a mixed hand) has none
+            text, margin = label.rsplit("EV margin ", 1)[1].removesuffix(" bb"), float(row["ev_margin"])
+            assert text[0] == ("+" if margin > 0 else "\u2212" if margin < 0 else "0"), (label, row)
+            if text[1:] == "0.00":
+                signed_zeros.append(row["player"] + "-" + row["hand"])
+    if stack == 10:
+        assert "sb-T7o" in signed_zeros
 
 
 def test_browser_cells_have_screen_reader_labels_matching_thresholds_csv(chart, chart_doms):

@@ -354,3 +354,27 @@ def test_value_picture_of_100000_stacks_stays_small():
     ys = sorted(y for _, y in curves[0].points)  # y points down: the spike is the smallest y,
     assert ys[1] - ys[0] > 0.5 * (ys[-1] - ys[0])  # far above the rest of the curve
     assert len(svg_bytes(drawing)) < 500_000
+
+
+def test_frequency_labels_fit_their_cells_in_the_drawn_media():
+    """Issue 42: frequency labels overflowed their cells (in chart.html, tests/test_chart_html.py).  In
+    the drawn media (range pictures, the single-stack PDF page on both papers) every percentage, in
+    a grid cell or a legend swatch, is at most its box's width less half a point of paper either
+    side, by the advance widths every writer places text with (text_width, DejaVu Sans)."""
+    from sflp.charts.frames import ranges_frame
+    from sflp.charts.media.draw import Rect, Text
+    from sflp.charts.media.pdf.page import chart_pages
+    from sflp.charts.media.pictures.plots import range_picture
+    from sflp.core.game import GameConfig
+    from sflp.solving.solver import solve_many
+
+    ranges = ranges_frame(solve_many([10], GameConfig(stack=10)))
+    pages = [chart_pages(None, 10, 10, "SB 0.5 / BB 1", ranges=ranges, stack=10, paper=p)[0] for p in ("a4", "letter")]
+    drawings = [range_picture(ranges, 10, "SB 0.5 / BB 1"), *pages]
+    for d in drawings:
+        boxes = [it for it in d.items if isinstance(it, Rect) and it.fill and it.w < 60 and it.h < 60]
+        labels = [it for it in d.items if isinstance(it, Text) and re.fullmatch(r"\d+%", it.text)]
+        assert "71%" in {t.text for t in labels}  # SB's 43s at 10 bb, 71.07 %
+        for t in labels:
+            box = next(b for b in boxes if b.x <= t.x <= b.x + b.w and b.y <= t.y <= b.y + b.h)
+            assert text_width(t.text, t.size, t.weight) <= box.w - 1.0 + 1e-9, (t, box)

@@ -526,7 +526,7 @@ def test_sc_sheet_stores_a_stated_cap_for_unbounded_and_reads_without_hashes(ful
     sc = {r["hand"]: r["sc_number"] for r in read_csv(full_set / "thresholds.csv") if r["player"] == "sb"}
     finite = [float(v) for v in sc.values() if v not in ("", "inf")]
     aa = ws.cell(xlsx_cells.GRID_TOP, xlsx_cells.GRID_LEFT)
-    assert sc["AA"] == "inf" and aa.data_type == "n" and shown(aa.value, aa.number_format) == "∞"
+    assert sc["AA"] == "inf" and aa.data_type == "n" and shown(aa.value, aa.number_format) == "AA ∞"
     cap = aa.value
     assert cap >= 10 * max(finite) and math.log10(cap) == int(math.log10(cap))  # a power of ten
     notes = " ".join(str(ws.cell(r, 1).value or "") for r in range(xlsx_cells.GRID_TOP + 13, ws.max_row + 1))
@@ -552,6 +552,29 @@ def test_sc_sheet_stores_a_stated_cap_for_unbounded_and_reads_without_hashes(ful
     for hand, cell in hands.items():
         expected = "∞" if sc[hand] == "inf" else "-" if sc[hand] == "" else f"{float(sc[hand]):.6f}"
         assert shown(cell.value, cell.number_format) == expected, hand
+
+
+def test_sc_sheet_names_every_hand_and_repeats_its_rank_letters_on_every_page(full_set, full_book):
+    """Issue 42: the SC numbers sheet printed bare numbers ("277.8") where every other grid prints
+    the hand's name.  Each grid cell now reads as the hand, the HoldemResources orientation written
+    out in tests/chart_files.grid_hand, and its number from thresholds.csv, in the threshold sheets'
+    font size; the rank letters above and left of the grid are the sheet's print titles."""
+    from tests.chart_files import grid_hand, read_csv
+
+    ws = full_book["SC numbers"]
+    sc = {r["hand"]: r["sc_number"] for r in read_csv(full_set / "thresholds.csv") if r["player"] == "sb"}
+    top, left = xlsx_cells.GRID_TOP, xlsx_cells.GRID_LEFT
+    for r in range(13):
+        for c in range(13):
+            hand, cell = grid_hand(r, c), ws.cell(top + r, left + c)
+            number = "∞" if sc[hand] == "inf" else "-" if sc[hand] == "" else f"{float(sc[hand]):.1f}"
+            assert cell.data_type == "n" and shown(cell.value, cell.number_format) == f"{hand} {number}", hand
+            same = full_book["SB push"].cell(top + r, left + c).font.sz
+            assert cell.font.sz == xlsx_cells.THRESHOLD_FONT_SIZE == same
+    assert shown(ws.cell(top, left + 1).value, ws.cell(top, left + 1).number_format) == "AKs 277.8"  # published
+    assert [ws.cell(top - 1, left + k).value for k in range(13)] == list("AKQJT98765432")
+    assert [ws.cell(top + k, left - 1).value for k in range(13)] == list("AKQJT98765432")
+    assert ws.print_title_rows == f"${top - 1}:${top - 1}" and ws.print_title_cols == "$A:$A"
 
 
 def _chart_series_colours(path: Path) -> list[dict[str, object]]:

@@ -88,3 +88,19 @@ def test_the_threshold_pages_print_every_hand_with_its_label(printed):
         assert len({hand for row in grid for hand in row[1::2]}) == len(CLASS_NAMES) == 169
         if sheet == "SB push":
             assert grid[0][1:3] == ["AA", "12+"]  # AA is pushed up to the top of the 1-12 bb range
+
+
+def test_the_sc_page_prints_every_hand_with_its_number(printed):
+    """Issue 42: the SC numbers page printed bare numbers.  Each grid row prints its rank, then 13
+    cells of a hand name and its SC number ("AKs 277.8", "AA ∞"), in the HoldemResources order."""
+    from tests.chart_files import grid_hand
+
+    _, pages = printed
+    page = next(page for page in pages if page.strip().startswith("SC numbers"))
+    rows = [line.split() for line in page.splitlines() if line.split()[:1] and line.split()[0] in "AKQJT98765432"]
+    grid = [row for row in rows if len(row) == 27]  # a rank, then 13 (hand, number) pairs
+    assert [row[0] for row in grid] == list("AKQJT98765432")
+    for r, row in enumerate(grid):
+        assert row[1::2] == [grid_hand(r, c) for c in range(13)], row
+        assert all(re.fullmatch(r"\d+\.\d|∞|-", cell) for cell in row[2::2]), row
+    assert grid[0][1:5] == ["AA", "∞", "AKs", "277.8"]  # the published SC number of AKs

@@ -15,6 +15,15 @@ from sflp.cli import main
 RANKS = list("AKQJT98765432")
 NEGATIVE_ZERO = re.compile(r"(?<![\d.])[-\u2212]0\.0+(?![0-9])")
 """``-0.00``, ``-0.000000000``, ``−0.00``: a minus sign on a number that prints as zero."""
+MARGIN_ROW = re.compile(r"[AKQJT98765432](\s+([+-]\d+(\.\d+)?|=?0(\.0+)?|\.))+\s*")
+"""A row of a 13x13 grid of EV margins: its rank, then 13 signed numbers, exact zeros and dots."""
+
+
+def without_margins(out: str) -> str:
+    """``out`` without its grids of EV margins and their note: there a margin that rounds to zero
+    keeps its sign (``-0.00``, issue 42), the one place a minus may stand on a zero."""
+    return "\n".join(line for line in out.splitlines()
+                     if not MARGIN_ROW.fullmatch(line) and "rounds to 0, the sign kept" not in line)
 
 
 def run(capsys, monkeypatch, columns, *argv):
@@ -62,7 +71,7 @@ def test_every_line_fits_80_columns(capsys, monkeypatch, tmp_path, name):
     out = run(capsys, monkeypatch, 80, *commands(tmp_path)[name])
     long = [line for line in out.splitlines() if visible_width(line) > 80]
     assert not long, long[:3]
-    assert not NEGATIVE_ZERO.search(out), NEGATIVE_ZERO.search(out)
+    assert not NEGATIVE_ZERO.search(without_margins(out)), NEGATIVE_ZERO.search(without_margins(out))
 
 
 def test_atlas_summary_fits_80_columns_and_says_what_the_wide_one_says():
@@ -136,23 +145,59 @@ def test_compact_cells_keep_every_margin_to_the_precision_that_fits():
     from sflp.charts.media.terminal import signed_cells
 
     assert signed_cells([3.4849, -2.891, 0.0], 80) == (["+3.48", "-2.89", "0.00"], 5)
-    assert signed_cells([48.12, -0.04], 80) == (["+48.1", "0.0"], 5)
+    assert signed_cells([48.12, -0.04], 80) == (["+48.1", "-0.0"], 5)  # the sign stays (issue 42)
     assert signed_cells([137.4, -0.6], 80) == (["+137", "-1"], 5)
-    assert signed_cells([48.12, -0.004], 92) == (["+48.12", "0.00"], 6)
+    assert signed_cells([48.12, -0.004, 0.004], 92) == (["+48.12", "-0.00", "+0.00"], 6)
 
 
 def test_negative_zero_never_prints(capsys, monkeypatch):
-    """Issue 32: exploit printed -0.00 (J2o's margin against BB's 30 % at 10 bb is about -0.003),
-    verify -0.000000000.  A number that rounds to zero prints without a sign."""
+    """Issue 32: verify printed -0.000000000.  A number that rounds to zero prints without a sign,
+    except an EV margin, whose sign says which way the hand goes (issue 42, the next test)."""
     from sflp.checks import number_text
 
     assert [number_text(v, "+.2f") for v in (-0.004, 0.004, 0.0, -0.0)] == ["0.00"] * 4
     assert number_text(-1e-12, ">24.9f") == " " * 13 + "0.000000000"
     assert number_text(-0.005, "+.2f") == "-0.01" and number_text(0.006, "+.2f") == "+0.01"
     out = run(capsys, monkeypatch, 80, "exploit", "--stack", "10", "--bb", "30%")
-    margins = grid_after(out.splitlines(), "SB EV margin")
-    j2o = margins[RANKS.index("2")][RANKS.index("J")]
-    assert j2o == "0.00" and not NEGATIVE_ZERO.search(out)
+    assert not NEGATIVE_ZERO.search(without_margins(out))
+
+
+def _zeros(grid: list[list[str]], margins) -> list[tuple[str, str, float]]:
+    """(hand, cell text, margin) of every cell of a margin grid that prints as zero."""
+    from sflp.core.cards import CLASS_NAMES
+
+    return [(CLASS_NAMES[13 * r + c], grid[r][c], float(margins[13 * r + c]))
+            for r in range(13) for c in range(13) if grid[r][c].lstrip("+-=") == "0.00"]
+
+
+@pytest.mark.parametrize("columns", [80, 200])
+def test_a_margin_that_rounds_to_zero_keeps_its_sign(capsys, monkeypatch, columns):
+    """Issue 42: unsigned " 0.00" margins hid which way a hand goes: `sflp solve --stack 10` printed
+    SB's T7o (EV(shove) - EV(fold) = -0.0047 bb: folded) and `sflp exploit --stack 10 --bb 30%`
+    printed 84o (+0.0047: pushed) as 0.00, like the exact ties.  Now every margin that is not zero
+    shows its sign, the sign of the solver's margin; only an exact 0 (a mixed hand, indifferent)
+    prints 0.00 (in exploit, =0.00), and a note under the grids says so."""
+    import sflp
+    from sflp.core.cards import CLASS_NAMES
+    from sflp.study.exploit import exploit
+    from sflp.study.strategy import load_strategy
+
+    solution = sflp.solve(sflp.GameConfig(stack=10))
+    out = run(capsys, monkeypatch, columns, "solve", "--stack", "10")
+    lines = [line[:92] for line in out.splitlines()]  # SB's grid (at 200 columns BB's stands beside it)
+    zeros = _zeros(grid_after(lines, "SB EV margin"), solution.sb_ev)
+    assert ("T7o", "-0.00", solution.sb_ev[CLASS_NAMES.index("T7o")]) in zeros
+    assert ("43s", "0.00", 0.0) in zeros  # mixed at 10 bb: indifferent, an exact 0
+    for hand, text, margin in zeros:
+        assert text == ("0.00" if margin == 0 else "+0.00" if margin > 0 else "-0.00"), (hand, text, margin)
+    assert "(0.00: exactly 0; +0.00/-0.00: rounds to 0, the sign kept)" in out
+    out = run(capsys, monkeypatch, columns, "exploit", "--stack", "10", "--bb", "30%")
+    report = exploit(sflp.GameConfig(stack=10), load_strategy("30%", "bb"))
+    zeros = _zeros(grid_after(out.splitlines(), "SB EV margin"), report.margins_exact)
+    assert {hand: text for hand, text, _ in zeros if hand in ("84o", "J2o")} == {"84o": "+0.00", "J2o": "-0.00"}
+    for hand, text, margin in zeros:
+        assert text == ("=0.00" if margin == 0 else "+0.00" if margin > 0 else "-0.00"), (hand, text, margin)
+    assert "=0.00: exactly 0; +0.00/-0.00: rounds to 0, the sign kept" in out
 
 
 def test_sc_shows_infinity_like_the_other_media(capsys, monkeypatch):

@@ -22,6 +22,7 @@ import html as _html
 from collections.abc import Sequence
 
 from sflp.charts.colors import ev_colour, frequency_colour, text_colour
+from sflp.checks import margin_text
 from sflp.core.cards import CLASS_NAMES, GRID_RANKS
 
 _TABLE = "border-collapse:collapse;font-family:monospace;font-size:13px;line-height:1.2;margin:2px"
@@ -62,7 +63,7 @@ def frequency_grid(freqs: Sequence[float], player: str, caption: str = "",
         seconds.append(f"{100 * f:.0f}%" if 1e-9 < f < 1 - 1e-9 else "")
         title = f"{CLASS_NAMES[k]}: {100 * f:.4g}%"
         if evs is not None and evs[k] == evs[k]:  # not NaN
-            title += f", EV margin {float(evs[k]):+.4f} bb"
+            title += f", EV margin {margin_text(evs[k], '+.4f')} bb"  # the sign kept (issue 42)
         titles.append(title)
     colours = [frequency_colour(float(f), player) for f in freqs]
     return html_grid(CLASS_NAMES, colours, seconds, titles, caption)

@@ -36,6 +36,7 @@ from pathlib import Path
 from sflp.charts.colors import ev_colour, frequency_colour
 from sflp.charts.media.draw import Drawing, pdf_bytes, png_bytes, svg_bytes
 from sflp.charts.scale import MARK_GAP, MARK_SEVERAL, chart_scale, footnotes
+from sflp.checks import margin_text
 from sflp.core.cards import CLASS_NAMES
 from sflp.core.ranges import format_range
 from sflp.errors import ConfigError
@@ -141,9 +142,9 @@ def exploit_html(report) -> str:
     for k, name in enumerate(CLASS_NAMES):
         if report.level == "class":
             m = report.margins_exact[k]
-            seconds.append("." if m is None else "=" if m == 0 else f"{float(m):+.2f}")
+            seconds.append("." if m is None else "=" if m == 0 else margin_text(m, "+.2f"))
             titles.append(f"{name}: {verb} {100 * hero_freq[k]:.0f}%, EV({verb}) - EV(fold) = "
-                          + ("unreached" if m is None else f"{float(m):+.6f} bb"))
+                          + ("unreached" if m is None else f"{margin_text(m, '+.6f')} bb"))
         else:
             seconds.append(f"{100 * hero_freq[k]:.0f}%" if 0 < hero_freq[k] < 1 else "")
             titles.append(f"{name}: {100 * hero_freq[k]:.1f}% of combos {verb}")

@@ -47,6 +47,7 @@ from sflp.charts.media.terminal import (
     format_written,
     fraction_lines,
     frequency_grid,
+    margin_note,
     plural,
     scale_of,
     signed_grid,
@@ -60,7 +61,7 @@ from sflp.charts.media.terminal import (
     written_line,
 )
 from sflp.charts.text import class_arrays
-from sflp.checks import number_text
+from sflp.checks import margin_text, number_text
 
 
 def thresholds_dict(thresholds) -> dict:
@@ -204,10 +205,12 @@ def ev_margin_grids(solution, width: int | None = None, color: bool = False) -> 
     sb_grid, bb_grid = (signed_grid(values, width, color) for values in (sb_ev, bb_ev))
     sb_unit, bb_unit = (unit_text(unit_exponent(values, width)) for values in (sb_ev, bb_ev))
     legend = [ev_legend()] if color else []
+    k = unit_exponent(sb_ev, width)
+    zeros = f"  ({margin_note(signed_spec([float(v) / 10 ** k for v in sb_ev], width)[0])})"
     side = beside([f"SB EV margin: EV(shove) - EV(fold), {sb_unit}\n" + sb_grid,
                    f"BB EV margin: EV(call) - EV(fold), {bb_unit} ('.': never faces a shove)\n" + bb_grid], width)
     if side is not None:
-        return [*legend, side]
+        return [*legend, side, zeros]
     return [
         *legend,
         f"SB EV margin, EV(shove) - EV(fold), {sb_unit} per hand held:",
@@ -216,6 +219,7 @@ def ev_margin_grids(solution, width: int | None = None, color: bool = False) -> 
         f"BB EV margin, EV(call) - EV(fold), {bb_unit} per hand facing a shove:",
         bb_grid,
         "  ('.': a hand SB never shoves into)",
+        zeros,
     ]
 
 
@@ -282,8 +286,8 @@ def format_exploit(report, color: bool = False, width: int | None = None) -> str
         values = [float("nan") if m is None else float(m) for m in report.margins_exact]
         k = unit_exponent(values, width)
         spec, cell = signed_spec([v / 10 ** k for v in values], width)
-        texts = [("." if m is None else "=" + number_text(0.0, spec) if m == 0
-                  else number_text(float(m) / 10 ** k, spec, 2)) for m in report.margins_exact]
+        texts = [("." if m is None else "=" + margin_text(0.0, spec) if m == 0
+                  else margin_text(float(m) / 10 ** k, spec, 2)) for m in report.margins_exact]
         cell = max([cell, *map(len, texts)])
         if color:
             from sflp.charts.colors import ev_colour
@@ -296,7 +300,7 @@ def format_exploit(report, color: bool = False, width: int | None = None) -> str
         lines += ["", f"{hero} EV margin, EV({verb}) - EV(fold), {unit_text(k)} per hand{held}",
                   *([ev_legend()] if color else []),
                   grid_text(texts, width=cell, ranks=True),
-                  "  ('=': exact tie, '.': unreached)"]
+                  f"  ('.': unreached; {margin_note(spec, '=')})"]
     lines += wrap_items("Ties (margin exactly 0; folded by rule, either action is best): ",
                         list(report.ties) or ["none"], width, sep=", ")
     if report.near_ties:

@@ -12,8 +12,10 @@ Text for a terminal takes a ``width`` (the CLI passes the terminal's columns, el
 else 80; None: no limit known) and no line passes it: the 13x13 grids of numbers take 5-column
 cells below their 92-column wide form (:func:`signed_cells`), grids stand side by side only where
 both fit (:func:`beside`), ranges and prose wrap (:func:`wrap_items`), exact fractions come last
-(:func:`fraction_lines`).  A number that rounds to zero prints without a sign
-(:func:`sflp.checks.number_text`).  numpy and the charts' modules are imported lazily, by need.
+(:func:`fraction_lines`).  An EV margin keeps its sign even when it rounds to zero (``-0.00``:
+which way the hand goes), only an exact 0 has none (:func:`sflp.checks.margin_text`, the rule of
+every medium; :func:`margin_note` says so under the grids).  numpy and the charts' modules are
+imported lazily, by need.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import math
 import re
 from fractions import Fraction
 
-from sflp.checks import number_text
+from sflp.checks import margin_text
 
 # ------------------------------------------------------------------ 13x13 grids in a terminal
 
@@ -298,14 +300,15 @@ def unit_text(exponent: int) -> str:
 
 
 def signed_cells(values, width: int | None) -> tuple[list[str], int]:
-    """Texts and cell width of a grid of signed numbers (:func:`signed_spec`): non-finite values
-    are ``.``; a value that rounds to zero has no sign (:func:`sflp.checks.number_text`); in the
+    """Texts and cell width of a grid of EV margins (:func:`signed_spec`): non-finite values
+    are ``.``; a margin keeps its sign even when it rounds to zero (``-0.00``), only an exact 0
+    has none (:func:`sflp.checks.margin_text`, the rule of every medium); in the
     compact form a grid of values of 9999.5 bb and more is printed in units of ``1e+k`` bb
     (:func:`unit_exponent`); a text wider than the cell (a value of 1e25 bb in the wide form)
     widens the cell.
 
-    >>> signed_cells([1.234, -0.001, float("nan")], None)[0], signed_cells([48.12, -3.0], 80)
-    (['+1.23', '0.00', '.'], (['+48.1', '-3.0'], 5))
+    >>> signed_cells([1.234, -0.001, 0.0, float("nan")], None)[0], signed_cells([48.12, -3.0], 80)
+    (['+1.23', '-0.00', '0.00', '.'], (['+48.1', '-3.0'], 5))
     >>> signed_cells([-1.8e27, 2e25, 0.0], 80)  # in units of 1e+27 bb
     (['-1.80', '+0.02', '0.00'], 5)
     """
@@ -313,8 +316,21 @@ def signed_cells(values, width: int | None) -> tuple[list[str], int]:
     if k:
         values = [float(v) / 10 ** k for v in values]
     spec, cell = signed_spec(values, width)
-    texts = ["." if not math.isfinite(float(v)) else number_text(v, spec, 2) for v in values]
+    texts = ["." if not math.isfinite(float(v)) else margin_text(v, spec, 2) for v in values]
     return texts, max([cell, *(len(t) for t in texts)])
+
+
+def margin_note(spec: str, tie: str = "") -> str:
+    """What a zero means in a grid of margins printed with ``spec`` (:func:`sflp.checks.margin_text`);
+    ``tie`` goes before an exact 0 (``"="`` in ``sflp exploit``, which marks exact ties).
+
+    >>> margin_note("+.2f")
+    '0.00: exactly 0; +0.00/-0.00: rounds to 0, the sign kept'
+    >>> margin_note("+.1f", "=")
+    '=0.0: exactly 0; +0.0/-0.0: rounds to 0, the sign kept'
+    """
+    zero = format(0.0, spec.replace("+", ""))
+    return f"{tie}{zero}: exactly 0; +{zero}/-{zero}: rounds to 0, the sign kept"
 
 
 def ev_legend() -> str:

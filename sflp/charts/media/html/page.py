@@ -22,12 +22,13 @@ in the page as one JSON block and a few hundred lines of plain JavaScript draw e
   black or white by WCAG contrast (:meth:`sflp.charts.scale.ChartScale.ink`); the stats bar gives
   SB's value and the push / call percentages at the stack;
 * for the hand under the pointer, tapped or focused: its frequency and EV margin at the stack and
-  its exact stack intervals from the thresholds (frequency > 0.5 and > 0), in the detail panel (of
-  a fixed height, so the curves below never move).  Below 1200 px, where the panel is under the
-  grids, a short tooltip (hand, frequency, EV margin, the > 0.5 intervals) is kept inside the
-  viewport (below 700 px wide it spans the width and docks at the bottom, or the top when the hand
-  is in the lower half); from 1200 px the panel beside the grids shows the hand and there is no
-  tooltip;
+  its exact stack intervals from the thresholds (frequency > 0.5 and > 0), in the detail panel (at
+  least a hand's six lines high, so for most hands the curves below never move; a longer list shows
+  whole, wrapped).  Below 1200 px, where the panel is under the grids, a short tooltip (hand,
+  frequency, EV margin, the > 0.5 intervals) is kept inside the viewport (below 700 px wide it
+  spans the width and stands just below or just above the grid being read, whichever fits nearer
+  the hand; at the top or bottom edge away from the hand only when neither fits); from 1200 px the
+  panel beside the grids shows the hand and there is no tooltip;
 * the **value-by-stack curve** and the push / call percentages, drawn as inline SVG that scales
   to its column, with a marker at the current stack (click the curve to jump there).  A curve is a
   line only over at least 12 stacks none more than 1 bb apart; fewer or sparser stacks are drawn as
@@ -36,14 +37,16 @@ in the page as one JSON block and a few hundred lines of plain JavaScript draw e
 * the configuration (the ``About`` items of the set).
 
 Size and speed.  Frequencies are stored as integers 0..1000 (0.1 % steps) and EV margins as
-integers in 1/10,000 bb (4 decimals), per stack as two arrays of 169 numbers, so 481 stacks
-take about 1.5 MB.  A chart set can hold 100,000 stacks, so at most ``max_stacks`` (default
-1,000) grid stacks are embedded, chosen evenly by position among the stacks of ``ranges`` and
-always including the first and last; the curve keeps at most ``max_curve_points`` points the
-same way.  In a chart set the page holds the stacks of the workbook's ``Values`` sheet (at most
-:data:`sflp.charts.about.MAX_SHEET_STACKS`, 500, with the grid stacks), so the 1,000 cap
-is not reached there.  The page says which stacks it holds out of how many were solved, and in
-which files of the set the rest is (``coverage``, from :func:`sflp.charts.about.subset_notes`).
+integers in 1/10,000 bb (4 decimals; a margin that is not 0 but rounds to 0 as +-0.1, so its sign
+survives: the page prints every margin by :func:`sflp.checks.margin_text`'s rule), per stack as two
+arrays of 169 numbers, so 481 stacks take about 1.5 MB.  A chart set can hold 100,000 stacks, so at
+most ``max_stacks`` (default 1,000) grid stacks are embedded, chosen evenly by position among the
+stacks of ``ranges`` and always including the first and last; the curve keeps at most
+``max_curve_points`` points the same way.  In a chart set the page holds the stacks of the
+workbook's ``Values`` sheet (at most :data:`sflp.charts.about.MAX_SHEET_STACKS`, 500, with the grid
+stacks), so the 1,000 cap is not reached there.  The page says which stacks it holds out of how
+many were solved, and in which files of the set the rest is (``coverage``, from
+:func:`sflp.charts.about.subset_notes`).
 
 Layout (``chart.css``).  From 1200 px wide the detail panel (hand details and curves) stands
 beside the grids (and stays in view when the page scrolls), narrower it goes below them; the grids
@@ -139,6 +142,19 @@ def _scaled(values: np.ndarray, scale: int) -> list:
     return [None if math.isnan(v) else int(v) for v in out.tolist()]
 
 
+def _scaled_margins(values: np.ndarray) -> list:
+    """EV margins as :func:`_scaled` integers in 1/:data:`EV_SCALE` bb, except that a margin which is
+    not 0 but rounds to 0 is stored as +-0.1, so its sign reaches the page (``+0.0000`` /
+    ``−0.0000``, :func:`sflp.checks.margin_text`'s rule); an exact 0 stays 0.
+
+    >>> _scaled_margins(np.array([0.0123, -0.00001, 0.0, 0.00002, float("nan")]))
+    [123, -0.1, 0, 0.1, None]
+    """
+    values = np.asarray(values, dtype=np.float64)
+    out = _scaled(values, EV_SCALE)
+    return [(0.1 if v > 0 else -0.1) if n == 0 and v != 0 else n for n, v in zip(out, values.tolist())]
+
+
 # Long on purpose: the page's JSON object field by field, in the order the module doc gives the encoding.
 def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | None, structure: str,
                about: Sequence[tuple[str, object]], *, max_stacks: int = MAX_STACKS,
@@ -201,8 +217,8 @@ def chart_data(values: pd.DataFrame, ranges: pd.DataFrame, tdf: pd.DataFrame | N
         "ev_scale": EV_SCALE,
         "sb": [_scaled(freq[k, 0], FREQ_SCALE) for k in range(len(chosen))],
         "bb": [_scaled(freq[k, 1], FREQ_SCALE) for k in range(len(chosen))],
-        "sb_ev": [_scaled(ev[k, 0], EV_SCALE) for k in range(len(chosen))],
-        "bb_ev": [_scaled(ev[k, 1], EV_SCALE) for k in range(len(chosen))],
+        "sb_ev": [_scaled_margins(ev[k, 0]) for k in range(len(chosen))],
+        "bb_ev": [_scaled_margins(ev[k, 1]) for k in range(len(chosen))],
         "curve": curve,
         "thresholds": thresholds,
         "notes": notes,

@@ -549,20 +549,28 @@ def sc_cap(numbers: Sequence[float]) -> float:
     return float(10 ** math.ceil(math.log10(10 * largest)))
 
 
-def sc_format(cap: float, decimals: int) -> str:
+def sc_format(cap: float, decimals: int, hand: str = "") -> str:
     """Number format of an SC number: ``∞`` at ``cap`` and above, ``-`` for 0 (never), else the
-    number to ``decimals`` places.
+    number to ``decimals`` places; after ``hand``'s name and a space when one is given (the grid's
+    cells read ``AKs 277.8`` like the threshold sheets', issue 42: they printed bare numbers).
 
     >>> sc_format(10000.0, 1)
     '[>=10000]"∞";[=0]"-";0.0'
+    >>> sc_format(10000.0, 1, "AKs")
+    '[>=10000]"AKs ∞";[=0]"AKs -";"AKs "0.0'
     """
-    return f'[>={cap:g}]"∞";[=0]"-";0.{"0" * decimals}'
+    name = f"{hand} " if hand else ""
+    head = f'"{name}"' if name else ""
+    return f'[>={cap:g}]"{name}∞";[=0]"{name}-";{head}0.{"0" * decimals}'
 
 
 def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str = "") -> None:
     """A "SC numbers" sheet: the 13x13 grid of Sklansky-Chubukov numbers (frame of
     :func:`sflp.charts.frames.sc_frame`) in the threshold colour bands with their legend, and the
-    exact values in columns ``P:R`` beside it (on screen; the printed page is the grid).
+    exact values in columns ``P:R`` beside it (on screen; the printed page is the grid).  Each grid
+    cell reads as the hand and its number (``AKs 277.8``, by its number format: the cell stays a
+    number), in the threshold sheets' font size, and the rank letters above and left of the grid
+    are the print titles (row 2, column A), repeated on every printed page.
 
     Every number is a number: unbounded (``inf``) is stored as :func:`sc_cap` and never
     profitable (NaN) as 0, shown ``∞`` and ``-`` by :func:`sc_format`; a note says so.
@@ -572,7 +580,7 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
     _rank_labels(ws, GRID_TOP, GRID_LEFT)
     numbers = [float(v) for v in sc["sc_number"]]
     cap = sc_cap(numbers)
-    grid_format, table_format = sc_format(cap, 1), sc_format(cap, 6)
+    table_format = sc_format(cap, 6)
 
     def stored(v: float) -> float:
         return cap if math.isinf(v) else 0.0 if math.isnan(v) else v
@@ -583,7 +591,8 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
         v = by_hand[hand]
         colour = SC_SCALE.colour(None if math.isnan(v) else v, v > SC_SCALE.high)
         cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, stored(v))
-        _styled(cell, grid_format, _fill(colour), _font(ink(colour)), _CENTER, _BORDER)
+        _styled(cell, sc_format(cap, 1, hand), _fill(colour), _font(ink(colour), False, THRESHOLD_FONT_SIZE), _CENTER,
+                _BORDER)
         text = (f"{v:.6f} bb" if math.isfinite(v) else
                 f"unbounded: the shove is break-even at every stack (stored as {cap:g})" if math.isinf(v) else
                 "never break-even (stored as 0)")
@@ -609,5 +618,6 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
         ws.cell(GRID_TOP + k, SC_TABLE_LEFT + 1, stored(v)).number_format = table_format
         ws.cell(GRID_TOP + k, SC_TABLE_LEFT + 2, exact or None)
     ws.sheet_view.showGridLines = False
-    _print_setup(ws, f"A1:N{scale_row}")
+    _print_setup(ws, f"A1:N{scale_row}", title_rows=f"{GRID_TOP - 1}:{GRID_TOP - 1}",
+                 title_cols=f"{get_column_letter(GRID_LEFT - 1)}:{get_column_letter(GRID_LEFT - 1)}")
     ws.flush()

@@ -46,6 +46,9 @@ function pct(f) { return (f / 10).toFixed(1) + "%"; }
 function spokenPct(f) { return fmt((f / 10).toFixed(1)) + " %"; }
 // "+1.2300" / "\u22120.0454"; a value that rounds to zero is "+0.0000", never "\u22120.0000"
 function signed(x, digits) { const t = Math.abs(x).toFixed(digits); return (x < 0 && +t !== 0 ? "\u2212" : "+") + t; }
+// an EV margin, by the one rule of every medium (sflp.checks.margin_text): its sign always shows, even when the
+// digits round to zero ("+0.00", "\u22120.00": which way the hand goes); only an exact 0 (a tie) has none
+function margin(x, digits) { const t = Math.abs(x).toFixed(digits); return x === 0 ? t : (x < 0 ? "\u2212" : "+") + t; }
 function ivText(list) { return list.length ? list.map(p => fmt(p[0].toFixed(6)) + "\u2013" + fmt(p[1].toFixed(6))).join("; ") : "never"; }
 function combos(k) { const r = Math.floor(k / 13), c = k % 13; return r === c ? 6 : (c > r ? 4 : 12); }
 function cell(player, k) { return $(player + "-" + D.hands[k]); }
@@ -144,14 +147,14 @@ function ariaLabel(player, k) {
       + (mark === "*" ? ", more than one interval" : mark ? ", folded in between, see the note under the grid" : "");
   }
   return i.hand + ", " + who + " " + VERB[player] + " " + spokenPct(i.f) + ", EV margin "
-    + (i.ev === null ? "n/a" : signed(i.ev, 2) + " bb");
+    + (i.ev === null ? "n/a" : margin(i.ev, 2) + " bb");
 }
 
 function infoHtml(player, k) {
   const i = cellInfo(player, k);
   let s = "<div class='hand'>" + i.hand + " <span class='note'>" + NAMES[player] + " at " + fmt(D.stacks[current]) + " bb</span></div>";
   s += "<div>" + VERB[player] + " frequency <b>" + pct(i.f) + "</b>";
-  s += ", EV margin <b>" + (i.ev === null ? "n/a (SB never shoves)" : (i.ev >= 0 ? "+" : "") + i.ev.toFixed(4) + " bb") + "</b></div>";
+  s += ", EV margin <b>" + (i.ev === null ? "n/a (SB never shoves)" : margin(i.ev, 4) + " bb") + "</b></div>";
   if (i.th) {
     s += "<div>threshold label <b>" + i.th[0] + i.th[1] + "</b></div><ul>";
     s += "<li>frequency &gt; 0.5 on: " + ivText(i.th[2]) + " bb</li>";
@@ -170,30 +173,38 @@ function tipHtml(player, k) {
   const i = cellInfo(player, k);
   let s = "<div><b>" + i.hand + "</b> <span class='note'>" + NAMES[player] + " at " + fmt(D.stacks[current]) + " bb</span></div>";
   s += "<div>" + VERB[player] + " <b>" + pct(i.f) + "</b>, EV margin <b>"
-    + (i.ev === null ? "n/a" : signed(i.ev, 4) + " bb") + "</b></div>";
+    + (i.ev === null ? "n/a" : margin(i.ev, 4) + " bb") + "</b></div>";
   if (i.th) s += "<div>" + VERB[player] + " &gt; 50% on " + ivText(i.th[2]) + (i.th[2].length ? " bb" : "") + "</div>";
   return s;
 }
 
 // ---------------------------------------------------------------- tooltip
 
+let tipPlayer = "sb";  // the grid the tooltip describes a hand of: placeTip keeps the tooltip off it on a phone
 function pointRect(ev) { return {left: ev.clientX, right: ev.clientX, top: ev.clientY, bottom: ev.clientY}; }
 function tip(player, k, anchor) {
   if (window.matchMedia(BESIDE).matches) return;  // the detail panel beside the grids shows the hand
+  tipPlayer = player;
   const t = $("tip"); t.innerHTML = tipHtml(player, k); t.style.display = "block"; placeTip(anchor);
 }
 function hideTip() { $("tip").style.display = "none"; }
 
 // Place the tooltip inside the viewport, off the anchor (the pointer or the focused cell): below
 // and right of it, else above; clamped to 4 px from each edge. Below DOCK_BELOW px it spans the
-// width and docks at the bottom, or at the top when the anchor is in the lower half.
+// width and stands off the grid being read (issue 42: docked at the bottom it covered BB's rows 5-2):
+// just below the grid or just above it, whichever fits in the viewport nearer the anchor; when neither
+// fits (a grid taller than the viewport), at the top or bottom edge away from the anchor.
 function placeTip(a) {
   const t = $("tip"), vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
   t.style.maxHeight = (vh - 8) + "px";
   if (vw < DOCK_BELOW) {
     t.style.left = "8px"; t.style.width = (vw - 16) + "px"; t.style.maxWidth = "none";
-    const h = t.offsetHeight;
-    t.style.top = ((a.top + a.bottom) / 2 > vh / 2 ? 8 : Math.max(4, vh - h - 8)) + "px";
+    const h = t.offsetHeight, g = $("grid-" + tipPlayer).getBoundingClientRect(), mid = (a.top + a.bottom) / 2;
+    const spots = [];
+    if (g.bottom + 8 + h <= vh - 4) spots.push([Math.max(4, g.bottom + 8), Math.abs(g.bottom - mid)]);
+    if (g.top - 8 - h >= 4) spots.push([Math.min(vh - h - 4, g.top - 8 - h), Math.abs(mid - g.top)]);
+    spots.sort((x, y) => x[1] - y[1]);
+    t.style.top = (spots.length ? spots[0][0] : mid > vh / 2 ? 8 : Math.max(4, vh - h - 8)) + "px";
     return;
   }
   t.style.width = ""; t.style.maxWidth = "";
