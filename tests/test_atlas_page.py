@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from sflp.atlas.page import atlas_data, write_atlas_html
+from sflp.atlas.regions import hand_regions
 from sflp.core.cards import CLASS_NAMES
 from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
@@ -77,10 +78,11 @@ PROBE = """<script>
     }
     return {structure: document.body.dataset.structure, stack: $("stack-value").dataset.stack,
             push: $("push-pct").textContent, call: $("call-pct").textContent, cells,
-            bands: document.querySelectorAll("#map-sb rect.played").length,
-            lines: document.querySelectorAll("#map-sb line.played-ante").length,
+            regions: [...document.querySelectorAll("#map-sb path.played")].map(e => e.getAttribute("d")),
+            any: document.querySelectorAll("#map-sb path.played-any").length,
+            lines: document.querySelectorAll("#map-sb line.played-ante, #map-sb rect").length,
             dots: document.querySelectorAll("#map-sb circle.edge-ante").length,
-            squares: document.querySelectorAll("#map-sb rect.edge-stack").length,
+            disagree: document.querySelectorAll("#map-sb text.disagree").length,
             hash: location.hash};
   };
   ante.value = "1"; ante.dispatchEvent(new Event("input"));
@@ -117,16 +119,17 @@ def test_browser_sliders_and_hand_map(atlas, chromium, tmp_path, size):  # noqa:
                 played += _combos(hand) * on
             pct[player] = f"{100 * played / 1326:.1f}%"
         assert (step["push"], step["call"]) == (pct["sb"], pct["bb"])
-        # T3s's map: one band per stack interval of each structure, one line per ante interval at
-        # each grid stack, a dot at each ante threshold inside the ante range
-        t3s = [th_.get("sb", "T3s").intervals for _, th_ in structures]
-        assert step["bands"] == sum(len(iv) for iv in t3s)
-        # squares: the stack thresholds, not a structure's own smallest stack nor the top
-        assert step["squares"] == sum(t.low + 1e-9 < e < 25 - 1e-9 for (_, t), iv in zip(structures, t3s)
-                                      for p in iv for e in p) > 0
-        ante_ivs = [line.get("sb", "T3s").intervals for line in lines]
-        assert step["lines"] == sum(len(iv) for iv in ante_ivs)
-        assert step["dots"] == sum(1e-9 < e < 0.125 - 1e-9 for iv in ante_ivs for p in iv for e in p)
+        # T3s's map: the regions of sflp.atlas.regions (the static hand map's rule), point for point
+        # in the SVG's units (stack 1-25 over x 46-404, ante 0-0.125 over y 214-10); no line, no band
+        regions = hand_regions([(t.config.ante, t.get("sb", "T3s").intervals) for _, t in structures],
+                               [(t.config.stack, t.get("sb", "T3s").intervals, 0.0, 0.125) for t in lines])
+        wide = hand_regions([(t.config.ante, t.get("sb", "T3s").any_intervals) for _, t in structures],
+                            [(t.config.stack, t.get("sb", "T3s").any_intervals, 0.0, 0.125) for t in lines])
+        want = ["M" + " L".join(f"{46 + (x - 1) / 24 * 358:.2f},{214 - a / 0.125 * 204:.2f}" for x, a in ring) + " Z"
+                for ring in regions.polygons]
+        assert step["regions"] == want and len(want) > 1 and step["any"] == len(wide.polygons)
+        assert step["lines"] == 1  # the frame alone
+        assert step["dots"] == len(regions.loose) and step["disagree"] == len(regions.disagree) > 0
         assert step["hash"] == f"#structure={k}&stack={step['stack']}&hand=sb:T3s"
     assert json.dumps(out["steps"][0]["cells"]) != json.dumps(out["steps"][1]["cells"])
 
