@@ -1,11 +1,13 @@
 """The atlas's pictures (issue 35): hand maps of the stack x ante plane, and one page of how the
 ante moves the thresholds.
 
-* :func:`hand_maps_drawing` -- for each chosen hand, SB's push map beside BB's call map: where
-  the hand is played (frequency > 0.5) in the stack x ante plane, drawn as in ``atlas.html``:
-  each structure's exact stack intervals as a band at its ante, the exact ante intervals of the
-  ante paths as lines at their grid stacks, and the exact boundary points of both -- the stack
-  thresholds at the grid antes (squares) and the ante thresholds at the grid stacks (dots).
+* :func:`hand_maps_drawing` -- for each chosen hand, SB's push map beside BB's call map: the
+  region of the stack x ante plane where the hand is played, filled (full colour: frequency > 0.5;
+  light: played at all), its boundaries joined between neighbouring antes through every exact
+  stack threshold at the structures' antes and every exact ante threshold of the ante paths, by
+  :func:`sflp.atlas.regions.hand_regions` (the rule ``atlas.html``'s map follows too); a gap
+  whose antes disagree on the number of stretches is drawn as steps and marked ``≠``.  A legend
+  inside the figure; the stack axis spans the structures' stacks, the ante ticks are their antes.
   Written as PNG and SVG (:mod:`sflp.charts.media.draw`).
 * :func:`ante_shift` -- the SB and BB grids of threshold differences between two
   structures (no ante and 12.5 % by default in ``sflp atlas``), by ``sflp compare``'s rule
