@@ -251,3 +251,19 @@ def test_an_atlas_folder_carries_the_page_and_pictures_of_its_own_tables(tmp_pat
         assert math.isclose(float(r["difference"]), b["max_stack"] - a["max_stack"], abs_tol=1e-9), r
         checked += 1
     assert checked > 10
+
+
+def test_structures_that_differ_in_more_than_the_ante_are_rows_not_joined():
+    from sflp.charts.colors import FREQUENCY_FULL
+    from sflp.core.game import GameConfig
+
+    s0 = _small([(5.0, 7.0)])[0][0][1]
+    s1 = _Path(GameConfig(stack=6, ante=0.1, bb_ante=0.5), 5.0, 8.0, "stack", {("sb", "72o"): [(6.0, 7.0)]})
+    root = _svg(hand_maps_drawing([("a", s0), ("b", s1)], [], ["72o"]))
+    words = " ".join(e.text for e in root.iter(SVG + "text"))
+    assert "not joined" in words and "Rows: 1 a, 2 b." in words
+    x0, y0, x1, y1 = frame = _frames(root)[0]
+    rings = sorted(_rings(root, frame, FREQUENCY_FULL["sb"]), key=lambda r: -r[0][1])
+    assert [(r[0][0], r[1][0]) for r in rings] == [(x0, round(x0 + (x1 - x0) / 3, 2)),
+                                                  (round(x0 + (x1 - x0) / 3, 2), round(x0 + 2 * (x1 - x0) / 3, 2))]
+    assert all(max(y for _, y in r) - min(y for _, y in r) < (y1 - y0) / 2 for r in rings)  # one row each

@@ -157,7 +157,7 @@ def hand_maps_drawing(structures: Sequence[tuple[str, object]], lines: Sequence,
     d = Drawing(2 * left0 + 2 * MAP_W + 0.55 * PT, 0)
     d.text(d.width / 2, 18, title, 10, "1B1F24", "bold", anchor="middle")
     top0 = _legend(d, left0, 26, axis, disagree) + 14
-    d.height = top0 + len(hands) * row + 0.3 * PT
+    d.height = top0 + len(hands) * row - 0.1 * PT
     for n, hand in enumerate(hands):
         for k, player in enumerate(("sb", "bb")):
             _map(d, left0 + k * (MAP_W + 0.55 * PT), top0 + n * row, player, hand, structures, lines, axis, low, high)
@@ -166,8 +166,8 @@ def hand_maps_drawing(structures: Sequence[tuple[str, object]], lines: Sequence,
         key = (key + " " + note).strip()
     if key:
         key_lines = wrap(key, d.width - 2 * left0, 6.5)
-        d.lines(left0, d.height - 0.15 * PT, key_lines, 6.5, "57606A")
-        d.height += 6.5 * 1.2 * len(key_lines)
+        d.lines(left0, d.height, key_lines, 6.5, "57606A")
+        d.height += 6.5 * 1.2 * len(key_lines) + 0.15 * PT
     return d
 
 
