@@ -150,3 +150,38 @@ def test_a_page_of_many_structures_shows_an_even_subset_and_says_so(atlas, chrom
     html = dump_dom(chromium, page, "", tmp_path)
     sub = re.search(r'<p class="sub" id="subtitle">(.*?)</p>', html)[1]
     assert "2 of 3 structures" in sub and "2 of 3 stacks" in sub, sub
+
+
+REGIONS_PROBE = """<script>
+(() => {
+  const out = {viewport: [innerWidth, innerHeight]};
+  for (const id of ["sb-K5o", "bb-T3s", "bb-63s"]) {
+    document.getElementById(id).dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    const map = "#map-" + id.slice(0, 2);
+    const ds = sel => [...document.querySelectorAll(map + sel)].map(e => e.getAttribute("d"));
+    out[id] = {full: ds(" path.played"), any: ds(" path.played-any")};
+  }
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
+def test_browser_map_regions_join_agreeing_antes_as_the_static_map_does(atlas, chromium, tmp_path):  # noqa: F811
+    """Hands whose stretches agree across the antes (one polygon through all three, no seam) and
+    one that disagrees: the page's regions are sflp.atlas.regions' point for point, both fills."""
+    structures, lines = atlas
+    page = write_atlas_html(tmp_path / "atlas.html", structures, lines)
+    out = probe(chromium, page, tmp_path, SIZES[-1], "", script=REGIONS_PROBE)
+    assert not out["errors"]
+
+    def d(ring):
+        return "M" + " L".join(f"{46 + (x - 1) / 24 * 358:.2f},{214 - a / 0.125 * 204:.2f}" for x, a in ring) + " Z"
+
+    for key in ("sb-K5o", "bb-T3s", "bb-63s"):
+        player, hand = key.split("-")
+        for family, name in (("intervals", "full"), ("any_intervals", "any")):
+            regions = hand_regions([(t.config.ante, getattr(t.get(player, hand), family)) for _, t in structures],
+                                   [(t.config.stack, getattr(t.get(player, hand), family), 0.0, 0.125) for t in lines])
+            assert out[key][name] == [d(r) for r in regions.polygons], (key, family)
+    assert len(out["sb-K5o"]["full"]) == 1  # joined through the middle ante: one polygon

@@ -267,3 +267,13 @@ def test_structures_that_differ_in_more_than_the_ante_are_rows_not_joined():
     assert [(r[0][0], r[1][0]) for r in rings] == [(x0, round(x0 + (x1 - x0) / 3, 2)),
                                                   (round(x0 + (x1 - x0) / 3, 2), round(x0 + 2 * (x1 - x0) / 3, 2))]
     assert all(max(y for _, y in r) - min(y for _, y in r) < (y1 - y0) / 2 for r in rings)  # one row each
+
+
+def test_stretches_that_agree_across_several_antes_are_one_polygon():
+    """No seam at an ante between two agreeing gaps; a disagreeing gap ends the polygon."""
+    from sflp.atlas.regions import hand_regions
+
+    rows = [(0.0, [(1.0, 2.0)]), (0.1, [(1.0, 3.0)]), (0.2, [(1.0, 4.0)]), (0.3, [(1.0, 2.0), (3.0, 4.0)])]
+    regions = hand_regions(rows, [(3.5, [(0.0, 0.15)], 0.0, 0.3)])
+    assert regions.polygons[0] == [(1.0, 0.0), (1.0, 0.1), (1.0, 0.2), (4.0, 0.2), (3.5, 0.15), (3.0, 0.1), (2.0, 0.0)]
+    assert regions.disagree == [(0.2, 0.3)] and len(regions.polygons) == 4

@@ -10,7 +10,8 @@ ante (its stack intervals) and along the ante at each ante path's stack (its ant
   right end to the right end.  Each such boundary runs through the exact stack thresholds at both
   antes and through every exact ante threshold of an ante path that falls between them (each
   given to the boundary that passes nearest it), in order of the ante; between those points it is
-  straight.  The polygon is the strip between a stretch's two boundaries.
+  straight.  The polygon is the strip between a stretch's two boundaries, and it goes on through
+  every following gap that agrees too (one polygon, no seam at the antes between).
 * Where the two antes have **different numbers** of stretches (a stretch appears, vanishes,
   splits or merges between them), which end belongs to which boundary is not known from the
   atlas, and is not guessed: each ante's stretches are drawn as steps up to half way to the
@@ -61,9 +62,16 @@ def hand_regions(rows: Sequence[tuple[float, Sequence[tuple[float, float]]]],
     of the ante paths (see the module doc)."""
     rows = sorted(((float(a), [(float(x), float(y)) for x, y in ivs]) for a, ivs in rows), key=lambda r: r[0])
     out = Regions()
+    chains: list[tuple[list[Point], list[Point]]] = []  # stretches joined so far, their left and right curves
+
+    def flush() -> None:
+        out.polygons.extend(left + right[::-1] for left, right in chains)
+        chains.clear()
+
     for (a0, lower), (a1, upper) in zip(rows, rows[1:]):
         crossings = _cross(paths, a0, a1)
         if len(lower) != len(upper) or (not lower and crossings):
+            flush()
             out.disagree.append((a0, a1))
             out.loose += crossings
             mid = (a0 + a1) / 2
@@ -78,8 +86,13 @@ def hand_regions(rows: Sequence[tuple[float, Sequence[tuple[float, float]]]],
             near = min(range(len(ends)), key=lambda b: abs(ends[b][0][0] + t * (ends[b][1][0] - ends[b][0][0]) - s))
             through[near].append((s, a))
         curves = [[p, *sorted(mid, key=lambda q: q[1]), q] for (p, q), mid in zip(ends, through)]
-        for m in range(len(lower)):
-            out.polygons.append(curves[2 * m] + curves[2 * m + 1][::-1])
+        if chains:  # the stretches go on from the gap below: one polygon each, no seam at this ante
+            for (left, right), m in zip(chains, range(len(lower))):
+                left += curves[2 * m][1:]
+                right += curves[2 * m + 1][1:]
+        else:
+            chains = [(curves[2 * m], curves[2 * m + 1]) for m in range(len(lower))]
+    flush()
     return out
 
 

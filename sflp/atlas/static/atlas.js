@@ -113,6 +113,8 @@ function regions(rowsIn, paths, lowA, highA) {
   // ante intervals]; stretches joined between neighbouring antes that have as many, through the
   // ante paths' thresholds between them; else steps to half way, the gap and its thresholds reported
   const R = rowsIn.slice().sort((p, q) => p[0] - q[0]), out = {polygons: [], disagree: [], loose: []};
+  let chains = [];  // stretches joined so far (through agreeing gaps): [left curve, right curve]
+  const flush = () => { for (const [l, r] of chains) out.polygons.push(l.concat(r.slice().reverse())); chains = []; };
   for (let g = 0; g + 1 < R.length; g++) {
     const [a0, lower] = R[g], [a1, upper] = R[g + 1], cross = [];
     for (const [s, ivs] of paths) {
@@ -124,6 +126,7 @@ function regions(rowsIn, paths, lowA, highA) {
     }
     if (lower.length !== upper.length || (!lower.length && cross.length)) {
       const mid = (a0 + a1) / 2;
+      flush();
       out.disagree.push([a0, a1]);
       out.loose.push(...cross);
       for (const [x, y] of lower) out.polygons.push([[x, a0], [y, a0], [y, mid], [x, mid]]);
@@ -142,8 +145,13 @@ function regions(rowsIn, paths, lowA, highA) {
       through[best].push([s, a]);
     }
     const curves = ends.map((e, b) => [[e[0], a0], ...through[b].sort((p, q) => p[1] - q[1]), [e[1], a1]]);
-    for (let m = 0; m < lower.length; m++) out.polygons.push(curves[2 * m].concat(curves[2 * m + 1].slice().reverse()));
+    if (chains.length) {
+      chains.forEach((c, m) => { c[0].push(...curves[2 * m].slice(1)); c[1].push(...curves[2 * m + 1].slice(1)); });
+    } else {
+      chains = lower.map((p, m) => [curves[2 * m], curves[2 * m + 1]]);
+    }
   }
+  flush();
   return out;
 }
 
@@ -168,7 +176,7 @@ function drawMap(player) {
         }
         for (const [g0, g1] of R.disagree) {
           marks += "<text class=\"disagree\" x=\"" + (X1 + 3) + "\" y=\"" + (py((g0 + g1) / 2) + 4).toFixed(1)
-            + "\" fill=\"#d73027\" font-weight=\"bold\">\u2260</text>";
+            + "\" fill=\"#d73027\" style=\"font-size:15px;font-weight:bold\">\u2260</text>";
         }
       }
     }
