@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from sflp.atlas.page import atlas_data, write_atlas_html
+from sflp.atlas.regions import hand_regions
 from sflp.core.cards import CLASS_NAMES
 from sflp.core.game import GameConfig
 from sflp.errors import ConfigError
@@ -77,10 +78,11 @@ PROBE = """<script>
     }
     return {structure: document.body.dataset.structure, stack: $("stack-value").dataset.stack,
             push: $("push-pct").textContent, call: $("call-pct").textContent, cells,
-            bands: document.querySelectorAll("#map-sb rect.played").length,
-            lines: document.querySelectorAll("#map-sb line.played-ante").length,
+            regions: [...document.querySelectorAll("#map-sb path.played")].map(e => e.getAttribute("d")),
+            any: document.querySelectorAll("#map-sb path.played-any").length,
+            lines: document.querySelectorAll("#map-sb line.played-ante, #map-sb rect").length,
             dots: document.querySelectorAll("#map-sb circle.edge-ante").length,
-            squares: document.querySelectorAll("#map-sb rect.edge-stack").length,
+            disagree: document.querySelectorAll("#map-sb text.disagree").length,
             hash: location.hash};
   };
   ante.value = "1"; ante.dispatchEvent(new Event("input"));
@@ -117,16 +119,17 @@ def test_browser_sliders_and_hand_map(atlas, chromium, tmp_path, size):  # noqa:
                 played += _combos(hand) * on
             pct[player] = f"{100 * played / 1326:.1f}%"
         assert (step["push"], step["call"]) == (pct["sb"], pct["bb"])
-        # T3s's map: one band per stack interval of each structure, one line per ante interval at
-        # each grid stack, a dot at each ante threshold inside the ante range
-        t3s = [th_.get("sb", "T3s").intervals for _, th_ in structures]
-        assert step["bands"] == sum(len(iv) for iv in t3s)
-        # squares: the stack thresholds, not a structure's own smallest stack nor the top
-        assert step["squares"] == sum(t.low + 1e-9 < e < 25 - 1e-9 for (_, t), iv in zip(structures, t3s)
-                                      for p in iv for e in p) > 0
-        ante_ivs = [line.get("sb", "T3s").intervals for line in lines]
-        assert step["lines"] == sum(len(iv) for iv in ante_ivs)
-        assert step["dots"] == sum(1e-9 < e < 0.125 - 1e-9 for iv in ante_ivs for p in iv for e in p)
+        # T3s's map: the regions of sflp.atlas.regions (the static hand map's rule), point for point
+        # in the SVG's units (stack 1-25 over x 46-404, ante 0-0.125 over y 214-10); no line, no band
+        regions = hand_regions([(t.config.ante, t.get("sb", "T3s").intervals) for _, t in structures],
+                               [(t.config.stack, t.get("sb", "T3s").intervals, 0.0, 0.125) for t in lines])
+        wide = hand_regions([(t.config.ante, t.get("sb", "T3s").any_intervals) for _, t in structures],
+                            [(t.config.stack, t.get("sb", "T3s").any_intervals, 0.0, 0.125) for t in lines])
+        want = ["M" + " L".join(f"{46 + (x - 1) / 24 * 358:.2f},{214 - a / 0.125 * 204:.2f}" for x, a in ring) + " Z"
+                for ring in regions.polygons]
+        assert step["regions"] == want and len(want) > 1 and step["any"] == len(wide.polygons)
+        assert step["lines"] == 1  # the frame alone
+        assert step["dots"] == len(regions.loose) and step["disagree"] == len(regions.disagree) > 0
         assert step["hash"] == f"#n={k + 1}&stack={step['stack']}&hand=sb:T3s"  # n counts from 1
     assert json.dumps(out["steps"][0]["cells"]) != json.dumps(out["steps"][1]["cells"])
 
@@ -239,6 +242,21 @@ STYLE_PROBE = """<script>
 </script></body>"""
 
 
+REGIONS_PROBE = """<script>
+(() => {
+  const out = {viewport: [innerWidth, innerHeight]};
+  for (const id of ["sb-K5o", "bb-T3s", "bb-63s"]) {
+    document.getElementById(id).dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    const map = "#map-" + id.slice(0, 2);
+    const ds = sel => [...document.querySelectorAll(map + sel)].map(e => e.getAttribute("d"));
+    out[id] = {full: ds(" path.played"), any: ds(" path.played-any")};
+  }
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
 @pytest.fixture(scope="module")
 def atlas_page(atlas, tmp_path_factory):
     return write_atlas_html(tmp_path_factory.mktemp("atlas-page") / "atlas.html", *atlas)
@@ -320,3 +338,23 @@ def test_browser_address_counts_structures_from_1_and_keeps_old_links(atlas_page
         assert re.search(r'<body[^>]*data-structure="(\d+)"', html)[1] == want, fragment
     options = re.findall(r'<option value="(\d+)"[^>]*>(.*?)</option>', doms[0])
     assert [text for _, text in options] == ["1. ante 0", "2. ante 0.1", "3. ante 0.125"]
+
+
+def test_browser_map_regions_join_agreeing_antes_as_the_static_map_does(atlas, chromium, tmp_path):  # noqa: F811
+    """Hands whose stretches agree across the antes (one polygon through all three, no seam) and
+    one that disagrees: the page's regions are sflp.atlas.regions' point for point, both fills."""
+    structures, lines = atlas
+    page = write_atlas_html(tmp_path / "atlas.html", structures, lines)
+    out = probe(chromium, page, tmp_path, SIZES[-1], "", script=REGIONS_PROBE)
+    assert not out["errors"]
+
+    def d(ring):
+        return "M" + " L".join(f"{46 + (x - 1) / 24 * 358:.2f},{214 - a / 0.125 * 204:.2f}" for x, a in ring) + " Z"
+
+    for key in ("sb-K5o", "bb-T3s", "bb-63s"):
+        player, hand = key.split("-")
+        for family, name in (("intervals", "full"), ("any_intervals", "any")):
+            regions = hand_regions([(t.config.ante, getattr(t.get(player, hand), family)) for _, t in structures],
+                                   [(t.config.stack, getattr(t.get(player, hand), family), 0.0, 0.125) for t in lines])
+            assert out[key][name] == [d(r) for r in regions.polygons], (key, family)
+    assert len(out["sb-K5o"]["full"]) == 1  # joined through the middle ante: one polygon

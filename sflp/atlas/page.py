@@ -16,11 +16,11 @@ network access (the data as one JSON block, plain JavaScript draws everything), 
   1,326 combos, from the exact intervals);
 * a **hand map** for the hand picked in a grid (click, tap or Enter; on open, the one the address
   names, else the first in grid order with a stack threshold inside the plane; below 1200 px a
-  button beside the grids scrolls to it): where SB pushes and BB calls
-  it in the stack x ante plane.  Each structure's stack intervals are drawn as a band at its ante;
-  at each grid stack of the ante paths the ante intervals are drawn as a line; the **exact boundary
-  points** are the ends of both: the stack thresholds at the grid antes (squares) and the ante
-  thresholds at the grid stacks (dots).  A crosshair marks the sliders' point.
+  button beside the grids scrolls to it): where SB pushes and BB calls it in the stack x ante
+  plane, as filled regions: full colour where played (frequency > 0.5), light where played at
+  all, joined between neighbouring antes through the exact stack and ante thresholds by the rule
+  of :mod:`sflp.atlas.regions` (the same in ``hand_maps.svg``); a gap whose antes disagree on the
+  number of stretches is drawn as steps and marked.  A crosshair marks the sliders' point.
 
 The address keeps the view: ``#n=3&stack=12.5&hand=bb:J7s`` (``n`` counts the structures from 1,
 as the picker and the map's rows do; an older page's ``#structure=2``, from 0, still opens the same).
@@ -128,7 +128,8 @@ def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = 
         for t in sorted(ante_paths, key=lambda t: float(t.config.stack)):
             by = {p: {h.hand: h for h in t.hands if h.player == p} for p in PLAYERS}
             lines.append({"stack": float(t.config.stack),
-                          **{p: [_pairs(by[p][h].intervals) for h in CLASS_NAMES] for p in PLAYERS}})
+                          **{p: [_pairs(by[p][h].intervals) for h in CLASS_NAMES] for p in PLAYERS},
+                          "any": {p: [_pairs(by[p][h].any_intervals) for h in CLASS_NAMES] for p in PLAYERS}})
     ys = [s["y"] for s in out_structures if s["y"] is not None]
     if continuous:
         a_low = min([*ys, *(float(t.low) for t in ante_paths)])

@@ -2,7 +2,8 @@
 // atlas.html: the threshold grids of one structure, two sliders (structure, stack) and the hand map.
 // The data (sflp.report.atlas_page.atlas_data): structures[k].cells[player][hand] =
 // [number, mark, intervals, any_intervals, max_stack, band] (band indexes colours.legend, by the
-// charts' one rule); lines[m] = {stack, sb: [intervals per hand], bb: [...]}, the ante paths.
+// charts' one rule); lines[m] = {stack, sb: [intervals per hand], bb: [...], any: {sb, bb}}, the ante
+// paths (any: their played-at-all intervals).
 (function () {
 const D = JSON.parse(document.getElementById("atlas-data").textContent);
 const $ = id => document.getElementById(id);
@@ -95,25 +96,64 @@ function renderGrids() {
 }
 
 // ------------------------------------------------------------------ the hand map
-const X0 = 46, X1 = 412, Y0 = 10, Y1 = 214;
+const X0 = 46, X1 = 404, Y0 = 10, Y1 = 214;
 function px(x) { return X0 + (x - D.low) / (D.high - D.low) * (X1 - X0); }
 function rows() {
-  // each structure's band [bottom, top] in SVG units, and the y of an axis value (null when categorical)
+  // the y of an axis value (null when categorical), and each structure's row [bottom, top, middle]
   if (D.axis) {
     const a0 = D.axis_range[0], a1 = D.axis_range[1] > a0 ? D.axis_range[1] : a0 + 1;
     const py = a => Y1 - (a - a0) / (a1 - a0) * (Y1 - Y0);
-    const order = S.map((s, k) => k).sort((p, q) => S[p].y - S[q].y);
-    const band = [];
-    order.forEach((k, n) => {
-      const y = S[k].y, below = n ? S[order[n - 1]].y : null, above = n + 1 < order.length ? S[order[n + 1]].y : null;
-      const half = Math.min(below === null ? Infinity : (y - below) / 2, above === null ? Infinity : (above - y) / 2);
-      const h = Number.isFinite(half) ? half : (a1 - a0) / 20;
-      band[k] = [py(Math.max(a0, y - h)), py(Math.min(a1, y + h)), py(y)];
-    });
-    return {band, py};
+    return {band: S.map(st => [py(st.y), py(st.y), py(st.y)]), py};
   }
   const h = (Y1 - Y0) / S.length;
-  return {band: S.map((s, k) => [Y1 - k * h, Y1 - (k + 1) * h, Y1 - (k + 0.5) * h]), py: null};
+  return {band: S.map((s, k) => [Y1 - k * h - 0.5, Y1 - (k + 1) * h + 0.5, Y1 - (k + 0.5) * h]), py: null};
+}
+
+function regions(rowsIn, paths, lowA, highA) {
+  // sflp.atlas.regions.hand_regions, the same rule: rowsIn [ante, stack intervals], paths [stack,
+  // ante intervals]; stretches joined between neighbouring antes that have as many, through the
+  // ante paths' thresholds between them; else steps to half way, the gap and its thresholds reported
+  const R = rowsIn.slice().sort((p, q) => p[0] - q[0]), out = {polygons: [], disagree: [], loose: []};
+  let chains = [];  // stretches joined so far (through agreeing gaps): [left curve, right curve]
+  const flush = () => { for (const [l, r] of chains) out.polygons.push(l.concat(r.slice().reverse())); chains = []; };
+  for (let g = 0; g + 1 < R.length; g++) {
+    const [a0, lower] = R[g], [a1, upper] = R[g + 1], cross = [];
+    for (const [s, ivs] of paths) {
+      for (const p of ivs) {
+        for (const e of p) {
+          if (e > a0 + 1e-9 && e < a1 - 1e-9 && e > lowA + 1e-9 && e < highA - 1e-9) cross.push([s, e]);
+        }
+      }
+    }
+    if (lower.length !== upper.length || (!lower.length && cross.length)) {
+      const mid = (a0 + a1) / 2;
+      flush();
+      out.disagree.push([a0, a1]);
+      out.loose.push(...cross);
+      for (const [x, y] of lower) out.polygons.push([[x, a0], [y, a0], [y, mid], [x, mid]]);
+      for (const [x, y] of upper) out.polygons.push([[x, mid], [y, mid], [y, a1], [x, a1]]);
+      continue;
+    }
+    const ends = [];
+    lower.forEach((lo, m) => { for (const j of [0, 1]) ends.push([lo[j], upper[m][j]]); });
+    const through = ends.map(() => []);
+    for (const [s, a] of cross) {
+      const t = (a - a0) / (a1 - a0);
+      let best = 0;
+      ends.forEach((e, b) => {
+        if (Math.abs(e[0] + t * (e[1] - e[0]) - s) < Math.abs(ends[best][0] + t * (ends[best][1] - ends[best][0]) - s)) best = b;
+      });
+      through[best].push([s, a]);
+    }
+    const curves = ends.map((e, b) => [[e[0], a0], ...through[b].sort((p, q) => p[1] - q[1]), [e[1], a1]]);
+    if (chains.length) {
+      chains.forEach((c, m) => { c[0].push(...curves[2 * m].slice(1)); c[1].push(...curves[2 * m + 1].slice(1)); });
+    } else {
+      chains = lower.map((p, m) => [curves[2 * m], curves[2 * m + 1]]);
+    }
+  }
+  flush();
+  return out;
 }
 
 function drawMap(player) {
@@ -123,44 +163,47 @@ function drawMap(player) {
   let out = "<rect x=\"" + X0 + "\" y=\"" + Y0 + "\" width=\"" + (X1 - X0) + "\" height=\"" + (Y1 - Y0)
     + "\" fill=\"#ffffff\" stroke=\"#d0d7de\"/>";
   let marks = "";
-  S.forEach((st, s) => {
-    const [yb, yt, ym] = band[s];
-    for (const p of st.cells[player][k][2]) {
-      out += "<rect class=\"played\" x=\"" + px(p[0]).toFixed(2) + "\" y=\"" + yt.toFixed(2) + "\" width=\""
-        + Math.max(0.8, px(p[1]) - px(p[0])).toFixed(2) + "\" height=\"" + Math.max(0.8, yb - yt).toFixed(2)
-        + "\" fill=\"" + colour + "\" fill-opacity=\"0.45\"/>";
-      for (const e of p) {
-        if (e > st.low + 1e-9 && e < D.high - 1e-9) {  // a structure's own range ends are no thresholds
-          marks += "<rect class=\"edge-stack\" x=\"" + (px(e) - 2).toFixed(2) + "\" y=\"" + (ym - 2).toFixed(2)
-            + "\" width=\"4\" height=\"4\" fill=\"#1b1f24\"/>";
-        }
-      }
-    }
-  });
+  const path = (ring, y, cls, opacity) => "<path class=\"" + cls + "\" d=\"M" + ring.map(q => px(q[0]).toFixed(2) + ","
+    + y(q[1]).toFixed(2)).join(" L") + " Z\" fill=\"" + colour + "\" fill-opacity=\"" + opacity + "\"/>";
   if (py) {
-    for (const line of D.lines) {
-      const x = px(line.stack);
-      for (const p of line[player][k]) {
-        out += "<line class=\"played-ante\" x1=\"" + x.toFixed(2) + "\" x2=\"" + x.toFixed(2) + "\" y1=\"" + py(p[0]).toFixed(2)
-          + "\" y2=\"" + py(p[1]).toFixed(2) + "\" stroke=\"" + colour + "\" stroke-width=\"2\"/>";
-        for (const e of p) {
-          if (e > D.axis_range[0] + 1e-9 && e < D.axis_range[1] - 1e-9) {
-            marks += "<circle class=\"edge-ante\" cx=\"" + x.toFixed(2) + "\" cy=\"" + py(e).toFixed(2)
-              + "\" r=\"2.4\" fill=\"#d73027\"/>";
-          }
+    // the played regions: lighter where played at all, full where frequency > 0.5 (no ante path is drawn)
+    for (const [family, cls, opacity, col] of [[3, "played-any", "0.35", "any"], [2, "played", "1", null]]) {
+      const R = regions(S.map(st => [st.y, st.cells[player][k][family]]),
+                        D.lines.map(l => [l.stack, col ? l[col][player][k] : l[player][k]]), D.axis_range[0], D.axis_range[1]);
+      for (const ring of R.polygons) out += path(ring, py, cls, opacity);
+      if (!col) {
+        for (const [x, a] of R.loose) {
+          marks += "<circle class=\"edge-ante\" cx=\"" + px(x).toFixed(2) + "\" cy=\"" + py(a).toFixed(2) + "\" r=\"2\" fill=\"#1b1f24\"/>";
+        }
+        for (const [g0, g1] of R.disagree) {
+          marks += "<text class=\"disagree\" x=\"" + (X1 + 3) + "\" y=\"" + (py((g0 + g1) / 2) + 4).toFixed(1)
+            + "\" fill=\"#d73027\" style=\"font-size:15px;font-weight:bold\">\u2260</text>";
         }
       }
     }
+  } else {
+    S.forEach((st, s) => {
+      const [yb, yt] = band[s], y = a => (a ? yt : yb);
+      for (const [family, cls, opacity] of [[3, "played-any", "0.35"], [2, "played", "1"]]) {
+        for (const p of st.cells[player][k][family]) out += path([[p[0], 0], [p[1], 0], [p[1], 1], [p[0], 1]], y, cls, opacity);
+      }
+    });
   }
-  // axes: stacks below, antes (or the structures) left; the crosshair at the sliders' point
+  // axes: stacks below, the structures' antes (or the structures) left; the crosshair at the sliders' point
   let axes = "";
   for (const t of ticks(D.low, D.high)) {
     axes += "<text x=\"" + px(t).toFixed(1) + "\" y=\"" + (Y1 + 14) + "\" text-anchor=\"middle\">" + num(t) + "</text>";
   }
   axes += "<text x=\"" + ((X0 + X1) / 2) + "\" y=\"" + (Y1 + 30) + "\" text-anchor=\"middle\">stack (bb)</text>";
   if (py) {
-    for (const t of ticks(D.axis_range[0], D.axis_range[1])) {
-      axes += "<text x=\"" + (X0 - 4) + "\" y=\"" + (py(t) + 4).toFixed(1) + "\" text-anchor=\"end\">" + num(t) + "</text>";
+    let last = null;
+    for (const a of S.map(st => st.y).sort((p, q) => p - q)) {
+      const y = py(a);
+      axes += "<line x1=\"" + (X0 - 3) + "\" x2=\"" + X0 + "\" y1=\"" + y.toFixed(1) + "\" y2=\"" + y.toFixed(1) + "\" stroke=\"#8c959f\"/>";
+      if (last === null || Math.abs(last - y) >= 11) {
+        axes += "<text x=\"" + (X0 - 5) + "\" y=\"" + (y + 4).toFixed(1) + "\" text-anchor=\"end\">" + num(a) + "</text>";
+        last = y;
+      }
     }
     axes += "<text transform=\"translate(10 " + ((Y0 + Y1) / 2) + ") rotate(-90)\" text-anchor=\"middle\">"
       + (D.axis === "ante" ? "ante (bb)" : "BB ante (bb)") + "</text>";
@@ -207,12 +250,13 @@ function renderMaps() {
     detail += "</ul>";
   }
   $("detail").innerHTML = detail;
-  $("map-key").textContent = (D.axis
-    ? "Bands: played (frequency > 0.5) along the stack at each structure's ante; lines: played along the ante at "
-      + D.lines.length + " grid stacks. The exact boundary: squares are stack thresholds, dots ante thresholds."
-    : "Rows: the structures in order (" + S.map((s, n) => (n + 1) + " " + s.label).join(", ")
-      + "); squares: the exact stack thresholds." + (D.lines_left_out
-        ? " The ante lines are left out: these structures differ in more than the ante." : ""))
+  $("map-key").textContent = "Full colour: played (frequency > 0.5); light: played sometimes (> 0). " + (D.axis
+    ? "Between the structures' antes (the ticks) each boundary is joined through the exact stack thresholds at "
+      + "those antes and the exact ante thresholds of the ante paths at " + D.lines.length + " stacks. \u2260 beside a "
+      + "gap: the antes either side have different numbers of played stretches, so which boundary is which is not "
+      + "known: each ante's stretches are drawn as steps to half way, the ante thresholds there as dots."
+    : "Rows: the structures in order (" + S.map((s, n) => (n + 1) + " " + s.label).join(", ") + "), not joined."
+      + (D.lines_left_out ? " The ante lines are left out: these structures differ in more than the ante." : ""))
     + " Dashed: the sliders' stack and structure.";
 }
 

@@ -1,6 +1,6 @@
 """A small vector drawing written three ways: SVG (text), PDF (reportlab, a page a drawing) and PNG (Pillow).
 
-The report pictures are rectangles, lines, dots and short texts.  A :class:`Drawing` holds them
+The report pictures are rectangles, lines, filled polygons, dots and short texts.  A :class:`Drawing` holds them
 once, in **points** (1/72 inch) with the origin at the **top left** and ``y`` pointing **down**
 (as in SVG), and three small writers turn the same drawing into a file:
 
@@ -97,6 +97,15 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Polygon:
+    """A filled closed polygon through ``points`` (three or more; the last joins the first), no outline:
+    an SVG ``<path>`` with ``fill``."""
+
+    points: tuple[tuple[float, float], ...]
+    fill: str
+
+
+@dataclass(frozen=True)
 class Dot:
     """A filled circle (a data marker)."""
 
@@ -135,6 +144,11 @@ class Drawing:
         pts = tuple((float(a), float(b)) for a, b in points)
         if len(pts) >= 2:
             self.items.append(Line(pts, colour, float(width)))
+
+    def polygon(self, points, fill) -> None:
+        pts = tuple((float(a), float(b)) for a, b in points)
+        if len(pts) >= 3:
+            self.items.append(Polygon(pts, fill))
 
     def dot(self, x, y, r, fill) -> None:
         self.items.append(Dot(float(x), float(y), float(r), fill))
@@ -260,6 +274,9 @@ def svg_bytes(drawing: Drawing, title: str = "") -> bytes:
             pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in item.points)
             out.append(f'<polyline points="{pts}" fill="none" stroke="#{item.colour}" '
                        f'stroke-width="{_num(item.width)}" stroke-linejoin="round" stroke-linecap="round"/>')
+        elif isinstance(item, Polygon):
+            d = "M" + " L".join(f"{_num(x)},{_num(y)}" for x, y in item.points) + " Z"
+            out.append(f'<path d="{d}" fill="#{item.fill}"/>')
         elif isinstance(item, Dot):
             out.append(f'<circle cx="{_num(item.x)}" cy="{_num(item.y)}" r="{_num(item.r)}" fill="#{item.fill}"/>')
         else:
@@ -315,6 +332,8 @@ def png_bytes(drawing: Drawing, dpi: float = 120) -> bytes:
                 r = width / 2
                 for x, y in (pts[0], pts[-1]):
                     pen.ellipse((x - r, y - r, x + r, y + r), fill=_rgb(item.colour))
+        elif isinstance(item, Polygon):
+            pen.polygon([(x * k, y * k) for x, y in item.points], fill=_rgb(item.fill))
         elif isinstance(item, Dot):
             r = item.r * k
             pen.ellipse((item.x * k - r, item.y * k - r, item.x * k + r, item.y * k + r), fill=_rgb(item.fill))
@@ -403,6 +422,15 @@ def _pdf_page(pdf, drawing: Drawing, fonts: dict[str, str]) -> None:
             for x, y in rest:
                 path.lineTo(x, h - y)
             pdf.drawPath(path, stroke=1, fill=0)
+        elif isinstance(item, Polygon):
+            pdf.setFillColorRGB(*_pdf_rgb(item.fill))
+            path = pdf.beginPath()
+            (x0, y0), *rest = item.points
+            path.moveTo(x0, h - y0)
+            for x, y in rest:
+                path.lineTo(x, h - y)
+            path.close()
+            pdf.drawPath(path, stroke=0, fill=1)
         elif isinstance(item, Dot):
             pdf.setFillColorRGB(*_pdf_rgb(item.fill))
             pdf.circle(item.x, h - item.y, item.r, stroke=0, fill=1)
