@@ -1135,3 +1135,35 @@ def test_page_rejects_incomplete_ranges(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+
+
+GAP_PROBE = """<script>
+(() => {
+  const out = {cells: {}};
+  for (const td of document.querySelectorAll("td[data-k]")) {
+    const cs = getComputedStyle(td), f = td.querySelector(".f");
+    out.cells[td.id] = {gap: td.classList.contains("gap"), image: cs.backgroundImage,
+                        size: f ? getComputedStyle(f).fontSize : ""};
+  }
+  out.errors = document.documentElement.dataset.jsErrors || "";
+  out.viewport = [document.documentElement.clientWidth, document.documentElement.clientHeight];
+  parent.postMessage(JSON.stringify(out), "*");
+})();
+</script></body>"""
+
+
+def test_gap_cells_are_hatched_and_their_numbers_keep_their_neighbours_size(chart, chromium, tmp_path):
+    """Issue 42: a gap cell (†, from thresholds.csv's intervals by the scale's rule, computed here) is
+    hatched in threshold mode and no other cell is; every number is set at one size."""
+    import csv
+
+    with (chart / "thresholds.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    gaps = {f"{r['player']}-{r['hand']}" for r in rows if expected_cell(r)[1] == "†"}
+    assert gaps
+    out = probe(chromium, chart / "chart.html", tmp_path, (1400, 900), "#stack=5&mode=thr", script=GAP_PROBE)
+    assert not out["errors"]
+    for cell_id, cell in out["cells"].items():
+        hatched = "repeating-linear-gradient" in cell["image"]
+        assert hatched == cell["gap"] == (cell_id in gaps), (cell_id, cell)
+    assert len({cell["size"] for cell in out["cells"].values()}) == 1

@@ -244,9 +244,9 @@ def _svg_cells(svg: str) -> dict[str, tuple[str, str]]:
     texts = [(float(t.get("x")), float(t.get("y")), t.text or "") for t in root.iter(f"{ns}text")]
     cells = {}
     for x0, y0, side, fill in squares:
-        inside = sorted((y, text) for x, y, text in texts if x0 <= x <= x0 + side and y0 <= y <= y0 + side)
-        if len(inside) == 2 and inside[0][1] in CLASS_NAMES:
-            cells[inside[0][1]] = (fill, inside[1][1])
+        inside = sorted((y, x, text) for x, y, text in texts if x0 <= x <= x0 + side and y0 <= y <= y0 + side)
+        if len(inside) in (2, 3) and inside[0][2] in CLASS_NAMES:  # the name, the number and its mark, if any
+            cells[inside[0][2]] = (fill, "".join(text for _, _, text in sorted(inside[1:], key=lambda t: t[1])))
     return cells
 
 
@@ -298,7 +298,12 @@ def test_pdf_page_one_shows_63s_gap_under_its_grid(chart_1_25):
     for paper in ("a4", "letter"):
         first = chart_pages(tdf, 1, 25, "SB 0.5 / BB 1, no ante", paper=paper)[0]
         texts = [item for item in first.items if isinstance(item, Text)]
-        assert sum(t.text == "7.1†" for t in texts) == 1 and not any(t.text == "63s†" for t in texts)
+        # the number and, right after it, its mark: one label where the cell is too narrow for the number
+        # at its neighbours' size and the mark after it, else the mark set apart after the number
+        marks = [t for t in texts if t.text == "†"]
+        assert sum(t.text == "7.1†" for t in texts) == 1 or any(
+            n.text == "7.1" and 0 < m.x - n.x < 15 and 0 <= n.y - m.y < 5 for n in texts for m in marks)
+        assert not any(t.text == "63s†" for t in texts)
         line = next(t for t in texts if t.text.startswith("† 63s: push ≤2.3, 5.1–"))
         grid_bottom = max(t.y for t in texts if t.text in CLASS_NAMES)
         assert grid_bottom < line.y < first.height - MARGIN  # under the grids, on page 1, inside the margin
@@ -321,7 +326,55 @@ def test_no_label_runs_out_of_its_cell(chart_1_25):
         texts = [i for i in d.items if isinstance(i, Text)]
         for sq in squares:
             inside = [t for t in texts if sq.x <= t.x <= sq.x + sq.w and sq.y <= t.y <= sq.y + sq.h]
-            assert len(inside) == 2
+            assert len(inside) in (2, 3)  # the name, the number, and its mark if it has one
             for t in inside:
-                half = text_width(t.text, t.size, t.weight) / 2
-                assert sq.x <= t.x - half and t.x + half <= sq.x + sq.w, (t.text, t.size, sq.w)
+                wide = text_width(t.text, t.size, t.weight)
+                start = {"middle": t.x - wide / 2, "end": t.x - wide}.get(t.anchor, t.x)
+                assert sq.x <= start and start + wide <= sq.x + sq.w, (t.text, t.size, sq.w)
+
+
+def test_gap_cells_are_hatched_and_their_numbers_keep_their_neighbours_size(chart_1_25):
+    """Issue 42: a gap cell (†) is hatched in the pictures and the PDF (lines of the scale's hatch
+    colour inside its square, none in any other cell), and in the pictures its number is set at the
+    size of its neighbours' numbers, the mark after it.  (On the printed page a four-digit number
+    fills its cell: a marked one is still fitted with its mark, see plots._number_and_mark.)"""
+    from sflp.charts.media.draw import Line, Rect, Text
+    from sflp.charts.media.pdf.page import chart_pages
+    from sflp.charts.media.pictures.plots import threshold_picture
+    from sflp.charts.scale import hatch_colour, mark
+
+    thresholds, tdf = chart_1_25
+    total = 0
+    pages = [chart_pages(tdf, 1, 25, "SB 0.5 / BB 1, no ante", paper=paper)[0] for paper in ("a4", "letter")]
+    pictures = [threshold_picture(tdf, player, 1, 25, "SB 0.5 / BB 1, no ante") for player in ("sb", "bb")]
+    for d in pages + pictures:
+        squares = [i for i in d.items if isinstance(i, Rect) and abs(i.w - i.h) < 1e-9 and 10 < i.w < 60]
+        texts = [i for i in d.items if isinstance(i, Text)]
+        lines = [i for i in d.items if isinstance(i, Line)]
+        gaps = numbers = 0
+        sizes = set()
+        for sq in squares:
+            inside = [t for t in texts if sq.x <= t.x <= sq.x + sq.w and sq.y <= t.y <= sq.y + sq.h]
+            name = next(t.text for t in inside if t.text in CLASS_NAMES)
+            number = next(t for t in inside if t.anchor == "middle" and t.text != name)
+            if re.fullmatch(r"\d+\.\d", number.text) and d in pictures:  # one size a length (see below)
+                sizes.add((len(number.text), round(number.size, 6)))
+            player = "sb" if d in pictures[:1] or (d in pages and sq.x < d.width / 2) else "bb"
+            h = thresholds.get(player, name)
+            gap = any(t.text.endswith("†") for t in inside)
+            assert gap == (mark(h.intervals, 1.0) == "†"), (player, name)
+            e = 1e-6
+            hatch = [ln for ln in lines
+                     if all(sq.x - e <= x <= sq.x + sq.w + e and sq.y - e <= y <= sq.y + sq.h + e
+                            for x, y in ln.points)]
+            if gap:
+                gaps += 1
+                assert len(hatch) >= 5 and {ln.colour for ln in hatch} == {hatch_colour(sq.fill)}, (name, hatch)
+            else:
+                assert not hatch, name
+            numbers += 1
+        total += gaps
+        assert numbers in (169, 338)
+        # every number "d.d" or "dd.d", marked or not, at the one size of its length
+        assert len(sizes) == len({n for n, _ in sizes}), sizes
+    assert total > 0

@@ -509,8 +509,20 @@ def test_every_sheet_with_threshold_colours_carries_the_band_legend(full_book):
         ws = full_book[name]
         assert band_legend_row(ws) == expected, name
         assert expected[-2][0] == ("25+" if name != "SC numbers" else "20+")
-        grid_fills = {ws.cell(xlsx_cells.GRID_TOP + r, xlsx_cells.GRID_LEFT + c).fill.fgColor.rgb[-6:]
-                      for r in range(13) for c in range(13)}
+        grid = [ws.cell(xlsx_cells.GRID_TOP + r, xlsx_cells.GRID_LEFT + c) for r in range(13) for c in range(13)]
+        # a gap cell (†) is hatched (issue 42): Excel's lightUp pattern over its band's colour, in the scale's
+        # hatch colour; every other cell solid; every number at one font size
+        from sflp.charts.scale import hatch_colour
+
+        grid_fills = set()
+        for cell in grid:
+            band = cell.fill.bgColor.rgb[-6:] if cell.fill.fill_type == "lightUp" else cell.fill.fgColor.rgb[-6:]
+            grid_fills.add(band)
+            gap = name != "SC numbers" and shown(cell.value, cell.number_format).endswith("†")
+            assert cell.fill.fill_type == ("lightUp" if gap else "solid"), (name, cell.coordinate)
+            if gap:
+                assert cell.fill.fgColor.rgb[-6:] == hatch_colour(band)
+        assert len({cell.font.sz for cell in grid}) == 1
         assert grid_fills <= {colour for _, colour in expected}, name
         if name != "SC numbers":  # AA is capped on the 1-25 chart: the top colour, the label 25+
             aa = ws.cell(xlsx_cells.GRID_TOP, xlsx_cells.GRID_LEFT)

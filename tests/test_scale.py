@@ -166,7 +166,42 @@ def test_footnotes_list_every_marked_hand_wide_gaps_first():
     hands = [HandThresholds("sb", "J4o", ((1.0, 5.412719), (5.413884, 5.474649)), (), 5.474649, False),
              HandThresholds("sb", "AA", ((1.0, 25.0),), (), 25.0, True),
              HandThresholds("bb", "63s", ((1.0, 2.39), (5.07, 7.16)), (), 7.16, False)]
-    assert footnotes(hands, 25, low=1.0) == ["† 63s: call ≤2.3, 5.1–7.1", "* J4o: push ≤5.4; slivers in 5.41–5.42"]
+    assert footnotes(hands, 25, low=1.0) == ["† 63s: call ≤2.3, 5.1–7.1",
+                                             "* J4o: push ≤5.47 (label 5.4); folded only in slivers at 5.41–5.42"]
+
+
+def test_no_note_prints_play_above_its_label_without_saying_why():
+    """Issue 42: "J2s: call ≤5.6; slivers in 5.61–5.64" listed play above the stated maximum (the
+    label floors 5.644 to 5.6).  Over random played stretches (wide gaps, slivers, stretches
+    narrower than 0.1 bb near the top), every note either prints no stack above the cell's label
+    or names the label beside the end it prints, and that end is the top floored (never above it);
+    the marks are words, never a bare closing '*'."""
+    import random
+    import re
+
+    rng = random.Random(42)
+    checked = 0
+    for _ in range(3000):
+        points = sorted(round(rng.uniform(1.0, 24.9), rng.choice((2, 3, 6))) for _ in range(2 * rng.randint(1, 4)))
+        if len(set(points)) < len(points):
+            continue
+        intervals = tuple(zip(points[::2], points[1::2]))
+        top = intervals[-1][1]
+        h = HandThresholds("sb", "J2s", intervals, (), top, False)
+        lines = footnotes([h], 25, low=1.0)
+        if not lines:
+            continue
+        checked += 1
+        (line,) = lines
+        label = h.label()
+        printed = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", line.split(":", 1)[1].split("(label")[0])]
+        assert not line.rstrip().endswith("*"), line
+        if max(printed) > float(label):
+            assert f"(label {label})" in line, line
+        ends = re.findall(r"[≤–](\d+\.\d+) \(label", line)
+        for end in ends:
+            assert float(end) <= top and float(end) >= float(label), line
+    assert checked > 1000
 
 
 def test_63s_on_the_committed_1_25_chart_shows_its_gap():

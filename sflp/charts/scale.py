@@ -83,7 +83,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sflp.charts.colors import Band, contrast, text_colour
+from sflp.charts.colors import Band, blend, contrast, text_colour
 
 FOLD_GAP_BB = 0.5
 """A folded stretch at least this wide (bb) inside a hand's played range earns the ``†`` mark and
@@ -188,6 +188,21 @@ def ink(colour: str) -> str:
     """Black or white cell text on ``colour``, whichever contrasts more (at least 4.58:1 on any
     colour: the two ratios cross at a luminance of 0.179)."""
     return text_colour(colour)
+
+
+HATCH_SHARE = 0.3
+"""A gap cell's hatching is this share of the way from the cell's colour to its ink (:func:`hatch_colour`)."""
+
+
+def hatch_colour(colour: str) -> str:
+    """The colour of a gap cell's hatching on ``colour``: the look of a ``†`` cell in every medium
+    (diagonal lines in the PDF, the pictures and the page; the workbook's ``lightUp`` pattern), a
+    share of the way to the cell's ink, so that its text keeps its contrast.
+
+    >>> hatch_colour("FFFFFF"), hatch_colour("000000")
+    ('B2B2B2', '4C4C4C')
+    """
+    return blend(colour, ink(colour), HATCH_SHARE)
 
 
 def ink_contrast(colour: str) -> float:
@@ -332,26 +347,59 @@ def parse_intervals(text: str) -> tuple[tuple[float, float], ...]:
 VERB = {"sb": "push", "bb": "call"}
 
 
+def _numbers(text: str) -> list[float]:
+    """The stacks a note prints (``≤2.3, 5.1–7.1`` -> 2.3, 5.1, 7.1)."""
+    import re
+
+    return [float(x) for x in re.findall(r"\d+(?:\.\d+)?", text)]
+
+
+def _until(played: str, end: float, label: str) -> str:
+    """``played`` with its last stack replaced by ``end`` written precisely enough to be above every
+    other number it prints, then ``(label X)``: the note names where play ends, and why the cell
+    shows less (its number is that end floored to 0.1 bb)."""
+    head, _, last = played.rpartition("–") if "–" in played.rsplit(", ", 1)[-1] else played.rpartition("≤")
+    sep = "–" if "–" in played.rsplit(", ", 1)[-1] else "≤"
+    for digits in (2, 3, 4):
+        text = _end(end, up=False, digits=digits)
+        if float(text) >= max(_numbers(played)):
+            return f"{head}{sep}{text} (label {label})"
+    return f"{played} (label {label})"  # pragma: no cover - a stretch printed finer than 0.0001 bb
+
+
 def footnotes(hands: Iterable, top: float, low: float | None = None) -> list[str]:
     """The footnote lines of one grid: one per marked hand, ``†`` first (in the grid's order).
 
-    A ``†`` line gives the stretches a player acts on (:func:`played_text`), with a closing ``*``
-    when slivers lie inside them too; a ``*`` line the top of the range and where its slivers
-    lie (:func:`sliver_span`).  ``hands`` are :class:`~sflp.solving.thresholds.HandThresholds`
-    (or anything with ``player``, ``hand`` and ``intervals``).
+    A ``†`` line gives the stretches a player acts on (:func:`played_text`) and, when slivers lie
+    inside them too, where (:func:`sliver_span`); a ``*`` line the range the player acts on and
+    where its slivers lie.  No line prints a stack above the cell's label without saying why: when
+    the printed stretches or slivers reach above the label (the label is the top floored to
+    0.1 bb: J2s played to 5.644 shows 5.6), the line names where play ends and the label, ``call
+    ≤5.64 (label 5.6)``.  ``hands`` are :class:`~sflp.solving.thresholds.HandThresholds` (or
+    anything with ``player``, ``hand`` and ``intervals``).
 
     >>> from sflp.solving.thresholds import HandThresholds as H
-    >>> footnotes([H("sb", "J4o", ((1.0, 5.412719), (5.413884, 5.474649)), (), 5.47, False),
-    ...            H("sb", "63s", ((1.0, 2.39), (5.07, 5.23), (5.55, 7.16)), (), 7.16, False)], 25, low=1.0)
-    ['† 63s: push ≤2.3, 5.1–7.1 *', '* J4o: push ≤5.4; slivers in 5.41–5.42']
+    >>> for line in footnotes([H("sb", "J4o", ((1.0, 5.412719), (5.413884, 5.474649)), (), 5.47, False),
+    ...                        H("sb", "63s", ((1.0, 2.39), (5.07, 5.23), (5.55, 7.16)), (), 7.16, False)],
+    ...                       25, low=1.0):
+    ...     print(line)
+    † 63s: push ≤2.3, 5.1–7.1; also folded in slivers at 5.23–5.55
+    * J4o: push ≤5.47 (label 5.4); folded only in slivers at 5.41–5.42
     """
     lines = {MARK_GAP: [], MARK_SEVERAL: []}
     for h in hands:
         m = mark(h.intervals, low)
+        if not m:
+            continue
         verb = VERB.get(h.player, "play")
         slivers = sliver_span(h.intervals)
-        if m == MARK_GAP:
-            lines[m].append(f"{m} {h.hand}: {verb} {played_text(h.intervals, low)}" + (" *" if slivers else ""))
-        elif m == MARK_SEVERAL:
-            lines[m].append(f"{m} {h.hand}: {verb} {played_text(h.intervals, low)}; slivers in {slivers}")
+        played = played_text(h.intervals, low)
+        end = max(float(b) for _, b in h.intervals)
+        capped = bool(getattr(h, "capped", False)) or end >= float(top) - _GAP_TOL * max(1.0, float(top))
+        label = number_text(end, capped, top, getattr(h, "exact_label", None))
+        tail = (f"; also folded in slivers at {slivers}" if m == MARK_GAP else
+                f"; folded only in slivers at {slivers}") if slivers else ""
+        if not capped and max(_numbers(played + " " + slivers)) > float(label):
+            played = _until(played, end, label)
+        lines[m].append(f"{m} {h.hand}: {verb} {played}{tail}")
     return lines[MARK_GAP] + lines[MARK_SEVERAL]

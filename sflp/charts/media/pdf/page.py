@@ -183,8 +183,9 @@ def _first_page(paper: Paper, tdf, low: float, high: float, structure: str, rang
             f"{', whole bb from 100' if high >= 100 else ''}) at which it is pushed (left) or called (right) with "
             f"frequency > 0.5, then its mark.  {top_text(high)}+ = to the top of this chart; - = never.  "
             "Aces top-left, suited hands above the diagonal, offsuit below."
-            + (f"  † folded on a stretch of {FOLD_GAP_BB:g} bb or more inside the played range: read the stacks "
-               f"below, not the number.  * several stretches, each fold narrower (stacks on page 2)." if most else ""),
+            + (f"  † (a hatched cell) folded on a stretch of {FOLD_GAP_BB:g} bb or more inside the played range: "
+               "read the stacks below, not the number.  "
+               "* several stretches, each fold narrower (stacks on page 2)." if most else ""),
         ]
         note_lines = [w for note in notes for w in wrap(note, paper.width - 2 * MARGIN, TEXT)]
         # the grids shrink (to a floor) so that the legend, notes and every footnote fit on this page
@@ -196,7 +197,7 @@ def _first_page(paper: Paper, tdf, low: float, high: float, structure: str, rang
             cells = threshold_cells(tdf, player, low, high)
             labels = [[page_label(text) for text in row] for row in cells.labels]
             draw_grid(d, left, top, size, cells.colours, cells.hands, labels, rank_size=TEXT, text_size=TEXT,
-                      outlined=cells.never)
+                      outlined=cells.never, hatched=cells.gaps)
             d.text(left + size / 2, top - 18, f"{PLAYER_TITLES[player]}: largest stack (bb) played", 11, INK,
                    "bold", anchor="middle")
         below = top + size + 12

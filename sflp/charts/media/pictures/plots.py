@@ -50,7 +50,7 @@ _VERB = {"sb": "pushed", "bb": "called"}
 
 def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, second, *,
               big_second: bool = False, rank_size: float = 8.0, text_size: float | None = None,
-              outlined=None) -> None:
+              outlined=None, hatched=None) -> None:
     """One 13x13 grid with its top-left corner at ``(left, top)``, ``size`` points wide.
 
     ``colours[r][c]`` is the cell colour (``"RRGGBB"``), ``hands[r][c]`` its name and
@@ -59,7 +59,11 @@ def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, 
     Text sizes: 6.5 pt (the name alone 7.5 pt); ``big_second`` sets the second line in 8.5 pt
     bold; ``text_size`` sets every cell text in that size, the second line bold (the printable page).
     ``outlined[r][c]`` true draws a grey outline round the cell (*never* cells, white, so that they
-    stay cells on white paper).  The text's ink is :func:`sflp.charts.scale.ink` of the cell.
+    stay cells on white paper); ``hatched[r][c]`` true hatches the cell (:func:`hatch`: the gap
+    cells, ``†``, folded on a wide stretch inside their played range).  The text's ink is
+    :func:`sflp.charts.scale.ink` of the cell.  A second line's closing mark (``†``, ``*``) does not
+    shrink its number: the number is fitted alone, at its neighbours' size, and the mark set after
+    it (:func:`_number_and_mark`).
     """
     cell = size / 13
     gap = 0.4
@@ -77,6 +81,8 @@ def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, 
                        stroke=OUTLINE, width=0.6)
             else:
                 d.rect(left + c * cell + gap, y + gap, cell - 2 * gap, cell - 2 * gap, fill=colours[r][c])
+            if hatched is not None and hatched[r][c]:
+                hatch(d, left + c * cell + gap, y + gap, cell - 2 * gap, colours[r][c])
     for k, rank in enumerate(GRID_RANKS):
         d.text(left + (k + 0.5) * cell, top - 4.5, rank, rank_size, INK, anchor="middle")
         d.text(left - 5.5, top + (k + 0.5) * cell + CAP_HEIGHT * rank_size / 2, rank, rank_size, INK, anchor="end")
@@ -88,9 +94,57 @@ def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, 
             room = cell - 2 * gap - 1.0  # half a point of paper either side inside the fill
             if extra:
                 _centred(d, x, top + (r + 0.3) * cell, hands[r][c], name_size, colour, fit=room)
-                _centred(d, x, top + (r + 0.7) * cell, extra, second_size, colour, second_weight, fit=room)
+                _number_and_mark(d, x, top + (r + 0.7) * cell, extra, second_size, colour, second_weight, room)
             else:
                 _centred(d, x, top + (r + 0.5) * cell, hands[r][c], alone_size, colour, fit=room)
+
+
+def hatch(d: Drawing, x: float, y: float, side: float, colour: str) -> None:
+    """Diagonal hatching (``/``, four lines a cell) over the square cell at ``(x, y)``: the look of a
+    gap cell in every drawn medium, in :func:`sflp.charts.scale.hatch_colour`, so the text on it
+    keeps its contrast."""
+    from sflp.charts.scale import hatch_colour
+
+    tone = hatch_colour(colour)
+    step = side / 4
+    width = max(0.5, side / 32)
+    for k in range(1, 8):
+        c = x + y + k * step  # the line x + y = c, clipped to the square
+        x_lo, x_hi = max(x, c - (y + side)), min(x + side, c - y)
+        if x_hi - x_lo > 1e-9:
+            d.line([(x_lo, c - x_lo), (x_hi, c - x_hi)], tone, width)
+
+
+def _number_and_mark(d: Drawing, x: float, y: float, text: str, size: float, colour: str, weight: str,
+                     room: float) -> None:
+    """A cell's number centred on ``(x, y)`` at the size its neighbours get (fitted to ``room``
+    without its mark), then its mark (``†``, ``*``) raised right after it at 0.8 of that size,
+    where both fit (the pictures' cells).  Where they do not (the printed page's cells, which a
+    four-digit number fills), the number and its mark are fitted together as one label, as
+    before: a mark elsewhere in the cell (its corner) was read by text extraction as the hand
+    name's (``Q5s†``), and one smaller size for every number of the grid would give up the
+    page's 9 pt text.  The gap cell's hatching (:func:`hatch`) is what marks it there."""
+    from sflp.charts.scale import MARK_GAP, MARK_SEVERAL
+
+    number = text.rstrip(MARK_GAP + MARK_SEVERAL)
+    mark = text[len(number):]
+    if not mark or not number:
+        _centred(d, x, y, text, size, colour, weight, fit=room)
+        return
+    size_alone = fitted_size(number, size, room, weight)
+    wide = text_width(number, size_alone, weight)
+    mark_size = max(MARK_MIN_SIZE, size_alone * 0.8)
+    mark_wide = text_width(mark, mark_size, weight)
+    if wide / 2 + 0.3 + mark_wide > room / 2:
+        _centred(d, x, y, text, size, colour, weight, fit=room)
+        return
+    _centred(d, x, y, number, size_alone, colour, weight)
+    baseline = y + CAP_HEIGHT * size_alone / 2
+    d.text(x + wide / 2 + 0.3, baseline - 0.35 * CAP_HEIGHT * size_alone, mark, mark_size, colour, weight)
+
+
+MARK_MIN_SIZE = 5.0
+"""The smallest a cell's mark is set (points)."""
 
 
 def fitted_size(text: str, size: float, width: float, weight: str = "normal") -> float:
@@ -132,6 +186,13 @@ class ThresholdCells(NamedTuple):
     footnotes: list
     """:func:`sflp.charts.scale.footnotes` of the grid: a line per marked hand, ``†`` first."""
     scale: ChartScale
+
+    @property
+    def gaps(self) -> list:
+        """13x13 bools: the gap cells (their label's mark is ``†``), hatched in every drawn medium."""
+        from sflp.charts.scale import MARK_GAP
+
+        return [[str(label).endswith(MARK_GAP) for label in row] for row in self.labels]
 
 
 def threshold_cells(tdf: pd.DataFrame, player: str, low: float, high: float) -> ThresholdCells:
@@ -177,8 +238,9 @@ def colour_bar(d: Drawing, left: float, top: float, width: float, height: float,
 
 def footnote_head(verb: str) -> str:
     """The line over a grid's footnotes: what the marks mean."""
-    return (f"† folded on a stretch of {FOLD_GAP_BB:g} bb or more inside the {verb} range: read the stacks below, "
-            f"not the number.  * {verb} on several stretches, each fold narrower than {FOLD_GAP_BB:g} bb.  "
+    return (f"† (a hatched cell) folded on a stretch of {FOLD_GAP_BB:g} bb or more inside the {verb} range: "
+            f"read the stacks below, not the number.  "
+            f"* {verb} on several stretches, each fold narrower than {FOLD_GAP_BB:g} bb.  "
             "Stacks in bb, rounded inward, folds under that width bridged:")
 
 
@@ -225,7 +287,8 @@ def threshold_picture(tdf: pd.DataFrame, player: str, low: float, high: float, s
     d = Drawing(8.0 * PT, max(8.8 * PT, top + size + 0.2 * PT + len(lines) * 7 * 1.2 + 0.25 * PT))
     _title(d, d.width / 2, 20, [f"{PLAYER_TITLES[player]} thresholds (bb), stacks {fmt_num(low)}-{fmt_num(high)} bb",
                                 structure], 11)
-    draw_grid(d, left, top, size, cells.colours, cells.hands, cells.labels, big_second=True, outlined=cells.never)
+    draw_grid(d, left, top, size, cells.colours, cells.hands, cells.labels, big_second=True, outlined=cells.never,
+              hatched=cells.gaps)
     colour_bar(d, 7.3 * PT, top, 0.15 * PT, size, cells.scale)
     d.lines(left, top + size + 0.2 * PT, lines, 7, NOTE)
     return d

@@ -162,6 +162,15 @@ def _fill(hex_: str) -> PatternFill:
 
 
 @cache
+def _hatched(hex_: str) -> PatternFill:
+    """A gap cell's fill (``†``): Excel's thin up-diagonal pattern in
+    :func:`sflp.charts.scale.hatch_colour` over the band's colour, as every medium hatches it."""
+    from sflp.charts.scale import hatch_colour
+
+    return PatternFill(fill_type="lightUp", start_color=hatch_colour(hex_), end_color=hex_)
+
+
+@cache
 def _font(color: str, bold: bool = False, size: float = 11) -> Font:
     return Font(name=FONT_NAME, color=color, bold=bold, size=size)
 

@@ -55,6 +55,7 @@ from sflp.charts.media.xlsx.cells import (
     _fill,
     _font,
     _grid_dimensions,
+    _hatched,
     _notes,
     _print_setup,
     _rank_labels,
@@ -62,7 +63,7 @@ from sflp.charts.media.xlsx.cells import (
     _styled,
     text_cell,
 )
-from sflp.charts.scale import chart_scale, footnotes, ink, parse_intervals, top_text
+from sflp.charts.scale import MARK_GAP, chart_scale, footnotes, ink, parse_intervals, top_text
 from sflp.charts.stacks import HAND_EV_STACKS, hand_ev_stacks  # noqa: F401 -- HAND_EV_STACKS: the cap, documented here
 from sflp.charts.text import fmt_num
 from sflp.core.cards import CLASS_NAMES, PLAYERS
@@ -202,7 +203,7 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
             hand = hands.iat[r, c]
             colour = scale.colour(max_stack.iat[r, c], bool(capped.iat[r, c]))
             cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, label_value(number))
-            _styled(cell, label_format(hand, number, mark), _fill(colour),
+            _styled(cell, label_format(hand, number, mark), _hatched(colour) if mark == MARK_GAP else _fill(colour),
                     _font(ink(colour), False, THRESHOLD_FONT_SIZE), _CENTER, _BORDER)
             if mark:  # on screen; the printed page lists the same under the grid
                 marked.append((hand, mark, intervals.iat[r, c]))

@@ -253,6 +253,8 @@ function paint() {
       td.style.background = bg; td.style.color = fg;
       // threshold mode: the cell's band by name (its colour's class: "top" for the hands played over the chart)
       td.classList.toggle("top", kind === "top"); td.classList.toggle("never", kind === "never");
+      // a gap cell (\u2020: folded on a wide stretch inside its played range) is hatched, as in every medium
+      td.classList.toggle("gap", mode === "thr" && !!D.thresholds && D.thresholds[player][k][1] === "\u2020");
       if (kind) td.dataset.band = String(D.thresholds[player][k][5]); else delete td.dataset.band;
       td.innerHTML = html;
       td.setAttribute("aria-label", ariaLabel(player, k));
@@ -366,7 +368,7 @@ function legend() {
   if (mode === "thr" && D.thresholds) {
     box.innerHTML = "<span class='item'>played up to (bb):</span>"
       + D.colours.legend.map(b => swatch("#" + b[0], b[1])).join("")
-      + "<span class='item marks'>* played on several stretches, \u2020 folded 0.5 bb or more in between (notes under"
+      + "<span class='item marks'>* played on several stretches, \u2020 (hatched) folded 0.5 bb or more in between (notes under"
       + " the grid)</span>";
   } else {
     let s = "<span class='item'>frequency:</span>";
