@@ -10,7 +10,8 @@ and from sflp itself, by real renderers found on PATH:
 ========================  =====================================================================
 ``pdf_a4.png``            ``chart.pdf`` rasterised by poppler's ``pdftoppm``
 ``pdf_letter.png``        the same page on US Letter (``sflp chart --paper letter``), if supported
-``pdf_a4_gray.png``       the A4 page as a grayscale printer prints it (CIE L* of each pixel)
+``pdf_a4_gray.png``       the A4 page as a grayscale printer prints it (each pixel's ITU-R BT.601 luma,
+                          as ``pdftoppm -gray`` renders it)
 ``html_1400x900.png``     ``chart.html`` in headless Chromium at 1400x900 (a desktop window), as it
                           opens: the threshold charts
 ``html_390x844.png``      ``chart.html`` at 390x844 (a phone), as it opens: the threshold charts
@@ -21,6 +22,10 @@ and from sflp itself, by real renderers found on PATH:
                           terminal shows them (a pty; its ANSI colours drawn by Chromium)
 ``terminal_200.png``      the same at 200 columns
 ``notebook.png``          the notebook views (solution, thresholds, exploit, SC) in Chromium
+``atlas_1400x900.png``    ``atlas.html`` of the committed atlas (``reports/atlas-ante``) at 1400x900, 63s
+                          picked at 4 bb (``#n=1&stack=4&hand=sb:63s``: folded there, drawn faded)
+``atlas_390x844.png``     the same page on a phone, as it opens (the map one tap away)
+``hand_maps.png``         the atlas's hand maps (a copy of the set's own picture)
 ========================  =====================================================================
 
 A medium whose tool is missing is skipped with a message on stderr; the others are still made.
@@ -44,7 +49,7 @@ OUT = ROOT / "reports" / "screenshots"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage", "--hide-scrollbars"]
-MEDIA = ("pdf", "html", "xlsx", "terminal", "notebook")
+MEDIA = ("pdf", "html", "xlsx", "terminal", "notebook", "atlas")
 
 
 class Missing(Exception):
@@ -92,14 +97,11 @@ def pdf_pages(pdf: Path, stem: Path, dpi: int = 80, first: int = 1, last: int = 
 
 
 def grayscale(path: Path, to: Path) -> Path:
-    """``path`` as a grayscale printer renders it: each pixel's CIE L* (through Pillow's sRGB to
-    Lab conversion) as its gray level."""
-    from PIL import Image, ImageCms
+    """``path`` as a grayscale printer renders it: each pixel's ITU-R BT.601 luma
+    (``0.299 R + 0.587 G + 0.114 B``: Pillow's ``convert("L")``, and what ``pdftoppm -gray`` does)."""
+    from PIL import Image
 
-    rgb = Image.open(path).convert("RGB")
-    lab = ImageCms.applyTransform(rgb, ImageCms.buildTransformFromOpenProfiles(
-        ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB"), "RGB", "LAB"))
-    lab.getchannel("L").save(to, optimize=True)
+    Image.open(path).convert("RGB").convert("L").save(to, optimize=True)
     return to
 
 
@@ -126,6 +128,16 @@ def shoot_html(out: Path) -> list[Path]:
             chromium_shot(page, out / "html_390x844.png", 390, 844),
             chromium_shot(page + "#stack=10&hand=sb:63s", out / "html_thresholds_1400x900.png", 1400, 900),
             chromium_shot(page + "#mode=freq&stack=10", out / "html_freq_1400x900.png", 1400, 900)]
+
+
+ATLAS = ROOT / "reports" / "atlas-ante"
+
+
+def shoot_atlas(out: Path) -> list[Path]:
+    page = (ATLAS / "atlas.html").resolve().as_uri()
+    return [chromium_shot(page + "#n=1&stack=4&hand=sb:63s", out / "atlas_1400x900.png", 1400, 900),
+            chromium_shot(page, out / "atlas_390x844.png", 390, 844),
+            Path(shutil.copyfile(ATLAS / "hand_maps.png", out / "hand_maps.png"))]
 
 
 def shoot_xlsx(out: Path, pages: int = 3) -> list[Path]:
@@ -242,7 +254,7 @@ def shoot_notebook(out: Path) -> list[Path]:
 
 
 SHOOTERS = {"pdf": shoot_pdf, "html": shoot_html, "xlsx": shoot_xlsx, "terminal": shoot_terminal,
-            "notebook": shoot_notebook}
+            "notebook": shoot_notebook, "atlas": shoot_atlas}
 
 
 def main(media: list[str] | None = None, out: Path = OUT) -> dict[str, list[Path]]:

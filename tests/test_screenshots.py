@@ -70,28 +70,25 @@ def test_the_printed_pages_have_their_paper_shape(shots):
 
 
 def test_the_grayscale_print_keeps_the_bands_apart(shots):
-    """The grayscale page shows one gray level per band (CIE L*: the bands are 6 or more apart)."""
+    """The grayscale page (ITU-R BT.601 luma, as pdftoppm -gray prints) shows each band's grey level
+    (issue 42: the scale must survive a luma conversion, not only CIE L*)."""
     from PIL import Image
 
-    from sflp.charts.scale import BAND_COLOURS, TOP_COLOUR
+    from sflp.charts.scale import chart_scale
 
     gray = next(p for p in shots["pdf"] if p.name == "pdf_a4_gray.png")
     with Image.open(gray) as image:
         assert image.mode == "L"
         levels = {level for count, level in image.getcolors(256) if count > 200}  # cell fills, not anti-aliasing
-    expected = []
-    for colour in (*BAND_COLOURS, TOP_COLOUR):
-        rgb = Image.new("RGB", (1, 1), "#" + colour)
-        expected.append(_l_star(rgb))
+    expected = [Image.new("RGB", (1, 1), "#" + colour).convert("L").getpixel((0, 0))
+                for colour, _ in chart_scale(25, 1).legend()]
     assert all(any(abs(level - e) <= 3 for level in levels) for e in expected), (sorted(levels), expected)
 
 
-def _l_star(image) -> int:
-    from PIL import ImageCms
-
-    lab = ImageCms.applyTransform(image, ImageCms.buildTransformFromOpenProfiles(
-        ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB"), "RGB", "LAB"))
-    return lab.getchannel("L").getpixel((0, 0))
+def test_the_atlas_page_and_its_hand_maps_are_shot(shots):
+    sizes = {p.name: _size(p) for p in shots["atlas"]}
+    assert sizes["atlas_1400x900.png"] == (1400, 900) and sizes["atlas_390x844.png"] == (390, 844)
+    assert "hand_maps.png" in sizes and all(_not_blank(p) for p in shots["atlas"])
 
 
 def test_terminal_and_notebook_pictures_show_coloured_grids(shots):
@@ -117,5 +114,6 @@ def test_the_workbook_prints_through_libreoffice(shots):
 
 
 def test_an_unknown_medium_is_one_clear_error():
-    with pytest.raises(SystemExit, match="unknown medium 'gif'; choose from pdf, html, xlsx, terminal, notebook"):
+    with pytest.raises(SystemExit,
+                       match="unknown medium 'gif'; choose from pdf, html, xlsx, terminal, notebook, atlas"):
         _script().main(["gif"], Path("/nonexistent"))
