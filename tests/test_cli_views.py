@@ -123,6 +123,31 @@ def test_threshold_grid_colours_on_a_terminal():
     assert plain == _threshold_grid(t, "sb", color=False)
 
 
+def test_a_gap_cells_number_line_is_hatched_on_a_terminal():
+    """Issue 42: a gap cell (†, by the scale's rule on the certified intervals) shows its number line in
+    the hatch colour (the terminal's hatching), its name line in its band colour; no other cell does."""
+    from sflp.charts.scale import chart_scale, hatch_colour, mark
+    from sflp.core.cards import CLASS_NAMES
+
+    t = compute_thresholds(GameConfig(stack=1), low=1, high=10)
+    scale = chart_scale(10, 1)
+    text = _threshold_grid(t, "sb", color=True)
+    gaps = 0
+    for hand in CLASS_NAMES:
+        h = t.get("sb", hand)
+        if h.max_stack is None:
+            continue
+        band = scale.colour(h.max_stack, h.capped)
+        label = scale.label(h.max_stack, h.capped, h.intervals, h.exact_label).text
+        assert _cell(band, f"{hand:^5}") in text
+        if mark(h.intervals, 1.0) == "†":
+            gaps += 1
+            assert _cell(hatch_colour(band), f"{label:^5}") in text, hand
+        else:
+            assert _cell(band, f"{label:^5}") in text, hand
+    assert gaps > 0
+
+
 def test_coloured_threshold_text_carries_the_band_legend():
     from sflp.charts.media.terminal import format_thresholds
 

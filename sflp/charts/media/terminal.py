@@ -124,9 +124,11 @@ def threshold_grid(thresholds, player: str, color: bool) -> str:
     """The threshold chart as text, 80 columns: rank headers, each cell the hand above its label
     (:mod:`sflp.charts.scale`: ``7.1``, ``25+``, ``-``, the mark right after the number: ``*``
     slivers, ``†`` a fold gap of at least half a big blind, see the footnotes), coloured like
-    every other medium on a terminal (the scale's band colours and ink).  Cells are 5 columns;
+    every other medium on a terminal (the scale's band colours and ink; a ``†`` cell's number line in
+    :func:`sflp.charts.scale.hatch_colour`, the terminal's hatching).  Cells are 5 columns;
     when a label is longer (a fractional top with a mark, ``12.5+†``) the cells widen to it and
     the grid is printed in two halves (columns A to 8, then 7 to 2), so it still fits 80 columns."""
+    from sflp.charts.scale import MARK_GAP, hatch_colour
     from sflp.core.cards import CLASS_NAMES, GRID_RANKS
 
     scale = scale_of(thresholds)
@@ -144,9 +146,10 @@ def threshold_grid(thresholds, player: str, color: bool) -> str:
             for col in cols:
                 h = hands[row][col]
                 name, label = f"{h.hand:^{cw}}", f"{texts[row][col]:^{cw}}"
-                if color:
+                if color:  # a gap cell's number line in its hatch colour: the terminal's hatching (issue 42)
                     bg = scale.colour(h.max_stack, h.capped)
-                    name, label = ansi(bg, name), ansi(bg, label)
+                    gap = texts[row][col].endswith(MARK_GAP)
+                    name, label = ansi(bg, name), ansi(hatch_colour(bg) if gap else bg, label)
                 names.append(name)
                 labels.append(label)
             lines.append(f"{GRID_RANKS[row]:>2} " + " ".join(names))
