@@ -360,3 +360,23 @@ def test_import_sflp_stays_light_in_a_shell():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split("\n")[:2] == [f"{len(sflp._NOTEBOOK_VIEWS)} []", "True False"]
+
+
+def test_a_threshold_grids_gap_cells_are_hatched_in_a_notebook():
+    """Issue 42: the notebook's threshold grid hatches the gap cells (†, by the scale's rule on the
+    certified intervals) and no other cell, as every medium does."""
+    from sflp.charts.scale import mark
+    from sflp.core.cards import CLASS_NAMES
+    from sflp.solving.thresholds import compute_thresholds
+    from sflp.views.notebook import thresholds_html
+
+    t = compute_thresholds(GameConfig(stack=1), low=1, high=10)
+    html = thresholds_html(t)
+    cells = re.findall(r'<td[^>]*style="([^"]*)"[^>]*>(.*?)</td>', html)
+    assert len(cells) == 2 * 169
+    for k, (style, body) in enumerate(cells):
+        player, hand = ("sb", "bb")[k // 169], CLASS_NAMES[k % 169]
+        assert body.startswith(hand)
+        gap = mark(t.get(player, hand).intervals, 1.0) == "†"
+        assert ("repeating-linear-gradient" in style) == gap, (player, hand)
+    assert any("repeating-linear-gradient" in style for style, _ in cells)

@@ -33,8 +33,11 @@ def html_grid(texts: Sequence[str], colours: Sequence[str], seconds: Sequence[st
               titles: Sequence[str] | None = None, caption: str = "") -> str:
     """A headed 13x13 ``<table>``; cell ``k`` (class id) gets ``texts[k]``, ``colours[k]`` (hex).
 
-    ``seconds[k]`` is an optional smaller second line, ``titles[k]`` the hover text.
+    ``seconds[k]`` is an optional smaller second line, ``titles[k]`` the hover text.  A cell whose
+    second line ends with ``†`` (a threshold grid's gap cell) is hatched, as in every medium.
     """
+    from sflp.charts.scale import MARK_GAP, hatch_colour
+
     head = "".join(f'<th style="{_HEAD}">{r}</th>' for r in GRID_RANKS)
     rows = [f'<tr><th style="{_HEAD}"></th>{head}</tr>']
     for r in range(13):
@@ -46,7 +49,11 @@ def html_grid(texts: Sequence[str], colours: Sequence[str], seconds: Sequence[st
             body = _html.escape(texts[k]) + (f'<br><span style="font-size:11px">{_html.escape(second)}</span>'
                                              if second else "")
             title = f' title="{_html.escape(titles[k])}"' if titles else ""
-            cells.append(f'<td{title} style="background:#{bg};color:#{text_colour(bg)};text-align:center;'
+            hatch = ""
+            if second.endswith(MARK_GAP):  # a gap cell: hatched, as in every medium (issue 42)
+                hatch = (f"background-image:repeating-linear-gradient(135deg,transparent 0 4px,"
+                         f"#{hatch_colour(bg)} 4px 5.5px);")
+            cells.append(f'<td{title} style="background:#{bg};{hatch}color:#{text_colour(bg)};text-align:center;'
                          f'padding:1px 3px;min-width:38px;height:34px;border:1px solid #FFFFFF">{body}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
     cap = (f'<caption style="caption-side:top;text-align:left;font-weight:bold">{_html.escape(caption)}</caption>'
