@@ -213,7 +213,7 @@ STYLE_PROBE = """<script>
     let opacity = 1;
     for (let e = td; e; e = e.parentElement) opacity *= parseFloat(getComputedStyle(e).opacity);
     out.cells[td.id] = {bg: cs.backgroundColor, ink: cs.color, opacity, outline: cs.outlineStyle,
-                        cls: td.className, label: td.getAttribute("aria-label")};
+                        cls: td.className, label: td.getAttribute("aria-label"), image: cs.backgroundImage};
   }
   out.hash = location.hash;
   out.title = $("map-title").textContent;
@@ -295,6 +295,13 @@ def test_browser_the_picked_unplayed_hand_looks_unplayed(atlas, atlas_page, chro
                 assert cell["bg"] == _css(colour), (player, hand, cell)
             assert cell["opacity"] == 1
     assert out["hash"] == "#n=1&stack=4&hand=sb:63s"
+    # issue 42: the gap cells (†, by the scale's rule on the certified intervals) are hatched, and no other
+    from sflp.charts.scale import mark
+
+    for player in ("sb", "bb"):
+        for hand in CLASS_NAMES:
+            hatched = "repeating-linear-gradient" in out["cells"][f"{player}-{hand}"]["image"]
+            assert hatched == (mark(th.get(player, hand).intervals, th.low) == "†"), (player, hand)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

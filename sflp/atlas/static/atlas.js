@@ -83,6 +83,7 @@ function renderGrids() {
       td.innerHTML = "<span class=\"h\">" + h + "</span><span class=\"f\">" + esc(cell[0])
         + (cell[1] ? "<span class=\"m\">" + cell[1] + "</span>" : "") + "</span>";
       td.classList.toggle("never", cell[5] === NEVER);
+      td.classList.toggle("gap", cell[1] === "\u2020");  // hatched, as in every medium (issue 42)
       td.classList.toggle("off", faded);
       td.classList.toggle("sel", cur.hand !== null && cur.hand[0] === p && cur.hand[1] === h);
       td.dataset.played = on ? "1" : "0";
