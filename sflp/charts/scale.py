@@ -65,8 +65,9 @@ Eleven bands and a top are as many as the luma rule allows: twelve steps of 20 g
 white leave 15 to spare of 255, so the search's best is only 2.7 % over every threshold, and the
 luma steps bind (the previous palette's 2--4/4--6 and 6--8/8--10 steps were 10 grey levels,
 8--10/10--15 9 and 20--25/25+ 18: CIE L* steps of 6 are not enough after a luma conversion, which
-weighs red, green and blue otherwise than L* does).  Keeping 20 grey levels and the colour-vision distances needs the hue
-to swing at every step, light and dark alternating in chroma: pale mint, pale cyan, olive yellow,
+weighs red, green and blue otherwise than L* does).  Keeping 20 grey levels and the colour-vision
+distances needs the hue to swing at every step, light and dark alternating in chroma: pale mint,
+pale cyan, olive yellow,
 sage, ochre, steel blue, brown, dark blue, dark brown, dark purple, maroon, and a black top.
 
 >>> s = chart_scale(25)
