@@ -67,8 +67,8 @@ luma steps bind (the previous palette's 2--4/4--6 and 6--8/8--10 steps were 10 g
 8--10/10--15 9 and 20--25/25+ 18: CIE L* steps of 6 are not enough after a luma conversion, which
 weighs red, green and blue otherwise than L* does).  Keeping 20 grey levels and the colour-vision
 distances needs the hue to swing at every step, light and dark alternating in chroma: pale mint,
-pale cyan, olive yellow,
-sage, ochre, steel blue, brown, dark blue, dark brown, dark purple, maroon, and a black top.
+pale cyan, olive yellow, sage, ochre, steel blue, brown, dark blue, dark brown, dark purple,
+maroon, and a black top.
 
 >>> s = chart_scale(25)
 >>> [b.label for b in s.bands], s.top.label, s.never.label
