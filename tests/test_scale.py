@@ -7,7 +7,9 @@ Colour science, with the thresholds of issue 32:
   severity; distances in CAM02-UCS (Luo, Cui & Li 2006, about 1 unit a just-noticeable difference):
   at least 20 between bands that can stand next to each other with normal vision, 12 under each
   simulated deficiency;
-* CIE L* (CIE 15:2004) steps of at least 6 between those bands, so a grayscale print separates them;
+* CIE L* (CIE 15:2004) steps of at least 6 between those bands, and (issue 42) ITU-R BT.601 luma
+  (``0.299 R + 0.587 G + 0.114 B`` on 0..255, what ``pdftoppm -gray`` and a grayscale printer do)
+  steps of at least 20 grey levels, so a grayscale print separates them;
 * WCAG 2.1 contrast (success criterion 1.4.3: 4.5:1 for normal text) of the cell ink on every colour.
 
 "Can stand next to each other": neighbouring bands, and every band next to the top colour, since
@@ -80,9 +82,52 @@ def test_a_grayscale_print_keeps_the_bands_apart_and_in_order():
     assert all(_lightness(c) - _lightness(TOP_COLOUR) >= 6 for c in BAND_COLOURS)
 
 
+def _luma(colour: str) -> float:
+    r, g, b = (int(colour[i:i + 2], 16) for i in (0, 2, 4))
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def test_a_luma_conversion_keeps_neighbouring_bands_20_grey_levels_apart():
+    """Issue 42: ``pdftoppm -gray`` read the old legend at 219 / 181 / 171 / 121 / 111 / 102 / 56 / 33 / 15."""
+    assert round(_luma("FFD791"), 0) == 219 and round(_luma("00151A"), 0) == 15  # the old ends, as printed
+    pairs = [*_neighbours(), (NEVER_COLOUR, BAND_COLOURS[0])]
+    close = {pair: round(abs(_luma(pair[0]) - _luma(pair[1])), 1) for pair in pairs
+             if abs(_luma(pair[0]) - _luma(pair[1])) < 20}
+    assert not close, close
+    # and in order, light to dark: a grey band's place on the legend tells its stack
+    lumas = [_luma(c) for c in (NEVER_COLOUR, *BAND_COLOURS, TOP_COLOUR)]
+    assert lumas == sorted(lumas, reverse=True)
+
+
+@pytest.fixture(scope="module")
+def thresholds_1_200():
+    from sflp.core.game import GameConfig
+    from sflp.solving.thresholds import compute_thresholds
+
+    return compute_thresholds(GameConfig(stack=2), low=1, high=200)  # about 3 s
+
+
+DEEP_SHARE = 0.4
+"""Issue 42: on the 1-200 chart one band "20–200" held all 72 SB and 37 BB hands played beyond 20 bb
+(and not over the whole chart); now no band above 20 holds more than this share of them."""
+
+
+def test_a_deep_chart_spreads_its_hands_over_the_bands_above_20(thresholds_1_200):
+    s = chart_scale(200, 1)
+    assert [b.label for b in s.bands if b.low >= 20] == ["20–30", "30–50", "50–100", "100–200"]
+    for player, played in (("sb", 72), ("bb", 37)):
+        deep = [h for h in thresholds_1_200.hands if h.player == player and not h.capped
+                and h.max_stack is not None and h.max_stack > 20]
+        assert len(deep) == played, player  # issue 42's count, from the same solver
+        counts = {}
+        for h in deep:
+            counts[s.band(h.max_stack).label] = counts.get(s.band(h.max_stack).label, 0) + 1
+        assert len(counts) == 4 and max(counts.values()) <= DEEP_SHARE * len(deep), (player, counts)
+
+
 def test_the_colours_of_a_rendered_scale_pass_the_same_checks():
     # the scale as charts render it (1-25, 2-15, 1-200 bb ...), band by band in legend order
-    for top in (25, 15, 200, 20, 3):
+    for top in (25, 15, 200, 20, 3, 40, 75):
         colours = [c for c, _ in chart_scale(top).legend()]
         assert colours[-1] == NEVER_COLOUR and colours[-2] == TOP_COLOUR
         assert len(set(colours)) == len(colours), top
@@ -101,7 +146,8 @@ def test_the_ink_reads_on_every_colour():
     (25, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–15", "15–20", "20–25", "25+"]),
     (20, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–15", "15–20", "20+"]),
     (15, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–15", "15+"]),
-    (200, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–15", "15–20", "20–200", "200+"]),
+    (200, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–15", "15–20", "20–30", "30–50", "50–100", "100–200", "200+"]),
+    (40, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–15", "15–20", "20–30", "30–40", "40+"]),
     (12.5, ["≤2", "2–4", "4–6", "6–8", "8–10", "10–12.5", "12.5+"]),
     (2, ["≤2", "2+"]),
 ])

@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from sflp.atomic import write_text
@@ -113,9 +114,8 @@ def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = 
     for label, t in structures:
         # a structure whose antes need more than the atlas's lowest stack starts at its own smallest
         # stack: its marks count folded stretches from there (the legend is the top's alone)
-        own = chart_scale(high, float(t.low))
-        if own.legend() != scale.legend():  # pragma: no cover - the bands depend on the top only
-            raise ConfigError("the structures of an atlas page need one colour scale")
+        # (the page's bands: the atlas's lowest stack decides which bands its legend shows)
+        own = replace(scale, low=float(t.low))
         by = {p: {h.hand: h for h in t.hands if h.player == p} for p in PLAYERS}
         out_structures.append({
             "label": clean_text(label),

@@ -29,34 +29,46 @@ fold gap too when the chart's lowest stack is known.
 The colours
 -----------
 Stepped bands at the stacks players memorise, ``≤2``, ``2–4``, ``4–6``, ``6–8``, ``8–10``,
-``10–15``, ``15–20``, then one band from the last of those edges below the chart's top ``N`` up
-to ``N`` (``20–25`` on a 1--25 chart, ``10–15`` on a 2--15 chart, ``20–200`` on a 1--200 chart:
-there the printed number carries the detail), then a **top** colour of its own for the hands
-played over the whole chart (legend ``N+``), and white for *never* (its cells also carry the ``-``
-mark).  A band keeps its colour on every chart (``≤2`` is always the same light orange), and the
-last band below the top takes the colour of the standard band it starts in.
+``10–15``, ``15–20``, and on deeper charts ``20–30``, ``30–50``, ``50–100`` and ``100–N``
+(:data:`EDGES`); the last band runs from the last edge below the chart's top ``N`` up to ``N``
+(``20–25`` on a 1--25 chart, ``10–15`` on a 2--15 chart, ``100–200`` on a 1--200 chart, whose 72 SB
+and 37 BB hands played beyond 20 bb one ``20–200`` band used to hold).  Then a **top** colour of its
+own for the hands played over the whole chart (legend ``N+``), and white for *never* (its cells
+also carry the ``-`` mark).  A band keeps its colour on every chart (``≤2`` is always the same pale
+mint), and the last band below the top takes the colour of the standard band it starts in.
 
-The palette was chosen by a numerical search (CIELab coordinates, Powell's method on the smallest
-ratio of distance to threshold) under stated thresholds, which ``tests/test_scale.py`` checks for
-every pair of colours that can stand next to each other (neighbouring bands, and every band next
-to the top, since any band can be the last below it):
+A chart shows only the bands it **uses**, decided from its lowest stack: a band lying entirely
+below it (its upper edge under the lowest stack) is left out, because every hand on the chart is
+played up to at least the lowest stack or never.  A 5--20 chart's legend starts at ``4–6``; a
+band whose upper edge *is* the lowest stack stays (a hand played at that stack only falls in it).
 
+The palette was chosen by a numerical search, ``tools/palette_search.py`` (BT.601 luma and chroma
+coordinates; Powell's method on a soft minimum, then SLSQP on the smallest ratio of a figure to its
+threshold; ``python tools/palette_search.py --bands 11 --restarts 8 --maxfev 4000 --seed 11``
+finds it as its restart 7, smallest ratio 1.027), under stated thresholds, which
+``tests/test_scale.py`` checks for every pair of colours that can stand next to each other
+(neighbouring bands, every band next to the top, since any band can be the last below it, and
+*never* next to the lightest band):
+
+* BT.601 luma (``0.299 R + 0.587 G + 0.114 B`` on 0..255, what ``pdftoppm -gray`` and a grayscale
+  printer compute) at least 20 grey levels apart, in order from white to the black top (the
+  smallest step is 20.5; ``tests/test_legend_bands.py`` reads the swatches off the printed PDF);
 * CAM02-UCS distance (Luo, Cui & Li 2006; about 1 unit is a just-noticeable difference) at least
   20 with normal vision and at least 12 under simulated deuteranomaly, protanomaly and tritanomaly
   at full severity (Machado, Oliveira & Fernandes 2009, via ``colorspacious``); the palette's
-  smallest are 22.4 and 14.1;
-* CIE L* falling by at least 6 from each band to the next and to the top, so that a grayscale
-  print keeps them apart and in order (the smallest step is 7.6), and *never* (white) 12 above the
-  lightest band;
+  smallest are 20.6 and 12.3 (tritanomaly; 15.9 deuteranomaly, 15.5 protanomaly);
+* CIE L* falling by at least 6 from each band to the next and to the top (the smallest step is
+  6.3, white to the lightest band);
 * the cell ink (black or white, :func:`ink`) at a WCAG 2 contrast of at least 4.5 on every colour.
 
-The earlier scale's nine bands were points on viridis; its dark violets were 8 to 14 units apart
-(8 under deuteranomaly) and 9 L* apart, so they merged in print.  The search found no ten colours
-meeting the thresholds (its best reached 0.95 of them), and nine with 12 % to spare: so the
-scale has eight bands and a top, ``10–12`` and ``12–15`` merged into ``10–15`` (the short stacks,
-where push/fold decisions change fastest, keep their 2 bb bands).  Meeting the distances with
-lightness steps of about 8 L* needs the hue to move at every step: light orange, lime, sage,
-teal, blue, violet, magenta, dark brown, and a near-black top.
+Eleven bands and a top are as many as the luma rule allows: twelve steps of 20 grey levels below
+white leave 15 to spare of 255, so the search's best is only 2.7 % over every threshold, and the
+luma steps bind (the previous palette's 2--4/4--6 and 6--8/8--10 steps were 10 grey levels,
+8--10/10--15 9 and 20--25/25+ 18: CIE L* steps of 6 are not enough after a luma conversion, which
+weighs red, green and blue otherwise than L* does).  Keeping 20 grey levels and the colour-vision
+distances needs the hue to swing at every step, light and dark alternating in chroma: pale mint,
+pale cyan, olive yellow, sage, ochre, steel blue, brown, dark blue, dark brown, dark purple,
+maroon, and a black top.
 
 >>> s = chart_scale(25)
 >>> [b.label for b in s.bands], s.top.label, s.never.label
@@ -94,13 +106,18 @@ round stacks to half or whole blinds when they are played)."""
 MARK_SEVERAL = "*"
 MARK_GAP = "†"
 
-EDGES = (2, 4, 6, 8, 10, 15, 20)
-"""The band edges (bb), the stacks players memorise."""
+EDGES = (2, 4, 6, 8, 10, 15, 20, 30, 50, 100)
+"""The band edges (bb): the stacks players memorise up to 20 bb, then 30, 50 and 100 bb, so that a
+deep chart's hands spread over four bands above 20 bb (``tests/test_scale.py`` checks the 1--200
+chart's share per band)."""
 
-BAND_COLOURS = ("FFD791", "BCD300", "97BA8E", "00ADAA", "436AFF", "7A5297", "99005F", "461400")
-"""The colours of the bands ``≤2`` ... ``15–20`` and of the band above 20 bb (index 7)."""
+BAND_COLOURS = ("CDFAB3", "9DE6E1", "C7CC44", "7CBBAC", "BC931A", "5288B2", "926023", "295E88", "693309",
+                "530A5F", "450000")
+"""The colours of the bands ``≤2`` ... ``15–20``, ``20–30``, ``30–50``, ``50–100`` and above 100 bb
+(index 10), in the order of :data:`EDGES`; the last band of a chart takes the colour of the
+standard band it starts in."""
 
-TOP_COLOUR = "00151A"
+TOP_COLOUR = "000000"
 """The colour of hands played over the whole chart (``N+``)."""
 
 NEVER_COLOUR = "FFFFFF"
@@ -169,13 +186,17 @@ def top_text(top: float) -> str:
 
 
 def chart_scale(top: float, low: float | None = None) -> ChartScale:
-    """The scale of a chart whose top stack is ``top`` bb (and lowest ``low``, if known)."""
+    """The scale of a chart whose top stack is ``top`` bb (and lowest ``low``, if known): the
+    bands of :data:`EDGES` below ``top``, the last one running up to ``top``, less those that lie
+    entirely below ``low`` (no hand on the chart can be played up to less than its lowest stack)."""
     top = float(top)
     edges = [e for e in EDGES if e < top]
     lows = [0.0, *map(float, edges)]
     highs = [*map(float, edges), top]
     bands = []
     for k, (lo, hi) in enumerate(zip(lows, highs)):
+        if low is not None and hi < float(low):
+            continue
         hi_text = top_text(hi) if hi == top else _g(hi)
         label = f"≤{hi_text}" if k == 0 else f"{_g(lo)}–{hi_text}"
         bands.append(Band(lo, hi, label, BAND_COLOURS[k]))

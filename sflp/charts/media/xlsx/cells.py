@@ -158,7 +158,10 @@ def _sheet(wb: Workbook, title: str) -> _Cells:
 
 @cache
 def _fill(hex_: str) -> PatternFill:
-    return PatternFill(fill_type="solid", start_color=hex_, end_color=hex_)
+    # opaque ARGB: openpyxl would prefix a bare RRGGBB with alpha 00, and "00000000" (the top
+    # colour, black) is also openpyxl's "no colour"
+    argb = "FF" + hex_ if len(hex_) == 6 else hex_
+    return PatternFill(fill_type="solid", start_color=argb, end_color=argb)
 
 
 @cache
