@@ -170,7 +170,7 @@ def _hatched(hex_: str) -> PatternFill:
     :func:`sflp.charts.scale.hatch_colour` over the band's colour, as every medium hatches it."""
     from sflp.charts.scale import hatch_colour
 
-    return PatternFill(fill_type="lightUp", start_color=hatch_colour(hex_), end_color=hex_)
+    return PatternFill(fill_type="lightUp", start_color="FF" + hatch_colour(hex_), end_color="FF" + hex_)
 
 
 @cache
