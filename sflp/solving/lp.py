@@ -242,34 +242,14 @@ class PushFoldLP:
     def compile(self) -> CompiledLP:
         """cvxpy's compiled form of :attr:`problem` (its reduction chain to the conic form, the
         stack's constant and linear parts evaluated separately), in HiGHS's form."""
-        from cvxpy.reductions.chain import Chain
-        from cvxpy.reductions.cvx_attr2constr import CvxAttr2Constr
-        from cvxpy.reductions.dcp2cone.cone_matrix_stuffing import ConeMatrixStuffing
-        from cvxpy.reductions.dcp2cone.dcp2cone import Dcp2Cone
-        from cvxpy.reductions.flip_objective import FlipObjective
-
-        problem = self.problem
-        chain = Chain(problem, [FlipObjective(), Dcp2Cone(), CvxAttr2Constr(), ConeMatrixStuffing()])
-        data, _ = chain.apply(problem)
+        data = _conic_data(self.problem)
         pid = self.stack.id
         c0, d0, A0, b0 = data.apply_parameters({pid: np.array(0.0)}, keep_zeros=True)
         c1, d1, A1, b1 = data.apply_parameters({pid: np.array(1.0)}, zero_offset=True, keep_zeros=True)
         if np.any(b1):
             raise SolveError("cvxpy's compiled LP: the stack enters the right-hand side")
-        offsets, row, n_zero = {}, 0, 0
-        for con in data.constraints:  # rows in the order of the constraints (zero cone first)
-            offsets[con.id] = (row, con.size)
-            if type(con).__name__ in ("Zero", "Equality"):
-                if n_zero != row:
-                    raise SolveError("cvxpy's compiled LP: an equality row follows an inequality row")
-                n_zero += con.size
-            row += con.size
-        if self.call_guard.id not in offsets:
-            raise SolveError("cvxpy's compiled LP: the call constraint was renamed by a reduction")
-        start, size = offsets[self.call_guard.id]
-        x0 = data.var_id_to_col[self.x.id]
-        return from_conic(A0, A1, b0, c0, c1, float(d0), float(d1), n_zero,
-                          np.arange(x0, x0 + self.x.size), np.arange(start, start + size), maximise=True)
+        n_zero, x_cols, call_rows = _layout(data, self.x, self.call_guard, "cvxpy's compiled LP")
+        return from_conic(A0, A1, b0, c0, c1, float(d0), float(d1), n_zero, x_cols, call_rows, maximise=True)
 
     def cache_key(self) -> str:
         K0, K1, r, f, g = self.inputs()
@@ -385,16 +365,42 @@ class PushFoldLP:
         return x, y, float(problem.value) * self.unit / DEALS
 
 
-def compile_template(payoffs: Payoffs) -> LPTemplate:
-    """cvxpy's compile of the push/fold LP with the blind structure as parameters (the model of the
-    module docstring's "One compiled LP for every blind structure"), with the numbers of
-    ``payoffs``' table, as an :class:`~sflp.solving.highs.LPTemplate`."""
-    import cvxpy as cp
+def _conic_data(problem):
+    """cvxpy's reduction chain of ``problem`` to the conic form (its parameters still symbolic)."""
     from cvxpy.reductions.chain import Chain
     from cvxpy.reductions.cvx_attr2constr import CvxAttr2Constr
     from cvxpy.reductions.dcp2cone.cone_matrix_stuffing import ConeMatrixStuffing
     from cvxpy.reductions.dcp2cone.dcp2cone import Dcp2Cone
     from cvxpy.reductions.flip_objective import FlipObjective
+
+    chain = Chain(problem, [FlipObjective(), Dcp2Cone(), CvxAttr2Constr(), ConeMatrixStuffing()])
+    data, _ = chain.apply(problem)
+    return data
+
+
+def _layout(data, x, call_guard, what: str) -> tuple[int, np.ndarray, np.ndarray]:
+    """Where the conic data ``data`` puts things: its number of zero-cone rows (they come first),
+    the columns of SB's push frequencies ``x`` and the rows of the constraint ``call_guard``."""
+    offsets, row, n_zero = {}, 0, 0
+    for con in data.constraints:  # rows in the order of the constraints (zero cone first)
+        offsets[con.id] = (row, con.size)
+        if type(con).__name__ in ("Zero", "Equality"):
+            if n_zero != row:
+                raise SolveError(f"{what}: an equality row follows an inequality row")
+            n_zero += con.size
+        row += con.size
+    if call_guard.id not in offsets:
+        raise SolveError(f"{what}: the call constraint was renamed by a reduction")
+    start, size = offsets[call_guard.id]
+    x0 = data.var_id_to_col[x.id]
+    return n_zero, np.arange(x0, x0 + x.size), np.arange(start, start + size)
+
+
+def compile_template(payoffs: Payoffs) -> LPTemplate:
+    """cvxpy's compile of the push/fold LP with the blind structure as parameters (the model of the
+    module docstring's "One compiled LP for every blind structure"), with the numbers of
+    ``payoffs``' table, as an :class:`~sflp.solving.highs.LPTemplate`."""
+    import cvxpy as cp
 
     D = float(DEALS)
     n = len(payoffs.r)
@@ -408,9 +414,7 @@ def compile_template(payoffs: Payoffs) -> LPTemplate:
     call_guard = z <= showdown  # BB calls hand j: the showdown term   [y_j]
     constraints = [x >= 0, x <= 1, z <= 0, call_guard]  # 0 <= x_i <= 1; BB folds hand j   [mu_j]
     objective = D * params["fold"] + (D * payoffs.r) @ x + cp.sum(z)  # D * SB's value ((g - f)/u = 1)
-    problem = cp.Problem(cp.Maximize(objective), constraints)
-    chain = Chain(problem, [FlipObjective(), Dcp2Cone(), CvxAttr2Constr(), ConeMatrixStuffing()])
-    data, _ = chain.apply(problem)
+    data = _conic_data(cp.Problem(cp.Maximize(objective), constraints))
     every = [stack, *params.values()]
 
     def at(unit_of=None, **kw):
@@ -422,21 +426,9 @@ def compile_template(payoffs: Payoffs) -> LPTemplate:
     parts = [at(params[name], zero_offset=True) for name in PARAMETERS]
     if np.any(b1) or any(np.any(p[3]) for p in parts):
         raise SolveError("cvxpy's compiled LP template: a parameter enters the right-hand side")
-    offsets, row, n_zero = {}, 0, 0
-    for con in data.constraints:  # rows in the order of the constraints (zero cone first)
-        offsets[con.id] = (row, con.size)
-        if type(con).__name__ in ("Zero", "Equality"):
-            if n_zero != row:
-                raise SolveError("cvxpy's compiled LP template: an equality row follows an inequality row")
-            n_zero += con.size
-        row += con.size
-    if call_guard.id not in offsets:
-        raise SolveError("cvxpy's compiled LP template: the call constraint was renamed by a reduction")
-    start, size = offsets[call_guard.id]
-    x0 = data.var_id_to_col[x.id]
-    base, values = from_conic_parts(A0, A1, b0, c0, c1, float(d0), float(d1), n_zero,
-                                    np.arange(x0, x0 + x.size), np.arange(start, start + size), maximise=True,
-                                    parts=[p[2] for p in parts])
+    n_zero, x_cols, call_rows = _layout(data, x, call_guard, "cvxpy's compiled LP template")
+    base, values = from_conic_parts(A0, A1, b0, c0, c1, float(d0), float(d1), n_zero, x_cols, call_rows,
+                                    maximise=True, parts=[p[2] for p in parts])
     return LPTemplate(base, np.array(values), np.array([np.asarray(p[0], dtype=np.float64) for p in parts]),
                       np.array([float(p[1]) for p in parts]))
 
