@@ -247,6 +247,10 @@ def test_no_note_prints_play_above_its_label_without_saying_why():
         ends = re.findall(r"[≤–](\d+\.\d+) \(label", line)
         for end in ends:
             assert float(end) <= top and float(end) >= float(label), line
+            # nor do the slivers lie above the end it names ("push 3.0–7.04 (label 7.0); also folded
+            # in slivers at 7.04–7.05": rounded outward, the span passed the end)
+            everything = re.sub(r"\(label [^)]*\)", "", line.split(":", 1)[1])
+            assert max(float(x) for x in re.findall(r"\d+(?:\.\d+)?", everything)) <= float(end), line
     assert checked > 1000
 
 
@@ -261,3 +265,18 @@ def test_63s_on_the_committed_1_25_chart_shows_its_gap():
     intervals = [tuple(map(float, iv.split("-"))) for iv in row["intervals"].split(";")]
     label = cell_label(float(row["max_stack"]), False, intervals, 25, low=1.0)
     assert label.mark == "†" and fold_gaps(intervals, 1.0)[0][1] - fold_gaps(intervals, 1.0)[0][0] > 2.5
+
+
+def test_a_sliver_span_never_passes_the_end_its_note_names():
+    """Issue 42's closing note: played to 7.0468 with a sliver folded at 7.0401-7.0412, the note
+    read "push 3.0–7.04 (label 7.0); also folded in slivers at 7.04–7.05": the span, rounded
+    outward to 0.01 bb, lay above where the note said play ends.  Now both go to 0.001 bb."""
+    h = HandThresholds("sb", "T5o", ((3.0, 7.0401), (7.0412, 7.0468)), (), 7.0468, False)
+    (line,) = footnotes([h], 25, low=1.0)
+    assert line == "† T5o: push 3.0–7.046 (label 7.0); also folded in slivers at 7.040–7.042"
+    # the same near the top of a 1-200 chart, where the label is whole bb
+    h = HandThresholds("bb", "Q2o", ((1.0, 150.3), (150.31, 150.319)), (), 150.319, False)
+    (line,) = footnotes([h], 200, low=1.0)
+    span_end = float(line.rpartition("–")[2])
+    named_end = float(line.split("(label")[0].rpartition("≤")[2])
+    assert span_end <= named_end <= 150.319, line

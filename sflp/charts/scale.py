@@ -343,8 +343,8 @@ def played_text(intervals: Sequence[tuple[float, float]], low: float | None = No
     return ", ".join(parts)
 
 
-def sliver_span(intervals: Sequence[tuple[float, float]]) -> str:
-    """Where a hand's slivers lie, rounded outward to 0.01 bb (``""`` when it has none).
+def sliver_span(intervals: Sequence[tuple[float, float]], digits: int = 2) -> str:
+    """Where a hand's slivers lie, rounded outward to 0.01 bb (``digits``; ``""`` when it has none).
 
     >>> sliver_span(((1.0, 5.412719), (5.413884, 5.474649))), sliver_span(((1.0, 7.0),))
     ('5.41–5.42', '')
@@ -352,7 +352,19 @@ def sliver_span(intervals: Sequence[tuple[float, float]]) -> str:
     slivers = _bridged(intervals)[1]
     if not slivers:
         return ""
-    return f"{_end(slivers[0][0], up=False, digits=2)}–{_end(slivers[-1][1], up=True, digits=2)}"
+    return f"{_end(slivers[0][0], up=False, digits=digits)}–{_end(slivers[-1][1], up=True, digits=digits)}"
+
+
+def _inner_sliver_span(intervals: Sequence[tuple[float, float]], end: float) -> str:
+    """:func:`sliver_span` at 0.01 bb, or finer where rounding its outer end up would pass the
+    hand's last stack ``end`` floored at the same precision (``7.04–7.05`` for slivers ending at
+    7.0412 of a hand played to 7.0468 became a note whose slivers lay above where it said play
+    ends: now ``7.040–7.042``)."""
+    for digits in (2, 3, 4):
+        span = sliver_span(intervals, digits)
+        if not span or float(span.rpartition("–")[2]) <= float(_end(end, up=False, digits=digits)):
+            return span
+    return span  # pragma: no cover - slivers within 0.0001 bb of the end
 
 
 def parse_intervals(text: str) -> tuple[tuple[float, float], ...]:
@@ -375,15 +387,16 @@ def _numbers(text: str) -> list[float]:
     return [float(x) for x in re.findall(r"\d+(?:\.\d+)?", text)]
 
 
-def _until(played: str, end: float, label: str) -> str:
-    """``played`` with its last stack replaced by ``end`` written precisely enough to be above every
-    other number it prints, then ``(label X)``: the note names where play ends, and why the cell
-    shows less (its number is that end floored to 0.1 bb)."""
+def _until(played: str, end: float, label: str, slivers: str = "") -> str:
+    """``played`` with its last stack replaced by ``end`` written precisely enough to be at or
+    above every other number the note prints (``played`` and the ``slivers`` span), then
+    ``(label X)``: the note names where play ends, and why the cell shows less (its number is that
+    end floored to 0.1 bb)."""
     head, _, last = played.rpartition("–") if "–" in played.rsplit(", ", 1)[-1] else played.rpartition("≤")
     sep = "–" if "–" in played.rsplit(", ", 1)[-1] else "≤"
     for digits in (2, 3, 4):
         text = _end(end, up=False, digits=digits)
-        if float(text) >= max(_numbers(played)):
+        if float(text) >= max(_numbers(played + " " + slivers)):
             return f"{head}{sep}{text} (label {label})"
     return f"{played} (label {label})"  # pragma: no cover - a stretch printed finer than 0.0001 bb
 
@@ -406,6 +419,8 @@ def footnotes(hands: Iterable, top: float, low: float | None = None) -> list[str
     ...     print(line)
     † 63s: push ≤2.3, 5.1–7.1; also folded in slivers at 5.23–5.55
     * J4o: push ≤5.47 (label 5.4); folded only in slivers at 5.41–5.42
+    >>> footnotes([H("sb", "T5o", ((3.0, 7.0401), (7.0412, 7.0468)), (), 7.0468, False)], 25, low=1.0)
+    ['† T5o: push 3.0–7.046 (label 7.0); also folded in slivers at 7.040–7.042']
     """
     lines = {MARK_GAP: [], MARK_SEVERAL: []}
     for h in hands:
@@ -413,14 +428,14 @@ def footnotes(hands: Iterable, top: float, low: float | None = None) -> list[str
         if not m:
             continue
         verb = VERB.get(h.player, "play")
-        slivers = sliver_span(h.intervals)
         played = played_text(h.intervals, low)
         end = max(float(b) for _, b in h.intervals)
         capped = bool(getattr(h, "capped", False)) or end >= float(top) - _GAP_TOL * max(1.0, float(top))
+        slivers = sliver_span(h.intervals) if capped else _inner_sliver_span(h.intervals, end)
         label = number_text(end, capped, top, getattr(h, "exact_label", None))
         tail = (f"; also folded in slivers at {slivers}" if m == MARK_GAP else
                 f"; folded only in slivers at {slivers}") if slivers else ""
         if not capped and max(_numbers(played + " " + slivers)) > float(label):
-            played = _until(played, end, label)
+            played = _until(played, end, label, slivers)
         lines[m].append(f"{m} {h.hand}: {verb} {played}{tail}")
     return lines[MARK_GAP] + lines[MARK_SEVERAL]

@@ -183,7 +183,8 @@ def _first_page(paper: Paper, tdf, low: float, high: float, structure: str, rang
             f"{', whole bb from 100' if high >= 100 else ''}) at which it is pushed (left) or called (right) with "
             f"frequency > 0.5, then its mark.  {top_text(high)}+ = to the top of this chart; - = never.  "
             "Aces top-left, suited hands above the diagonal, offsuit below."
-            + (f"  † (a hatched cell) folded on a stretch of {FOLD_GAP_BB:g} bb or more inside the played range: "
+            + (f"  † (a hatched cell; where the number fills its cell, the hatching alone) folded on a stretch "
+               f"of {FOLD_GAP_BB:g} bb or more inside the played range: "
                "read the stacks below, not the number.  "
                "* several stretches, each fold narrower (stacks on page 2)." if most else ""),
         ]

@@ -94,7 +94,8 @@ def draw_grid(d: Drawing, left: float, top: float, size: float, colours, hands, 
             room = cell - 2 * gap - 1.0  # half a point of paper either side inside the fill
             if extra:
                 _centred(d, x, top + (r + 0.3) * cell, hands[r][c], name_size, colour, fit=room)
-                _number_and_mark(d, x, top + (r + 0.7) * cell, extra, second_size, colour, second_weight, room)
+                _number_and_mark(d, x, top + (r + 0.7) * cell, extra, second_size, colour, second_weight, room,
+                                 hatched=text_size is not None and hatched is not None and hatched[r][c])
             else:
                 _centred(d, x, top + (r + 0.5) * cell, hands[r][c], alone_size, colour, fit=room)
 
@@ -116,14 +117,19 @@ def hatch(d: Drawing, x: float, y: float, side: float, colour: str) -> None:
 
 
 def _number_and_mark(d: Drawing, x: float, y: float, text: str, size: float, colour: str, weight: str,
-                     room: float) -> None:
+                     room: float, hatched: bool = False) -> None:
     """A cell's number centred on ``(x, y)`` at the size its neighbours get (fitted to ``room``
     without its mark), then its mark (``†``, ``*``) raised right after it at 0.8 of that size,
-    where both fit (the pictures' cells).  Where they do not (the printed page's cells, which a
-    four-digit number fills), the number and its mark are fitted together as one label, as
-    before: a mark elsewhere in the cell (its corner) was read by text extraction as the hand
-    name's (``Q5s†``), and one smaller size for every number of the grid would give up the
-    page's 9 pt text.  The gap cell's hatching (:func:`hatch`) is what marks it there."""
+    where both fit (the pictures' cells), else as one label at the number's size where that fits
+    (text extraction reads it whole, "6.5*").
+
+    Where neither fits (the printed page's cells, which a four-digit number fills): a ``†`` cell
+    of the printed page (``hatched``) keeps its number at its neighbours' size and leaves the
+    mark to its hatching, which the page's note names (issue 42: fitted with its mark, "24.4†"
+    was set 17 % smaller than "16.3", the cells that most need attention in the smallest type);
+    any other marked number is fitted together with its mark as one label.  A mark elsewhere in
+    the cell (its corner) was read by text extraction as the hand name's (``Q5s†``), and one
+    smaller size for every number of the grid would give up the page's 9 pt text."""
     from sflp.charts.scale import MARK_GAP, MARK_SEVERAL
 
     number = text.rstrip(MARK_GAP + MARK_SEVERAL)
@@ -136,7 +142,12 @@ def _number_and_mark(d: Drawing, x: float, y: float, text: str, size: float, col
     mark_size = max(MARK_MIN_SIZE, size_alone * 0.8)
     mark_wide = text_width(mark, mark_size, weight)
     if wide / 2 + 0.3 + mark_wide > room / 2:
-        _centred(d, x, y, text, size, colour, weight, fit=room)
+        if text_width(text, size_alone, weight) <= room:  # one label at the number's size ("6.5*")
+            _centred(d, x, y, text, size_alone, colour, weight)
+        elif hatched and mark == MARK_GAP:
+            _centred(d, x, y, number, size_alone, colour, weight)
+        else:
+            _centred(d, x, y, text, size, colour, weight, fit=room)
         return
     _centred(d, x, y, number, size_alone, colour, weight)
     baseline = y + CAP_HEIGHT * size_alone / 2
