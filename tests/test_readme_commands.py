@@ -105,7 +105,7 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp chart --stacks 1:25:0.05 --formats pdf --paper letter --out reports/letter": ("slow",),
     "sflp atlas --ante 0,0.1 --stacks 5:10:0.5 --ante-stacks none --out reports/atlas-small": ("slow",),
     "sflp atlas --preset standard": ("slow",),
-    "sflp atlas --ante 0:0.125:0.025 --out reports/atlas-ante":
+    "sflp atlas --ante 0:0.125:0.025 --reach 24 --out reports/atlas-ante":
         "test_the_readme_atlas_reproduces_the_committed_atlas (slow) runs it as written and compares its files",
     "sflp atlas --ante 0:0.25:0.005 --stacks 1:25:0.05 --out reports/atlas":
         "tests/test_atlas.py runs the same job on smaller grids (two antes, 1-25 and 5-10 bb) and checks it against "
@@ -295,7 +295,7 @@ def test_the_readme_atlas_reproduces_the_committed_atlas(shell):
     and byte for byte the same page, hand maps (SVG) and ante-shift differences."""
     import sflp
 
-    shell("sflp atlas --ante 0:0.125:0.025 --out reports/atlas-ante")
+    shell("sflp atlas --ante 0:0.125:0.025 --reach 24 --out reports/atlas-ante")
     new, old = shell.work / "reports" / "atlas-ante", ROOT / "reports" / "atlas-ante"
     assert sorted(p.name for p in new.iterdir()) == sorted(p.name for p in old.iterdir())
     for name in ("atlas.html", "hand_maps.svg", "ante_shift.csv"):

@@ -58,7 +58,9 @@ The package, one module an idea:
 :mod:`.write`       the folder written as one unit (:func:`write_atlas`)
 :mod:`.read`        the folder read back, checked (:func:`read_atlas`, :class:`Atlas`)
 :mod:`.outputs`     the page and pictures made from the gathered tables: :mod:`.page` (``atlas.html``,
-                    with ``static/``) and :mod:`.maps` (the hand maps, the ante-shift page)
+                    with ``static/``) and :mod:`.maps` (the hand maps, the ante-shift page), whose
+                    regions :mod:`.regions` joins
+:mod:`.reach`       more structures between the antes, where the maps' boundaries bend (``reach=``)
 ==================  ==================================================================================
 """
 

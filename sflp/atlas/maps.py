@@ -47,17 +47,21 @@ def _axis(structures, lines) -> str | None:
     return axis if len(set(antes)) == len(antes) > 1 else None
 
 
-def map_regions(structures, lines, axis: str, player: str, hand: str, family: str = "intervals") -> Regions:
+def map_regions(structures, lines, axis: str, player: str, hand: str, family: str = "intervals",
+                reach: Sequence = ()) -> Regions:
     """The regions of ``hand`` for ``player`` (:func:`sflp.atlas.regions.hand_regions`): ``family``
-    ``"intervals"`` (frequency > 0.5) or ``"any_intervals"`` (played at all)."""
-    rows = [(float(getattr(t.config, axis)), getattr(t.get(player, hand), family)) for _, t in structures]
+    ``"intervals"`` (frequency > 0.5) or ``"any_intervals"`` (played at all); ``reach`` are the
+    stack paths the reach added between the structures' antes (:mod:`sflp.atlas.reach`), rows like
+    theirs."""
+    rows = [(float(getattr(t.config, axis)), getattr(t.get(player, hand), family))
+            for t in [*(t for _, t in structures), *reach]]
     paths = [(float(t.config.stack), getattr(t.get(player, hand), family), float(t.low), float(t.high))
              for t in lines]
     return hand_regions(rows, paths)
 
 
 def _map(d: Drawing, left: float, top: float, player: str, hand: str, structures, lines, axis: str | None,
-         low: float, high: float) -> None:
+         low: float, high: float, reach: Sequence = ()) -> None:
     colour = FREQUENCY_FULL[player]
     light = blend(colour, "FFFFFF", 0.6)
     d.rect(left, top, MAP_W, MAP_H, fill="FFFFFF", stroke="D0D7DE", width=0.6)
@@ -74,7 +78,7 @@ def _map(d: Drawing, left: float, top: float, player: str, hand: str, structures
 
         marks = []
         for family, fill in (("any_intervals", light), ("intervals", colour)):
-            regions = map_regions(structures, lines, axis, player, hand, family)
+            regions = map_regions(structures, lines, axis, player, hand, family, reach)
             for ring in regions.polygons:
                 d.polygon([(px(x), py(a)) for x, a in ring], fill)
             if family == "intervals":
@@ -108,7 +112,23 @@ def _map(d: Drawing, left: float, top: float, player: str, hand: str, structures
     d.text(left, top - 4, f"{hand}: {_NAMES[player]}", 8, "1B1F24", "bold")
 
 
-def _legend(d: Drawing, left: float, top: float, axis: str | None, disagree: bool) -> float:
+def reach_words(traced, added: int) -> str:
+    """What the maps say of the reach (:mod:`sflp.atlas.reach`): the structures it added, and how
+    close the drawn boundaries are to the exact curves."""
+    if traced is None or not added:
+        return ""
+    words = (f" The reach added {added} structure{'s' if added != 1 else ''} between those antes (exact stack "
+             "paths, in the atlas's tables), chosen where a boundary bends or the stretches change")
+    if traced.error_pt:
+        return words + (f"; its budget of {traced.budget} was spent with boundaries up to about "
+                        f"{traced.error_pt:.1f} pt off their curves.")
+    return words + f": every boundary is within about {TOLERANCE_TEXT} of its exact curve."
+
+
+TOLERANCE_TEXT = "half a point"
+
+
+def _legend(d: Drawing, left: float, top: float, axis: str | None, disagree: bool, reach_text: str = "") -> float:
     """The key to the fills and marks, drawn at ``top``; returns the y below it."""
     x = left
     for player in ("sb", "bb"):
@@ -122,11 +142,13 @@ def _legend(d: Drawing, left: float, top: float, axis: str | None, disagree: boo
     y = top + 10
     if axis is not None:
         words = ("Between the structures' antes (the ticks) each boundary is joined through the exact stack "
-                 "thresholds at those antes and the exact ante thresholds of the ante paths; no ante path is drawn.")
+                 "thresholds at those antes and the exact ante thresholds of the ante paths; no ante path is drawn."
+                 + reach_text)
         if disagree:
             words += (" \u2260 beside a gap: the antes either side have different numbers of played stretches, "
                       "so which boundary is which is not known: each ante's stretches are drawn as steps to "
-                      "half way, and the ante paths' thresholds there as dots.")
+                      "half way, and the ante paths' thresholds there as dots."
+                      + ("" if reach_text else " (sflp atlas --reach N traces the boundaries between the antes.)"))
     else:
         words = "The structures differ in more than the ante: one row each, not joined."
     for line in wrap(words, d.width - 2 * left, 6.5):
@@ -137,12 +159,13 @@ def _legend(d: Drawing, left: float, top: float, axis: str | None, disagree: boo
 
 def hand_maps_drawing(structures: Sequence[tuple[str, object]], lines: Sequence, hands: Sequence[str], *,
                       title: str = "Where each hand is played across stacks and antes",
-                      note: str | None = None) -> Drawing:
+                      note: str | None = None, reach: Sequence = (), traced=None) -> Drawing:
     """The hand maps of ``hands`` (class names), SB beside BB, one row per hand (see the module doc).
 
     ``structures`` are ``(label, stack path)`` pairs, ``lines`` ante paths at grid stacks (joined
     into the regions when the structures differ in that ante alone; else the rows are the
-    structures in order)."""
+    structures in order); ``reach`` the stack paths the reach added between their antes and
+    ``traced`` its :class:`~sflp.atlas.reach.Reach` (:mod:`sflp.atlas.reach`)."""
     if not structures:
         raise ConfigError("hand maps need at least one structure")
     bad = [h for h in hands if h not in CLASS_INDEX]
@@ -151,16 +174,19 @@ def hand_maps_drawing(structures: Sequence[tuple[str, object]], lines: Sequence,
     axis = _axis(structures, lines)
     low = min(float(t.low) for _, t in structures)
     high = max(float(t.high) for _, t in structures)
+    if axis is None:
+        reach = ()
     disagree = axis is not None and any(
-        map_regions(structures, lines, axis, p, h).disagree for h in hands for p in ("sb", "bb"))
+        map_regions(structures, lines, axis, p, h, reach=reach).disagree for h in hands for p in ("sb", "bb"))
     left0, row = 0.55 * PT, MAP_H + 0.6 * PT
     d = Drawing(2 * left0 + 2 * MAP_W + 0.55 * PT, 0)
     d.text(d.width / 2, 18, title, 10, "1B1F24", "bold", anchor="middle")
-    top0 = _legend(d, left0, 26, axis, disagree) + 14
+    top0 = _legend(d, left0, 26, axis, disagree, reach_words(traced, len(reach))) + 14
     d.height = top0 + len(hands) * row - 0.1 * PT
     for n, hand in enumerate(hands):
         for k, player in enumerate(("sb", "bb")):
-            _map(d, left0 + k * (MAP_W + 0.55 * PT), top0 + n * row, player, hand, structures, lines, axis, low, high)
+            _map(d, left0 + k * (MAP_W + 0.55 * PT), top0 + n * row, player, hand, structures, lines, axis, low, high,
+                 reach)
     key = "" if axis else "Rows: " + ", ".join(f"{k + 1} {label}" for k, (label, _) in enumerate(structures)) + "."
     if note:  # a picture that shows part of the atlas says which part, and where the rest is
         key = (key + " " + note).strip()

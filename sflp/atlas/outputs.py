@@ -118,6 +118,20 @@ class Outputs:
         self.line_stacks = set(_even(stacks, MAX_LINES))
         self.structures: dict[int, tuple[str, PathView]] = {}
         self.lines: list[PathView] = []
+        self.reach: list[tuple[str, PathView]] = []
+        """The structures the reach added (:mod:`sflp.atlas.reach`): drawn in the maps, not in the grids."""
+        self.traced = None
+        """The :class:`sflp.atlas.reach.Reach` of the run, when it had one."""
+
+    def view(self, k: int) -> PathView:
+        """Structure ``k``'s stack path as kept (every structure of an atlas the page shows whole)."""
+        return self.structures[k][1]
+
+    def add_reach(self, job, result) -> PathView:
+        """Keep a structure the reach added; returns its path."""
+        view = PathView(result.thresholds.to_pylist(), job.config(job.low), job.low, job.high, "stack")
+        self.reach.append((_label(job, self.short), view))
+        return view
 
     def add(self, k: int, job, result) -> None:
         """Take what the page and the pictures need of structure ``k``'s result."""
@@ -146,7 +160,9 @@ class Outputs:
         structures = [self.structures[k] for k in self.shown]
         lines = sorted(self.lines, key=lambda v: float(v.config.stack))
         names = []
-        write_atlas_html(stage / "atlas.html", structures, lines, total=self.total, total_lines=self.total_lines)
+        reach = [v for _, v in self.reach]
+        write_atlas_html(stage / "atlas.html", structures, lines, total=self.total, total_lines=self.total_lines,
+                         reach=reach, traced=self.traced)
         names.append("atlas.html")
         if self.hands:
             part = None
@@ -154,7 +170,8 @@ class Outputs:
                 part = (f"Shows {len(structures):,} of {self.total:,} structures and {len(lines):,} of "
                         f"{self.total_lines:,} ante paths, evenly chosen; every one is in thresholds.parquet and "
                         "ante_thresholds.parquet.")
-            drawing = hand_maps_drawing(structures, lines, list(self.hands), note=part)
+            drawing = hand_maps_drawing(structures, lines, list(self.hands), note=part, reach=reach,
+                                        traced=self.traced)
             title = "Where each hand is played across stacks and antes"
             write_bytes(stage / "hand_maps.png", png_bytes(drawing))
             write_bytes(stage / "hand_maps.svg", svg_bytes(drawing, title))

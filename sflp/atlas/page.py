@@ -35,7 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from sflp.atomic import write_text
-from sflp.charts.colors import FREQUENCY_FULL, contrast
+from sflp.charts.colors import FREQUENCY_FULL, blend, contrast
 from sflp.charts.media.html.page import PageHand, _escape, script_json, threshold_cell
 from sflp.charts.scale import chart_scale
 from sflp.core.cards import CLASS_NAMES, PLAYERS
@@ -83,7 +83,8 @@ def _even(items: Sequence, cap: int) -> list:
 
 
 def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = (), *,
-               title: str | None = None, total: int | None = None, total_lines: int | None = None) -> dict:
+               title: str | None = None, total: int | None = None, total_lines: int | None = None,
+               reach: Sequence = (), traced=None) -> dict:
     """The JSON object of the page.
 
     ``structures``: ``(label, thresholds)`` per structure, each a stack path
@@ -91,7 +92,9 @@ def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = 
     or a structure's own smallest one when its antes need more).  ``ante_paths``: ante paths
     (``along="ante"`` or ``"bb_ante"``, one axis for all) at grid stacks inside that range; they
     are drawn only when the structures differ in that axis alone (else the hand map's rows are the
-    structures in order, and the page says the ante lines are left out)."""
+    structures in order, and the page says the ante lines are left out).  ``reach``: stack paths the
+    reach added between the structures' antes (:mod:`sflp.atlas.reach`), drawn in the hand map only,
+    and ``traced`` its :class:`~sflp.atlas.reach.Reach`."""
     if not structures:
         raise ConfigError("an atlas page needs at least one structure")
     # the atlas's counts when the caller passes a chosen part of it (:class:`sflp.atlas.outputs.Outputs`)
@@ -130,6 +133,15 @@ def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = 
             lines.append({"stack": float(t.config.stack),
                           **{p: [_pairs(by[p][h].intervals) for h in CLASS_NAMES] for p in PLAYERS},
                           "any": {p: [_pairs(by[p][h].any_intervals) for h in CLASS_NAMES] for p in PLAYERS}})
+    reach_rows = []
+    if continuous:
+        for t in sorted(reach, key=lambda t: float(getattr(t.config, axis))):
+            by = {p: {h.hand: h for h in t.hands if h.player == p} for p in PLAYERS}
+            reach_rows.append({"y": float(getattr(t.config, axis)),
+                               **{p: [_pairs(by[p][h].intervals) for h in CLASS_NAMES] for p in PLAYERS},
+                               "any": {p: [_pairs(by[p][h].any_intervals) for h in CLASS_NAMES] for p in PLAYERS}})
+    from sflp.atlas.maps import reach_words
+
     ys = [s["y"] for s in out_structures if s["y"] is not None]
     if continuous:
         a_low = min([*ys, *(float(t.low) for t in ante_paths)])
@@ -143,10 +155,13 @@ def atlas_data(structures: Sequence[tuple[str, object]], ante_paths: Sequence = 
         "axis_range": [a_low, a_high] if continuous else None,
         "structures": out_structures,
         "lines": lines,
+        "reach": reach_rows,
+        "reach_text": reach_words(traced, len(reach_rows)).strip(),
         "lines_left_out": bool(ante_paths) and not continuous,
         "total": total,
         "total_lines": total_lines if continuous else 0,
         "colours": {"sb": FREQUENCY_FULL["sb"], "bb": FREQUENCY_FULL["bb"],
+                    "light": {p: blend(FREQUENCY_FULL[p], "FFFFFF", 0.6) for p in PLAYERS},
                     "legend": [[colour, lab, scale.ink(colour), *faded(colour)] for colour, lab in scale.legend()]},
         "step": _step(low, high),
     }
@@ -195,10 +210,12 @@ def atlas_html(data: dict) -> str:
 
 
 def write_atlas_html(path: Path | str, structures: Sequence[tuple[str, object]], ante_paths: Sequence = (), *,
-                     title: str | None = None, total: int | None = None, total_lines: int | None = None) -> Path:
+                     title: str | None = None, total: int | None = None, total_lines: int | None = None,
+                     reach: Sequence = (), traced=None) -> Path:
     """Write ``atlas.html`` (see the module doc) atomically; returns the path.  ``total`` and
     ``total_lines``: the atlas's counts when ``structures`` and ``ante_paths`` are a part of it."""
-    data = atlas_data(structures, ante_paths, title=title, total=total, total_lines=total_lines)
+    data = atlas_data(structures, ante_paths, title=title, total=total, total_lines=total_lines, reach=reach,
+                      traced=traced)
     if not all(math.isfinite(v) for v in (data["low"], data["high"])):
         raise ConfigError("the atlas's stack range is not finite")
     return write_text(path, atlas_html(data))

@@ -125,19 +125,56 @@ def _write_result(pq, stage: Path, job, result) -> None:
         _write_chart_file(stage / CHARTS / job.name, inner, data)
 
 
-def _structure_entry(job, result) -> dict:
-    """The structure's entry of the manifest."""
+def _structure_entry(job, result, reach: bool = False) -> dict:
+    """The structure's entry of the manifest (``reach``: added by the reach, :mod:`sflp.atlas.reach`)."""
     return {
         "name": job.name, **{c: float(getattr(job, c)) for c in STRUCTURE_COLUMNS},
         "stacks": _grid_info(job.stacks), "breakpoints": result.breakpoints, "lp_solves": result.lp_solves,
         "ante_path": None if not job.ante_stacks else {
             "line": job.line, "low": job.ante_low, "high": job.ante_high, "stacks": list(job.ante_stacks)},
         "chart_set": f"{CHARTS}/{job.name}" if job.charts else None,
+        "reach": reach,
     }
 
 
+MAX_REACH = 256
+"""The most structures the reach adds (``reach=``, ``--reach``)."""
+REACH_BATCH = 4
+"""Structures the reach solves a round (the workers share them).  A constant, not the machine's
+cores: which antes the reach chooses, and so the atlas's bytes, must not depend on the machine."""
+
+
+def _check_reach(reach, jobs) -> int:
+    """``reach`` as a count, checked with the jobs before any work: the structures must be one line
+    of antes (the same blinds and BB ante, two antes or more), at most as many as the page shows."""
+    from sflp.atlas.page import MAX_STRUCTURES
+    from sflp.checks import count
+
+    reach = count("reach", reach, high=MAX_REACH)
+    if not reach:
+        return 0
+    lines = {(job.small_blind, job.big_blind, job.bb_ante) for job in jobs}
+    if len(lines) != 1 or len(jobs) < 2:
+        raise ConfigError("reach: the reach traces the hand maps between antes, so it needs structures that differ "
+                          "in their ante alone (two antes or more, the same blinds and BB ante)")
+    if len(jobs) > MAX_STRUCTURES:
+        raise ConfigError(f"reach: at most {MAX_STRUCTURES} structures (the page's), got {len(jobs):,}: the maps "
+                          "of a finer grid of antes need no reach")
+    return reach
+
+
+def _reach_job(template, ante: float) -> AtlasJob:
+    """A structure of ``template``'s line at ``ante``: the same grid, no ante path, no chart set."""
+    from sflp.core.game import min_stack
+
+    first = min_stack(template.big_blind, ante, template.bb_ante)
+    return AtlasJob(template.small_blind, template.big_blind, ante, template.bb_ante, template.grid,
+                    max(first, template.grid[0]), template.grid[-1])
+
+
 def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=None, workers: int | None = None,
-                wait: bool = True, on_wait=None, on_keep=None, progress=None, hands=None) -> AtlasResult:
+                wait: bool = True, on_wait=None, on_keep=None, progress=None, hands=None,
+                reach: int = 0) -> AtlasResult:
     """Solve every job and write the atlas folder ``out`` as one unit (see the module doc).
 
     ``runner(fn, jobs)`` gives ``fn(job)`` for every job in job order, as a list or as an
@@ -151,7 +188,10 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
     ``progress(phase, done, total)`` is told ``"writing"`` per structure written.  ``hands`` are
     the hands of ``hand_maps.png`` / ``.svg`` (default
     :data:`sflp.atlas.outputs.MAP_HANDS`; ``()``: no hand maps); ``atlas.html`` and the
-    ante-shift page are written too (:mod:`sflp.atlas.outputs`)."""
+    ante-shift page are written too (:mod:`sflp.atlas.outputs`).  ``reach``: at most that many
+    structures more, at antes between the given ones that the reach chooses so that the hand maps'
+    boundaries follow the exact curves (:mod:`sflp.atlas.reach`; 0: none); they are structures of the
+    atlas like the others, marked ``"reach": true`` in the manifest."""
     import time
 
     import sflp
@@ -164,6 +204,7 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
     start = time.perf_counter()
     jobs = _check_jobs(jobs)
     hands = _check_hands(MAP_HANDS if hands is None else hands)
+    reach = _check_reach(reach, jobs)
     _, pq = pyarrow_modules()
     out = check_target(Path(out))
     if sum(x is not None for x in (runner, client, workers)) > 1:
@@ -208,6 +249,8 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
             close = getattr(results, "close", None)
             if close is not None:  # a generator runner: its pool or cluster client is released now
                 close()
+        if reach:
+            outputs.traced = _trace(run, stage, pq, jobs, outputs, structures, reach, tick)
         outputs.write(stage)
         import pyarrow
 
@@ -222,3 +265,32 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
     files = [e["name"] for e in manifest["files"]] + [f"{f['name']}/{e['name']}" for f in manifest["folders"]
                                                       for e in f["files"]]
     return AtlasResult(out_dir=out, files=files, structures=structures, seconds=time.perf_counter() - start)
+
+
+def _trace(run, stage: Path, pq, jobs, outputs, structures: list, budget: int, tick):
+    """The reach (:mod:`sflp.atlas.reach`): structures solved between the antes by ``run``, each
+    written as the others are and kept for the maps; returns the :class:`~sflp.atlas.reach.Reach`."""
+    from sflp.atlas.maps import MAP_H, MAP_W
+    from sflp.atlas.reach import trace
+
+    rows = [(float(job.ante), outputs.view(k)) for k, job in enumerate(jobs)]
+    antes = [a for a, _ in rows]
+    low = min(float(job.low) for job in jobs)
+    high = float(jobs[0].high)
+
+    def solve(antes_to_solve: list[float]) -> list:
+        more = [_reach_job(jobs[0], a) for a in antes_to_solve]
+        stream = getattr(run, "stream", None)
+        results = list(stream(solve_structure, more) if stream is not None else run(solve_structure, more))
+        if len(results) != len(more) or any(r.name != j.name for r, j in zip(results, more)):
+            raise DataError("the runner returned other results than the reach's structures")
+        views = []
+        for job, result in zip(more, results):
+            _write_result(pq, stage, job, result)
+            structures.append(_structure_entry(job, result, reach=True))
+            views.append(outputs.add_reach(job, result))
+            tick("reach", len(structures) - len(jobs), budget)
+        return views
+
+    return trace(rows, solve, budget=budget, x_scale=MAP_W / (high - low),
+                 y_scale=MAP_H / (max(antes) - min(antes)), batch=REACH_BATCH)

@@ -101,7 +101,7 @@ def cmd_atlas(args) -> int:
     elif args.worker_timeout is not None:
         raise ConfigError("--worker-timeout is how long a Dask cluster may have no worker: give it with --scheduler")
     hands = () if args.hands.strip().lower() == "none" else args.hands
-    result = write_atlas(jobs, out, workers=args.workers, runner=runner, hands=hands,
+    result = write_atlas(jobs, out, workers=args.workers, runner=runner, hands=hands, reach=args.reach,
                          **lock_options(args, Path(args.out) if args.out else None))
     if args.json:
         print_json(result.to_dict())
@@ -149,6 +149,8 @@ def format_atlas(result, width: int | None = None) -> str:
                          + (", ..." if n > 4 else ""))
         if s.get("chart_set"):
             parts.append(f"chart set in {s['chart_set']}")
+        if s.get("reach"):
+            parts.append("added by the reach (for the hand maps)")
         lines += entry(parts)
     lines += fit("Read it with sflp.read_atlas(folder), or pandas / polars / DuckDB on the *.parquet folders.")
     return "\n".join(lines)
@@ -195,6 +197,9 @@ def add_commands(sub) -> None:
     p.add_argument("--hands", default=",".join(MAP_HANDS), metavar="HANDS",
                    help="the hands of hand_maps.png/.svg, a comma list of class names, or none "
                         f"(default {','.join(MAP_HANDS)})")
+    p.add_argument("--reach", type=whole("--reach", 0), default=0, metavar="N",
+                   help="trace the hand maps' boundaries between the antes: solve up to N more structures at antes "
+                        "chosen where a boundary bends or the stretches change (default 0: none)")
     add_lock(p)
     add_output(p)
     p.set_defaults(func=cmd_atlas)

@@ -164,14 +164,19 @@ function drawMap(player) {
   let out = "<rect x=\"" + X0 + "\" y=\"" + Y0 + "\" width=\"" + (X1 - X0) + "\" height=\"" + (Y1 - Y0)
     + "\" fill=\"#ffffff\" stroke=\"#d0d7de\"/>";
   let marks = "";
-  const path = (ring, y, cls, opacity) => "<path class=\"" + cls + "\" d=\"M" + ring.map(q => px(q[0]).toFixed(2) + ","
-    + y(q[1]).toFixed(2)).join(" L") + " Z\" fill=\"" + colour + "\" fill-opacity=\"" + opacity + "\"/>";
+  // opaque fills, each with a hairline of its own colour: neighbouring polygons (the steps of a gap
+  // whose antes disagree) leave no antialiasing seam between them
+  const light = "#" + D.colours.light[player];
+  const path = (ring, y, cls, fill) => "<path class=\"" + cls + "\" d=\"M" + ring.map(q => px(q[0]).toFixed(2) + ","
+    + y(q[1]).toFixed(2)).join(" L") + " Z\" fill=\"" + fill + "\" stroke=\"" + fill
+    + "\" stroke-width=\"0.6\" stroke-linejoin=\"round\"/>";
   if (py) {
     // the played regions: lighter where played at all, full where frequency > 0.5 (no ante path is drawn)
-    for (const [family, cls, opacity, col] of [[3, "played-any", "0.35", "any"], [2, "played", "1", null]]) {
-      const R = regions(S.map(st => [st.y, st.cells[player][k][family]]),
+    for (const [family, cls, fill, col] of [[3, "played-any", light, "any"], [2, "played", colour, null]]) {
+      const reach = (D.reach || []).map(r => [r.y, col ? r[col][player][k] : r[player][k]]);
+      const R = regions(S.map(st => [st.y, st.cells[player][k][family]]).concat(reach),
                         D.lines.map(l => [l.stack, col ? l[col][player][k] : l[player][k]]), D.axis_range[0], D.axis_range[1]);
-      for (const ring of R.polygons) out += path(ring, py, cls, opacity);
+      for (const ring of R.polygons) out += path(ring, py, cls, fill);
       if (!col) {
         for (const [x, a] of R.loose) {
           marks += "<circle class=\"edge-ante\" cx=\"" + px(x).toFixed(2) + "\" cy=\"" + py(a).toFixed(2) + "\" r=\"2\" fill=\"#1b1f24\"/>";
@@ -185,8 +190,8 @@ function drawMap(player) {
   } else {
     S.forEach((st, s) => {
       const [yb, yt] = band[s], y = a => (a ? yt : yb);
-      for (const [family, cls, opacity] of [[3, "played-any", "0.35"], [2, "played", "1"]]) {
-        for (const p of st.cells[player][k][family]) out += path([[p[0], 0], [p[1], 0], [p[1], 1], [p[0], 1]], y, cls, opacity);
+      for (const [family, cls, fill] of [[3, "played-any", light], [2, "played", colour]]) {
+        for (const p of st.cells[player][k][family]) out += path([[p[0], 0], [p[1], 0], [p[1], 1], [p[0], 1]], y, cls, fill);
       }
     });
   }
@@ -253,7 +258,8 @@ function renderMaps() {
   $("detail").innerHTML = detail;
   $("map-key").textContent = "Full colour: played (frequency > 0.5); light: played sometimes (> 0). " + (D.axis
     ? "Between the structures' antes (the ticks) each boundary is joined through the exact stack thresholds at "
-      + "those antes and the exact ante thresholds of the ante paths at " + D.lines.length + " stacks. \u2260 beside a "
+      + "those antes and the exact ante thresholds of the ante paths at " + D.lines.length + " stacks."
+      + (D.reach_text ? " " + D.reach_text : "") + " \u2260 beside a "
       + "gap: the antes either side have different numbers of played stretches, so which boundary is which is not "
       + "known: each ante's stretches are drawn as steps to half way, the ante thresholds there as dots."
     : "Rows: the structures in order (" + S.map((s, n) => (n + 1) + " " + s.label).join(", ") + "), not joined."
