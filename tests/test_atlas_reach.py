@@ -169,7 +169,8 @@ def _segment_distance(p, ring, xs, ys):
 @pytest.mark.parametrize("argv, words", [
     (["--reach", "2"], "differ in their ante alone"),
     (["--reach", "-1"], "--reach"),
-    (["--ante", "0,0.1", "--reach", "9999"], "reach"),
+    (["--ante", "0,0.1", "--reach", "9999"], "--reach 9999: give a whole number"),
+    (["--reach", "3"], "--reach 3: the reach traces"),
 ])
 def test_bad_reach_is_one_clear_error(tmp_path, argv, words):
     import subprocess

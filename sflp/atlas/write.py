@@ -144,22 +144,26 @@ REACH_BATCH = 4
 cores: which antes the reach chooses, and so the atlas's bytes, must not depend on the machine."""
 
 
-def _check_reach(reach, jobs) -> int:
+def check_reach(reach, jobs, option: str = "reach") -> int:
     """``reach`` as a count, checked with the jobs before any work: the structures must be one line
-    of antes (the same blinds and BB ante, two antes or more), at most as many as the page shows."""
+    of antes (the same blinds and BB ante, two antes or more), at most as many as the page shows.
+    Errors name ``option`` (``--reach`` for the command)."""
     from sflp.atlas.page import MAX_STRUCTURES
     from sflp.checks import count
 
-    reach = count("reach", reach, high=MAX_REACH)
+    try:
+        reach = count("reach", reach, high=MAX_REACH)
+    except ConfigError:
+        raise ConfigError(f"{option} {reach!r}: give a whole number of structures from 0 to {MAX_REACH}") from None
     if not reach:
         return 0
     lines = {(job.small_blind, job.big_blind, job.bb_ante) for job in jobs}
     if len(lines) != 1 or len(jobs) < 2:
-        raise ConfigError("reach: the reach traces the hand maps between antes, so it needs structures that differ "
-                          "in their ante alone (two antes or more, the same blinds and BB ante)")
+        raise ConfigError(f"{option} {reach}: the reach traces the hand maps between antes, so it needs structures "
+                          "that differ in their ante alone (two antes or more, the same blinds and BB ante)")
     if len(jobs) > MAX_STRUCTURES:
-        raise ConfigError(f"reach: at most {MAX_STRUCTURES} structures (the page's), got {len(jobs):,}: the maps "
-                          "of a finer grid of antes need no reach")
+        raise ConfigError(f"{option} {reach}: at most {MAX_STRUCTURES} structures (the page's), got {len(jobs):,}: "
+                          "the maps of a finer grid of antes need no reach")
     return reach
 
 
@@ -204,7 +208,7 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
     start = time.perf_counter()
     jobs = _check_jobs(jobs)
     hands = _check_hands(MAP_HANDS if hands is None else hands)
-    reach = _check_reach(reach, jobs)
+    reach = check_reach(reach, jobs)
     _, pq = pyarrow_modules()
     out = check_target(Path(out))
     if sum(x is not None for x in (runner, client, workers)) > 1:

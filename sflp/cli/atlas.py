@@ -64,7 +64,7 @@ def _formats(text: str) -> tuple[str, ...]:
 def cmd_atlas(args) -> int:
     from sflp.atlas.jobs import atlas_jobs
     from sflp.atlas.tables import ante_path_available
-    from sflp.atlas.write import write_atlas
+    from sflp.atlas.write import check_reach, write_atlas
     from sflp.charts.about import REPORTS_DIR
     from sflp.charts.text import fmt_num
     from sflp.checks import parse_stacks
@@ -78,6 +78,7 @@ def cmd_atlas(args) -> int:
         print("sflp: note: no ante paths (compute_thresholds has no along='ante' in this sflp)", file=sys.stderr)
     charts = () if args.charts is None else (None if args.charts == "all" else _formats(args.charts))
     jobs = atlas_jobs(structures, stacks, ante_stacks=ante_stacks, charts=charts)
+    check_reach(args.reach, jobs, "--reach")
     out = Path(args.out) if args.out else REPORTS_DIR / f"atlas_{middle}_{fmt_num(stacks[0])}-{fmt_num(stacks[-1])}"
     check_target(out)
     if args.scheduler is not None and args.workers is not None:
