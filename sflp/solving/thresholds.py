@@ -508,18 +508,45 @@ def _merge(pieces: list[tuple[float, float]]) -> tuple[tuple[float, float], ...]
     return tuple((float(a), float(b)) for a, b in out)
 
 
+def _runs(flags: np.ndarray, breaks: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[tuple[float, float]]:
+    """The stretches of consecutive segments where ``flags`` is true, cut where ``breaks`` (a gap
+    wider than :data:`_GAP_TOL` before that segment) says: ``(start of the first, end of the last)``,
+    as :func:`_merge` joins them."""
+    if not flags.any():
+        return []
+    f = flags.astype(np.int8)
+    edge = np.diff(np.concatenate(([0], f, [0])))
+    first, last = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1) - 1
+    cut = np.flatnonzero(breaks & flags & np.concatenate(([False], flags[:-1])))
+    if cut.size:  # a gap inside a run: split it there
+        first = np.sort(np.concatenate((first, cut)))
+        last = np.sort(np.concatenate((last, cut - 1)))
+    return list(zip(starts[first].tolist(), ends[last].tolist()))
+
+
 def _hand_thresholds(segments, low: float, high: float) -> tuple[HandThresholds, ...]:
+    """Every hand's intervals off the float path: where it is pure (frequency 1, over 0.5 and
+    played), mixed (played) and, inside a mixed segment, where its frequency is over 0.5.
+
+    The pure and played stretches are runs of consecutive segments, found for all 338 hands at
+    once (a segment x hand table of flags); only the mixed hands' 0.5 crossings are found one by
+    one (a few a segment)."""
     n = N_CLASSES
-    over: list[list[tuple[float, float]]] = [[] for _ in range(2 * n)]
-    anyp: list[list[tuple[float, float]]] = [[] for _ in range(2 * n)]
-    for a, b, pc in segments:
+    k = len(segments)
+    starts = np.array([float(a) for a, _, _ in segments])
+    ends = np.array([float(b) for _, b, _ in segments])
+    breaks = np.zeros(k, dtype=bool)
+    if k > 1:
+        breaks[1:] = starts[1:] - ends[:-1] > _GAP_TOL * np.maximum(1.0, starts[1:])
+    pure = np.zeros((k, 2 * n), dtype=bool)
+    mixed = np.zeros((k, 2 * n), dtype=bool)
+    extra: list[list[tuple[float, float]]] = [[] for _ in range(2 * n)]
+    for j, (a, b, pc) in enumerate(segments):
         sup = pc.support
-        for base, pure, mixed in ((0, sup.sb_pure, sup.sb_mixed), (n, sup.bb_pure, sup.bb_mixed)):
-            for h in pure:
-                over[base + h].append((a, b))
-                anyp[base + h].append((a, b))
-            for h in mixed:
-                anyp[base + h].append((a, b))
+        pure[j, list(sup.sb_pure)] = True
+        pure[j, [n + h for h in sup.bb_pure]] = True
+        mixed[j, list(sup.sb_mixed)] = True
+        mixed[j, [n + h for h in sup.bb_mixed]] = True
         if not pc.k:
             continue
         # 0.5 crossings of the mixed frequencies inside (a, b)
@@ -534,11 +561,14 @@ def _hand_thresholds(segments, low: float, high: float) -> tuple[HandThresholds,
                     if c is not None and a < c < b:
                         cuts.append(c)
             cuts = sorted(set(cuts)) + [b]
-            for s, e in zip(cuts[:-1], cuts[1:]):
-                if e <= s:
+            for s0, e0 in zip(cuts[:-1], cuts[1:]):
+                if e0 <= s0:
                     continue
-                if pc.cross_rows(0.5 * (s + e))[row] > 0:
-                    over[base + h].append((s, e))
+                if pc.cross_rows(0.5 * (s0 + e0))[row] > 0:
+                    extra[base + h].append((s0, e0))
+    played = pure | mixed
+    over = [_runs(pure[:, idx], breaks, starts, ends) + extra[idx] for idx in range(2 * n)]
+    anyp = [_runs(played[:, idx], breaks, starts, ends) for idx in range(2 * n)]
     hands = []
     for idx in range(2 * n):
         player = PLAYERS[idx // n]
