@@ -104,7 +104,7 @@ def test_gap_error_measures_the_chord_and_the_steps():
 
 
 def test_the_reach_adds_structures_to_the_atlas_and_its_maps(tmp_path):
-    """An atlas of antes 0 and 0.125 over 5-8 bb with reach 3: three more structures, strictly
+    """An atlas of antes 0 and 0.125 over 5-7 bb with reach 2: two more structures, strictly
     between, in the tables (read back and re-proved from their own paths) and marked in the
     manifest; the page's map data carries them; every stack threshold of every structure, the
     added ones too, lies on an edge of the map's regions."""
@@ -113,13 +113,13 @@ def test_the_reach_adds_structures_to_the_atlas_and_its_maps(tmp_path):
     from sflp.atlas.read import read_atlas
     from sflp.atlas.write import write_atlas
 
-    jobs = atlas_jobs([(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.125, 0.0)], [5 + k / 2 for k in range(7)],
-                      ante_stacks=(6, 7))
+    jobs = atlas_jobs([(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.125, 0.0)], [5 + k / 2 for k in range(5)],
+                      ante_stacks=(6,))
     out = tmp_path / "atlas"
-    write_atlas(jobs, out, workers=0, hands=("T3s", "K5o"), reach=3)
+    write_atlas(jobs, out, workers=0, hands=("T3s", "K5o"), reach=2)
     manifest = json.loads((out / "manifest.json").read_text())
     added = [s for s in manifest["structures"] if s["reach"]]
-    assert len(added) == 3 and all(0 < s["ante"] < 0.125 for s in added)
+    assert len(added) == 2 and all(0 < s["ante"] < 0.125 for s in added)
     assert [s["reach"] for s in manifest["structures"][:2]] == [False, False]
     atlas = read_atlas(out, verify="proof")  # each added structure re-proved from its own path
     assert set(atlas.thresholds["ante"]) == {0.0, 0.125, *(s["ante"] for s in added)}
@@ -128,9 +128,9 @@ def test_the_reach_adds_structures_to_the_atlas_and_its_maps(tmp_path):
     data = json.loads(blob)
     assert sorted(r["y"] for r in data["reach"]) == sorted(s["ante"] for s in added)
     assert len(data["structures"]) == 2  # the grids are the structures asked for; the maps take all
-    assert "The reach added 3 structures" in data["reach_text"]
+    assert "The reach added 2 structures" in data["reach_text"]
     svg = (out / "hand_maps.svg").read_text(encoding="utf-8")
-    assert "The reach added 3 structures" in svg.replace("\n", " ") or "reach added 3" in svg
+    assert "The reach added 2" in svg
 
     # every stack threshold at every ante (the added ones too) on an edge of the hand's regions
     from sflp.atlas.maps import map_regions
@@ -139,8 +139,8 @@ def test_the_reach_adds_structures_to_the_atlas_and_its_maps(tmp_path):
     frame = atlas.thresholds
     antes = sorted(set(frame["ante"]))
     views = [(str(ante), PathView(frame[frame["ante"] == ante].to_dict("records"), SimpleNamespace(ante=ante),
-                                  5.0, 8.0, "stack")) for ante in antes]  # every grid starts at 5 bb
-    xs, ys = MAP_W / 3.0, MAP_H / 0.125
+                                  5.0, 7.0, "stack")) for ante in antes]  # every grid starts at 5 bb
+    xs, ys = MAP_W / 2.0, MAP_H / 0.125
     checked = 0
     for player in ("sb", "bb"):
         for hand in ("T3s", "K5o", "Q9o", "J7s", "63s", "94s", "T6o", "Q2o", "K2o", "J5s"):
@@ -148,7 +148,7 @@ def test_the_reach_adds_structures_to_the_atlas_and_its_maps(tmp_path):
             for ante, (_, view) in zip(antes, views):
                 for a, b in view.get(player, hand).intervals:
                     for e in (a, b):
-                        if 5.0 + 1e-9 < e < 8.0 - 1e-9:
+                        if 5.0 + 1e-9 < e < 7.0 - 1e-9:
                             best = min(_segment_distance((e * xs, ante * ys), ring, xs, ys)
                                        for ring in regions.polygons)
                             assert best < 0.02, (player, hand, ante, e)
