@@ -365,3 +365,33 @@ def test_browser_map_regions_join_agreeing_antes_as_the_static_map_does(atlas, c
                                    [(t.config.stack, getattr(t.get(player, hand), family), 0.0, 0.125) for t in lines])
             assert out[key][name] == [d(r) for r in regions.polygons], (key, family)
     assert len(out["sb-K5o"]["full"]) == 1  # joined through the middle ante: one polygon
+
+
+def test_browser_the_map_draws_the_reachs_structures_and_the_page_says_so(atlas, chromium, tmp_path):  # noqa: F811
+    """Issue 42, the reach: a structure the reach added (here the middle ante of the fixture, handed
+    as one) is drawn in the hand map, point for point as sflp.atlas.regions joins it, but is not a
+    structure of the grids, and the subtitle says the page's grids show part of the tables."""
+    structures, lines = atlas
+    shown, added = [structures[0], structures[2]], [structures[1][1]]
+    page = write_atlas_html(tmp_path / "atlas.html", shown, lines, reach=added)
+    out = probe(chromium, page, tmp_path, SIZES[-1], "", script=REGIONS_PROBE)
+    assert not out["errors"]
+
+    def d(ring):
+        return "M" + " L".join(f"{46 + (x - 1) / 24 * 358:.2f},{214 - a / 0.125 * 204:.2f}" for x, a in ring) + " Z"
+
+    for key in ("sb-K5o", "bb-T3s", "bb-63s"):
+        player, hand = key.split("-")
+        for family, name in (("intervals", "full"), ("any_intervals", "any")):
+            regions = hand_regions([(t.config.ante, getattr(t.get(player, hand), family)) for _, t in structures],
+                                   [(t.config.stack, getattr(t.get(player, hand), family), 0.0, 0.125) for t in lines])
+            assert out[key][name] == [d(r) for r in regions.polygons], (key, family)
+    import re
+
+    from tests.test_chart_html import dump_dom
+
+    html = dump_dom(chromium, page, "", tmp_path)
+    sub = re.search(r'<p class="sub" id="subtitle">(.*?)</p>', html)[1]
+    assert sub.startswith("2 structures") and "1 structure the reach added" in sub and "thresholds.parquet" in sub, sub
+    picker = re.search(r'<select[^>]*id="structure-pick"[^>]*>(.*?)</select>', html, re.S)[1]
+    assert picker.count("<option") == 2

@@ -321,7 +321,10 @@ function init() {
   $("subtitle").textContent = (S.length < D.total ? S.length + " of " + D.total + " structures (evenly chosen; every one is"
       + " in thresholds.parquet)" : S.length + " structures") + ", stacks " + num(D.low) + "\u2013" + num(D.high) + " bb"
     + (D.axis && D.lines.length ? ", ante paths at " + (D.lines.length < D.total_lines ? D.lines.length + " of "
-      + D.total_lines + " stacks (the rest in ante_thresholds.parquet)" : D.lines.length + " stacks") : "");
+      + D.total_lines + " stacks (the rest in ante_thresholds.parquet)" : D.lines.length + " stacks") : "")
+    + ((D.reach || []).length ? "; and " + D.reach.length + (D.reach.length === 1 ? " structure" : " structures")
+      + " the reach added between those antes, drawn"
+      + " in the hand map only (all in thresholds.parquet)" : "");
   const slider = $("ante-slider");
   slider.max = String(S.length - 1);
   $("structure-pick").innerHTML = S.map((s, k) => "<option value=\"" + k + "\">" + (k + 1) + ". " + esc(s.label)
