@@ -109,6 +109,8 @@ class Chart:
     series: list[tuple[int, int, int, int, int, str]]
     row: int
     column: int
+    y_format: str = "General"
+    """The y axis's number format: that of the plotted column, as a chart linked to its source shows."""
 
 
 @dataclass
@@ -275,7 +277,7 @@ def write_book(book: Book, target, created) -> None:
                 })
             chart.set_title({"name": spec.title})
             chart.set_x_axis({"name": spec.x_title})
-            chart.set_y_axis({"name": spec.y_title})
+            chart.set_y_axis({"name": spec.y_title, "num_format": spec.y_format})
             chart.set_legend({"position": "bottom"})
             chart.set_style(13)
             chart.set_size({"width": 680, "height": 359})  # 18 x 9.5 cm

@@ -355,9 +355,11 @@ def _values_sheet(ws: Sheet, values: pd.DataFrame, charts: bool = True, note: st
         ws.append([cell])
     if not with_charts:
         return
-    ws.charts.append(_line_chart("SB value by stack", "SB EV (bb per hand)", n, [(2, FREQUENCY_FULL["sb"])], 2, anchor))
+    ws.charts.append(_line_chart("SB value by stack", "SB EV (bb per hand)", n, [(2, FREQUENCY_FULL["sb"])], 2, anchor,
+                                 formats[1]))
     ws.charts.append(_line_chart("Push and call percentages by stack", "% of hands", n,
-                                 [(3, FREQUENCY_FULL["sb"]), (4, FREQUENCY_FULL["bb"])], 2 + CHART_ROWS + 1, anchor))
+                                 [(3, FREQUENCY_FULL["sb"]), (4, FREQUENCY_FULL["bb"])], 2 + CHART_ROWS + 1, anchor,
+                                 formats[2]))
 
 
 def values_print_note(rows: int, columns: int) -> str:
@@ -376,12 +378,16 @@ CHART_COLUMNS = 11
 """Columns (default width, 64 px each) one chart covers: 18 cm = 680 px, so 10.6 columns."""
 
 
-def _line_chart(title: str, y_title: str, n: int, series: Sequence[tuple[int, str]], row: int, column: int) -> Chart:
+def _line_chart(title: str, y_title: str, n: int, series: Sequence[tuple[int, str]], row: int, column: int,
+                y_format: str) -> Chart:
     """A scatter chart of lines without markers against the stack (column ``A``, rows 2 to
     ``n + 1``), each series a column (its header cell names it in the legend, below the plot)
     drawn 2.25 pt wide in its colour: SB's in ``FREQUENCY_FULL["sb"]`` (green) and BB's in
-    ``FREQUENCY_FULL["bb"]`` (blue), as on the grids and the HTML page; anchored at ``(row, column)``."""
-    return Chart(title, y_title, "stack (bb)", [(1, 2, n + 1, 1, col, colour) for col, colour in series], row, column)
+    ``FREQUENCY_FULL["bb"]`` (blue), as on the grids and the HTML page; anchored at ``(row, column)``;
+    the y axis in ``y_format``, the plotted columns' number format (as openpyxl's charts, linked to
+    their source, showed it)."""
+    return Chart(title, y_title, "stack (bb)", [(1, 2, n + 1, 1, col, colour) for col, colour in series], row, column,
+                 y_format)
 
 
 EV_FORMAT = "+0.000;-0.000;0.000"
