@@ -244,7 +244,7 @@ def test_readme_command_runs_slow(shell, line, tmp_path):
 RASTER = (".png",)
 """Pictures rasterised by Pillow: their bytes depend on its version (manifest "made_with")."""
 CONTAINERS = ("chart.xlsx", "chart.pdf")
-"""Files whose container bytes depend on openpyxl's or reportlab's version; their cell values and
+"""Files whose container bytes depend on XlsxWriter's or reportlab's version; their cell values and
 texts never do."""
 
 
@@ -265,7 +265,7 @@ def test_the_main_job_reproduces_the_committed_reports(shell):
     Every published number is the exact rational solution rounded once, so neither the HiGHS
     build nor the BLAS can change a digit: the CSV, HTML and SVG files are byte-identical and the
     workbook's cell values equal, with any dependency versions.  The PNG pictures, the workbook's
-    container and the PDF's bytes are compared when Pillow, openpyxl and reportlab are the
+    container and the PDF's bytes are compared when Pillow, XlsxWriter and reportlab are the
     versions that made the committed set (its manifest's "made_with"), as they are in CI's newest
     pass.
     """

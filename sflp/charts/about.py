@@ -286,12 +286,12 @@ def subset_notes(solved: Sequence[float], kept: Sequence[float], chosen: Sequenc
 
 def made_with() -> dict[str, str]:
     """The libraries whose version decides some bytes of a chart set: Pillow rasterises the PNG
-    pictures (anti-aliasing and zlib differ between releases), openpyxl writes the workbook's
+    pictures (anti-aliasing and zlib differ between releases), XlsxWriter writes the workbook's
     container (the cell values do not depend on it), reportlab writes the PDF's objects (its text
     and drawing do not).  Every number, the CSV, HTML and SVG files are the same with any version."""
     from importlib.metadata import version
 
-    return {name: version(name) for name in ("pillow", "openpyxl", "reportlab")}
+    return {name: version(name) for name in ("pillow", "xlsxwriter", "reportlab")}
 
 
 def step_value(stacks: Sequence[float]) -> float | None:

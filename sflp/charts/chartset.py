@@ -23,8 +23,8 @@
 
 The set is written as one unit (:mod:`sflp.output`): into a staging folder beside
 ``out_dir``, under a lock, then swapped in, so ``out_dir`` never holds a mix of two runs.  It is
-streamed: ``ranges.csv`` grows one stack at a time and the workbook is written in openpyxl's
-write-only mode, with the ``Values`` sheet (and ``chart.html``) showing at most
+streamed: ``ranges.csv`` grows one stack at a time and the workbook (XlsxWriter) is bounded,
+with the ``Values`` sheet (and ``chart.html``) showing at most
 :data:`MAX_SHEET_STACKS` (500) evenly chosen stacks plus the grid stacks and the ``Hand EV``
 sheet at most :data:`sflp.charts.stacks.HAND_EV_STACKS` (50) plus the grid stacks, so 100,000
 stacks fit in bounded memory.  Every stack is in the csv files (:func:`homes`); each place that

@@ -108,7 +108,7 @@ def default_range_stacks(solved: Sequence[float]) -> list[float]:
 
 HAND_EV_STACKS = 50
 """Stacks on the workbook's ``Hand EV`` sheet at most (spread evenly, the grid stacks with them):
-338 cells a stack, each written by openpyxl one at a time, so the sheet stays small and quick;
+338 cells a stack, each written one at a time, so the sheet stays small and quick;
 the set's every-stack files hold every margin."""
 PAGE_STACKS = 1000
 """Most grid stacks ``chart.html`` embeds (chosen evenly, ends included)."""

@@ -57,7 +57,8 @@ def _init_worker(parent: int, warm=None, *args) -> None:
 @contextmanager
 def temporary_files_in(folder: str | None) -> Iterator[None]:
     """Inside the block, :mod:`tempfile` makes its files in ``folder`` (None: unchanged).  The
-    libraries that write a set (openpyxl writes each sheet to a temporary file first) then leave
+    libraries that write a set (any that writes a temporary file first; openpyxl did, a file a
+    sheet, until XlsxWriter, which works in memory here, wrote the workbook) then leave
     nothing outside the staging folder, and a full ``TMPDIR`` does not matter."""
     if folder is None:
         yield
@@ -77,7 +78,7 @@ def _run_pickled(payload: bytes, temp_folder: str | None = None):
     try:
         with temporary_files_in(temp_folder):
             return fn(*args, **kwargs)
-    except OSError as exc:  # a full disk or no inode left where a library writes (openpyxl's sheets)
+    except OSError as exc:  # a full disk or no inode left where a library writes
         raise _output_error(exc) from None
 
 

@@ -35,7 +35,7 @@ either the complete old set or the complete new set, never a mix:
    :func:`write_manifest`); such a folder must hold exactly the files listed for it, else the
    run is refused.
 5. **Stage.**  Every file is written into ``.<name>.staging-<token>`` in the same parent folder;
-   temporary files of the libraries that write them (openpyxl's) go into its ``.tmp`` folder
+   temporary files of the libraries that write them (if any) go into its ``.tmp`` folder
    (:meth:`StagedFolder.temp_folder`), so a full ``TMPDIR`` does not matter and nothing is left
    behind.
 6. **Swap.**  On success the marker leaves the staging folder, the staging folder and the

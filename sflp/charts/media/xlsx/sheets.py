@@ -12,19 +12,11 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.chart import Reference, ScatterChart, Series
-from openpyxl.comments import Comment
-from openpyxl.formatting.rule import ColorScaleRule
-from openpyxl.styles import Alignment
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.pagebreak import Break
 
 from sflp.charts.colors import (
     EV_NEGATIVE,
@@ -36,6 +28,7 @@ from sflp.charts.colors import (
     text_colour,
 )
 from sflp.charts.frames import PLAYER_TITLES, grid_from_tidy, select, wide_by_stack
+from sflp.charts.media.xlsx.book import Alignment, Book, Cell, Chart, Comment, Sheet, column_letter
 from sflp.charts.media.xlsx.cells import (
     _BOLD,
     _BORDER,
@@ -212,16 +205,13 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
                     f"{_intervals_text(intervals.iat[r, c])} bb; with any frequency at "
                     f"{_intervals_text(any_intervals.iat[r, c])} bb."
                 )
-                comment = Comment(note, "sflp")
-                comment.width, comment.height = 260, 110
-                cell.comment = comment
+                cell.comment = Comment(note, "sflp", 260, 110)
     _grid_dimensions(ws, GRID_LEFT, THRESHOLD_CELL_WIDTH, GRID_TOP, THRESHOLD_CELL_HEIGHT)
     end = _notes(ws, GRID_TOP + 14, _threshold_notes(verb, low, high), THRESHOLD_NOTE_WIDTH)
     scale_row = _band_legend(ws, end + 1, scale)
     last = _footnote_block(ws, scale_row + 2, _footnotes(marked, player, low, high)) - 1
-    ws.sheet_view.showGridLines = False
+    ws.gridlines = False
     _print_setup(ws, f"A1:N{max(last, scale_row)}")
-    ws.flush()
 
 
 # ---------------------------------------------------------------- frequency grids
@@ -273,20 +263,19 @@ def _ranges_sheet(ws, ranges: pd.DataFrame, stacks: Sequence[float]) -> None:
             hands = grid_from_tidy(at, "hand", player=player)
             _frequency_grid(ws, top + 2, left, freq, hands, player, THRESHOLD_FONT_SIZE)
             ws.cell(top + 15, left - 1, RANGE_NOTE[player]).font = _NOTE
-            areas.append((left, f"{get_column_letter(left - 1)}{top}:{get_column_letter(left + 12)}{top + 15}"))
+            areas.append((left, f"{column_letter(left - 1)}{top}:{column_letter(left + 12)}{top + 15}"))
         for row in range(top + 2, top + 15):
-            ws.row_dimensions[row].height = RANGE_CELL_HEIGHT
+            ws.heights[row] = RANGE_CELL_HEIGHT
     for left in (GRID_LEFT, RANGE_BB_LEFT):
-        ws.column_dimensions[get_column_letter(left - 1)].width = 4
+        ws.widths[left - 1] = 4
         for c in range(13):
-            ws.column_dimensions[get_column_letter(left + c)].width = RANGE_CELL_WIDTH
-    ws.column_dimensions["A"].width = 12
+            ws.widths[left + c] = RANGE_CELL_WIDTH
+    ws.widths[1] = 12
     # a page a grid, SB's stacks then BB's (the order LibreOffice prints ranges in, column by column)
     _print_setup(ws, ",".join(area for _, area in sorted(areas, key=lambda a: a[0])) or "A1:N1", pages_tall=0)
-    ws.sheet_view.showGridLines = False
+    ws.gridlines = False
     for k in range(1, len(stacks)):
-        ws.row_breaks.append(Break(id=k * RANGE_BLOCK_HEIGHT))
-    ws.flush()
+        ws.row_breaks.append(k * RANGE_BLOCK_HEIGHT)
 
 
 RANGE_CELL_WIDTH = 11
@@ -325,31 +314,31 @@ _VALUE_FORMATS = {
 }
 
 
-def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | None = None) -> None:
-    """The EV-by-stack table with two native charts.  ``ws`` is a write-only sheet (rows in order)."""
+def _values_sheet(ws: Sheet, values: pd.DataFrame, charts: bool = True, note: str | None = None) -> None:
+    """The EV-by-stack table with two native charts."""
     columns = list(values.columns)
     for c, name in enumerate(columns, start=1):
-        ws.column_dimensions[get_column_letter(c)].width = 24 if name == "value_exact" else 16
-    ws.freeze_panes = "A2"
+        ws.widths[c] = 24 if name == "value_exact" else 16
+    ws.freeze = "A2"
     n = len(values)
     last_row = n + 1 + (2 if note else 0)
     with_charts = charts and n >= 2
     anchor = len(columns) + 2  # the charts' column, right of the table
-    # set before the first row (a write-only sheet writes its properties then).  With charts the page
+    # with charts the page
     # is the two charts, one above the other, under a note saying the table is left out; without, the
     # table (one row a stack), one page wide, its header on every page
     if with_charts:
-        _print_setup(ws, f"{get_column_letter(anchor)}1:{get_column_letter(anchor + CHART_COLUMNS - 1)}"
+        _print_setup(ws, f"{column_letter(anchor)}1:{column_letter(anchor + CHART_COLUMNS - 1)}"
                          f"{2 + 2 * CHART_ROWS + 1}")
     else:
-        _print_setup(ws, f"A1:{get_column_letter(len(columns))}{last_row}", pages_tall=0, title_rows="1:1")
+        _print_setup(ws, f"A1:{column_letter(len(columns))}{last_row}", pages_tall=0, title_rows="1:1")
     header = []
     for name in columns:
-        header.append(_styled(WriteOnlyCell(ws, _VALUE_HEADERS.get(name, name)), font=_BOLD, alignment=_WRAP))
+        header.append(_styled(Cell(_VALUE_HEADERS.get(name, name)), font=_BOLD, alignment=_WRAP))
     if with_charts:
-        header += [None, _styled(WriteOnlyCell(ws, values_print_note(n, len(columns))), font=_NOTE,
+        header += [None, _styled(Cell(values_print_note(n, len(columns))), font=_NOTE,
                                  alignment=Alignment(vertical="top"))]
-    ws.row_dimensions[1].height = 30  # two lines: a header wraps rather than run into the next
+    ws.heights[1] = 30  # two lines: a header wraps rather than run into the next
     ws.append(header)
     formats = [_VALUE_FORMATS.get(name, "General") for name in columns]
     for row in values.itertuples(index=False):
@@ -357,23 +346,20 @@ def _values_sheet(ws, values: pd.DataFrame, charts: bool = True, note: str | Non
         for fmt, v in zip(formats, row):
             if isinstance(v, float) and math.isnan(v):
                 v = None
-            cells.append(_styled(WriteOnlyCell(ws, v), fmt))
+            cells.append(_styled(Cell(v), fmt))
         ws.append(cells)
     if note:
         ws.append([])
-        cell = WriteOnlyCell(ws, note)
+        cell = Cell(note)
         cell.font = _NOTE
         ws.append([cell])
     if not with_charts:
         return
-    x = Reference(ws, min_col=1, min_row=2, max_row=n + 1)
-    value = _line_chart("SB value by stack", "SB EV (bb per hand)", x,
-                        [(Reference(ws, min_col=2, min_row=1, max_row=n + 1), FREQUENCY_FULL["sb"])])
-    ws.add_chart(value, f"{get_column_letter(anchor)}2")
-    pct = _line_chart("Push and call percentages by stack", "% of hands", x,
-                      [(Reference(ws, min_col=3, min_row=1, max_row=n + 1), FREQUENCY_FULL["sb"]),
-                       (Reference(ws, min_col=4, min_row=1, max_row=n + 1), FREQUENCY_FULL["bb"])])
-    ws.add_chart(pct, f"{get_column_letter(anchor)}{2 + CHART_ROWS + 1}")
+    ws.charts.append(_line_chart("SB value by stack", "SB EV (bb per hand)", n, [(2, FREQUENCY_FULL["sb"])], 2, anchor,
+                                 formats[1]))
+    ws.charts.append(_line_chart("Push and call percentages by stack", "% of hands", n,
+                                 [(3, FREQUENCY_FULL["sb"]), (4, FREQUENCY_FULL["bb"])], 2 + CHART_ROWS + 1, anchor,
+                                 formats[2]))
 
 
 def values_print_note(rows: int, columns: int) -> str:
@@ -382,7 +368,7 @@ def values_print_note(rows: int, columns: int) -> str:
     >>> values_print_note(481, 6)
     'Printed: these two charts. The table (columns A-F, 481 stacks) is left out: select it and print the selection.'
     """
-    return (f"Printed: these two charts. The table (columns A-{get_column_letter(columns)}, {rows:,} stacks) "
+    return (f"Printed: these two charts. The table (columns A-{column_letter(columns)}, {rows:,} stacks) "
             "is left out: select it and print the selection.")
 
 
@@ -392,79 +378,53 @@ CHART_COLUMNS = 11
 """Columns (default width, 64 px each) one chart covers: 18 cm = 680 px, so 10.6 columns."""
 
 
-def _line_chart(title: str, y_title: str, x: Reference, series: Sequence[tuple[Reference, str]]) -> ScatterChart:
-    """A scatter chart of lines without markers against the stack, each series (its header cell
-    names it in the legend, below the plot) drawn 2.25 pt wide in its colour: SB's in
-    ``FREQUENCY_FULL["sb"]`` (green) and BB's in ``FREQUENCY_FULL["bb"]`` (blue), as on the grids and
-    the HTML page."""
-    chart = ScatterChart()
-    chart.title = title
-    chart.style = 13
-    chart.x_axis.title = "stack (bb)"
-    chart.y_axis.title = y_title
-    for ref, colour in series:
-        s = Series(ref, x, title_from_data=True)
-        s.marker.symbol = "none"
-        s.smooth = False
-        s.graphicalProperties.line.solidFill = colour
-        s.graphicalProperties.line.width = 28575  # EMU: 2.25 pt
-        chart.series.append(s)
-    chart.legend.position = "b"
-    chart.height, chart.width = 9.5, 18
-    _show_axes(chart)
-    return chart
-
-
-def _show_axes(chart) -> None:
-    # openpyxl >= 3.1 hides axes unless told otherwise
-    for axis in (chart.x_axis, chart.y_axis):
-        try:
-            axis.delete = False
-        except AttributeError:  # pragma: no cover
-            pass
+def _line_chart(title: str, y_title: str, n: int, series: Sequence[tuple[int, str]], row: int, column: int,
+                y_format: str) -> Chart:
+    """A scatter chart of lines without markers against the stack (column ``A``, rows 2 to
+    ``n + 1``), each series a column (its header cell names it in the legend, below the plot)
+    drawn 2.25 pt wide in its colour: SB's in ``FREQUENCY_FULL["sb"]`` (green) and BB's in
+    ``FREQUENCY_FULL["bb"]`` (blue), as on the grids and the HTML page; anchored at ``(row, column)``;
+    the y axis in ``y_format``, the plotted columns' number format (as openpyxl's charts, linked to
+    their source, showed it)."""
+    return Chart(title, y_title, "stack (bb)", [(1, 2, n + 1, 1, col, colour) for col, colour in series], row, column,
+                 y_format)
 
 
 EV_FORMAT = "+0.000;-0.000;0.000"
 """Number format of EV margins in the workbook (bb, sign always shown)."""
 
 
-def _ev_colour_scale(scale: float) -> ColorScaleRule:
+def _ev_colour_scale(scale: float) -> tuple[tuple[float, float, float], tuple[str, str, str]]:
     """The EV colour scale of :func:`sflp.charts.colors.ev_colour` as a conditional format: red
     (``EV_NEGATIVE``) at ``-scale`` and below, white (``EV_ZERO``) at 0, blue (``EV_POSITIVE``) at
     ``+scale`` and above (ColorBrewer RdBu, colour-blind safe)."""
     scale = scale if scale > 0 else 1.0
-    return ColorScaleRule(
-        start_type="num", start_value=-scale, start_color=EV_NEGATIVE,
-        mid_type="num", mid_value=0, mid_color=EV_ZERO,
-        end_type="num", end_value=scale, end_color=EV_POSITIVE,
-    )
+    return (-scale, 0.0, scale), (EV_NEGATIVE, EV_ZERO, EV_POSITIVE)
 
 
-def _hand_ev_sheet(ws, ranges: pd.DataFrame, note: str | None = None) -> Callable[[], None]:
+def _hand_ev_sheet(ws: Sheet, ranges: pd.DataFrame, note: str | None = None) -> None:
     """Stacks as rows, SB then BB EV margins of the 169 hands as columns.
 
-    Sets the sheet up (header rows, widths, panes, one conditional-format colour scale over the
-    data block) and returns the function that appends the data rows, which
-    :func:`save_workbook` calls (:data:`_LATE_ROWS`).  Each margin is a :class:`WriteOnlyCell`
-    carrying :data:`EV_FORMAT`; NaN (BB where SB never shoves) is no cell.
+    The header rows, widths, panes, one conditional-format colour scale over the data block, the
+    data rows (:meth:`~sflp.charts.media.xlsx.book.Sheet.number_rows`: each margin a number in
+    :data:`EV_FORMAT`; NaN, BB where SB never shoves, is no cell) and the print note under them.
     """
     sb = wide_by_stack(ranges, "ev_margin", "sb")
     bb = wide_by_stack(ranges, "ev_margin", "bb")
     n_hands = sb.shape[1]
     data = np.hstack([sb.to_numpy(), bb.to_numpy()]) + 0.0
     stacks = sb.index.to_numpy(dtype=np.float64)
-    ws.freeze_panes = "B3"
-    # a data sheet too wide for paper: the print area is the note under the data, which says so (set
-    # before the first row: a write-only sheet writes its properties then)
+    ws.freeze = "B3"
+    # a data sheet too wide for paper: the print area is the note under the data, which says so
     note_row = 2 + len(stacks) + 2
     print_note = hand_ev_print_note(len(stacks), 2 * n_hands)
-    _print_setup(ws, f"A{note_row}:{get_column_letter(HAND_EV_NOTE_COLUMNS)}{note_row + len(print_note) - 1}")
-    ws.column_dimensions["A"].width = 11
+    _print_setup(ws, f"A{note_row}:{column_letter(HAND_EV_NOTE_COLUMNS)}{note_row + len(print_note) - 1}")
+    ws.widths[1] = 11
     for c in range(2, 2 + 2 * n_hands):
-        ws.column_dimensions[get_column_letter(c)].width = 8
+        ws.widths[c] = 8
 
     def bold(value):
-        return _styled(WriteOnlyCell(ws, value), font=_BOLD)
+        return _styled(Cell(value), font=_BOLD)
 
     top = [None] * (1 + 2 * n_hands)
     top[0] = bold("stack (bb)")
@@ -475,25 +435,14 @@ def _hand_ev_sheet(ws, ranges: pd.DataFrame, note: str | None = None) -> Callabl
     if len(stacks):
         finite = np.abs(data[~np.isnan(data)])
         scale = float(np.percentile(finite, 90)) if finite.size else 1.0
-        block = f"B3:{get_column_letter(1 + 2 * n_hands)}{2 + len(stacks)}"
-        ws.conditional_formatting.add(block, _ev_colour_scale(scale))
-
-    def append_rows() -> None:
-        for stack, values in zip(stacks.tolist(), data.tolist()):
-            row: list = [stack]
-            for v in values:
-                if v != v:  # NaN: no cell
-                    row.append(None)
-                else:
-                    row.append(_styled(WriteOnlyCell(ws, v), EV_FORMAT))
-            ws.append(row)
-        ws.append([])
-        for line in print_note:
-            cell = WriteOnlyCell(ws, line)
-            cell.font = _NOTE
-            ws.append([cell])
-
-    return append_rows
+        block = f"B3:{column_letter(1 + 2 * n_hands)}{2 + len(stacks)}"
+        ws.color_scales.append((block, *_ev_colour_scale(scale)))
+    ws.number_rows([[stack, *values] for stack, values in zip(stacks.tolist(), data.tolist())], EV_FORMAT)
+    ws.append([])
+    for line in print_note:
+        cell = Cell(line)
+        cell.font = _NOTE
+        ws.append([cell])
 
 
 HAND_EV_NOTE_COLUMNS = 13
@@ -522,10 +471,9 @@ def _about_sheet(ws, about: Sequence[tuple[str, object]]) -> None:
         cell = ws.cell(r, 2, value) if isinstance(value, (int, float)) else text_cell(ws.cell(r, 2), value)
         cell.alignment = Alignment(wrap_text=True, vertical="top")
         ws.cell(r, 1).alignment = Alignment(vertical="top")
-    ws.column_dimensions["A"].width = 28
-    ws.column_dimensions["B"].width = 100
+    ws.widths[1] = 28
+    ws.widths[2] = 100
     _print_setup(ws, f"A1:B{len(about) + 2}")
-    ws.flush()
 
 
 # ---------------------------------------------------------------- Sklansky-Chubukov numbers
@@ -565,7 +513,7 @@ def sc_format(cap: float, decimals: int, hand: str = "") -> str:
     return f'[>={cap:g}]"{name}∞";[=0]"{name}-";{head}0.{"0" * decimals}'
 
 
-def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str = "") -> None:
+def add_sc_sheet(wb: Book, sc: pd.DataFrame, structure: str, tie_rule: str = "") -> None:
     """A "SC numbers" sheet: the 13x13 grid of Sklansky-Chubukov numbers (frame of
     :func:`sflp.charts.frames.sc_frame`) in the threshold colour bands with their legend, and the
     exact values in columns ``P:R`` beside it (on screen; the printed page is the grid).  Each grid
@@ -603,8 +551,8 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
         "The largest stack at which SB's shove is at least break-even even if BB sees SB's cards and calls "
         f"with exactly the hands that profit.  ∞: at every stack (the cell holds {cap:g}, the first power of "
         "ten at least ten times the largest finite number).  -: never (the cell holds 0).  Colour: the "
-        f"bands below.  Exact values: columns {get_column_letter(SC_TABLE_LEFT)} to "
-        f"{get_column_letter(SC_TABLE_LEFT + 2)}.",
+        f"bands below.  Exact values: columns {column_letter(SC_TABLE_LEFT)} to "
+        f"{column_letter(SC_TABLE_LEFT + 2)}.",
     ]
     if tie_rule:
         notes.append(f"Ties: {tie_rule}.")
@@ -612,13 +560,12 @@ def add_sc_sheet(wb: Workbook, sc: pd.DataFrame, structure: str, tie_rule: str =
     scale_row = _band_legend(ws, end + 1, SC_SCALE)
     heads = ("hand", "SC number (bb)", "exact (p/q)")
     for col, (head, width) in enumerate(zip(heads, (7, 15, 28)), start=SC_TABLE_LEFT):
-        ws.column_dimensions[get_column_letter(col)].width = width
+        ws.widths[col] = width
         _styled(ws.cell(GRID_TOP - 1, col, head), font=_BOLD, alignment=Alignment(wrap_text=True))
     for k, (hand, v, exact) in enumerate(zip(sc["hand"], numbers, sc["sc_exact"])):
         ws.cell(GRID_TOP + k, SC_TABLE_LEFT, hand)
         ws.cell(GRID_TOP + k, SC_TABLE_LEFT + 1, stored(v)).number_format = table_format
         ws.cell(GRID_TOP + k, SC_TABLE_LEFT + 2, exact or None)
-    ws.sheet_view.showGridLines = False
+    ws.gridlines = False
     _print_setup(ws, f"A1:N{scale_row}", title_rows=f"{GRID_TOP - 1}:{GRID_TOP - 1}",
-                 title_cols=f"{get_column_letter(GRID_LEFT - 1)}:{get_column_letter(GRID_LEFT - 1)}")
-    ws.flush()
+                 title_cols=f"{column_letter(GRID_LEFT - 1)}:{column_letter(GRID_LEFT - 1)}")

@@ -1,4 +1,4 @@
-"""Excel workbooks (openpyxl) built from the tidy frames.
+"""Excel workbooks built from the tidy frames, written through XlsxWriter (:mod:`.book`).
 
 Chart workbook (:func:`chart_workbook`), sheets in order:
 
@@ -51,7 +51,6 @@ from __future__ import annotations
 import datetime
 import io
 import os
-import re
 import shutil
 import zipfile
 from collections.abc import Sequence
@@ -59,13 +58,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from openpyxl import Workbook
 
 from sflp.atomic import write_with
 from sflp.charts.frames import PLAYER_TITLES, grid_from_tidy
+from sflp.charts.media.xlsx.book import Book, write_book
 from sflp.charts.media.xlsx.cells import (
     _BOLD,
-    _LATE_ROWS,
     _TITLE,
     GRID_LEFT,
     GRID_TOP,
@@ -103,12 +101,10 @@ def chart_workbook(
     structure: str,
     *,
     homes: dict | None = None,
-) -> Workbook:
+) -> Book:
     """The chart-set workbook (see the module doc); ``thresholds`` None skips the threshold sheets.
 
-    A write-only workbook: each sheet is streamed as it is built, so memory stays small, except
-    the ``Hand EV`` data rows, which :func:`save_workbook` streams (see :data:`_LATE_ROWS`): save
-    it with that function.
+    A :class:`~sflp.charts.media.xlsx.book.Book`: save it with :func:`save_workbook`.
     ``ranges`` holds the stacks shown on the ``Values`` sheet (the chart job passes at most
     :data:`sflp.charts.about.MAX_SHEET_STACKS`, evenly chosen) and the ``range_stacks``;
     ``values`` may hold more stacks (only those in ``ranges`` are shown).  The ``Hand EV`` sheet
@@ -119,7 +115,7 @@ def chart_workbook(
     such file).
     """
     workbook_time()  # a bad SOURCE_DATE_EPOCH fails here, before any work
-    wb = Workbook(write_only=True)
+    wb = Book()
     if thresholds is not None:
         for player in PLAYERS:
             _threshold_sheet(_sheet(wb, SHEET_NAMES[player]), thresholds, player, low, high, structure)
@@ -133,23 +129,23 @@ def chart_workbook(
     if len(shown) < total:
         note = subset_text(shown, total, homes.get("values"), "values")
         values = values[np.isin(values["stack"].to_numpy(), shown)]
-    _values_sheet(wb.create_sheet("Values"), values, note=note)
+    _values_sheet(_sheet(wb, "Values"), values, note=note)
     ev_stacks = hand_ev_stacks(shown, range_stacks)
     note = None
     if len(ev_stacks) < total:
         note = subset_text(ev_stacks, total, homes.get("margins"), "EV margins")
         ranges = ranges[np.isin(ranges["stack"].to_numpy(), ev_stacks)]
-    _LATE_ROWS[wb] = _hand_ev_sheet(wb.create_sheet("Hand EV"), ranges, note=note)
+    _hand_ev_sheet(_sheet(wb, "Hand EV"), ranges, note=note)
     _about_sheet(_sheet(wb, "About"), about)
     return wb
 
 
 def solution_workbook(
     values: pd.DataFrame, ranges: pd.DataFrame, about: Sequence[tuple[str, object]], structure: str
-) -> Workbook:
+) -> Book:
     """The single-stack workbook: frequency and EV grids per player, values, about."""
     workbook_time()  # a bad SOURCE_DATE_EPOCH fails here, before any work
-    wb = Workbook(write_only=True)
+    wb = Book()
     stack = float(values["stack"].iloc[0])
     for player in PLAYERS:
         ws = _sheet(wb, SHEET_NAMES[player])
@@ -166,11 +162,10 @@ def solution_workbook(
         _ev_grid(ws, ev_title + 2, GRID_LEFT, ev)
         _grid_dimensions(ws, GRID_LEFT, 8, GRID_TOP, 18)
         for k in range(13):
-            ws.row_dimensions[ev_title + 2 + k].height = 18
-        ws.sheet_view.showGridLines = False
+            ws.heights[ev_title + 2 + k] = 18
+        ws.gridlines = False
         _print_setup(ws, f"A1:N{ev_title + 14}")
-        ws.flush()
-    _values_sheet(wb.create_sheet("Values"), values, charts=False)
+    _values_sheet(_sheet(wb, "Values"), values, charts=False)
     _about_sheet(_sheet(wb, "About"), about)
     return wb
 
@@ -179,8 +174,6 @@ DEFAULT_TIME = datetime.datetime(2000, 1, 1)
 """The workbook's created/modified time (UTC) when ``SOURCE_DATE_EPOCH`` is not set."""
 _ZIP_EPOCH = datetime.datetime(1980, 1, 1)
 """The earliest time a zip entry can carry."""
-_CORE_MODIFIED = re.compile(rb"(<dcterms:modified\b[^>]*>)[^<]*(</dcterms:modified>)")
-_CORE_CREATED = re.compile(rb"<dcterms:created\b[^>]*>([^<]*)</dcterms:created>")
 
 
 def workbook_time() -> datetime.datetime:
@@ -201,12 +194,11 @@ def workbook_time() -> datetime.datetime:
 
 
 def _reproducible_copy(raw: io.BytesIO, path: Path, when: datetime.datetime) -> None:
-    """Copy the zip ``raw`` (as ``Workbook.save`` wrote it) to ``path`` with its time stamps fixed.
+    """Copy the zip ``raw`` (as XlsxWriter wrote it) to ``path`` with its time stamps fixed.
 
-    ``Workbook.save`` stamps the time of saving into ``docProps/core.xml`` (``modified``) and into
-    every zip entry (the current time, or a temporary file's mtime for write-only sheets).  The
-    copy keeps the entries, their order and compression, and gives every entry the date ``when``
-    and fixed attributes, and ``modified`` the ``created`` text (set to ``when`` before saving).
+    XlsxWriter dates every zip entry 1980-01-01 and writes the ``created`` property as both
+    ``created`` and ``modified`` in ``docProps/core.xml``.  The copy keeps the entries, their
+    order, compression and bytes, and gives every entry the date ``when`` and fixed attributes.
     """
     stamp = max(when, _ZIP_EPOCH).timetuple()[:6]
     with zipfile.ZipFile(raw) as source, zipfile.ZipFile(path, "w", allowZip64=True) as target:
@@ -216,37 +208,24 @@ def _reproducible_copy(raw: io.BytesIO, path: Path, when: datetime.datetime) -> 
             new.create_system = 3  # Unix, on every platform: the attributes below are Unix modes
             new.external_attr = 0o100644 << 16
             new.file_size = old.file_size  # lets zipfile decide up front whether ZIP64 is needed
-            if old.filename == "docProps/core.xml":
-                core = source.read(old)
-                created = _CORE_CREATED.search(core)
-                if created is None:
-                    raise AssertionError("docProps/core.xml has no created time")
-                core = _CORE_MODIFIED.sub(rb"\g<1>" + created.group(1) + rb"\g<2>", core)
-                target.writestr(new, core)
-                continue
             with source.open(old) as src, target.open(new, "w") as dst:
                 shutil.copyfileobj(src, dst, 1 << 20)
 
 
-def save_workbook(wb: Workbook, path: Path | str) -> Path:
+def save_workbook(wb: Book, path: Path | str) -> Path:
     """Save ``wb`` to ``path`` atomically, with reproducible bytes; returns ``path``.
 
-    Rows left for this step are appended (:data:`_LATE_ROWS`), the workbook is saved
-    (``Workbook.save``) into memory and copied entry by entry, every time stamp set to
-    :func:`workbook_time` (:func:`_reproducible_copy`), to a temporary file beside ``path``,
-    which is then renamed to ``path`` (:func:`sflp.atomic.write_with`): the same inputs give the
-    same bytes, and an error leaves no half-written file.
+    The workbook is written by XlsxWriter (:func:`sflp.charts.media.xlsx.book.write_book`) into
+    memory, its ``created`` and ``modified`` times :func:`workbook_time`, and copied entry by
+    entry, every zip time stamp set to that time (:func:`_reproducible_copy`), to a temporary
+    file beside ``path``, which is then renamed to ``path`` (:func:`sflp.atomic.write_with`): the
+    same inputs give the same bytes, and an error leaves no half-written file.
     """
     when = workbook_time()
-    wb.properties.created = when
-    wb.properties.modified = when  # Workbook.save sets the time of saving; the copy puts `when` back
 
     def write(tmp: Path) -> None:
-        append_rows = _LATE_ROWS.pop(wb, None)
-        if append_rows is not None:
-            append_rows()
         raw = io.BytesIO()
-        wb.save(raw)
+        write_book(wb, raw, when)
         raw.seek(0)
         _reproducible_copy(raw, tmp, when)
 
