@@ -240,6 +240,19 @@ def _env_data_dir() -> str | None:
     return env
 
 
+_BY_CLASS = np.argsort(COMBO_CLASS, kind="stable")
+"""The combo ids grouped by class (class 0's combos first, ascending within a class)."""
+_CLASS_STARTS = np.concatenate(([0], np.cumsum(np.bincount(COMBO_CLASS, minlength=N_CLASSES))[:-1]))
+"""Where each class's group starts in :data:`_BY_CLASS`."""
+
+
+def _class_sums(matrix: np.ndarray) -> np.ndarray:
+    """The 169 x 169 int64 sums of a 1326 x 1326 combo matrix over each pair of classes: row
+    blocks first (169 x 1326), then column blocks, each exact in int64."""
+    rows = np.add.reduceat(matrix[_BY_CLASS], _CLASS_STARTS, axis=0, dtype=np.int64)
+    return np.add.reduceat(rows[:, _BY_CLASS], _CLASS_STARTS, axis=1, dtype=np.int64)
+
+
 @dataclass(frozen=True, eq=False)
 class EquityTable:
     """Exact win/tie counts for every ordered pair of disjoint combos, and class aggregates.
@@ -258,18 +271,17 @@ class EquityTable:
 
     @classmethod
     def from_wins(cls, wins: np.ndarray, sha256: str = "") -> EquityTable:
-        """Derive ties and class aggregates from a full ``wins`` matrix."""
+        """Derive ties and class aggregates from a full ``wins`` matrix.
+
+        In uint32 and class blocks: ``ties = 1,712,304 - wins - wins.T`` cannot wrap on a disjoint
+        pair (the three counts are boards of one pair) and is zeroed elsewhere, and the class sums
+        add each class's rows, then its columns, in int64 (:func:`_class_sums`), so no 1326 x 1326
+        int64 or float64 copy is made (they were 14 MB each, and the process kept the heap)."""
         wins = np.ascontiguousarray(wins, dtype=np.uint32)
-        ties = np.where(
-            COMBO_DISJOINT, BOARDS_PER_PAIR - wins.astype(np.int64) - wins.T.astype(np.int64), 0
-        ).astype(np.uint32)
-        key = (COMBO_CLASS.astype(np.int64)[:, None] * N_CLASSES + COMBO_CLASS[None, :]).ravel()
-        size = N_CLASSES * N_CLASSES
-        pairs = np.bincount(key, weights=COMBO_DISJOINT.ravel(), minlength=size)
-        cwins = np.bincount(key, weights=wins.ravel(), minlength=size)
-        cties = np.bincount(key, weights=ties.ravel(), minlength=size)
-        shape = (N_CLASSES, N_CLASSES)
-        arrays = [a.astype(np.int64).reshape(shape) for a in (pairs, cwins, cties)]
+        ties = np.subtract(np.uint32(BOARDS_PER_PAIR), wins, dtype=np.uint32)
+        ties -= wins.T
+        ties[~COMBO_DISJOINT] = 0
+        arrays = [_class_sums(a) for a in (COMBO_DISJOINT, wins, ties)]
         for a in (wins, ties, *arrays):
             a.setflags(write=False)
         return cls(wins, ties, *arrays, sha256=sha256)
