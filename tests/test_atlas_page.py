@@ -347,14 +347,10 @@ def test_browser_address_counts_structures_from_1_and_keeps_old_links(atlas_page
     assert [text for _, text in options] == ["1. ante 0", "2. ante 0.1", "3. ante 0.125"]
 
 
-def test_browser_map_regions_join_agreeing_antes_as_the_static_map_does(atlas, chromium, tmp_path):  # noqa: F811
-    """Hands whose stretches agree across the antes (one polygon through all three, no seam) and
-    one that disagrees: the page's regions are sflp.atlas.regions' point for point, both fills."""
-    structures, lines = atlas
-    page = write_atlas_html(tmp_path / "atlas.html", structures, lines)
-    out = probe(chromium, page, tmp_path, SIZES[-1], "", script=REGIONS_PROBE)
-    assert not out["errors"]
-
+def _assert_page_regions(out, structures, lines) -> None:
+    """The page's map paths (``REGIONS_PROBE``'s ``out``) of three hands are sflp.atlas.regions'
+    polygons of all ``structures`` and ``lines``, point for point, both fills: the map's plot box is
+    46..404 px across stacks 1..25 and 214..10 px up antes 0..0.125."""
     def d(ring):
         return "M" + " L".join(f"{46 + (x - 1) / 24 * 358:.2f},{214 - a / 0.125 * 204:.2f}" for x, a in ring) + " Z"
 
@@ -364,6 +360,17 @@ def test_browser_map_regions_join_agreeing_antes_as_the_static_map_does(atlas, c
             regions = hand_regions([(t.config.ante, getattr(t.get(player, hand), family)) for _, t in structures],
                                    [(t.config.stack, getattr(t.get(player, hand), family), 0.0, 0.125) for t in lines])
             assert out[key][name] == [d(r) for r in regions.polygons], (key, family)
+
+
+def test_browser_map_regions_join_agreeing_antes_as_the_static_map_does(atlas, chromium, tmp_path):  # noqa: F811
+    """Hands whose stretches agree across the antes (one polygon through all three, no seam) and
+    one that disagrees: the page's regions are sflp.atlas.regions' point for point, both fills."""
+    structures, lines = atlas
+    page = write_atlas_html(tmp_path / "atlas.html", structures, lines)
+    out = probe(chromium, page, tmp_path, SIZES[-1], "", script=REGIONS_PROBE)
+    assert not out["errors"]
+
+    _assert_page_regions(out, structures, lines)
     assert len(out["sb-K5o"]["full"]) == 1  # joined through the middle ante: one polygon
 
 
@@ -377,15 +384,7 @@ def test_browser_the_map_draws_the_reachs_structures_and_the_page_says_so(atlas,
     out = probe(chromium, page, tmp_path, SIZES[-1], "", script=REGIONS_PROBE)
     assert not out["errors"]
 
-    def d(ring):
-        return "M" + " L".join(f"{46 + (x - 1) / 24 * 358:.2f},{214 - a / 0.125 * 204:.2f}" for x, a in ring) + " Z"
-
-    for key in ("sb-K5o", "bb-T3s", "bb-63s"):
-        player, hand = key.split("-")
-        for family, name in (("intervals", "full"), ("any_intervals", "any")):
-            regions = hand_regions([(t.config.ante, getattr(t.get(player, hand), family)) for _, t in structures],
-                                   [(t.config.stack, getattr(t.get(player, hand), family), 0.0, 0.125) for t in lines])
-            assert out[key][name] == [d(r) for r in regions.polygons], (key, family)
+    _assert_page_regions(out, structures, lines)
     import re
 
     from tests.test_chart_html import dump_dom
