@@ -128,7 +128,7 @@ def tree_value(root: Node, x: dict, y: dict) -> float:
             return p * n.payoffs[0]
         if n.kind == "c":
             return sum(value(child, p * float(q)) for (_, q), child in zip(n.actions, n.children))
-        play = (x if n.player == 1 else y)[n.infoset_name]
+        play = (x if n.player == 1 else y)[n.infoset_name.split("@")[0]]  # "AA@10bb,...": the hand
         fold, act = n.children
         return value(fold, p * (1 - play)) + value(act, p * play)
 
@@ -151,8 +151,8 @@ def test_the_file_states_the_game_and_its_information_sets(parsed10):
             assert bb.kind == "p" and bb.player == 2 and bb.actions == ["fold", "call"]
             for n in (sb, bb):
                 assert infosets[n.player].setdefault(n.infoset, n.infoset_name) == n.infoset_name
-    for player in (1, 2):  # each player's 169 information sets, numbered 1..169, named by class
-        assert infosets[player] == {k + 1: hand for k, hand in enumerate(CLASS_NAMES)}
+    for player in (1, 2):  # each player's 169 information sets, numbered 1..169, named by class and game
+        assert infosets[player] == {k + 1: f"{hand}@10bb,0.5/1,a0,bba0" for k, hand in enumerate(CLASS_NAMES)}
 
 
 def nodes(node: Node):
@@ -300,9 +300,12 @@ def test_cli_export_writes_the_file_and_says_what_it_wrote(tmp_path, capsys):
 # ---------------------------------------------------------------- policies as sflp strategies (no OpenSpiel)
 
 
-def _equilibrium_table(config):
+def _equilibrium_table(config, named=False):
+    """sflp's equilibrium as a policy table: with ``named`` its states name the game, as the
+    exported game's do (what OpenSpiel's TabularPolicy on that game needs), else the bare states
+    of an older export (``"0-0-1-AA"``), which the tests below edit by name."""
     x, y = sflp.solve(config).class_strategies()
-    return from_strategy(x, y), x, y
+    return from_strategy(x, y, config=config if named else None), x, y
 
 
 def test_a_mapping_policy_reads_back_as_the_strategies_it_came_from():
@@ -407,10 +410,10 @@ def test_openspiel_loads_the_game_as_documented(spiel):
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 169
     state = state.child(1).child(0)  # SB dealt AKs (class 2), BB dealt AA
-    assert state.information_state_string() == "0-0-2-AKs"
+    assert state.information_state_string() == "0-0-2-AKs@10bb,0.5/1,a0,bba0"  # the state names its game
     assert [state.action_to_string(a) for a in state.legal_actions()] == ["fold", "shove"]
     state = state.child(1)
-    assert state.information_state_string() == "1-1-1-AA"
+    assert state.information_state_string() == "1-1-1-AA@10bb,0.5/1,a0,bba0"
     assert {state.action_to_string(a): a for a in state.legal_actions()} == {"fold": 0, "call": 2}
 
 
@@ -420,7 +423,7 @@ def test_openspiel_loads_the_game_as_documented(spiel):
                                     for c in CONFIGS])
 def test_openspiel_finds_sflps_equilibrium_unexploitable_and_agrees_on_its_value(spiel, config):
     game = sflp.openspiel.load_game(config)
-    table, _, _ = _equilibrium_table(config)
+    table, _, _ = _equilibrium_table(config, named=True)
     policy = spiel.TabularPolicy(table)
     assert abs(spiel.nash_conv(game, policy)) <= 1e-9
     values = spiel.expected_returns(game.new_initial_state(), policy, -1, True)
@@ -458,7 +461,7 @@ def test_every_kind_of_policy_reads_back(spiel):
 
     config = GameConfig(stack=10)
     game = sflp.openspiel.load_game(config)
-    table, x, y = _equilibrium_table(config)
+    table, x, y = _equilibrium_table(config, named=True)
     python_policy = policy_lib.TabularPolicy(game)
     for state, row in table.items():
         for action, p in row:

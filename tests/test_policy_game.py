@@ -56,8 +56,8 @@ def write(path, table) -> str:
 
 def test_a_policy_sflp_writes_names_its_game_and_reads_it_back(eq10, tmp_path):
     config = GameConfig(stack=12.5, ante=0.125, bb_ante=0.25)
-    table = from_strategy(np.zeros(169), np.ones(169), config=config)
-    assert next(iter(table)) == GAME_KEY  # first, before the 338 states
+    table = from_strategy(np.zeros(169), np.ones(169), config=config, combos=True)
+    assert next(iter(table)) == GAME_KEY  # first, before the 2,652 combo states (which name no game)
     entry = table[GAME_KEY]
     assert entry["sflp"] == sflp.__version__
     assert {k: entry[k] for k in ("stack", "small_blind", "big_blind", "ante", "bb_ante")} == \
@@ -67,8 +67,12 @@ def test_a_policy_sflp_writes_names_its_game_and_reads_it_back(eq10, tmp_path):
     assert policy_game(from_strategy(np.zeros(169), np.ones(169))) is None  # no config: nothing named
     # the entry is not a state: the table reads back as its strategies
     x, y = eq10.class_strategies()
-    named = from_strategy(x, y, config=TEN)
-    assert np.array_equal(sflp.openspiel.to_strategy(named).sb.class_freq, x)
+    named = from_strategy(x, y, config=TEN, combos=True)
+    assert np.array_equal(sflp.openspiel.to_strategy(named).sb.class_freq[0], x[0])
+    # at class level the states name the game (issue 45), the entry is not written
+    table = from_strategy(np.zeros(169), np.ones(169), config=config)
+    assert GAME_KEY not in table and next(iter(table)) == "0-0-1-AA@12.5bb,0.5/1,a0.125,bba0.25"
+    assert sflp.openspiel.named_game(read_policy(write(tmp_path / "q.json", table))) == config
 
 
 def test_a_policy_scored_in_another_game_is_refused_naming_both(eq10):
@@ -146,7 +150,7 @@ def test_the_efg_file_gives_the_game_and_a_contradiction_is_refused(eq10, tmp_pa
 @pytest.fixture(scope="module")
 def shove_call(eq10):
     """SB shoves every hand and BB calls every hand: both sides exploitable, each by less than the sum."""
-    table = from_strategy(np.ones(169), np.ones(169))
+    table = from_strategy(np.ones(169), np.ones(169), config=TEN)
     return table, sflp.openspiel.verify(table, TEN, solution=eq10)
 
 

@@ -48,7 +48,8 @@ def _verify_config(args, policy):
     naming both."""
     from sflp.cli.options import STRUCTURE_OPTIONS, TYPED
     from sflp.openspiel.efg import structure_text
-    from sflp.openspiel.game import policy_game, same_game
+    from sflp.openspiel.game import same_game
+    from sflp.openspiel.policy import named_game
 
     named = []
     if args.efg is not None:
@@ -57,7 +58,7 @@ def _verify_config(args, policy):
         if not args.efg:
             raise ConfigError("--efg '' is empty: give the .efg file sflp export efg wrote")
         named.append((f"--efg {args.efg}", efg_config(args.efg)))
-    own = policy_game(policy) if policy is not None else None
+    own = named_game(policy) if policy is not None else None
     if own is not None:
         named.append((f"--policy {args.policy}", own))
     if not named:
@@ -75,6 +76,32 @@ def _verify_config(args, policy):
             raise ConfigError(f"{option} {TYPED[option]} contradicts {first}, the game of {structure_text(config)}: "
                               f"leave {option} out (the game comes from the file), or give a file of that game")
     return config
+
+
+class _NotedWarnings:
+    """Each :class:`sflp.openspiel.GameNotNamed` warning of the block printed once on stderr, as
+    ``sflp: warning: ...`` (never on stdout, which is the command's output)."""
+
+    def __enter__(self):
+        import warnings
+
+        from sflp.openspiel.policy import GameNotNamed
+
+        self._catch = warnings.catch_warnings(record=True)
+        self._seen = self._catch.__enter__()
+        warnings.simplefilter("always", GameNotNamed)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        from sflp.openspiel.policy import GameNotNamed
+
+        self._catch.__exit__(*exc)
+        printed = set()
+        for w in self._seen:
+            text = str(w.message)
+            if issubclass(w.category, GameNotNamed) and text not in printed:
+                printed.add(text)
+                print(f"sflp: warning: {text}", file=sys.stderr)
 
 
 def _gate_lines(verdict) -> list[str]:
@@ -124,7 +151,8 @@ def cmd_verify(args) -> int:
     if policy is not None:
         from sflp.openspiel import verify as verify_policy
 
-        report = verify_policy(policy, config, source=args.policy)
+        with _NotedWarnings():
+            report = verify_policy(policy, config, source=args.policy, require_game=args.require_game)
     else:
         sb = load_spec(args.sb, "sb", "--sb") if args.sb is not None else None
         bb = load_spec(args.bb, "bb", "--bb") if args.bb is not None else None
@@ -170,13 +198,13 @@ def _verify_policy_dir(args, bounds) -> int:
         check_set(out_dir, SCORES_KIND)
     stacks = parse_stacks(args.stacks) if args.stacks is not None else None
     found, skipped = policy_folder(args.policy_dir, stacks)
-    check_structure(args)  # the blinds and antes alone: each stack is checked with its file, naming it
-    base = config_from(args, stack=2 * (args.small_blind + args.big_blind + 2 * args.ante + args.bb_ante) + 1)
+    base = _folder_base(args)
     policies = {s: p for s, (_, p) in found.items()}
     sources = {s: name for s, (name, _) in found.items()}
     with Bar(len(policies), "verify", "stack", show_progress(args)) as bar:
-        scores = verify_stacks(policies, base, sources=sources, folder=args.policy_dir, skipped=skipped,
-                               progress=lambda _: bar.add())
+        with _NotedWarnings():
+            scores = verify_stacks(policies, base, sources=sources, folder=args.policy_dir, skipped=skipped,
+                                   progress=lambda _: bar.add(), require_game=args.require_game)
     verdicts = [judge(s.report, **bounds) for s in scores.scores] if bounds else None
     files = None
     if out_dir is not None:
@@ -197,6 +225,28 @@ def _verify_policy_dir(args, bounds) -> int:
                   file=sys.stderr)
         return 1
     return 0
+
+
+def _folder_base(args):
+    """The blinds and antes of ``--policy-dir``: the folder's own when sflp wrote it (its
+    manifest, or its ``.efg`` titles: :func:`sflp.openspiel.stacks.folder_structure`), an option
+    typed that contradicts them refused, naming both; else the options'."""
+    from sflp.cli.options import STRUCTURE_OPTIONS, TYPED
+    from sflp.openspiel.efg import exact_text, structure_text
+    from sflp.openspiel.stacks import folder_structure
+
+    own = folder_structure(args.policy_dir)
+    if own is None:
+        check_structure(args)  # the blinds and antes alone: each stack is checked with its file, naming it
+        return config_from(args, stack=2 * (args.small_blind + args.big_blind + 2 * args.ante + args.bb_ante) + 1)
+    for field, option in STRUCTURE_OPTIONS.items():
+        value = getattr(args, field, None)
+        if field != "stack" and option in TYPED and value is not None and float(value) != float(getattr(own, field)):
+            raise ConfigError(f"{option} {TYPED[option]} contradicts the policy folder {args.policy_dir}, whose games "
+                              f"sflp exported with {option} {exact_text(getattr(own, field))} "
+                              f"({structure_text(own).split(', ', 1)[1]}): leave {option} out (the games come from "
+                              "the folder), or export the games of that structure")
+    return own
 
 
 def add_commands(sub) -> None:
@@ -227,6 +277,9 @@ def add_commands(sub) -> None:
     p.add_argument("--efg", default=None, metavar="FILE",
                    help="the .efg file the policy was made on (sflp export efg): the game is read from it, and a "
                         "--stack, blind or ante that contradicts it is refused")
+    p.add_argument("--require-game", action="store_true",
+                   help="refuse a policy that names no game (states of an older export, without '@<game>', and "
+                        "no \"_sflp_game\" entry) instead of scoring it in the game asked with a warning")
     gate = p.add_argument_group("gate (exit 1 when a bound is broken; --json adds \"pass\" and each check)")
     gate.add_argument("--max-nash-conv", type=number("--max-nash-conv"), default=None, metavar="X",
                       help="exit 1 when nash_conv, the sum of both players' best-response gains (OpenSpiel's "

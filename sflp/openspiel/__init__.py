@@ -32,7 +32,10 @@ from sflp.openspiel.efg import (
     EfgSummary,
     combo_info_state,
     efg_text,
+    game_tag,
     info_state,
+    split_state,
+    tag_game,
     write_efg,
 )
 from sflp.openspiel.game import (
@@ -45,15 +48,25 @@ from sflp.openspiel.game import (
     policy_game,
     pyspiel,
 )
-from sflp.openspiel.policy import Strategies, from_strategy, policy_rows, to_strategy, verify
+from sflp.openspiel.policy import (
+    GameNotNamed,
+    Strategies,
+    from_strategy,
+    named_game,
+    policy_rows,
+    to_strategy,
+    verify,
+)
 from sflp.openspiel.policy_file import read_policy
 from sflp.openspiel.stacks import policy_folder, verify_stacks
 
 to_efg = efg_text
 """``sflp.to_efg(config)``: the game as ``.efg`` text (:func:`sflp.openspiel.efg.efg_text`)."""
 
-__all__ = ["ACTIONS", "ACTION_IDS", "GAME_KEY", "INSTALL_HINT", "EfgSummary", "Strategies", "check_game",
-           "combo_info_state",
-           "efg_config", "efg_text", "from_strategy", "game_entry", "info_state", "load_game", "policy_game",
-           "policy_folder", "policy_rows", "pyspiel", "read_policy", "to_efg", "to_strategy", "verify", "verify_stacks",
-           "write_efg"]
+__all__ = [
+    "ACTIONS", "ACTION_IDS", "GAME_KEY", "INSTALL_HINT", "EfgSummary", "GameNotNamed", "Strategies",
+    "check_game", "combo_info_state", "efg_config", "efg_text", "from_strategy", "game_entry", "game_tag",
+    "info_state", "named_game", "load_game", "policy_game", "policy_folder", "policy_rows", "pyspiel",
+    "read_policy", "split_state", "tag_game", "to_efg", "to_strategy", "verify", "verify_stacks",
+    "write_efg",
+]

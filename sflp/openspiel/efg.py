@@ -34,25 +34,31 @@ labels would make reading quadratic.  Every repeated declaration of an informati
 outcome is written in full and identical, as both readers accept (OpenSpiel requires it).
 
 Information sets are the hand classes, numbered in sflp's class order (:data:`sflp.core.cards.CLASS_NAMES`,
-``AA`` = 1, ``AKs`` = 2, ... ``22`` = 169) and named after them; SB's actions are ``fold``,
-``shove`` and BB's ``fold``, ``call``, listed in that order at every node (OpenSpiel numbers
-actions by their first appearance: fold = 0, shove = 1, call = 2).  OpenSpiel names an
-information state ``"<player>-<player>-<number>-<name>"``: SB's AKs is ``"0-0-2-AKs"`` and BB's
-72o is ``"1-1-164-72o"`` (:func:`info_state`; the combo-level game of :mod:`sflp.openspiel.combo`
-names its states by combo: :func:`combo_info_state`).  Outcomes are numbered as Gambit wants them,
+``AA`` = 1, ``AKs`` = 2, ... ``22`` = 169) and named after them *and the game*: the hand, ``@``,
+then the stack, blinds and antes (:func:`game_tag`), so ``"AKs@10bb,0.5/1,a0.125,bba0"``.  A
+policy OpenSpiel writes on the game (``policy_table()``, ``serialize()``) thus names the game it
+was made for, and :func:`sflp.openspiel.verify` refuses to score it in another.  SB's actions are
+``fold``, ``shove`` and BB's ``fold``, ``call``, listed in that order at every node (OpenSpiel
+numbers actions by their first appearance: fold = 0, shove = 1, call = 2).  OpenSpiel names an
+information state ``"<player>-<player>-<number>-<name>"``: SB's AKs at 10 bb is
+``"0-0-2-AKs@10bb,0.5/1,a0,bba0"`` and BB's 72o ``"1-1-164-72o@10bb,0.5/1,a0,bba0"``
+(:func:`info_state`; a state of an older export, ``"0-0-2-AKs"``, names no game and is still
+read).  The combo-level game of :mod:`sflp.openspiel.combo` names its states by combo alone
+(:func:`combo_info_state`): its policies name their game by sflp's ``"_sflp_game"`` entry only.  Outcomes are numbered as Gambit wants them,
 one number per payoff vector: 1 for every fold, 2 for every steal, then one per showdown.
 
 >>> from sflp.core.game import GameConfig
 >>> text = efg_text(GameConfig(stack=10))
 >>> text.splitlines()[0]
 'EFG 2 R "sflp heads-up push/fold: stack 10 bb, SB 0.5, BB 1, ante 0, BB ante 0" { "SB" "BB" }'
->>> info_state("sb", "AKs"), info_state("bb", "72o")
-('0-0-2-AKs', '1-1-164-72o')
+>>> info_state("sb", "AKs", GameConfig(stack=10)), info_state("bb", "72o")
+('0-0-2-AKs@10bb,0.5/1,a0,bba0', '1-1-164-72o')
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -78,11 +84,56 @@ STRUCTURE_FIELDS = ("stack", "small_blind", "big_blind", "ante", "bb_ante")
 an ``.efg`` title name, in order."""
 
 
-def info_state(player: str, hand: str) -> str:
+def game_tag(config) -> str:
+    """The game an information state names after its hand (``"AKs@10bb,0.5/1,a0.125,bba0"``): the
+    stack, the blinds, the ante and the BB ante, each as the shortest text that reads back as the
+    same double (:func:`exact_text`).  :func:`tag_game` reads it back.
+
+    >>> from sflp.core.game import GameConfig
+    >>> game_tag(GameConfig(stack=10, ante=0.125)), game_tag(GameConfig(stack=12.25, small_blind=0.4))
+    ('10bb,0.5/1,a0.125,bba0', '12.25bb,0.4/1,a0,bba0')
+    """
+    return (f"{exact_text(config.stack)}bb,{exact_text(config.small_blind)}/{exact_text(config.big_blind)},"
+            f"a{exact_text(config.ante)},bba{exact_text(config.bb_ante)}")
+
+
+_TAG = re.compile(r"(?P<stack>[0-9.]+)bb,(?P<small_blind>[0-9.]+)/(?P<big_blind>[0-9.]+),a(?P<ante>[0-9.]+),"
+                  r"bba(?P<bb_ante>[0-9.]+)", re.ASCII)
+TAG_USAGE = "'<stack>bb,<small blind>/<big blind>,a<ante>,bba<BB ante>', e.g. '10bb,0.5/1,a0.125,bba0'"
+
+
+def tag_game(tag: str):
+    """The :class:`~sflp.core.game.GameConfig` a :func:`game_tag` names; anything else is one
+    :class:`~sflp.errors.ConfigError` quoting it.
+
+    >>> tag_game("10bb,0.5/1,a0.125,bba0").ante
+    0.125
+    """
+    match = _TAG.fullmatch(tag) if isinstance(tag, str) else None
+    if match is None:
+        raise ConfigError(f"the game {short(tag)} an information state names is not one sflp writes: expected "
+                          f"{TAG_USAGE}")
+    try:
+        return GameConfig(**{f: float(match[f]) for f in STRUCTURE_FIELDS})
+    except (ConfigError, ValueError) as exc:
+        raise ConfigError(f"the game {short(tag)} an information state names is no valid game: {exc}") from None
+
+
+def split_state(state: str) -> tuple[str, str | None]:
+    """An information state as ``(state without its game, the game's tag or None)``:
+    ``"0-0-2-AKs@10bb,0.5/1,a0,bba0"`` is ``("0-0-2-AKs", "10bb,0.5/1,a0,bba0")``; a state of an
+    older export (``"0-0-2-AKs"``) names no game."""
+    base, at, tag = state.partition("@")
+    return (base, tag) if at else (state, None)
+
+
+def info_state(player: str, hand: str, config=None) -> str:
     """OpenSpiel's information-state string of ``player``'s (``"sb"``/``"bb"``) hand class in the
-    exported game; the class is written as :func:`sflp.core.cards.class_id` reads it (``"kas"`` is
-    ``AKs``).  An unknown player is a :class:`~sflp.errors.ConfigError`, an unknown class a
-    :class:`~sflp.errors.NotationError`, each quoting the bad value."""
+    exported game of ``config``: ``"0-0-2-AKs@10bb,0.5/1,a0,bba0"`` (the state names its game,
+    :func:`game_tag`); without ``config``, the state without its game (``"0-0-2-AKs"``, the name an
+    older export gave every game).  The class is written as :func:`sflp.core.cards.class_id` reads
+    it (``"kas"`` is ``AKs``).  An unknown player is a :class:`~sflp.errors.ConfigError`, an
+    unknown class a :class:`~sflp.errors.NotationError`, each quoting the bad value."""
     key = player.strip().lower() if isinstance(player, str) else None
     if key not in PLAYER_INDEX:
         raise ConfigError(f"player={short(player)}: expected 'sb' or 'bb'")
@@ -94,7 +145,8 @@ def info_state(player: str, hand: str) -> str:
         raise NotationError(f"hand {short(hand)} is not a hand class: expected a pair ('TT'), or two ranks "
                             "and s/o ('AKs', 'T9o')") from None
     p = PLAYER_INDEX[key]
-    return f"{p}-{p}-{k + 1}-{CLASS_NAMES[k]}"
+    tag = "" if config is None else "@" + game_tag(config)
+    return f"{p}-{p}-{k + 1}-{CLASS_NAMES[k]}{tag}"
 
 
 def combo_info_state(player: str, combo) -> str:
@@ -208,6 +260,7 @@ def efg_text(config: GameConfig, table=None) -> str:
     fold = f"{_number(f)}, {_number(-f)}"
     steal = f"{_number(g)}, {_number(-g)}"
     sizes = [int(s) for s in CLASS_SIZES]
+    tag = "@" + game_tag(config)  # every information state names its game (module doc)
     lines = [
         f'EFG 2 R "sflp heads-up push/fold: {_config_text(config)}" {{ "SB" "BB" }}',
         '"Heads-up no-limit hold\'em push/fold at hand-class level, written by sflp. Payoffs: net chips in bb '
@@ -228,9 +281,9 @@ def efg_text(config: GameConfig, table=None) -> str:
             bb_hand = CLASS_NAMES[j]
             u = float(c[i, j])
             lines += [
-                f'p "" 1 {i + 1} "{sb_hand}" {{ "fold" "shove" }} 0',
+                f'p "" 1 {i + 1} "{sb_hand}{tag}" {{ "fold" "shove" }} 0',
                 f't "" 1 "fold" {{ {fold} }}',
-                f'p "" 2 {j + 1} "{bb_hand}" {{ "fold" "call" }} 0',
+                f'p "" 2 {j + 1} "{bb_hand}{tag}" {{ "fold" "call" }} 0',
                 f't "" 2 "steal" {{ {steal} }}',
                 f't "" {outcome} "{sb_hand} v {bb_hand}" {{ {_number(u)}, {_number(-u)} }}',
             ]

@@ -39,6 +39,7 @@ from sflp.openspiel.efg import (
     combo_info_state,
     efg_text,
     info_state,
+    split_state,
     structure_text,
 )
 
@@ -140,14 +141,6 @@ def policy_game(policy):
         raise ConfigError(f'the policy\'s "{GAME_KEY}" entry is no game: {exc}') from None
 
 
-def check_policy_game(policy, config) -> None:
-    """Refuse ``policy`` in ``config``'s game when it names another game (:func:`policy_game`)."""
-    own = policy_game(policy)
-    if own is not None and not same_game(own, config):
-        raise ConfigError(f"the policy was made for the game of {structure_text(own)} (its \"{GAME_KEY}\" entry), "
-                          f"not {structure_text(config)}: score it in its own game, or give the policy of this one")
-
-
 def _first_sb_state(game):
     """SB's first decision in the exported game (the first outcome of each deal: AA dealt to both
     at class level, 2d2c to SB and the first combo that shares no card with it to BB at combo
@@ -174,7 +167,7 @@ def check_game(game, config=None) -> None:
 
     Checked, cheapest first: its size (2 players; 3 distinct actions, fold 0, shove 1, call 2;
     169 chance outcomes, the hand classes, or 1,326, the combos), the name of its first
-    information state (SB's AA, ``"0-0-1-AA"``, or SB's combo 0, ``"0-0-1-2d2c"``), and with
+    information state (SB's AA, ``"0-0-1-AA"`` and the game it names, or SB's combo 0, ``"0-0-1-2d2c"``), and with
     ``config`` three payoffs: SB's fold, BB's fold and a showdown (AA v KK; at combo level 2d2c v
     AsAh), each equal to sflp's for ``config``
     (within 1e-12 relative), so that a game of another stack, blinds or antes is refused.  The
@@ -199,7 +192,7 @@ def check_game(game, config=None) -> None:
         with quiet_stderr():
             s1, sb = _first_sb_state(game)
             first = sb.information_state_string() if sb.current_player() == 0 else None
-            if first != want_first:
+            if first is None or split_state(first)[0] != want_first:  # its game is checked by its payoffs
                 raise ConfigError(f"the game given ({name}) is not sflp's push/fold game: its first information state "
                                   f"is {short(first)}, sflp's is {want_first!r} ({what_first})")
             if config is None:
@@ -211,7 +204,7 @@ def check_game(game, config=None) -> None:
             shove = None
             for action, _ in s1.chance_outcomes():
                 state = s1.child(action).child(ACTION_IDS["shove"])
-                if state.information_state_string() == bb_state:
+                if split_state(state.information_state_string())[0] == bb_state:
                     shove = state
                     break
             if shove is None:

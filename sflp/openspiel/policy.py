@@ -57,16 +57,16 @@ import numpy as np
 from sflp.checks import short
 from sflp.core.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_CLASS, N_CLASSES, N_COMBOS, combo_name
 from sflp.errors import ArgumentTypeError, ConfigError, NotationError
-from sflp.openspiel.efg import ACTION_IDS, ACTIONS, combo_info_state, info_state
+from sflp.openspiel.efg import ACTION_IDS, ACTIONS, combo_info_state, info_state, split_state, structure_text, tag_game
 from sflp.openspiel.game import (
     GAME_KEY,
     check_game,
-    check_policy_game,
     game_entry,
     game_level,
     policy_game,
     pyspiel,
     quiet_stderr,
+    same_game,
 )
 
 SUM_TOLERANCE = 1e-9
@@ -270,12 +270,65 @@ def to_strategy(policy, game=None, *, source: str | None = None):
     spelt or numbered otherwise than :func:`combo_info_state` writes it is named with the state it
     should be), a policy with states of both levels, a state of its level that is missing, and
     the refusals of the module doc (actions, probabilities)."""
+    return _read(policy, game, source)[0]
+
+
+class GameNotNamed(UserWarning):
+    """A policy that names no game (no state names one, no :data:`GAME_KEY` entry) was scored in
+    the game asked: :func:`verify` warns, ``sflp verify`` prints it on stderr."""
+
+
+def untag_rows(rows: Mapping) -> tuple[dict, object]:
+    """``(rows keyed by the states without their game, the game the states name or None)``
+    (:func:`~sflp.openspiel.efg.split_state`).  States naming two games, a state named both with
+    and without its game, or some states naming a game and others none, are refused."""
+    out, tags, bare = {}, {}, None
+    for state, entry in rows.items():
+        base, tag = split_state(state)
+        if base in out:
+            raise ConfigError(f"policy states {state!r} and the same state of another game are both in the policy: "
+                              "a policy is for one game")
+        out[base] = entry
+        if tag is None:
+            bare = bare or state
+        else:
+            tags.setdefault(tag, state)
+    if len(tags) > 1:
+        (t1, s1), (t2, s2) = list(tags.items())[:2]
+        raise ConfigError(f"the policy's states name two games, {structure_text(tag_game(t1))} ({s1!r}) and "
+                          f"{structure_text(tag_game(t2))} ({s2!r}): a policy is for one game")
+    if tags and bare is not None:
+        tag, state = next(iter(tags.items()))
+        raise ConfigError(f"policy state {bare!r} names no game, but {state!r} names {structure_text(tag_game(tag))}: "
+                          "every state of a policy names its game, or none does")
+    return out, (tag_game(next(iter(tags))) if tags else None)
+
+
+def named_game(policy, game=None):
+    """The :class:`~sflp.core.game.GameConfig` ``policy`` names, by its states (the exported
+    game's names, :func:`~sflp.openspiel.efg.game_tag`) or by its :data:`GAME_KEY` entry, else
+    None; the two naming different games is one :class:`~sflp.errors.ConfigError`."""
+    return _named(policy, untag_rows(policy_rows(policy, game))[1])
+
+
+def _named(policy, by_states):
+    entry = policy_game(policy)
+    if entry is not None and by_states is not None and not same_game(entry, by_states):
+        raise ConfigError(f"the policy's \"{GAME_KEY}\" entry names {structure_text(entry)}, but its states name "
+                          f"{structure_text(by_states)}: a policy is for one game")
+    return by_states if by_states is not None else entry
+
+
+def _read(policy, game=None, source: str | None = None):
+    """``(Strategies, the game the policy names or None)``: :func:`to_strategy` and the game of
+    :func:`named_game`, reading the policy once."""
     from sflp.study.strategy import StrategySpec
 
     if source is not None and not isinstance(source, str):
         raise ArgumentTypeError(f"source={short(source)}: expected a str naming the policy, or None")
     policy_game(policy)  # a GAME_KEY entry that names no game is refused here too
-    rows = policy_rows(policy, game)
+    rows, by_states = untag_rows(policy_rows(policy, game))
+    own = _named(policy, by_states)
     unknown = sorted(s for s in rows if s not in _STATES and s not in _COMBO_STATES)
     if unknown:
         raise ConfigError(f"policy state {short(unknown[0])} is not a state of sflp's exported game"
@@ -301,7 +354,7 @@ def to_strategy(policy, game=None, *, source: str | None = None):
         freq = {player: f[COMBO_CLASS] for player, f in freq.items()}
     name = source or type(policy).__name__
     return Strategies(StrategySpec("sb", name, "openspiel", freq["sb"]),
-                      StrategySpec("bb", name, "openspiel", freq["bb"]))
+                      StrategySpec("bb", name, "openspiel", freq["bb"])), own
 
 
 def _level_states(rows) -> dict:
@@ -335,10 +388,13 @@ def from_strategy(sb, bb, *, config=None, combos: bool = False) -> dict[str, lis
     """sflp strategies (169 class frequencies in class order, or a
     :class:`~sflp.study.strategy.StrategySpec` of that player) as an OpenSpiel policy table on the
     exported game: ``{info state: [(action id, probability), ...]}``.  With ``config`` (the
-    :class:`~sflp.core.game.GameConfig` the strategies were made for) the table names its game
-    first, under :data:`GAME_KEY` (:func:`game_entry`), so that :func:`verify` and ``sflp verify``
-    refuse it in another game; OpenSpiel does not take that entry (drop it before
-    ``pyspiel.TabularPolicy``), so leave ``config`` out for a table that goes to OpenSpiel.
+    :class:`~sflp.core.game.GameConfig` the strategies were made for) the table names its game:
+    at class level in every state, as the exported game of ``config`` names them
+    (``"0-0-2-AKs@10bb,0.5/1,a0,bba0"``), so ``pyspiel.TabularPolicy(table)`` takes it on that
+    game as it is; at combo level (whose states name no game) first, under :data:`GAME_KEY`
+    (:func:`game_entry`; drop it before ``pyspiel.TabularPolicy``).  :func:`verify` and ``sflp
+    verify`` refuse a table that names a game in another.  Without ``config`` the states are an
+    older export's, naming no game (scored with a warning, :class:`GameNotNamed`).
     Each frequency must be a
     real number (an int or float array, or a sequence of ``int``, ``float``, ``Fraction`` or
     ``Decimal``; not text, ``True``/``False``, complex numbers or a masked entry), finite, in
@@ -357,12 +413,14 @@ def from_strategy(sb, bb, *, config=None, combos: bool = False) -> dict[str, lis
     """
     if not isinstance(combos, (bool, np.bool_)):
         raise ArgumentTypeError(f"combos={short(combos)}: expected True (a combo-level policy) or False")
-    out: dict = {} if config is None else {GAME_KEY: game_entry(config)}
+    out: dict = {GAME_KEY: game_entry(config)} if config is not None and combos else {}
+    if config is not None:
+        game_entry(config)  # a config that is no GameConfig is refused here, before any work
     for player, strategy in (("sb", sb), ("bb", bb)):
         values = _frequencies(player, strategy, bool(combos))
         fold, play = ACTIONS[player]
         names = (combo_info_state(player, k) for k in range(N_COMBOS)) if combos else \
-            (info_state(player, hand) for hand in CLASS_NAMES)
+            (info_state(player, hand, config) for hand in CLASS_NAMES)
         for state, v in zip(names, values.tolist()):
             out[state] = [(ACTION_IDS[fold], 1.0 - v), (ACTION_IDS[play], v)]
     return out
@@ -468,7 +526,8 @@ def _real_numbers(who: str, strategy, combos: bool = False) -> np.ndarray:
     return out
 
 
-def verify(policy, config, game=None, *, solution=None, source: str | None = None, level: str | None = None):
+def verify(policy, config, game=None, *, solution=None, source: str | None = None, level: str | None = None,
+           require_game: bool = False):
     """:func:`sflp.study.verify.verify` of ``policy`` (both players) in ``config``'s game, with the
     exact figures (``exact=True``): each player's best-response gain and their sum, OpenSpiel's
     ``nash_conv``, as fractions.
@@ -479,10 +538,13 @@ def verify(policy, config, game=None, *, solution=None, source: str | None = Non
     which gives a class-level policy the same figures, fraction for fraction.
 
     The game is checked before any work: ``config`` must be a
-    :class:`~sflp.core.game.GameConfig`; a policy that names its game (:data:`GAME_KEY`) must
-    name this one; a pyspiel ``game`` given, and the game a Python policy carries (its ``.game``),
-    must be sflp's game of ``config`` (:func:`check_game`).  Each refusal is one
-    :class:`~sflp.errors.ConfigError` naming both games."""
+    :class:`~sflp.core.game.GameConfig`; a policy that names its game -- by its states (every
+    policy OpenSpiel writes on the exported game does: ``"0-0-2-AKs@10bb,0.5/1,a0,bba0"``) or by
+    its :data:`GAME_KEY` entry -- must name this one; a pyspiel ``game`` given, and the game a
+    Python policy carries (its ``.game``), must be sflp's game of ``config`` (:func:`check_game`).
+    Each refusal is one :class:`~sflp.errors.ConfigError` naming both games.  A policy that names
+    no game (an older export's states) is scored in ``config``'s game with a :class:`GameNotNamed`
+    warning, or refused with ``require_game=True``."""
     from sflp.core.game import GameConfig
     from sflp.study.verify import verify as verify_strategies
 
@@ -490,9 +552,29 @@ def verify(policy, config, game=None, *, solution=None, source: str | None = Non
         hint = (f" (GameConfig(**{short(config)}) makes one of a dict)" if isinstance(config, Mapping) else "")
         raise ArgumentTypeError(f"config={short(config)} is a {type(config).__name__}, not a GameConfig: "
                                 f"pass GameConfig(stack=10){hint}")
-    check_policy_game(policy, config)
+    if not isinstance(require_game, (bool, np.bool_)):
+        raise ArgumentTypeError(f"require_game={short(require_game)}: expected True or False")
+    check_named_game(policy_game(policy), config, f'its "{GAME_KEY}" entry')  # before the policy is read
     for carried in (game, getattr(policy, "game", None)):  # an open_spiel.python Policy keeps its game
         if carried is not None and (carried is game or hasattr(carried, "new_initial_state")):
             check_game(carried, config)
-    s = to_strategy(policy, game, source=source)
+    s, own = _read(policy, game, source)
+    check_named_game(own, config, "its states")
+    if own is None:
+        message = f"scored as {structure_text(config)}, as asked; the policy names no game"
+        if require_game:
+            raise ConfigError(f"the policy names no game (its states lack '@<game>', as an older export's did, and it "
+                              f"has no \"{GAME_KEY}\" entry), and a named game is required: export the game again "
+                              "(sflp export efg) and train on it")
+        import warnings
+
+        warnings.warn(message, GameNotNamed, stacklevel=2)
     return verify_strategies(config, s.sb, s.bb, solution=solution, exact=True, level=level)
+
+
+def check_named_game(own, config, how: str) -> None:
+    """Refuse to score a policy that names the game ``own`` (``how``: by its states, by its entry)
+    in ``config``'s game when they differ, naming both."""
+    if own is not None and not same_game(own, config):
+        raise ConfigError(f"the policy was made for the game of {structure_text(own)} ({how}), not "
+                          f"{structure_text(config)}: score it in its own game, or give the policy of this one")

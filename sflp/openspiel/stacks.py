@@ -79,7 +79,7 @@ def policy_folder(folder: Path | str, stacks: Sequence[float] | None = None) -> 
     :func:`sflp.openspiel.read_policy`), keeping only ``stacks`` when given (each must be there),
     and the names of the files of other stacks.  Every refusal is one
     :class:`~sflp.errors.ConfigError` naming the folder or the file."""
-    from sflp.openspiel.game import policy_game
+    from sflp.openspiel.policy import named_game
     from sflp.openspiel.policy_file import read_policy
 
     if not isinstance(folder, (str, os.PathLike)) or not os.fspath(folder):
@@ -115,15 +115,18 @@ def policy_folder(folder: Path | str, stacks: Sequence[float] | None = None) -> 
             skipped.append(name)  # another stack, told by the name: not read
             continue
         policy = read_policy(root / name)
-        own = policy_game(policy)
+        try:
+            own = named_game(policy)
+        except ConfigError as exc:
+            raise ConfigError(f"policy file {name!r}: {exc}") from None
         if own is not None and by_name is not None and float(own.stack) != by_name:
             raise ConfigError(f"policy file {name!r} is named for {by_name:g} bb but is the policy of a "
-                              f"{float(own.stack):g} bb game (its \"_sflp_game\" entry): rename it")
+                              f"{float(own.stack):g} bb game (the game it names): rename it")
         stack = float(own.stack) if own is not None else by_name
         if stack is None:
             raise ConfigError(f"cannot tell the stack of policy file {name!r} in {short(os.fspath(root), 300)}: "
                               "name it after its stack (10bb.json) or write it with its game "
-                              "(sflp.openspiel.from_strategy(..., config=GameConfig(stack=10)))")
+                              "(the game sflp export efg writes names it in every state)")
         if wanted is not None and stack not in wanted:
             skipped.append(name)
             continue
@@ -142,6 +145,45 @@ def policy_folder(folder: Path | str, stacks: Sequence[float] | None = None) -> 
                               f"{', '.join(exact_text(s) for s in missing)} bb (its files are for: {have}; a file is "
                               "found by its name, 10bb.json, or by the game it names)")
     return dict(sorted(found.items())), tuple(skipped)
+
+
+def folder_structure(folder: Path | str):
+    """The blinds and antes of the games in ``folder`` when sflp wrote it (``sflp export efg --stacks
+    ... --out folder``), as a :class:`~sflp.core.game.GameConfig` at the folder's first stack, else
+    None: read from its ``manifest.json`` (an ``efg-set``'s ``"structure"``), else from the title of
+    its ``.efg`` files (:func:`sflp.openspiel.efg_config`, the tree proved), which must agree."""
+    import json
+
+    from sflp.core.game import GameConfig
+    from sflp.openspiel.efg import STRUCTURE_FIELDS, structure_text
+
+    root = Path(folder)
+    manifest = root / MANIFEST
+    if manifest.is_file():
+        try:
+            data = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"the manifest of policy folder {short(os.fspath(root), 300)} cannot be read: "
+                              f"{short(str(exc), 120)}") from None
+        if isinstance(data, Mapping) and data.get("kind") == "efg-set":
+            structure, stacks = data.get("structure"), data.get("stacks")
+            try:
+                return GameConfig(stack=float(stacks[0]), **{f: float(structure[f]) for f in STRUCTURE_FIELDS[1:]})
+            except (TypeError, KeyError, IndexError, ValueError, ConfigError) as exc:
+                raise ConfigError(f"the manifest of policy folder {short(os.fspath(root), 300)} names no game "
+                                  f"({short(str(exc), 120)}): export the folder again with sflp export efg") from None
+    games = sorted(p for p in root.glob("*.efg") if p.is_file())
+    if not games:
+        return None
+    from sflp.openspiel.game import efg_config, same_game
+
+    first = efg_config(games[0])
+    for path in games[1:]:
+        other = efg_config(path)
+        if not same_game(first, dataclasses.replace(other, stack=first.stack)):
+            raise ConfigError(f"the games of policy folder {short(os.fspath(root), 300)} are of two structures: "
+                              f"{games[0].name} is {structure_text(first)}, {path.name} {structure_text(other)}")
+    return first
 
 
 @dataclass(frozen=True)
@@ -199,7 +241,8 @@ class StackScores:
 
 
 def verify_stacks(policies: Mapping, base, *, sources: Mapping | None = None, folder: str | None = None,
-                  skipped: Sequence[str] = (), solutions: Mapping | None = None, progress=None) -> StackScores:
+                  skipped: Sequence[str] = (), solutions: Mapping | None = None, progress=None,
+                  require_game: bool = False) -> StackScores:
     """Score ``{stack: policy}`` exactly, each in ``base``'s game at its stack (a policy that names
     its game must name that one: :func:`sflp.openspiel.verify` refuses it otherwise);
     ``sources`` names each policy in the output (default ``"policy at S bb"``), ``solutions`` may
@@ -219,7 +262,7 @@ def verify_stacks(policies: Mapping, base, *, sources: Mapping | None = None, fo
         solution = (solutions or {}).get(stack)
         try:  # each refusal names the policy: in a folder of many, the user must know which to fix
             config = dataclasses.replace(base, stack=stack)
-            report = verify(policies[stack], config, solution=solution, source=source)
+            report = verify(policies[stack], config, solution=solution, source=source, require_game=require_game)
         except (ConfigError, NotationError) as exc:
             raise type(exc)(f"{source} ({float(stack):g} bb): {exc}") from None
         scores.append(StackScore(float(stack), source, report))
