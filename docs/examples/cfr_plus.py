@@ -30,7 +30,8 @@ def main(argv=None) -> int:
         parser.error(f"--iterations {args.iterations!r}: every count must be at least 1")
     games = sorted(args.folder.glob("*bb.efg"))
     if not games:
-        parser.error(f"{args.folder} holds no <stack>bb.efg: make it with sflp export efg --stacks 5,10,15 --out FOLDER")
+        parser.error(f"{args.folder} holds no <stack>bb.efg: make them with "
+                     "sflp export efg --stacks 5,10,15 --out FOLDER")
     import pyspiel
 
     for path in games:

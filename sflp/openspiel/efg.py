@@ -44,8 +44,9 @@ information state ``"<player>-<player>-<number>-<name>"``: SB's AKs at 10 bb is
 ``"0-0-2-AKs@10bb,0.5/1,a0,bba0"`` and BB's 72o ``"1-1-164-72o@10bb,0.5/1,a0,bba0"``
 (:func:`info_state`; a state of an older export, ``"0-0-2-AKs"``, names no game and is still
 read).  The combo-level game of :mod:`sflp.openspiel.combo` names its states by combo alone
-(:func:`combo_info_state`): its policies name their game by sflp's ``"_sflp_game"`` entry only.  Outcomes are numbered as Gambit wants them,
-one number per payoff vector: 1 for every fold, 2 for every steal, then one per showdown.
+(:func:`combo_info_state`): its policies name their game by sflp's ``"_sflp_game"`` entry only.
+Outcomes are numbered as Gambit wants them, one number per payoff vector: 1 for every fold, 2 for
+every steal, then one per showdown.
 
 >>> from sflp.core.game import GameConfig
 >>> text = efg_text(GameConfig(stack=10))
