@@ -42,6 +42,7 @@ BENCHMARKS = {
     "atlas_cluster": [],
     "atlas_scale": ["--runs", "3"],
     "files": ["--runs", "3"],
+    "referee": ["--runs", "5"],
 }
 
 

@@ -27,7 +27,8 @@ Import order:
     -> solving.lp / solving.exact -> solving.certify
     -> solving.ddeval -> solving.ddkernel -> solving.segment -> solving.rootcert -> solving.threshcert
     -> solving.solver / solving.piece -> solving.follower -> solving.thresholds
-    -> study.strategy -> study.verify -> approx / study.simulate / study.exploit / study.sc / study.compare
+    -> study.strategy -> study.verify
+    -> approx / study.simulate / study.exploit / study.sc / study.compare / study.referee
     -> openspiel -> output -> charts -> views / atlas / testing -> cli
 
 A module imports only modules to its left (inside functions too); modules separated by ``/``
@@ -68,6 +69,8 @@ _EXPORTS: dict[str, str] = {
     "sc_numbers": "sflp.study.sc",
     "SCNumbers": "sflp.study.sc",
     "exploit": "sflp.study.exploit",
+    "Referee": "sflp.study.referee",
+    "exploitability": "sflp.study.referee",
     "exploit_sweep": "sflp.study.exploit",
     "ExploitReport": "sflp.study.exploit",
     "ExploitSweep": "sflp.study.exploit",
