@@ -104,6 +104,31 @@ class _NotedWarnings:
                 print(f"sflp: warning: {text}", file=sys.stderr)
 
 
+def _check_best_response(args) -> None:
+    """``--best-response OUT`` before any work: with ``--policy`` only, and a target sflp may write."""
+    if args.best_response is None:
+        return
+    if args.policy is None:
+        raise ConfigError("--best-response OUT writes the best responses to one --policy FILE: give --policy")
+    if not args.best_response:
+        raise ConfigError("--best-response '' is empty: give the JSON file to write")
+    from sflp.atomic import check_file_target
+    from sflp.openspiel.best_response import is_ours
+
+    check_file_target(Path(args.best_response), ".json", is_ours)
+
+
+def _write_best_response(args, policy, config) -> None:
+    """Both players' exact best responses to the policy, as OpenSpiel tables with every hand's
+    margin, written to ``--best-response OUT`` (said on stderr: stdout is the report)."""
+    from sflp.openspiel.best_response import best_response, write_best_response
+
+    result = best_response(policy, config, source=args.policy)
+    path = write_best_response(result, args.best_response)
+    print(f"sflp: best responses written to {path} (SB gains {float(result.gain('sb')):.6g}, BB "
+          f"{float(result.gain('bb')):.6g} bb/hand)", file=sys.stderr)
+
+
 def _gate_lines(verdict) -> list[str]:
     """The gate's verdict as text: one line per check."""
     lines = ["", f"gate: {'PASS' if verdict.passed else 'FAIL'}"]
@@ -134,7 +159,11 @@ def cmd_verify(args) -> int:
             raise ConfigError(f"{GATES[name]} judges a pair of strategies: give both players (--policy, or --sb and "
                               "--bb); --max-exploitability judges one side alone")
     if args.policy_dir is not None:
+        if args.best_response is not None:
+            raise ConfigError("--best-response OUT writes the best responses to one --policy FILE, not to "
+                              "--policy-dir")
         return _verify_policy_dir(args, bounds)
+    _check_best_response(args)
     if args.out is not None:
         raise ConfigError("--out DIR writes a policy set's table (--policy-dir); one policy's report is "
                           "printed (--json for JSON)")
@@ -153,6 +182,8 @@ def cmd_verify(args) -> int:
 
         with _NotedWarnings():
             report = verify_policy(policy, config, source=args.policy, require_game=args.require_game)
+        if args.best_response is not None:
+            _write_best_response(args, policy, config)
     else:
         sb = load_spec(args.sb, "sb", "--sb") if args.sb is not None else None
         bb = load_spec(args.bb, "bb", "--bb") if args.bb is not None else None
@@ -277,6 +308,9 @@ def add_commands(sub) -> None:
     p.add_argument("--efg", default=None, metavar="FILE",
                    help="the .efg file the policy was made on (sflp export efg): the game is read from it, and a "
                         "--stack, blind or ante that contradicts it is refused")
+    p.add_argument("--best-response", default=None, metavar="OUT",
+                   help="with --policy: also write each player's exact best response to it as an OpenSpiel policy "
+                        "table (JSON), with every hand's exact margin, its value and its gain, to OUT")
     p.add_argument("--require-game", action="store_true",
                    help="refuse a policy that names no game (states of an older export, without '@<game>', and "
                         "no \"_sflp_game\" entry) instead of scoring it in the game asked with a warning")

@@ -26,6 +26,7 @@ and OpenSpiel policies scored exactly.
 ``pyspiel`` is imported on first use, never with this package.
 """
 
+from sflp.openspiel.best_response import BestResponse, best_response, write_best_response
 from sflp.openspiel.efg import (
     ACTION_IDS,
     ACTIONS,
@@ -64,6 +65,7 @@ to_efg = efg_text
 """``sflp.to_efg(config)``: the game as ``.efg`` text (:func:`sflp.openspiel.efg.efg_text`)."""
 
 __all__ = [
+    "BestResponse", "best_response", "write_best_response",
     "ACTIONS", "ACTION_IDS", "GAME_KEY", "INSTALL_HINT", "EfgSummary", "GameNotNamed", "Strategies",
     "check_game", "combo_info_state", "efg_config", "efg_text", "from_strategy", "game_entry", "game_tag",
     "info_state", "named_game", "load_game", "policy_game", "policy_folder", "policy_rows", "pyspiel",
