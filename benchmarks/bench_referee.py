@@ -90,12 +90,12 @@ def main(argv: list[str] | None = None) -> int:
         spiel = measure(lambda: pyspiel.nash_conv(game, policy), max(1, args.runs // 2))
         print(f"  for scale, pyspiel.nash_conv of one policy: {spiel.wall * 1e3:.1f} ms wall / "
               f"{spiel.cpu * 1e3:.1f} ms CPU")
-    RECORD.seconds("referee.setup", per["setup"][0], "Referee(config) setup, wall")
-    RECORD.put("referee.score_us", round(per["score"][0] * 1e6, 2), f"{per['score'][0] * 1e6:.1f} µs",
+    RECORD.seconds("setup", per["setup"][0], "Referee(config) setup, wall")
+    RECORD.put("score_us", round(per["score"][0] * 1e6, 2), f"{per['score'][0] * 1e6:.1f} µs",
                "one .score call, wall")
-    RECORD.put("referee.batched_us", round(per["batched"][0] * 1e6, 2), f"{per['batched'][0] * 1e6:.1f} µs",
+    RECORD.put("batched_us", round(per["batched"][0] * 1e6, 2), f"{per['batched'][0] * 1e6:.1f} µs",
                "per policy in .score_many of 1,000, wall")
-    RECORD.put("referee.exact_ms", round(per["exact"][0] * 1e3, 2), f"{per['exact'][0] * 1e3:.1f} ms",
+    RECORD.put("exact_ms", round(per["exact"][0] * 1e3, 2), f"{per['exact'][0] * 1e3:.1f} ms",
                "exact verify of one policy, wall")
     RECORD.write()
     return 0

@@ -29,7 +29,7 @@ Import order:
     -> solving.solver / solving.piece -> solving.follower -> solving.thresholds
     -> study.strategy -> study.verify
     -> approx / study.simulate / study.exploit / study.sc / study.compare / study.referee
-    -> openspiel -> output -> charts -> views / atlas / testing -> cli
+    -> openspiel -> output -> charts -> views / atlas / testing -> cli / pytest_plugin
 
 A module imports only modules to its left (inside functions too); modules separated by ``/``
 share a layer and do not import each other; ``approx``, ``openspiel``, ``output``, ``charts``,
