@@ -70,6 +70,7 @@ _EXPORTS: dict[str, str] = {
     "SCNumbers": "sflp.study.sc",
     "exploit": "sflp.study.exploit",
     "Referee": "sflp.study.referee",
+    "Tracker": "sflp.views.curves",
     "exploitability": "sflp.study.referee",
     "exploit_sweep": "sflp.study.exploit",
     "ExploitReport": "sflp.study.exploit",

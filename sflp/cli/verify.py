@@ -210,7 +210,7 @@ def cmd_verify(args) -> int:
 def _verify_policy_dir(args, bounds) -> int:
     """``sflp verify --policy-dir DIR [--stacks ...]``: every stack's policy, one table."""
     from sflp.cli.options import TYPED
-    from sflp.openspiel.stacks import policy_folder, verify_stacks
+    from sflp.openspiel.stacks import policy_folder, policy_iterates, verify_stacks
     from sflp.testing import judge
     from sflp.views.stack_sets import format_scores, scores_dict, write_scores
 
@@ -228,27 +228,37 @@ def _verify_policy_dir(args, bounds) -> int:
             raise ConfigError("--out '' is empty: give the folder for verify_stacks.csv and .json")
         check_set(out_dir, SCORES_KIND)
     stacks = parse_stacks(args.stacks) if args.stacks is not None else None
-    found, skipped = policy_folder(args.policy_dir, stacks)
-    base = _folder_base(args)
-    policies = {s: p for s, (_, p) in found.items()}
-    sources = {s: name for s, (name, _) in found.items()}
-    with Bar(len(policies), "verify", "stack", show_progress(args)) as bar:
-        with _NotedWarnings():
-            scores = verify_stacks(policies, base, sources=sources, folder=args.policy_dir, skipped=skipped,
-                                   progress=lambda _: bar.add(), require_game=args.require_game)
+    iterates = policy_iterates(args.policy_dir, stacks)
+    curves = None
+    if iterates is None:
+        found, skipped = policy_folder(args.policy_dir, stacks)
+        base = _folder_base(args, found.values())
+        policies = {s: p for s, (_, p) in found.items()}
+        sources = {s: name for s, (name, _) in found.items()}
+        with Bar(len(policies), "verify", "stack", show_progress(args)) as bar:
+            with _NotedWarnings():
+                scores = verify_stacks(policies, base, sources=sources, folder=args.policy_dir, skipped=skipped,
+                                       progress=lambda _: bar.add(), require_game=args.require_game)
+    else:
+        runs, skipped = iterates
+        base = _folder_base(args, [v for by_it in runs.values() for v in by_it.values()])
+        scores, curves = _score_iterates(args, runs, base, skipped)
     verdicts = [judge(s.report, **bounds) for s in scores.scores] if bounds else None
     files = None
     if out_dir is not None:
         from sflp.cli.options import keep_printer
 
-        files = write_scores(scores, out_dir, verdicts, on_keep=keep_printer(out_dir))
+        files = write_scores(scores, out_dir, verdicts, on_keep=keep_printer(out_dir), curves=curves)
     if args.json:
         out = scores_dict(scores, verdicts)
+        if curves is not None:
+            out["curves"] = curves
         if files:
             out["files"] = {k: str(v) for k, v in files.items()}
         print_json(out)
     else:
-        print(format_scores(scores, verdicts, files, width=terminal_width()))
+        text = format_scores(scores, verdicts, files, width=terminal_width())
+        print(text if curves is None else "\n".join([_curve_lines(curves), "", text]))
     if verdicts is not None and not all(v.passed for v in verdicts):
         if not args.json:
             failed = [f"{s.stack:g}" for s, v in zip(scores.scores, verdicts) if not v.passed]
@@ -258,7 +268,68 @@ def _verify_policy_dir(args, bounds) -> int:
     return 0
 
 
-def _folder_base(args):
+def _score_iterates(args, runs, base, skipped):
+    """Every iterate of every stack scored exactly: the curve's rows, and the stacks' table of
+    their last iterates (what the gate judges)."""
+    import dataclasses
+
+    from sflp.errors import NotationError
+    from sflp.openspiel import verify
+    from sflp.openspiel.stacks import StackScore, StackScores
+    from sflp.views.curves import curve_row
+
+    rows, last = [], []
+    total = sum(len(r) for r in runs.values())
+    with Bar(total, "verify", "iterate", show_progress(args)) as bar, _NotedWarnings():
+        for stack, by_iteration in runs.items():
+            config = dataclasses.replace(base, stack=stack)
+            for iteration, (name, policy) in by_iteration.items():
+                try:
+                    report = verify(policy, config, source=name, require_game=args.require_game)
+                except (ConfigError, NotationError) as exc:
+                    raise type(exc)(f"{name} ({stack:g} bb): {exc}") from None
+                rows.append(curve_row(stack, iteration, report, name))
+                bar.add()
+            last.append(StackScore(float(stack), name, report))
+    return StackScores(tuple(last), base, args.policy_dir, tuple(skipped)), rows
+
+
+def _curve_lines(rows) -> str:
+    """The curve as text: per stack, nash_conv at each iteration (the first, the last and at
+    most six between)."""
+    from sflp.charts.text import fmt_num
+
+    lines = [f"{len(rows)} iterates scored exactly: nash_conv (bb/hand) by iteration; the table below is each "
+             "stack's last"]
+    for stack in dict.fromkeys(r["stack"] for r in rows):
+        its = [r for r in rows if r["stack"] == stack]
+        shown = its if len(its) <= 8 else [its[round(k * (len(its) - 1) / 7)] for k in range(8)]
+        cells = "  ".join(f"it{r['iteration']} {r['nash_conv']:.3g}" for r in shown)
+        lines.append(f"  {fmt_num(stack):>6} bb  {cells}")
+    return "\n".join(lines)
+
+
+def _named_structure(policies):
+    """The structure (blinds and antes) the policies name, when some do (all alike: policies of two
+    structures in one folder are refused), else None."""
+    from sflp.openspiel.efg import structure_text
+    from sflp.openspiel.game import same_game
+    from sflp.openspiel.policy import named_game
+
+    first = None
+    for name, policy in policies:
+        game = named_game(policy)
+        if game is None:
+            continue
+        if first is None:
+            first = (name, game)
+        elif not same_game(first[1], game.with_stack(first[1].stack)):
+            one, two = (structure_text(g).split(", ", 1)[1] for g in (first[1], game))
+            raise ConfigError(f"the policies of one folder name two structures: {first[0]} {one}, {name} {two}")
+    return None if first is None else first[1]
+
+
+def _folder_base(args, policies=()):
     """The blinds and antes of ``--policy-dir``: the folder's own when sflp wrote it (its
     manifest, or its ``.efg`` titles: :func:`sflp.openspiel.stacks.folder_structure`), an option
     typed that contradicts them refused, naming both; else the options'."""
@@ -266,15 +337,17 @@ def _folder_base(args):
     from sflp.openspiel.efg import exact_text, structure_text
     from sflp.openspiel.stacks import folder_structure
 
-    own = folder_structure(args.policy_dir)
+    own, what = folder_structure(args.policy_dir), f"the policy folder {args.policy_dir}, whose games sflp exported"
+    if own is None:
+        own, what = _named_structure(policies), f"the policies of {args.policy_dir}, whose states name their games"
     if own is None:
         check_structure(args)  # the blinds and antes alone: each stack is checked with its file, naming it
         return config_from(args, stack=2 * (args.small_blind + args.big_blind + 2 * args.ante + args.bb_ante) + 1)
     for field, option in STRUCTURE_OPTIONS.items():
         value = getattr(args, field, None)
         if field != "stack" and option in TYPED and value is not None and float(value) != float(getattr(own, field)):
-            raise ConfigError(f"{option} {TYPED[option]} contradicts the policy folder {args.policy_dir}, whose games "
-                              f"sflp exported with {option} {exact_text(getattr(own, field))} "
+            raise ConfigError(f"{option} {TYPED[option]} contradicts {what} with {option} "
+                              f"{exact_text(getattr(own, field))} "
                               f"({structure_text(own).split(', ', 1)[1]}): leave {option} out (the games come from "
                               "the folder), or export the games of that structure")
     return own

@@ -73,18 +73,76 @@ def name_stack(path: Path | str) -> float | None:
     return None
 
 
+_ITERATE = re.compile(r"[_-]it([0-9]{1,12})$", re.IGNORECASE)
+
+
+def name_iteration(path: Path | str) -> int | None:
+    """The training iteration a file's name says (``10bb_it30.json``, ``10bb-it200.txt``: ``_it`` or
+    ``-it`` and a whole number >= 1 ending the name), else None.
+
+    >>> name_iteration("10bb_it30.json"), name_iteration("cfr_12.5bb-IT7.txt"), name_iteration("10bb.json")
+    (30, 7, None)
+    """
+    match = _ITERATE.search(Path(path).stem)
+    return int(match[1]) if match and int(match[1]) >= 1 else None
+
+
+def policy_iterates(folder: Path | str, stacks: Sequence[float] | None = None):
+    """``({stack: {iteration: (file, policy)}}, skipped)`` when the folder's policy files are a
+    solver's iterates (:func:`name_iteration`: every file ``<stack>bb_it<N>.json``), else None
+    (one policy per stack: :func:`policy_folder`).  A folder that mixes iterates with a plain
+    policy file, two files of one stack and iteration, or ``_it0`` are refused, naming the files."""
+    names = _policy_names(folder)
+    iterates = [n for n in names if name_iteration(n) is not None]
+    if not iterates:
+        zero = next((n for n in names if _ITERATE.search(Path(n).stem)), None)
+        if zero is not None:
+            raise ConfigError(f"policy file {zero!r}: an iteration is a whole number >= 1 (10bb_it1.json)")
+        return None
+    plain = [n for n in names if name_iteration(n) is None]
+    if plain:
+        raise ConfigError(f"policy folder {short(os.fspath(folder), 300)} mixes a solver's iterates ({iterates[0]!r}) "
+                          f"and a plain policy file ({plain[0]!r}): name every file <stack>bb_it<iteration>.json, "
+                          "or keep one policy per stack without iterations")
+    found: dict[float, dict[int, tuple[str, dict]]] = {}
+    skipped: list[str] = []
+    for name, stack, policy in _read_files(Path(folder), iterates, stacks, skipped):
+        it = name_iteration(name)
+        runs = found.setdefault(stack, {})
+        if it in runs:
+            raise ConfigError(f"policy files {runs[it][0]!r} and {name!r} are both iteration {it} of {stack:g} bb: "
+                              "keep one file per stack and iteration")
+        runs[it] = (name, policy)
+    _check_wanted(Path(folder), stacks, found, skipped)
+    return {s: dict(sorted(runs.items())) for s, runs in sorted(found.items())}, tuple(skipped)
+
+
 def policy_folder(folder: Path | str, stacks: Sequence[float] | None = None) -> tuple[dict[float, tuple[str, dict]],
                                                                                        tuple[str, ...]]:
     """``({stack: (file, policy)}, skipped)``: the policies of ``folder`` by stack (each read by
     :func:`sflp.openspiel.read_policy`), keeping only ``stacks`` when given (each must be there),
     and the names of the files of other stacks.  Every refusal is one
     :class:`~sflp.errors.ConfigError` naming the folder or the file."""
-    from sflp.openspiel.policy import named_game
-    from sflp.openspiel.policy_file import read_policy
-
-    if not isinstance(folder, (str, os.PathLike)) or not os.fspath(folder):
-        raise ArgumentTypeError(f"folder={short(folder)}: expected the folder of policy files (a str or a Path)")
+    names = _policy_names(folder)
     root = Path(folder)
+    found: dict[float, tuple[str, dict]] = {}
+    skipped: list[str] = []
+    for name, stack, policy in _read_files(root, names, stacks, skipped):
+        if stack in found:
+            raise ConfigError(f"policy files {found[stack][0]!r} and {name!r} in {short(os.fspath(root), 300)} "
+                              f"are both for {stack:g} bb: keep one policy per stack (or name a solver's iterates "
+                              "10bb_it30.json, 10bb_it200.json for its curve)")
+        found[stack] = (name, policy)
+    _check_wanted(root, stacks, found, skipped)
+    return dict(sorted(found.items())), tuple(skipped)
+
+
+def _policy_names(root) -> list[str]:
+    """The policy files of a folder (module doc), checked: each a regular file, at least one, at
+    most :data:`MAX_FILES`."""
+    if not isinstance(root, (str, os.PathLike)) or not os.fspath(root):
+        raise ArgumentTypeError(f"folder={short(root)}: expected the folder of policy files (a str or a Path)")
+    root = Path(root)
     if not root.is_dir():
         raise ConfigError(f"policy folder {short(os.fspath(root), 300)} "
                           f"{'is not a folder' if root.exists() else 'does not exist'}")
@@ -106,9 +164,16 @@ def policy_folder(folder: Path | str, stacks: Sequence[float] | None = None) -> 
     if len(names) > MAX_FILES:
         raise ConfigError(f"policy folder {short(os.fspath(root), 300)} holds {len(names):,} policy files, more "
                           f"than {MAX_FILES:,}: give a folder of one policy per stack")
+    return names
+
+
+def _read_files(root: Path, names: Sequence[str], stacks, skipped: list):
+    """``(file, stack, policy)`` of each file of ``names`` whose stack is wanted (``stacks``; the
+    others' names go to ``skipped``); the stack is the game the policy names, else its name's."""
+    from sflp.openspiel.policy import named_game
+    from sflp.openspiel.policy_file import read_policy
+
     wanted = None if stacks is None else {float(s) for s in stacks}
-    found: dict[float, tuple[str, dict]] = {}
-    skipped = []
     for name in names:
         by_name = name_stack(name)
         if wanted is not None and by_name is not None and by_name not in wanted:
@@ -130,21 +195,22 @@ def policy_folder(folder: Path | str, stacks: Sequence[float] | None = None) -> 
         if wanted is not None and stack not in wanted:
             skipped.append(name)
             continue
-        if stack in found:
-            raise ConfigError(f"policy files {found[stack][0]!r} and {name!r} in {short(os.fspath(root), 300)} "
-                              f"are both for {stack:g} bb: keep one policy per stack")
-        found[stack] = (name, policy)
-    if wanted is not None:
-        missing = sorted(wanted - set(found))
-        if missing:
-            from sflp.openspiel.efg import exact_text
+        yield name, stack, policy
 
-            present = sorted(set(found) | {name_stack(n) for n in skipped} - {None})
-            have = ", ".join(exact_text(s) for s in present) or "none whose stack is told"
-            raise ConfigError(f"policy folder {short(os.fspath(root), 300)} has no policy for "
-                              f"{', '.join(exact_text(s) for s in missing)} bb (its files are for: {have}; a file is "
-                              "found by its name, 10bb.json, or by the game it names)")
-    return dict(sorted(found.items())), tuple(skipped)
+
+def _check_wanted(root: Path, stacks, found: Mapping, skipped: Sequence[str]) -> None:
+    """Every stack asked for (``--stacks``) has its file."""
+    if stacks is None:
+        return
+    missing = sorted({float(s) for s in stacks} - set(found))
+    if missing:
+        from sflp.openspiel.efg import exact_text
+
+        present = sorted(set(found) | {name_stack(n) for n in skipped} - {None})
+        have = ", ".join(exact_text(s) for s in present) or "none whose stack is told"
+        raise ConfigError(f"policy folder {short(os.fspath(root), 300)} has no policy for "
+                          f"{', '.join(exact_text(s) for s in missing)} bb (its files are for: {have}; a file is "
+                          "found by its name, 10bb.json, or by the game it names)")
 
 
 def folder_structure(folder: Path | str):

@@ -85,8 +85,10 @@ def scores_dict(scores, verdicts=None) -> dict:
 
 
 def write_scores(scores, out_dir: Path | str, verdicts=None, *, wait: bool = True, on_wait=None,
-                 on_keep=None) -> dict[str, Path]:
-    """Write ``verify_stacks.csv`` and ``verify_stacks.json`` into ``out_dir`` (see the module doc)."""
+                 on_keep=None, curves: list[dict] | None = None) -> dict[str, Path]:
+    """Write ``verify_stacks.csv`` and ``verify_stacks.json`` into ``out_dir`` (see the module doc);
+    with ``curves`` (the rows of a solver's iterates, :mod:`sflp.views.curves`) the curve's files
+    too."""
     import sflp
     from sflp.charts.media.csv import csv_bytes
     from sflp.output.clean import json_text
@@ -101,10 +103,17 @@ def write_scores(scores, out_dir: Path | str, verdicts=None, *, wait: bool = Tru
     with folder as stage:
         write_bytes(stage / CSV_NAME, csv_bytes(frame, columns))
         write_bytes(stage / JSON_NAME, (json_text(scores_dict(scores, verdicts), indent=2) + "\n").encode("utf-8"))
+        extra = {}
+        if curves is not None:
+            from sflp.views.curves import curve_files
+
+            for name, data in curve_files(curves, scores.base).items():
+                write_bytes(stage / name, data)
+                extra[name.replace(".", "_")] = out / name
         write_manifest(stage, {"kind": SCORES_KIND, "sflp_version": sflp.__version__})
     if folder.kept and on_keep is not None:
         on_keep(folder.kept)
-    return {"csv": out / CSV_NAME, "json": out / JSON_NAME}
+    return {"csv": out / CSV_NAME, "json": out / JSON_NAME, **extra}
 
 
 def write_efg_set(configs, out_dir: Path | str, *, table=None, wait: bool = True, on_wait=None, on_keep=None,
