@@ -145,7 +145,8 @@ class Tracker:
         from sflp.checks import short
         from sflp.core.game import GameConfig
         from sflp.errors import ArgumentTypeError, ConfigError
-        from sflp.views.stack_sets import check_target
+        from sflp.output.manifest import read_manifest
+        from sflp.output.target import check_target
 
         if isinstance(games, GameConfig):
             self.base, self.stacks = games, (float(games.stack),)
@@ -163,7 +164,13 @@ class Tracker:
             self.base, self.stacks = base, stacks
             for s in stacks:
                 self._config(s)  # each stack checked now, not at the first record
-        self.out = check_target(out, KIND)
+        self.out = check_target(out)
+        manifest = read_manifest(self.out) if self.out.is_dir() else None
+        if manifest is not None and manifest.get("kind") != KIND:
+            from sflp.errors import OutputError
+
+            raise OutputError(f"{self.out} holds an sflp {manifest.get('kind') or 'report'}, which the Tracker would "
+                              "overwrite: give it a folder of its own")
         self.rows: list[dict] = []
 
     def _config(self, stack: float):
