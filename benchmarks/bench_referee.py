@@ -90,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         spiel = measure(lambda: pyspiel.nash_conv(game, policy), max(1, args.runs // 2))
         print(f"  for scale, pyspiel.nash_conv of one policy: {spiel.wall * 1e3:.1f} ms wall / "
               f"{spiel.cpu * 1e3:.1f} ms CPU")
+        RECORD.seconds("spiel_nash_conv", spiel.wall, "pyspiel.nash_conv of one policy, wall")
     RECORD.seconds("setup", per["setup"][0], "Referee(config) setup, wall")
     RECORD.put("score_us", round(per["score"][0] * 1e6, 2), f"{per['score'][0] * 1e6:.1f} µs",
                "one .score call, wall")

@@ -50,12 +50,15 @@ def readme_commands() -> list[str]:
 
 POLICY_JSON = ("python -c \"import json, sflp; s = sflp.solve(sflp.GameConfig(stack=10)); json.dump("
                "sflp.openspiel.from_strategy(s.sb_strategy, s.bb_strategy, config=s.config), "
-               "open('policy.json', 'w'))\"")
+               "open('reports/policy.json', 'w'))\"")
 """docs/OPENSPIEL.md's step that writes the policy table its `sflp verify --policy` examples read."""
-POLICY_SET = ("python -c \"import json, sflp; [json.dump(sflp.openspiel.from_strategy(*sflp.solve(sflp.GameConfig("
-              "stack=s)).class_strategies()), open(f'games/{s}bb.json', 'w')) for s in (5, 10, 15)]\"")
-"""A solver's policies saved beside the games of `sflp export efg --stacks` (here sflp's own
-equilibrium, which every gate passes)."""
+GAMES = "sflp export efg --stacks 5,10,15 --out reports/games"
+TRAIN = "python docs/examples/cfr_plus.py reports/games --iterations 10,30,100"
+"""docs/OPENSPIEL.md's solver-author workflow: the games, OpenSpiel's CFR+ iterates saved beside them."""
+BR_GAME = "sflp export efg --stack 10 --out reports/br/10bb.efg"
+BR_POLICY = ("python -c \"import json, sflp; x, y = sflp.solve(sflp.GameConfig(stack=9)).class_strategies(); "
+             "json.dump(sflp.openspiel.from_strategy(x, y, config=sflp.GameConfig(stack=10)), "
+             "open('reports/br/policy.json', 'w'))\"")
 
 # How each README command is run.  "run": as written (after the setup commands, in the same
 # folder); "slow": the same, in the slow tests; ("with", LINE): as written, in LINE's test right
@@ -112,19 +115,26 @@ HOW: dict[str, str | tuple[str, ...]] = {
         "the committed chart set and single solves; its 51 structures are the issue's benchmark, not a test",
     "sflp atlas --ante 0:0.25:0.005 --scheduler tcp://HOST:8786 --out reports/atlas":
         "needs a Dask cluster at HOST: tests/test_atlas_dask.py starts a real LocalCluster and writes an atlas on it",
-    "sflp export efg --stack 10 --ante 0.125 --out reports/pushfold_10bb.efg": ("run",),
+    "sflp export efg --stack 10 --ante 0.125 --out reports/pushfold_10bb_ante.efg": ("run",),
     "sflp export efg --stack 10 --out reports/pushfold_10bb.efg": ("run",),
     POLICY_JSON: ("run",),
-    "sflp export efg --stacks 5,10,15 --out games": ("run",),
+    # slow: OpenSpiel's CFR+ for 100 iterations at three stacks (about 25 s); the fast suite runs the same
+    # workflow on one stack (tests/test_policy_names_game.py::test_the_issues_workflow_with_openspiel)
+    GAMES: ("slow",),
+    TRAIN: "the setup of the slow test of `sflp verify --policy-dir reports/games ...`, which runs it as written",
+    "sflp verify --policy-dir reports/games --max-nash-conv 1e-3 --out reports/scores": ("slow", GAMES, TRAIN),
+    BR_GAME: ("run",),
+    BR_POLICY: ("with", BR_GAME),
+    "sflp verify --policy reports/br/policy.json --best-response reports/br/best_response.json":
+        ("with", BR_GAME, BR_POLICY),
     "sflp export efg --combos --stack 10 --out combo10.efg": ("slow",),
     # slow: a combo-level LP compiled in the process (about 4 s); the fast suite runs `export npz` through
     # the CLI's main (tests/test_combo_cli.py::test_export_npz_writes_the_sequence_form)
     "sflp export npz --stack 10 --out combo10.npz": ("slow",),
-    "sflp verify --policy-dir games --max-nash-conv 1e-3 --out scores":
-        ("with", "sflp export efg --stacks 5,10,15 --out games", POLICY_SET),
-    "sflp verify --stack 10 --policy policy.json": ("with", POLICY_JSON),
-    "sflp verify --policy policy.json --max-nash-conv 1e-9 --json": ("with", POLICY_JSON),
-    "sflp verify --stack 10 --policy policy.json --max-nash-conv 1e-3 --json": ("with", POLICY_JSON),
+    "sflp verify --stack 10 --policy reports/policy.json": ("with", POLICY_JSON),
+    "sflp verify --policy reports/policy.json --max-nash-conv 1e-9 --json": ("with", POLICY_JSON),
+    "sflp verify --stack 10 --policy reports/policy.json --max-nash-conv 1e-3 --json --require-game":
+        ("with", POLICY_JSON),
     # exit 1: BB's "22+,A2+,K9o+" is exploitable by more than 0.001 bb, and the README says that
     # --max-exploitability then exits 1 (the gate is the point of the example)
     'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001':
@@ -158,6 +168,10 @@ def shell(tmp_path):
     work, home = tmp_path / "work", tmp_path / "home"
     work.mkdir()
     home.mkdir()
+    # a reader runs the docs' commands in a clone: reports/ is there (what they write goes under it)
+    # and so is docs/examples/ (the stand-in trainer of docs/OPENSPIEL.md)
+    (work / "reports").mkdir()
+    (work / "docs").symlink_to(ROOT / "docs")
     env = {k: v for k, v in os.environ.items() if k not in ("SFLP_DATA_DIR", "SFLP_PAUSE_AT")}
     env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", HOME=str(home),
                XDG_DATA_HOME=str(home / ".local" / "share"), PYTHONPATH=str(ROOT), NO_COLOR="1")
