@@ -165,5 +165,7 @@ def write_best_response(result: BestResponse, path) -> Path:
         raise ArgumentTypeError(f"path={path!r}: expected the JSON file to write (a str or a Path)")
     path = check_name(Path(path), what="output file")
     check_file_target(path, ".json", is_ours)
-    write_text(path, json.dumps(result.to_dict(), indent=1) + "\n")
+    # strict (allow_nan=False): every figure is a finite float or a fraction's text, and the file is
+    # written below the output layer, where sflp.output.clean.json_text is out of reach
+    write_text(path, json.dumps(result.to_dict(), indent=1, allow_nan=False) + "\n")
     return path
