@@ -497,6 +497,7 @@ def test_the_openspiel_page_example_runs(spiel, capsys, iterations):
     assert ours > 0 and abs(ours - theirs) <= 1e-9 * ours
 
 
+@pytest.mark.slow  # ~6 s of OpenSpiel's solvers; fast: the issue-45 workflow scores CFR+ (test_policy_names_game.py)
 def test_the_atlas_runs_every_openspiel_method_and_scores_it_exactly(spiel, tmp_path):
     from sflp.openspiel.atlas import OPENSPIEL_METHODS, openspiel_bench
 

@@ -57,6 +57,7 @@ def test_the_docs_example_runs(pytester):
                                  "*test_the_policy_table_exactly?10bb?*PASSED*"])
 
 
+@pytest.mark.slow  # a second pytest run (~1 s); the docs' example runs in the fast suite
 def test_a_bad_policy_fails_with_the_figures_and_the_marker_and_ini_choose_stacks(pytester):
     pytester.makeini("[pytest]\nsflp_stacks = 7 12.5\n")
     pytester.makepyfile(test_bad="""
@@ -83,6 +84,7 @@ def test_fold_everything_is_far_from_equilibrium(sflp_referee):
     result.stdout.fnmatch_lines(["*AssertionError: nash_conv * bb/hand is above 0.001 in the game of stack 7 bb*"])
 
 
+@pytest.mark.slow
 def test_a_stack_that_is_no_game_is_a_usage_error(pytester):
     pytester.makepyfile(test_bad="""
 import pytest

@@ -115,26 +115,29 @@ HOW: dict[str, str | tuple[str, ...]] = {
         "the committed chart set and single solves; its 51 structures are the issue's benchmark, not a test",
     "sflp atlas --ante 0:0.25:0.005 --scheduler tcp://HOST:8786 --out reports/atlas":
         "needs a Dask cluster at HOST: tests/test_atlas_dask.py starts a real LocalCluster and writes an atlas on it",
-    "sflp export efg --stack 10 --ante 0.125 --out reports/pushfold_10bb_ante.efg": ("run",),
+    # slow: the fast suite exports a game with an ante (tests/test_policy_names_game.py's ante_folder)
+    "sflp export efg --stack 10 --ante 0.125 --out reports/pushfold_10bb_ante.efg": ("slow",),
     "sflp export efg --stack 10 --out reports/pushfold_10bb.efg": ("run",),
-    POLICY_JSON: ("run",),
+    # slow: the fast suite scores policy files through the CLI (tests/test_policy_names_game.py,
+    # tests/test_best_response.py::test_cli_writes_the_file_and_keeps_stdout_the_report)
+    POLICY_JSON: ("slow",),
     # slow: OpenSpiel's CFR+ for 100 iterations at three stacks (about 25 s); the fast suite runs the same
     # workflow on one stack (tests/test_policy_names_game.py::test_the_issues_workflow_with_openspiel)
     GAMES: ("slow",),
     TRAIN: "the setup of the slow test of `sflp verify --policy-dir reports/games ...`, which runs it as written",
     "sflp verify --policy-dir reports/games --max-nash-conv 1e-3 --out reports/scores": ("slow", GAMES, TRAIN),
-    BR_GAME: ("run",),
-    BR_POLICY: ("with", BR_GAME),
+    BR_GAME: ("slow",),
+    BR_POLICY: "the setup of the slow test of `sflp verify --policy reports/br/policy.json --best-response ...`",
     "sflp verify --policy reports/br/policy.json --best-response reports/br/best_response.json":
-        ("with", BR_GAME, BR_POLICY),
+        ("slow", BR_GAME, BR_POLICY),
     "sflp export efg --combos --stack 10 --out combo10.efg": ("slow",),
     # slow: a combo-level LP compiled in the process (about 4 s); the fast suite runs `export npz` through
     # the CLI's main (tests/test_combo_cli.py::test_export_npz_writes_the_sequence_form)
     "sflp export npz --stack 10 --out combo10.npz": ("slow",),
-    "sflp verify --stack 10 --policy reports/policy.json": ("with", POLICY_JSON),
-    "sflp verify --policy reports/policy.json --max-nash-conv 1e-9 --json": ("with", POLICY_JSON),
+    "sflp verify --stack 10 --policy reports/policy.json": ("slow", POLICY_JSON),
+    "sflp verify --policy reports/policy.json --max-nash-conv 1e-9 --json": ("slow", POLICY_JSON),
     "sflp verify --stack 10 --policy reports/policy.json --max-nash-conv 1e-3 --json --require-game":
-        ("with", POLICY_JSON),
+        ("slow", POLICY_JSON),
     # exit 1: BB's "22+,A2+,K9o+" is exploitable by more than 0.001 bb, and the README says that
     # --max-exploitability then exits 1 (the gate is the point of the example)
     'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001':

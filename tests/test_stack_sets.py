@@ -92,6 +92,7 @@ def test_export_set_refuses_a_folder_of_other_files(tmp_path, capsys):
     assert [p.name for p in out.iterdir()] == ["thesis.tex"]
 
 
+@pytest.mark.slow  # ~7 s of CFR+ at three stacks; fast: tests/test_curves.py scores folders of policies exactly
 def test_one_call_scores_every_stack_as_openspiel_does(solver_run, capsys, tmp_path):
     folder, theirs = solver_run
     code, text, _ = _run(capsys, "verify", "--policy-dir", str(folder), "--json", "--out", str(tmp_path / "scores"))
@@ -109,6 +110,7 @@ def test_one_call_scores_every_stack_as_openspiel_does(solver_run, capsys, tmp_p
     assert json.loads((tmp_path / "scores" / "verify_stacks.json").read_text())["stacks"] == out["stacks"]
 
 
+@pytest.mark.slow  # with solver_run's CFR+ at three stacks (~7 s)
 def test_the_gate_fails_the_call_when_one_stack_fails(solver_run, capsys):
     folder, theirs = solver_run
     between = sorted(theirs.values())
@@ -127,6 +129,7 @@ def test_the_gate_fails_the_call_when_one_stack_fails(solver_run, capsys):
     assert code == 0
 
 
+@pytest.mark.slow  # with solver_run's CFR+ at three stacks (~7 s)
 def test_stacks_picks_some_and_says_which_files_it_left(solver_run, capsys):
     folder, _ = solver_run
     code, text, _ = _run(capsys, "verify", "--policy-dir", str(folder), "--stacks", "5")
