@@ -12,6 +12,8 @@ import tomllib
 from importlib import metadata
 from pathlib import Path
 
+import pytest
+
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent
