@@ -73,7 +73,7 @@ def test_cli_writes_the_file_and_keeps_stdout_the_report(scored, capsys, tmp_pat
     table, br = scored
     policy = tmp_path / "p.json"
     policy.write_text(json.dumps(table))
-    out_file = tmp_path / "br.json"
+    out_file = tmp_path / "new" / "br.json"  # its folder is made, as export efg makes the .efg's
     code = main(["verify", "--policy", str(policy), "--json", "--best-response", str(out_file)])
     out, err = capsys.readouterr()
     assert code == 0 and json.loads(out)["nash_conv"] == float(br.report.exact["nash_conv"])

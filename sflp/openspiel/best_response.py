@@ -152,19 +152,23 @@ def best_response(policy, config, game=None, *, require_game: bool = False, sour
 
 
 def write_best_response(result: BestResponse, path) -> Path:
-    """Write :meth:`BestResponse.to_dict` as JSON to ``path`` atomically; an existing file is
-    replaced only when it is one this function wrote (its ``"format"``), never a folder, a
-    symlink or another file (:func:`sflp.atomic.check_file_target`)."""
+    """Write :meth:`BestResponse.to_dict` as JSON to ``path`` atomically, making its folder if
+    needed; an existing file is replaced only when it is one this function wrote (its
+    ``"format"``), never a folder, a symlink or another file (:func:`sflp.atomic.check_file_target`)."""
     import json
     import os
 
     from sflp.atomic import check_file_target, check_name, write_text
-    from sflp.errors import ArgumentTypeError
+    from sflp.errors import ArgumentTypeError, OutputError
 
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
         raise ArgumentTypeError(f"path={path!r}: expected the JSON file to write (a str or a Path)")
     path = check_name(Path(path), what="output file")
     check_file_target(path, ".json", is_ours)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # like write_efg: the file's folder is made if needed
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder {path.parent}: {exc.strerror}") from None
     # strict (allow_nan=False): every figure is a finite float or a fraction's text, and the file is
     # written below the output layer, where sflp.output.clean.json_text is out of reach
     write_text(path, json.dumps(result.to_dict(), indent=1, allow_nan=False) + "\n")
