@@ -83,6 +83,13 @@ def test_policy_dir_with_iterates_writes_the_curve_files(iterates, tmp_path, cap
     # the text output shows the curve, then the last iterates' table
     code, out, _ = run(capsys, "verify", "--policy-dir", folder)
     assert code == 0 and out.startswith("4 iterates scored exactly") and "it3 " in out and "it40 " in out
+    # more than eight iterates of a stack: the text shows eight and says so
+    for it in range(50, 57):
+        (folder / f"5bb_it{it}.json").write_text(json.dumps(iterates[(5.0, 40)]))
+    code, out, _ = run(capsys, "verify", "--policy-dir", folder)
+    assert code == 0 and "(8 of 9 shown)" in out and "every iterate is in --json's \"curves\"" in out
+    for it in range(50, 57):
+        (folder / f"5bb_it{it}.json").unlink()
     # a bound between the first and the last iterate's figure passes only because the last is judged
     assert run(capsys, "verify", "--policy-dir", folder, "--max-nash-conv", (last8 + first8) / 2)[0] == 0
 

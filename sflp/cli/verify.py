@@ -301,11 +301,16 @@ def _curve_lines(rows) -> str:
 
     lines = [f"{len(rows)} iterates scored exactly: nash_conv (bb/hand) by iteration; the table below is each "
              "stack's last"]
+    thinned = False
     for stack in dict.fromkeys(r["stack"] for r in rows):
         its = [r for r in rows if r["stack"] == stack]
         shown = its if len(its) <= 8 else [its[round(k * (len(its) - 1) / 7)] for k in range(8)]
+        thinned |= len(shown) < len(its)
+        more = f"  ({len(shown)} of {len(its)} shown)" if len(shown) < len(its) else ""
         cells = "  ".join(f"it{r['iteration']} {r['nash_conv']:.3g}" for r in shown)
-        lines.append(f"  {fmt_num(stack):>6} bb  {cells}")
+        lines.append(f"  {fmt_num(stack):>6} bb  {cells}{more}")
+    if thinned:
+        lines.append("  every iterate is in --json's \"curves\" and in curves.csv (--out DIR)")
     return "\n".join(lines)
 
 
