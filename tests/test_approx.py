@@ -253,19 +253,24 @@ def test_a_seconds_budget_bounds_the_run(method):
     # costs several times the budget.
     from sflp.approx.common import reference_for, score_exactly
 
+    # The figures are this thread's CPU seconds, not the wall clock: the budget is wall time, so a
+    # run stops at the first check with its wall clock past it, and by then this thread has run at
+    # most that long; at load 40 (issue 52 §8: 0.86 s wall against 0.72 allowed) the wall clock of
+    # one iteration stretches without bound, its CPU does not.  A budget ignored still shows: the
+    # run then spends many times the budget in CPU too.
     call = _openspiel(method) if method.startswith("openspiel") else (
         lambda **budget: run(method, TEN, seed=0, **budget))
     budget = 0.3
     with score_exactly():
         _ = reference_for(TEN).nash_exact  # the yardstick's one-time solve is not the runs' time
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         call(iterations=1)
-        probe = time.perf_counter() - t0
-        t0 = time.perf_counter()
+        probe = time.thread_time() - t0
+        t0, w0 = time.thread_time(), time.perf_counter()
         result = call(seconds=budget, trace_every=1)
-        wall = time.perf_counter() - t0
+        cpu, wall = time.thread_time() - t0, time.perf_counter() - w0
     assert result.iterations >= 1 and result.seconds <= wall
-    assert wall <= max(budget, probe) + probe + 0.5 * budget, (wall, probe)
+    assert cpu <= max(budget, probe) + probe + 0.5 * budget, (cpu, probe)
 
 
 def test_target_stops_early():

@@ -220,6 +220,10 @@ def test_the_sole_worker_killed_mid_run_says_so_and_gives_up_after_the_worker_ti
         worker.wait()
 
     try:
+        # the 2 s timeout is for a worker that left: it starts once this one has joined, however long
+        # that takes at load 40 (issue 52 §8: it joined late and the run rightly said "has no worker")
+        with distributed.Client(scheduler, timeout=HANG) as client:
+            client.wait_for_workers(1, timeout=HANG)
         with pytest.raises(OutputError, match=f"no Dask worker joined the scheduler at {scheduler} within 2 s"):
             dask_runner(scheduler, worker_timeout=2, notify=told.append, progress=kill_the_worker)(
                 time.sleep, [0.0, HANG])
