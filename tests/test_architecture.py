@@ -22,6 +22,19 @@ def test_pure_core_imports_no_heavy_dependency(module):
     assert out.strip() == ""
 
 
+def test_a_cold_solve_imports_neither_pandas_nor_pyarrow():
+    """`sflp solve` prints text from arrays: importing pandas (and pyarrow through it) cost every CLI
+    command 0.5 CPU-s (issue 53 item 1, measured on main 6380a4f: 0.79 -> 0.42 CPU-s), which every test
+    that runs the CLI in a subprocess paid too (issue 52 item 8: the fast suite's CPU)."""
+    code = (
+        "import contextlib, io, sys; from sflp.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()): rc = main(['solve', '--stack', '10'])\n"
+        "print(rc, ','.join(m for m in ('pandas', 'pyarrow', 'openpyxl', 'xlsxwriter') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["0"], out
+
+
 def test_only_lp_imports_cvxpy():
     root = pathlib.Path(__file__).resolve().parent.parent / "sflp"
     users = sorted(p.name for p in root.rglob("*.py") if "import cvxpy" in p.read_text())

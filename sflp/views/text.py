@@ -36,7 +36,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from sflp.charts.about import set_head
-from sflp.charts.compare import common_stacks
 from sflp.charts.media.terminal import (
     COMPACT_CELL,
     EV_TEXT_SCALE,
@@ -442,6 +441,8 @@ def sc_dict(config, numbers) -> dict:
 
 def compare_dict(a, b, diffs, out_dir, files) -> dict:
     """The JSON object of ``sflp compare``: the two charts, the common stacks, one row per hand."""
+    from sflp.charts.compare import common_stacks  # pandas: only a comparison needs it
+
     low, high = common_stacks(a, b)
     return {"a": a.name, "b": b.name, "low": low, "high": high, "out_dir": str(out_dir), "files": files,
             "hands": [d.to_dict() for d in diffs.values()]}
