@@ -264,8 +264,8 @@ def check_file_target(path: Path, kind: str, is_ours: Callable[[bytes], bool], *
             what = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
             raise OutputError(f"{path} is {what}: sflp writes only a regular {kind} file{out}")
         if not is_ours(read_head(path, str(path), 4096, follow_symlinks=False, error=OutputError)):
-            raise OutputError(f"{path} exists and was not written by sflp: not replacing it "
-                              "(remove it yourself, or choose another --out)")
+            raise OutputError(f"{path} exists and was not written by sflp as a {kind} file of this kind: not "
+                              "replacing it (remove it yourself, or choose another --out)")
     folder = path.parent  # the temporary twin is made there: the nearest folder that exists must be writable
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
