@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -73,11 +74,12 @@ def staged(kind: str):
 @pytest.fixture(scope="module")
 def real_writers():
     """The real library writers of the kinds that are cheap to write (well under a second each,
-    warmed once here): name -> (kind, write(out))."""
+    warmed once here; ``write_solution``'s pictures and workbook are not, and its refusal is the
+    CLI tests'): name -> (kind, write(out))."""
     import sflp
     from sflp.atlas.jobs import atlas_jobs
     from sflp.atlas.write import write_atlas
-    from sflp.charts.chartset import write_chart_set, write_solution
+    from sflp.charts.chartset import write_chart_set
     from sflp.openspiel import from_strategy
     from sflp.openspiel.stacks import verify_stacks
     from sflp.solving.solver import solve, solve_many
@@ -90,7 +92,6 @@ def real_writers():
     scores = verify_stacks({2.0: from_strategy(*solution.class_strategies(), config=config)}, config)
     writers = {
         "write_chart_set": ("chart-set", lambda out: write_chart_set(solutions, None, out, formats=["csv"], workers=0)),
-        "write_solution": ("solution", lambda out: write_solution(solution, out)),
         "write_atlas": ("structure-atlas", lambda out: write_atlas(jobs, out, workers=0, hands=())),
         "write_scores": ("verify-stacks", lambda out: write_scores(scores, out)),
         "write_efg_set": ("efg-set", lambda out: write_efg_set([config], out)),
@@ -103,7 +104,7 @@ def real_writers():
 
 
 WRITERS = sorted([f"check_target:{k}" for k in KINDS] + [f"StagedFolder:{k}" for k in KINDS]
-                 + ["write_chart_set", "write_solution", "write_atlas", "write_scores", "write_efg_set", "Tracker"])
+                 + ["write_chart_set", "write_atlas", "write_scores", "write_efg_set", "Tracker"])
 
 
 def writer(name: str, real: dict):
@@ -134,6 +135,22 @@ def test_a_writer_replaces_only_a_set_of_its_own_kind(real_writers, present, nam
         assert "\n" not in message and message.startswith(f"{out} holds {kind_words(present)};")
         assert f"this run writes {KINDS[kind]}" in message and "choose another folder" in message
         assert tree(Path(parent)) == before  # byte for byte, and nothing beside it (no staging folder, no lock)
+
+
+def test_every_pair_of_kinds_through_the_output_layer(tmp_path):
+    """The rule on every pair, not a sample: a table of len(PRESENT) x len(KINDS), each cell
+    checked by :func:`check_target` (which :class:`StagedFolder` calls first; a few milliseconds)."""
+    for k, present in enumerate(PRESENT):
+        for kind in KINDS:
+            parent = tmp_path / f"{k}-{kind}"
+            out = fake_set(parent / "out", present)
+            before = tree(parent)
+            if present == kind:
+                check_target(out, kind)
+                continue
+            with pytest.raises(OutputError, match=f"holds {re.escape(kind_words(present))};"):
+                check_target(out, kind)
+            assert tree(parent) == before, (present, kind)
 
 
 def test_every_present_kind_has_words_a_user_understands():
@@ -193,17 +210,18 @@ def refused(capsys, what: str, folder: Path, *argv) -> None:
 
 
 @pytest.fixture(scope="module")
-def sets(tmp_path_factory):
-    """Real sets made by the commands, small: an atlas, a chart set, a Tracker's curves, a policy
-    set's scores and an .efg set, each alone in its own folder."""
+def sets(tmp_path_factory, chart_set):
+    """Real sets made by the commands, small: an atlas, a Tracker's curves, a policy set's scores
+    and an .efg set, each alone in its own folder, and the chart set of tests/conftest.py (read
+    only: every run into it here is refused)."""
     import sflp
     from sflp.openspiel import from_strategy
     from sflp.solving.solver import solve
 
     root = tmp_path_factory.mktemp("kinds")
-    made = {name: root / name / "set" for name in ("atlas", "charts", "curves", "scores", "games")}
-    assert main(["atlas", "--stacks", "5,5.5", "--charts", "csv", "--out", str(made["atlas"])]) == 0
-    assert main(["chart", "--stacks", "5,10", "--formats", "csv", "--out", str(made["charts"])]) == 0
+    made = {name: root / name / "set" for name in ("atlas", "curves", "scores", "games")}
+    made["charts"] = chart_set
+    assert main(["atlas", "--stacks", "5,5.5", "--out", str(made["atlas"])]) == 0
     config = GameConfig(stack=5)
     policy = from_strategy(*solve(config).class_strategies(), config=config)
     with sflp.Tracker(config, made["curves"]) as tracker:
