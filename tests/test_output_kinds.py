@@ -212,15 +212,15 @@ def refused(capsys, what: str, folder: Path, *argv) -> None:
 @pytest.fixture(scope="module")
 def sets(tmp_path_factory, chart_set):
     """Real sets made by the commands, small: an atlas, a Tracker's curves, a policy set's scores
-    and an .efg set, each alone in its own folder, and the chart set of tests/conftest.py (read
-    only: every run into it here is refused)."""
+    and an .efg set, each alone in its own folder, and a copy of the chart set of tests/conftest.py."""
     import sflp
     from sflp.openspiel import from_strategy
     from sflp.solving.solver import solve
 
     root = tmp_path_factory.mktemp("kinds")
     made = {name: root / name / "set" for name in ("atlas", "curves", "scores", "games")}
-    made["charts"] = chart_set
+    made["charts"] = root / "charts" / "set"
+    shutil.copytree(chart_set, made["charts"])  # a copy: a run that got in would not spoil the shared set
     assert main(["atlas", "--stacks", "5,5.5", "--out", str(made["atlas"])]) == 0
     config = GameConfig(stack=5)
     policy = from_strategy(*solve(config).class_strategies(), config=config)
