@@ -196,13 +196,50 @@ _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character de
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
+SET_MANIFEST = "manifest.json"
+SET_FORMAT = "sflp-report"
+"""The name and ``"format"`` of the manifest of a set sflp writes (:mod:`sflp.output.manifest`,
+which owns it; here, below the output layer, only to see that a single file is a set's)."""
+
+
+def _set_member(path: Path) -> str | None:
+    """Why the single file ``path`` is part of an sflp set, or None: the ``manifest.json`` of a
+    folder above it (an sflp manifest, read as untrusted input) lists the file, or the folder it
+    lies in (an atlas's Parquet dataset), or the file is that manifest.  Writing it would break
+    the set: a reader checks every listed file's SHA-256."""
+    from sflp.errors import ConfigError
+    from sflp.inputs import read_json
+
+    full = Path(os.path.abspath(path))
+    for parent in full.parents:
+        manifest = parent / SET_MANIFEST
+        if not manifest.is_file() or manifest.is_symlink():
+            continue
+        try:
+            data = read_json(manifest, str(manifest), max_bytes=16 << 20, follow_symlinks=False)
+        except ConfigError:
+            continue
+        if not isinstance(data, dict) or data.get("format") != SET_FORMAT:
+            continue
+        first = full.relative_to(parent).parts[0]
+        entries = [e for key in ("files", "folders") if isinstance(data.get(key), list) for e in data[key]]
+        if first == SET_MANIFEST or any(isinstance(e, dict) and e.get("name") == first for e in entries):
+            kind = data.get("kind")
+            what = f"the sflp set {parent}" + (f" of the kind {kind[:40]!r}" if isinstance(kind, str) else "")
+            return (f"{path} is part of {what}: its manifest.json lists {first!r}, so writing there would break "
+                    "that set; choose a file outside it")
+    return None
+
+
 def check_file_target(path: Path, kind: str, is_ours: Callable[[bytes], bool], *, stdout: bool = False) -> None:
     """Refuse, before any work, a file output sflp must not replace: a folder, a symlink, a FIFO,
-    a device or a socket (looked at with ``lstat``, never opened, never written through), or a
-    regular file whose first 4,096 bytes (read with :func:`sflp.inputs.read_head`: without
-    blocking, not through a symlink) ``is_ours`` does not accept; and a target whose nearest
-    existing folder cannot take the temporary twin.  ``kind`` names the file (``".efg"``);
-    ``stdout`` says that ``--out -`` writes the text to standard output instead."""
+    a device or a socket (looked at with ``lstat``, never opened, never written through), a file
+    that is part of an sflp set (listed by its ``manifest.json``, or that manifest: a single file
+    never replaces part of a set, whatever its kind), or a regular file whose first 4,096 bytes
+    (read with :func:`sflp.inputs.read_head`: without blocking, not through a symlink) ``is_ours``
+    does not accept; and a target whose nearest existing folder cannot take the temporary twin.
+    ``kind`` names the file (``".efg"``); ``stdout`` says that ``--out -`` writes the text to
+    standard output instead."""
     from sflp.inputs import read_head
 
     out = " (--out - writes the text to standard output)" if stdout else ""
@@ -213,9 +250,13 @@ def check_file_target(path: Path, kind: str, is_ours: Callable[[bytes], bool], *
         info = None
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        sflp_set = " (an sflp set)" if (path / SET_MANIFEST).is_file() else ""
+        raise OutputError(f"{path} is a folder{sflp_set}: give the {kind} file to write")
+    member = _set_member(path)
+    if member is not None:
+        raise OutputError(member)
     if info is not None:
-        if stat.S_ISDIR(info.st_mode):
-            raise OutputError(f"{path} is a folder: give the {kind} file to write")
         if stat.S_ISLNK(info.st_mode):
             raise OutputError(f"{path} is a symlink: sflp replaces only a regular {kind} file it wrote, never "
                               f"through a symlink (give the file itself{own})")
@@ -223,8 +264,8 @@ def check_file_target(path: Path, kind: str, is_ours: Callable[[bytes], bool], *
             what = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
             raise OutputError(f"{path} is {what}: sflp writes only a regular {kind} file{out}")
         if not is_ours(read_head(path, str(path), 4096, follow_symlinks=False, error=OutputError)):
-            raise OutputError(f"{path} exists and was not written by sflp: not replacing it "
-                              "(remove it yourself, or choose another --out)")
+            raise OutputError(f"{path} exists and was not written by sflp as a {kind} file of this kind: not "
+                              "replacing it (remove it yourself, or choose another --out)")
     folder = path.parent  # the temporary twin is made there: the nearest folder that exists must be writable
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent

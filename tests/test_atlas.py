@@ -423,7 +423,7 @@ def test_a_listed_folder_that_is_now_a_symlink_is_refused_and_never_followed(tmp
     shutil.move(out / "paths.parquet", elsewhere)
     (out / "paths.parquet").symlink_to(elsewhere)
     with pytest.raises(OutputError, match="'paths.parquet' is not a folder in the folder"):
-        check_target(out)
+        check_target(out, "structure-atlas")
     assert "paths.parquet: a symlink, not a folder sflp wrote" in sflp.check_manifest(out)
     (out / "paths.parquet").unlink()
     (out / "paths.parquet").mkdir()
@@ -480,9 +480,9 @@ def test_a_folder_an_atlas_lists_is_not_written_over_from_outside(tmp_path):
     write_atlas(jobs, out, workers=0, hands=())
     for inner in ("charts/sb0.5_bb1_ante0.1_bbante0", "charts", "thresholds.parquet/x"):
         with pytest.raises(OutputError, match="part of the sflp set"):
-            check_target(out / inner)
+            check_target(out / inner, "chart-set")
     run = subprocess.run([sys.executable, "-m", "sflp", "chart", "--stacks", "5:6:0.5", "--formats", "csv", "--out",
                           str(out / "charts" / "sb0.5_bb1_ante0.1_bbante0")], capture_output=True, text=True)
     assert run.returncode == 2 and "part of the sflp set" in run.stderr and "Traceback" not in run.stderr
     read_atlas(out)  # untouched
-    check_target(tmp_path / "elsewhere")  # beside it is fine
+    check_target(tmp_path / "elsewhere", "chart-set")  # beside it is fine

@@ -193,9 +193,9 @@ def test_lock_makes_a_second_writer_wait_or_fail(tmp_path):
     release = threading.Event()
 
     def hold():
-        with StagedFolder(target) as stage:
+        with StagedFolder(target, "chart-set") as stage:
             (stage / "values.csv").write_text("first\n")
-            write_manifest(stage, {})  # an sflp set: the second writer may replace it
+            write_manifest(stage, {"kind": "chart-set"})  # an sflp set: the second writer may replace it
             entered.set()
             release.wait(10)
 
@@ -203,7 +203,7 @@ def test_lock_makes_a_second_writer_wait_or_fail(tmp_path):
     t.start()
     assert entered.wait(10)
     with pytest.raises(OutputError, match="another sflp run is writing"):
-        with StagedFolder(target, wait=False):
+        with StagedFolder(target, "chart-set", wait=False):
             pass
     waited = []
 
@@ -211,7 +211,7 @@ def test_lock_makes_a_second_writer_wait_or_fail(tmp_path):
         waited.append(True)
         release.set()
 
-    with StagedFolder(target, on_wait=on_wait) as stage:
+    with StagedFolder(target, "chart-set", on_wait=on_wait) as stage:
         (stage / "values.csv").write_text("second\n")
     t.join()
     assert waited == [True]
@@ -309,7 +309,7 @@ def held(target: Path):
     entered, release = threading.Event(), threading.Event()
 
     def hold():
-        with StagedFolder(target):
+        with StagedFolder(target, "chart-set"):
             entered.set()
             release.wait(120)
 
@@ -467,11 +467,11 @@ sys.modules["msvcrt"] = types.SimpleNamespace(locking=locking, LK_NBLCK=2, LK_LO
 import sflp, sflp.charts, sflp.output as staging
 from sflp.errors import ConfigError, OutputError
 target = {str(tmp_path / "set")!r}
-with staging.StagedFolder(target) as stage:
+with staging.StagedFolder(target, "chart-set") as stage:
     (stage / "values.csv").write_text("first\\n")
-    staging.write_manifest(stage, {{}})
+    staging.write_manifest(stage, {{"kind": "chart-set"}})
     try:
-        with staging.StagedFolder(target, wait=False):
+        with staging.StagedFolder(target, "chart-set", wait=False):
             pass
         print("second writer got in")
     except OutputError as exc:

@@ -127,7 +127,7 @@ def test_a_manifest_that_leaves_the_folder_is_invalid(solutions, tmp_path, bad_n
     (out / MANIFEST).write_text(json.dumps(manifest))
     before, victim = snapshot(out), (tmp_path / "victim.txt").read_text()
     with pytest.raises(OutputError, match="not a valid sflp manifest"):
-        check_target(out)
+        check_target(out, "chart-set")
     with pytest.raises(OutputError, match="not a valid sflp manifest"):
         write_set(solutions, out)
     problems = check_manifest(out)

@@ -87,7 +87,7 @@ def write(solutions, out: Path, **kw):
 
 def killed_stage(target: Path) -> Path:
     """The staging folder a run killed with SIGKILL leaves behind (marker and all), lock released."""
-    folder = StagedFolder(target)
+    folder = StagedFolder(target, "chart-set")
     stage = folder.__enter__()
     (stage / "values.csv").write_text("half a set\n")
     folder.lock.release()  # the kernel drops a killed process's lock
@@ -139,21 +139,21 @@ def test_the_cli_run_of_the_issue_leaves_the_users_hidden_folders(tmp_path):
 
 
 def test_a_run_never_removes_another_targets_live_staging_folder(solutions, tmp_path):
-    live = StagedFolder(tmp_path / "report.old-1")  # a long run into report.old-1, still writing
+    live = StagedFolder(tmp_path / "report.old-1", "chart-set")  # a long run into report.old-1, still writing
     stage = live.__enter__()
     (stage / "sb_push.png").write_bytes(b"being written")
     for target in ("report", "report.old", "report.old-1.staging"):  # names that are prefixes of it
         write(solutions, tmp_path / target)
         assert (stage / "sb_push.png").read_bytes() == b"being written", target
     (stage / "values.csv").write_text("stack\n")  # the live run goes on writing, and finishes
-    write_manifest(stage, {})
+    write_manifest(stage, {"kind": "chart-set"})
     live.__exit__(None, None, None)
     assert check_manifest(tmp_path / "report.old-1") == []
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
 def test_a_live_run_of_the_same_target_holds_the_lock_and_keeps_its_stage(solutions, tmp_path):
-    live = StagedFolder(tmp_path / "set")
+    live = StagedFolder(tmp_path / "set", "chart-set")
     stage = live.__enter__()
     with pytest.raises(OutputError, match="another sflp run is writing"):
         write(solutions, tmp_path / "set", wait=False)
@@ -171,7 +171,7 @@ def test_a_read_only_target_is_refused_before_any_work(solutions, tmp_path, mode
     try:
         before = tree(tmp_path)
         with pytest.raises(OutputError, match="read-only"):
-            check_target(tmp_path / "set")
+            check_target(tmp_path / "set", "chart-set")
         with pytest.raises(OutputError, match=r"read-only .*chmod u\+w"):
             write(solutions, tmp_path / "set")
         proc = sflp("chart", "--stacks", "2,5", "--out", "set", cwd=tmp_path)
@@ -309,7 +309,7 @@ def test_a_mount_point_is_refused_before_any_work_with_a_suggestion(solutions, t
     before = tree(tmp_path)
     monkeypatch.setattr(os.path, "ismount", lambda p: Path(p) == tmp_path / "set")
     with pytest.raises(OutputError, match=r"is a mount point.*--out .*set/charts"):
-        check_target(tmp_path / "set")
+        check_target(tmp_path / "set", "chart-set")
     with pytest.raises(OutputError, match="is a mount point"):
         write(solutions, tmp_path / "set")
     assert tree(tmp_path) == before
@@ -353,7 +353,7 @@ def test_an_immutable_target_is_refused_before_any_work(solutions, tmp_path):
     try:
         before = tree(tmp_path)
         with pytest.raises(OutputError, match="is immutable"):
-            check_target(tmp_path / "set")
+            check_target(tmp_path / "set", "chart-set")
         assert tree(tmp_path) == before
     finally:
         subprocess.run(["chattr", "-i", str(tmp_path / "set")], check=True)
@@ -403,7 +403,7 @@ def test_the_staging_marker_is_created_exclusively(tmp_path, monkeypatch):
     stage = tmp_path / f".set.staging-{token}"
     stage.mkdir()  # someone made the folder first: sflp must not adopt it
     with pytest.raises(OutputError, match="File exists"):
-        with StagedFolder(tmp_path / "set"):
+        with StagedFolder(tmp_path / "set", "chart-set"):
             pass
     assert sorted(p.name for p in tmp_path.iterdir()) == [stage.name] and list(stage.iterdir()) == []
 
@@ -608,7 +608,7 @@ def test_a_users_hidden_tmp_folder_in_the_set_is_kept_and_a_marker_name_of_their
     (tmp_path / "set" / MARKER).write_text("my file\n")
     before = tree(tmp_path)
     with pytest.raises(OutputError, match="is not sflp's marker"):
-        check_target(tmp_path / "set")
+        check_target(tmp_path / "set", "chart-set")
     assert tree(tmp_path) == before
 
 
@@ -631,14 +631,14 @@ def test_an_unreadable_target_is_one_line(solutions, tmp_path, monkeypatch):
 
     monkeypatch.setattr(P, "iterdir", iterdir)
     with pytest.raises(OutputError, match=r"cannot read .*set: Permission denied"):
-        check_target(tmp_path / "set")
+        check_target(tmp_path / "set", "chart-set")
 
 
 def test_a_symlink_as_the_target_is_named_as_one(solutions, tmp_path):
     write(solutions, tmp_path / "real")
     (tmp_path / "link").symlink_to(tmp_path / "real")
     with pytest.raises(OutputError, match="is a symlink"):
-        check_target(tmp_path / "link")
+        check_target(tmp_path / "link", "chart-set")
 
 
 def test_a_closed_standard_output_is_one_line_before_any_work(tmp_path):

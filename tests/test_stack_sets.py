@@ -216,7 +216,7 @@ def test_a_policy_set_and_its_games_never_replace_each_other(tmp_path, capsys):
     assert main(["export", "efg", "--stacks", "5", "--out", str(games)]) == 0
     (games / "5bb.json").write_text(json.dumps(_equilibrium_policy(5, named=False)))
     code, _, err = _run(capsys, "verify", "--policy-dir", str(games), "--out", str(games))
-    assert code == 2 and "holds the games of export efg --stacks (5bb.efg)" in err
+    assert code == 2 and "holds the games of sflp export efg --stacks;" in err
     assert sorted(p.name for p in games.iterdir()) == ["5bb.efg", "5bb.json", "manifest.json"]
     assert main(["verify", "--policy-dir", str(games), "--out", str(scores)]) == 0
     code, _, err = _run(capsys, "export", "efg", "--stacks", "5", "--out", str(scores))

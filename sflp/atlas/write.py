@@ -210,7 +210,7 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
     hands = _check_hands(MAP_HANDS if hands is None else hands)
     reach = check_reach(reach, jobs)
     _, pq = pyarrow_modules()
-    out = check_target(Path(out))
+    out = check_target(Path(out), KIND)
     if sum(x is not None for x in (runner, client, workers)) > 1:
         raise ConfigError("write_atlas: give one of runner, client (a Dask cluster) and workers (this machine)")
     if workers is not None:
@@ -230,7 +230,7 @@ def write_atlas(jobs, out: Path | str, *, runner: Runner | None = None, client=N
     tick = progress or (lambda phase, done, total: None)
     outputs = Outputs(jobs, hands)
     structures = []
-    folder = StagedFolder(out, wait=wait, on_wait=on_wait)
+    folder = StagedFolder(out, KIND, wait=wait, on_wait=on_wait)
     with folder as stage:
         stream = getattr(run, "stream", None)  # a runner that yields: each result as it comes
         results = iter(stream(solve_structure, jobs) if stream is not None else run(solve_structure, jobs))

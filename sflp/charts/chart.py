@@ -141,7 +141,7 @@ def chart(
     if isinstance(grid_stacks, str):
         grid_stacks = parse_grid_stacks(grid_stacks, low, high, "grid_stacks")
     out_dir = Path(out) if out is not None else default_out_dir(config, low, high)
-    check_target(out_dir)
+    check_target(out_dir, "chart-set")
     tick = progress or (lambda phase, done, total: None)
     clock = _SolveClock()
     pause_point("solving")  # tests: interrupted before anything is staged

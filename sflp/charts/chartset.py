@@ -242,7 +242,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
     tick = progress or (lambda phase, done, total: None)
     writers = make_writers(formats, ranges, paper)
 
-    folder = StagedFolder(out, wait=wait, on_wait=on_wait)
+    folder = StagedFolder(out, "chart-set", wait=wait, on_wait=on_wait)
     if jobs is None:  # the workers load pandas and the format libraries while this process solves
         jobs = Jobs(job_workers(formats, workers), warm=warm, warm_args=(head.config, formats))
     with folder as stage, jobs:
@@ -414,7 +414,7 @@ def write_solution(solution, out_dir: Path | str, *, wait: bool = True, on_wait=
     structure = structure_text(solution.config)
     about = about_items(sols, exact=exact)
     out = Path(out_dir)
-    folder = StagedFolder(out, wait=wait, on_wait=on_wait)
+    folder = StagedFolder(out, "solution", wait=wait, on_wait=on_wait)
     with folder as stage, temporary_files_in(str(folder.temp_folder())):
         for player, name in (("sb", "sb_push"), ("bb", "bb_call")):
             grid = grid_from_tidy(ranges, "frequency", stack=stack, player=player)

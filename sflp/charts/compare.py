@@ -369,7 +369,7 @@ def write_compare(diffs, a: Chart, b: Chart, out_dir: Path | str, *, on_keep=Non
 
     out = Path(out_dir)
     frame = compare_frame(diffs, a, b)
-    folder = StagedFolder(out)
+    folder = StagedFolder(out, "compare")
     with folder as stage:
         write_bytes(stage / "compare.csv", csv_bytes(frame, COMPARE_COLUMNS))
         for player in PLAYERS:

@@ -62,7 +62,7 @@ def _formats(text: str) -> tuple[str, ...]:
 
 
 def cmd_atlas(args) -> int:
-    from sflp.atlas.jobs import atlas_jobs
+    from sflp.atlas.jobs import KIND, atlas_jobs
     from sflp.atlas.tables import ante_path_available
     from sflp.atlas.write import check_reach, write_atlas
     from sflp.charts.about import REPORTS_DIR
@@ -80,7 +80,7 @@ def cmd_atlas(args) -> int:
     jobs = atlas_jobs(structures, stacks, ante_stacks=ante_stacks, charts=charts)
     check_reach(args.reach, jobs, "--reach")
     out = Path(args.out) if args.out else REPORTS_DIR / f"atlas_{middle}_{fmt_num(stacks[0])}-{fmt_num(stacks[-1])}"
-    check_target(out)
+    check_target(out, KIND)
     if args.scheduler is not None and args.workers is not None:
         raise ConfigError("--workers is for this machine, --scheduler for a Dask cluster: give one of them")
     if args.workers is not None:

@@ -132,7 +132,7 @@ def cmd_exploit(args) -> int:
     out_dir = Path(args.out) if args.out else Path(
         str(default_out_dir(config, low, high)) + f"_exploit-{hero}"
     )
-    check_target(out_dir)
+    check_target(out_dir, "chart-set")  # an exploit chart set is a chart set: the same files and readers
     sweep = exploit_sweep(config, locked, stacks)
     from sflp.views.text import exploit_sweep_dict, exploit_sweep_title, format_exploit_sweep
 
@@ -152,7 +152,7 @@ def cmd_compare(args) -> int:
     from sflp.study.compare import compare_charts
 
     out_dir = Path(args.out)
-    check_target(out_dir)  # checked now (a folder of other files is refused), written at the end
+    check_target(out_dir, "compare")  # checked now (a folder of other files is refused), written at the end
     a = resolve_chart(args.a, args.stacks, verify=not args.no_manifest)
     b = resolve_chart(args.b, args.stacks, verify=not args.no_manifest)
     diffs = compare_charts(a, b)

@@ -127,10 +127,10 @@ def _export_efg_set(args) -> int:
     if out_dir.suffix.lower() == ".efg":
         raise ConfigError(f"--out {args.out}: with --stacks, --out is a folder (one <stack>bb.efg per stack), "
                           "not an .efg file")
+    from sflp.output.target import check_target
     from sflp.views.stack_sets import EFG_SET_KIND
-    from sflp.views.stack_sets import check_target as check_set
 
-    check_set(out_dir, EFG_SET_KIND)
+    check_target(out_dir, EFG_SET_KIND)
     start = time.perf_counter()
     with Bar(len(configs), "export", "file", show_progress(args)) as bar:
         paths = write_efg_set(configs, out_dir, progress=lambda _: bar.add(), **lock_options(args, out_dir))

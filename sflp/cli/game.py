@@ -65,7 +65,7 @@ def cmd_solve(args) -> int:
     config = config_from(args)
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
-        check_target(out_dir)
+        check_target(out_dir, "solution")
     # always certified: every number printed is the exact solution rounded once, so no solver
     # build or BLAS can change a digit (--exact is kept for scripts that pass it)
     solution = solve(config, level="combo" if args.combos else "class", solver=args.solver, exact=True)

@@ -274,8 +274,9 @@ class Bar:
         self.close()
 
 
-def check_target(out_dir: Path) -> None:
-    """Fail before any work when ``--out`` cannot take a report (a file, or a folder of other files)."""
+def check_target(out_dir: Path, kind: str) -> None:
+    """Fail before any work when ``--out`` cannot take a set of ``kind`` (one of
+    :data:`sflp.output.target.KINDS`): a file, a folder of other files, an sflp set of another kind."""
     from sflp.output.target import check_target as check
 
-    check(out_dir)
+    check(out_dir, kind)

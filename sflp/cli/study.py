@@ -43,7 +43,7 @@ def cmd_approx_bench(args) -> int:
 
     stacks = parse_stacks(args.stacks)
     out_dir = Path(args.out or ("reports/openspiel-atlas" if args.openspiel else "reports/approx-bench"))
-    check_target(out_dir)  # checked now (a folder of other files is refused), written at the end
+    check_target(out_dir, "approx-bench")  # checked now (a folder of other files is refused), written at the end
     base = config_from(args, stack=stacks[0])
     runs = len(METHODS)
     if args.openspiel:

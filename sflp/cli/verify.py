@@ -221,12 +221,12 @@ def _verify_policy_dir(args, bounds) -> int:
                           "files' (choose some with --stacks 5,10,15)")
     out_dir = Path(args.out) if args.out is not None else None
     if out_dir is not None:
+        from sflp.output.target import check_target
         from sflp.views.stack_sets import SCORES_KIND
-        from sflp.views.stack_sets import check_target as check_set
 
         if not args.out:
             raise ConfigError("--out '' is empty: give the folder for verify_stacks.csv and .json")
-        check_set(out_dir, SCORES_KIND)
+        check_target(out_dir, SCORES_KIND)
     stacks = parse_stacks(args.stacks) if args.stacks is not None else None
     iterates = policy_iterates(args.policy_dir, stacks)
     curves = None

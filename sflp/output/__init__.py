@@ -8,7 +8,8 @@ lists, or a staging folder carrying its own marker that no live run holds.  Ever
 :mod:`.stage`       :class:`StagedFolder`: the set written beside its target, locked, swapped in at
                     the end with one atomic exchange; the contract step by step in its docstring
 :mod:`.target`      the target checked before any work (:func:`check_target`): names, mounts,
-                    read-only or immutable folders, a folder of files sflp did not write
+                    read-only or immutable folders, a folder of files sflp did not write, and the
+                    one rule for every output folder: a set replaces only a set of its own kind
 :mod:`.lock`        ``.<name>.lock``: one run at a time into one target
 :mod:`.marker`      the marker that proves a staging folder is sflp's, and the removal of leftovers
 :mod:`.manifest`    ``manifest.json``: every file with its size and SHA-256, and the reader's check
@@ -19,7 +20,8 @@ lists, or a staging folder carrying its own marker that no live run holds.  Ever
 ==================  ==================================================================================
 
 The single files sflp writes go through :mod:`sflp.atomic` (a temporary name in the same folder,
-then a rename), below this package.  Nothing here knows what a chart is.
+then a rename), below this package.  Nothing here knows what a chart is: only the names of the
+kinds of set sflp writes, to say which one a folder holds (:data:`sflp.output.target.KINDS`).
 """
 
 import importlib

@@ -25,12 +25,16 @@ either the complete old set or the complete new set, never a mix:
    target and this token.  Anything else -- ``.<name>.old-backup``, a look-alike without the
    marker, another target's staging folder such as ``.<name>.old-1.staging-<token>`` -- is the
    user's or another run's, and is never touched.
-4. **Never touch a file sflp did not write.**  The target may be missing, an empty folder, or an
-   earlier sflp report with a valid ``manifest.json`` (:func:`foreign_entries`).  Anything else is
-   refused: ``--out ~/Documents`` never deletes a file.  In a report folder, files the manifest
-   does not list are the user's: they are carried into the new set (hard links, else copies)
-   just before the swap and listed in :attr:`StagedFolder.kept`; a new report file with the name
-   of one of them aborts the run instead of replacing it.  A set made of folders (the structure
+4. **Never touch a file sflp did not write, nor a set of another kind.**  The target may be
+   missing, an empty folder, or an earlier sflp set *of the kind this run writes* (the ``kind``
+   argument, one of :data:`~sflp.output.target.KINDS`), proved by a valid ``manifest.json``
+   (:func:`foreign_entries`, :func:`~sflp.output.target.kind_problem`).  Anything else is
+   refused, before any work and again when the set is swapped in: ``--out ~/Documents`` never
+   deletes a file, and a chart set written into a structure atlas's folder never replaces it.
+   In a report folder, files the manifest does not list are the user's: they are carried into
+   the new set (hard links, else copies) just before the swap and listed in
+   :attr:`StagedFolder.kept`; a new report file with the name of one of them aborts the run
+   instead of replacing it.  A set made of folders (the structure
    atlas's Parquet datasets) lists them in its manifest too (``folders``, see
    :func:`write_manifest`); such a folder must hold exactly the files listed for it, else the
    run is refused.
@@ -52,7 +56,7 @@ removes it.
 
 >>> import tempfile, pathlib
 >>> parent = pathlib.Path(tempfile.mkdtemp())
->>> with StagedFolder(parent / "set") as stage:
+>>> with StagedFolder(parent / "set", "chart-set") as stage:
 ...     _ = (stage / "values.csv").write_text("stack\\n")
 >>> sorted(p.name for p in parent.iterdir()), sorted(p.name for p in (parent / "set").iterdir())
 (['set'], ['values.csv'])
@@ -73,9 +77,9 @@ from pathlib import Path
 
 from sflp.errors import OutputError
 from sflp.output.lock import TargetLock
-from sflp.output.manifest import listed_names, reason_of
+from sflp.output.manifest import listed_names, read_manifest, reason_of
 from sflp.output.marker import MARKER, is_marked, leftovers, remove_marked, unlink_quietly, write_marker
-from sflp.output.target import check_target, foreign_entries, removal_problem, unswappable
+from sflp.output.target import check_kind, check_target, foreign_entries, kind_problem, removal_problem, unswappable
 
 TEMP_FOLDER = ".tmp"
 """The folder inside a staging folder that holds the writing libraries' temporary files."""
@@ -146,9 +150,14 @@ def _link_or_copy(src, dst) -> None:
 
 
 class StagedFolder:
-    """Context manager: yields a staging folder; on success it becomes ``target`` (see module doc)."""
+    """Context manager: yields a staging folder; on success it becomes ``target`` (see module doc).
 
-    def __init__(self, target: Path | str, *, wait: bool = True, on_wait: Callable[[], None] | None = None):
+    ``kind`` is the kind of set written (one of :data:`~sflp.output.target.KINDS`, the ``"kind"``
+    its manifest will name): ``target`` is replaced only if it holds a set of that kind."""
+
+    def __init__(self, target: Path | str, kind: str, *, wait: bool = True,
+                 on_wait: Callable[[], None] | None = None):
+        self.kind = check_kind(kind)
         self.target = Path(target)
         self.wait = wait
         self.on_wait = on_wait
@@ -205,7 +214,7 @@ class StagedFolder:
         return self.stage / TEMP_FOLDER
 
     def __enter__(self) -> Path:
-        check_target(self.target)
+        check_target(self.target, self.kind)
         with signals_deferred():
             self._make_parent()
         try:
@@ -218,7 +227,8 @@ class StagedFolder:
                     stale.unlink()
             self.foreign = foreign_entries(self.target)
             if self.target.is_dir():  # the checks again, holding the lock
-                why = unswappable(self.target) or removal_problem(self.target, self.foreign)
+                why = (kind_problem(self.target, self.kind) or unswappable(self.target)
+                       or removal_problem(self.target, self.foreign))
                 if why is not None:
                     raise OutputError(why)
             with signals_deferred():
@@ -252,6 +262,13 @@ class StagedFolder:
                 raise OutputError(f"cannot write {self.target}: {reason_of(exc)}") from None
             # the user's entries as they are now (files added while the run worked are kept too)
             self.foreign = foreign_entries(self.target)
+            why = kind_problem(self.target, self.kind)  # a set of another kind put there while the run worked
+            if why is not None:
+                raise OutputError(f"{why}. Nothing was changed")
+            written = read_manifest(stage)
+            if written is not None and written.get("kind") != self.kind:
+                raise OutputError(f"sflp staged a set whose manifest names the kind {written.get('kind')!r:.40}, not "
+                                  f"{self.kind!r}: nothing was changed (please report this)")
             listed = listed_names(self.target)
             clash = sorted(p.name for p in self.foreign if os.path.lexists(stage / p.name))
             if clash:

@@ -3,6 +3,16 @@
 A target sflp could write but never swap in is refused at once with the reason, and a folder
 that holds files sflp did not write is refused unless its manifest lists them
 (:func:`foreign_entries`): ``--out ~/Documents`` never deletes a file.
+
+**One rule for every output folder** (:func:`kind_problem`): a run replaces a folder only if its
+manifest proves it holds an sflp set *of the same kind* as the one the run writes -- the
+manifest's ``"kind"``, one of :data:`KINDS`.  Every writer names its kind (a required argument of
+:func:`check_target` and :class:`~sflp.output.stage.StagedFolder`), so a mistyped ``--out`` never
+replaces a structure atlas with one stack's solution, nor a Tracker's curves with a chart set.
+``sflp exploit`` writes a chart set like ``sflp chart`` (the same files, read by the same
+readers): the two are one kind.  A manifest that names no kind, or a kind this sflp does not
+write, is not proved to be of any kind and is refused by every writer (every sflp manifest has
+named its kind since the first one).
 """
 
 from __future__ import annotations
@@ -13,9 +23,54 @@ import stat
 from pathlib import Path
 
 from sflp.atomic import check_name
-from sflp.errors import OutputError
+from sflp.errors import ArgumentTypeError, ConfigError, OutputError
 from sflp.output.manifest import MANIFEST, folder_problems, listed_folders, manifest_problems, read_manifest, reason_of
 from sflp.output.marker import MARKER, is_marked
+
+KINDS = {
+    "chart-set": "a chart set (sflp chart or sflp exploit)",
+    "solution": "one stack's solution (sflp solve --out)",
+    "compare": "a comparison of two chart sets (sflp compare)",
+    "structure-atlas": "a structure atlas (sflp atlas)",
+    "policy-curves": "a Tracker's exploitability curves (sflp.Tracker)",
+    "verify-stacks": "a policy set's scores (sflp verify --policy-dir --out)",
+    "efg-set": "the games of sflp export efg --stacks",
+    "approx-bench": "an approximate-solver benchmark (sflp approx-bench)",
+}
+"""Every kind of set sflp writes (the ``"kind"`` of its ``manifest.json``), with the words that
+name it to a user."""
+
+
+def check_kind(kind) -> str:
+    """``kind`` if it is one of :data:`KINDS`, else :class:`~sflp.errors.ConfigError`."""
+    if not isinstance(kind, str):
+        raise ArgumentTypeError(f"kind={kind!r:.60}: expected the kind of set written, one of {', '.join(KINDS)}")
+    if kind not in KINDS:
+        raise ConfigError(f"kind={kind!r:.60} is not a kind of set sflp writes: expected one of {', '.join(KINDS)}")
+    return kind
+
+
+def kind_words(found) -> str:
+    """The words for the kind ``found`` in a manifest (any JSON value: the manifest is untrusted)."""
+    if found is None:
+        return "an sflp set whose manifest names no kind (not one this sflp wrote)"
+    if isinstance(found, str) and found in KINDS:
+        return KINDS[found]
+    text = found if isinstance(found, str) else type(found).__name__
+    return f"an sflp set of a kind this sflp does not write ({text!r:.40})"
+
+
+def kind_problem(target: Path, kind: str) -> str | None:
+    """Why ``target`` may not be replaced by a set of ``kind``: it holds an sflp set of another
+    kind (its manifest's ``"kind"``, or none); None when it holds no sflp manifest (a missing or
+    empty folder; a folder of other files is :func:`foreign_entries`' to refuse) or one of this
+    kind.  The words name what the folder holds, what this run writes, and what to do."""
+    kind = check_kind(kind)
+    manifest = read_manifest(target) if target.is_dir() and not target.is_symlink() else None
+    if manifest is None or manifest.get("kind") == kind:
+        return None
+    return (f"{target} holds {kind_words(manifest.get('kind'))}; this run writes {KINDS[kind]}, and sflp replaces "
+            "a set only with one of its own kind: choose another folder (or remove that one yourself)")
 
 
 def foreign_entries(target: Path) -> list[Path]:
@@ -190,14 +245,16 @@ def _listed_by_a_set(target: Path) -> str | None:
     return None
 
 
-def check_target(target: Path | str) -> Path:
-    """``target`` as a Path if a report can be written there, else :class:`OutputError`.
+def check_target(target: Path | str, kind: str) -> Path:
+    """``target`` as a Path if a set of ``kind`` (one of :data:`KINDS`) can be written there, else
+    :class:`OutputError`.
 
     Call it before long work: it refuses a target below a file, a name too long for its hidden
-    twins, a mount point, an immutable or read-only folder, a symlink as the lock, and a folder
-    that holds anything but an earlier sflp report (the same rules :class:`StagedFolder` applies),
-    and creates nothing.
+    twins, a mount point, an immutable or read-only folder, a symlink as the lock, a folder that
+    holds anything but an earlier sflp set, and an sflp set of another kind (:func:`kind_problem`;
+    the same rules :class:`StagedFolder` applies again when it writes), and creates nothing.
     """
+    kind = check_kind(kind)
     target = Path(target)
     if not target.name or target.name in (".", ".."):
         raise OutputError(f"output folder {str(target)!r} has no name to write a report under")
@@ -212,7 +269,7 @@ def check_target(target: Path | str) -> Path:
         raise OutputError(inside)
     foreign = foreign_entries(target)
     if target.is_dir():
-        why = unswappable(target) or removal_problem(target, foreign)
+        why = kind_problem(target, kind) or unswappable(target) or removal_problem(target, foreign)
         if why is not None:
             raise OutputError(why)
     lock = target.parent / f".{target.name}.lock"

@@ -121,7 +121,7 @@ def write_approx_bench(results, out_dir: Path | str, *, on_keep=None) -> dict[st
     out = Path(out_dir)
     rows = bench_rows(results)
     png = png_bytes(convergence_picture(rows), DPI)
-    folder = StagedFolder(out)
+    folder = StagedFolder(out, "approx-bench")
     with folder as stage:
         write_bytes(stage / CSV_NAME, csv_text(rows).encode("utf-8"))
         write_bytes(stage / PNG_NAME, png)

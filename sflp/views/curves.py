@@ -164,7 +164,7 @@ class Tracker:
             self.base, self.stacks = base, stacks
             for s in stacks:
                 self._config(s)  # each stack checked now, not at the first record
-        self.out = check_target(out)
+        self.out = check_target(out, KIND)
         manifest = read_manifest(self.out) if self.out.is_dir() else None
         if manifest is not None and manifest.get("kind") != KIND:
             from sflp.errors import OutputError

@@ -2,7 +2,9 @@
 game's ``.efg`` at each stack (``sflp export efg --stacks``).
 
 Both folders are one unit with a ``manifest.json``, under the output-folder contract of
-:class:`~sflp.output.stage.StagedFolder`: a folder of other files is refused, sflp replaces
+:class:`~sflp.output.stage.StagedFolder`: a folder of other files is refused, and so is an sflp
+set of another kind (:func:`sflp.output.target.kind_problem`: the games are not replaced by a
+policy set's scores written into their folder, nor the scores by games), sflp replaces
 only what its own manifest lists, the user's own files are kept (``on_keep``), and a reader never
 sees half a set.
 
@@ -45,26 +47,6 @@ SCORES_KIND = "verify-stacks"
 EFG_SET_KIND = "efg-set"
 
 
-def check_target(out_dir: Path | str, kind: str) -> Path:
-    """:func:`sflp.output.target.check_target`, and refuse a folder that holds an sflp folder of
-    another kind: the games of ``sflp export efg --stacks`` are not replaced by a policy set's
-    scores written into their folder, nor the scores by games (each replaces its folder as a
-    unit, so the other's files would go)."""
-    from sflp.errors import OutputError
-    from sflp.output.manifest import read_manifest
-    from sflp.output.target import check_target as check_folder
-
-    out = check_folder(out_dir)
-    manifest = read_manifest(out) if out.is_dir() else None
-    if manifest is not None and manifest.get("kind") != kind:
-        names = [e.get("name") for e in manifest.get("files", []) if isinstance(e, dict)][:3]
-        what = {SCORES_KIND: "a policy set's scores", EFG_SET_KIND: "the games of export efg --stacks"}.get(
-            manifest.get("kind"), f"an sflp {manifest.get('kind') or 'report'}")
-        raise OutputError(f"{out} holds {what} ({', '.join(map(str, names))}{', ...' if len(names) == 3 else ''}), "
-                          "which this run would replace: give --out a folder of its own")
-    return out
-
-
 def _rows(scores, verdicts) -> list[dict]:
     rows = scores.rows()
     if verdicts is not None:
@@ -94,12 +76,13 @@ def write_scores(scores, out_dir: Path | str, verdicts=None, *, wait: bool = Tru
     from sflp.output.clean import json_text
     from sflp.output.manifest import write_manifest
     from sflp.output.stage import StagedFolder
+    from sflp.output.target import check_target
 
     out = check_target(out_dir, SCORES_KIND)
     rows = _rows(scores, verdicts)
     columns = list(COLUMNS) + (["pass"] if verdicts is not None else [])
     frame = pd.DataFrame(rows, columns=columns)
-    folder = StagedFolder(out, wait=wait, on_wait=on_wait)
+    folder = StagedFolder(out, SCORES_KIND, wait=wait, on_wait=on_wait)
     with folder as stage:
         write_bytes(stage / CSV_NAME, csv_bytes(frame, columns))
         write_bytes(stage / JSON_NAME, (json_text(scores_dict(scores, verdicts), indent=2) + "\n").encode("utf-8"))
@@ -124,10 +107,11 @@ def write_efg_set(configs, out_dir: Path | str, *, table=None, wait: bool = True
     from sflp.openspiel.efg import efg_text
     from sflp.output.manifest import write_manifest
     from sflp.output.stage import StagedFolder
+    from sflp.output.target import check_target
 
     out = check_target(out_dir, EFG_SET_KIND)
     names = [efg_name(c.stack) for c in configs]
-    folder = StagedFolder(out, wait=wait, on_wait=on_wait)
+    folder = StagedFolder(out, EFG_SET_KIND, wait=wait, on_wait=on_wait)
     with folder as stage:
         for config, name in zip(configs, names):
             write_bytes(stage / name, efg_text(config, table).encode("utf-8"))
