@@ -121,7 +121,14 @@ def test_the_users_file_is_kept_unlisted_and_said_once(tmp_path, capsys):
     said, notify = notes()  # the same line through notify, at a resume too
     sflp.Tracker(GAME, out, notify=notify)
     assert said[1:] == [f"kept 1 file(s) in {out} that sflp did not write: notes.txt"]
-    assert (out / "notes.txt").read_text() == "mine\n"
+    # a folder whose manifest an older sflp made listing the user's file: that file is the user's again
+    write_manifest(out, {"kind": "policy-curves"})
+    assert "notes.txt" in listed_names(out)
+    (out / "notes.txt").write_text("mine, edited\n")
+    tracker = sflp.Tracker(GAME, out, notify=lambda m: None)
+    tracker.record(4, policy(4))
+    assert "notes.txt" not in listed_names(out) and len(csv_rows(out)) == 4
+    assert (out / "notes.txt").read_text() == "mine, edited\n"
     # a file of the user's with a name the Tracker has yet to write is refused, not replaced
     fresh = tmp_path / "fresh"
     tracker = sflp.Tracker(GAME, fresh, notify=lambda m: None)
