@@ -181,8 +181,9 @@ def write_manifest(folder: Path | str, info: dict, known: dict[str, str] | None 
                    folders: bool = False, names: Collection[str] | None = None) -> Path:
     """Write ``manifest.json``: ``info`` plus every file of ``folder`` with its size and SHA-256.
 
-    ``names`` lists only those files (each must be there): a set written in place, in a folder
-    that also holds the user's files (the Tracker's curves), lists what it wrote and no more.
+    With ``names``, only the files of those names (those that are there) are listed: a set written
+    in place, in a folder that also holds the user's files (the Tracker's curves), lists what it
+    wrote and no more.
 
     ``known`` maps file names to digests already computed while writing (large streamed files).
     With ``folders`` the sub-folders are listed too (``folders``: each with the files under it,
