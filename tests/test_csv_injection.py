@@ -116,19 +116,25 @@ def test_approx_bench_method_names_reach_its_csv_inert():
     assert text.count(",-0.5") == len(EVIL) * (len(ROW_FIELDS) - 2)  # the numbers as they were
 
 
-def _calls(tree: ast.AST):
-    """The CSV-writing calls of a module: ``x.to_csv(...)``, ``x.writerow(s)(...)``, ``csv.writer``,
-    ``csv.DictWriter`` (and those names imported from ``csv``)."""
-    from_csv = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "csv"
-                for a in n.names}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
+def _csv_writing(tree: ast.AST) -> tuple[set[str], bool]:
+    """One walk over a module: its CSV-writing calls (``x.to_csv(...)``, ``x.writerow(s)(...)``,
+    ``csv.writer``, ``csv.DictWriter``, and those names imported from ``csv``), and whether it holds
+    the constant ``'""'`` (a field's quotes doubled: quoting a CSV field by hand)."""
+    nodes = list(ast.walk(tree))
+    from_csv = {a.asname or a.name for n in nodes if isinstance(n, ast.ImportFrom) and n.module == "csv"
+                for a in n.names if a.name in ("writer", "DictWriter")}
+    calls, doubling = set(), False
+    for node in nodes:
+        if isinstance(node, ast.Constant) and node.value == '""':
+            doubling = True
+        elif isinstance(node, ast.Call):
             f = node.func
             if isinstance(f, ast.Attribute) and (f.attr in ("to_csv", "writerow", "writerows") or (
                     f.attr in ("writer", "DictWriter") and isinstance(f.value, ast.Name) and f.value.id == "csv")):
-                yield f.attr
-            elif isinstance(f, ast.Name) and f.id in from_csv and f.id in ("writer", "DictWriter"):
-                yield f.id
+                calls.add(f.attr)
+            elif isinstance(f, ast.Name) and f.id in from_csv:
+                calls.add(f.id)
+    return calls, doubling
 
 
 def test_every_csv_writer_goes_through_the_one_rule():
@@ -139,10 +145,8 @@ def test_every_csv_writer_goes_through_the_one_rule():
 
     assert sflp.charts.text.quote is csv_field
     for path in sorted(SFLP.rglob("*.py")):
-        source = path.read_text(encoding="utf-8")
-        tree = ast.parse(source)
-        bad = set(_calls(tree))
-        assert not bad, f"{path.relative_to(SFLP)} calls {sorted(bad)}: write CSV through sflp.output.clean.csv_field"
-        doubling = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value == '""']
-        if path != SFLP / "output" / "clean.py":
-            assert not doubling, f"{path.relative_to(SFLP)} quotes CSV fields itself: use sflp.output.clean.csv_field"
+        calls, doubling = _csv_writing(ast.parse(path.read_text(encoding="utf-8")))
+        where = path.relative_to(SFLP)
+        assert not calls, f"{where} calls {sorted(calls)}: write CSV through sflp.output.clean.csv_field"
+        assert not doubling or path == SFLP / "output" / "clean.py", \
+            f"{where} quotes CSV fields itself: use sflp.output.clean.csv_field"
