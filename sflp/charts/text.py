@@ -18,6 +18,7 @@ import numpy as np
 
 from sflp.core.cards import CLASS_NAMES, PLAYERS
 from sflp.errors import OutputError
+from sflp.output.clean import csv_field
 
 RANGES_COLUMNS = ("stack", "player", "hand", "frequency", "ev_margin")
 VALUES_COLUMNS = ("stack", "value", "push_pct", "call_pct", "exploitability")
@@ -64,10 +65,9 @@ def solution_rows(solution) -> np.ndarray:
     return np.stack(class_arrays(solution)).astype(np.float64) + 0.0
 
 
-def quote(text: str) -> str:
-    if any(ch in text for ch in ',"\n\r'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
+quote = csv_field
+"""One CSV text field (:func:`sflp.output.clean.csv_field`, the one rule: quoted when it must be,
+a formula made inert); every CSV writer of the chart layer quotes its texts with it."""
 
 
 def float_texts(values: np.ndarray) -> list[str]:

@@ -3,6 +3,9 @@
 * **Text a user gave us stays text** in every medium: :func:`clean_text` is the one cleaning of a
   title, a strategy's name or a file name on its way into a set (the workbook, ``chart.html``, the
   drawn pictures, the PDF, the atlas page).
+* :func:`csv_field` is the one writing of a CSV text field: quoted when it must be (RFC 4180), and
+  a text a spreadsheet would run as a formula made inert (OWASP's rule) -- every CSV of sflp
+  writes its text cells through it.
 * :func:`json_text` is the one JSON sanitiser: strict JSON (``NaN``/``inf`` become ``null``),
   fractions as ``"p/q"``, arrays as lists, paths as strings -- every manifest, marker and
   ``--json`` output goes through it.
@@ -42,6 +45,39 @@ def clean_text(text: object) -> str:
     """
     text = str(text)
     return NOT_TEXT.sub("\ufffd", text) if NOT_TEXT.search(text) else text
+
+
+# ------------------------------------------------------------------ CSV
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""The first characters that make a spreadsheet (Excel, LibreOffice, Google Sheets) read a CSV
+field as a formula: OWASP's list (CSV Injection, https://owasp.org/www-community/attacks/CSV_Injection)."""
+
+NUMBER_TEXT = re.compile(r"[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|\d+/\d+|inf|nan)|[+-]")
+"""A field that starts like a formula and is a number all the same, left as it is: a decimal
+(``-0.5``, ``-1e-07``, ``-inf``), an exact fraction as sflp writes one (``-3/7``), or a lone sign
+(the charts' ``-`` for a hand never played).  None can call a function or reach a cell."""
+
+
+def csv_field(text: str) -> str:
+    r"""``text`` as one CSV field: the one rule of every CSV writer of sflp.
+
+    A text that starts with one of :data:`FORMULA_START` and is not a number
+    (:data:`NUMBER_TEXT`) gets a single quote in front, as OWASP advises, so a spreadsheet shows
+    it as text and never runs it (``=HYPERLINK(...)``, ``@SUM(1+1)``); a field holding ``,``,
+    ``"`` or a line break is then quoted, its quotes doubled (RFC 4180).  Numbers, negative ones
+    too, come back byte for byte.
+
+    >>> csv_field("=HYPERLINK(x).json"), csv_field("@SUM(1+1)cmd.json"), csv_field("a,b")
+    ("'=HYPERLINK(x).json", "'@SUM(1+1)cmd.json", '"a,b"')
+    >>> csv_field("-0.5"), csv_field("-3/7"), csv_field("-"), csv_field("-2+3+cmd|' /C calc'!A0")
+    ('-0.5', '-3/7', '-', "'-2+3+cmd|' /C calc'!A0")
+    """
+    if text.startswith(FORMULA_START) and not NUMBER_TEXT.fullmatch(text):
+        text = "'" + text
+    if any(ch in text for ch in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 # ------------------------------------------------------------------ JSON

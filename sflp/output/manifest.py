@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from sflp.atomic import write_text
@@ -178,8 +178,12 @@ def _file_entry(path: Path, name: str, known: dict[str, str]) -> dict:
 
 
 def write_manifest(folder: Path | str, info: dict, known: dict[str, str] | None = None, *,
-                   folders: bool = False) -> Path:
+                   folders: bool = False, names: Collection[str] | None = None) -> Path:
     """Write ``manifest.json``: ``info`` plus every file of ``folder`` with its size and SHA-256.
+
+    With ``names``, only the files of those names (those that are there) are listed: a set written
+    in place, in a folder that also holds the user's files (the Tracker's curves), lists what it
+    wrote and no more.
 
     ``known`` maps file names to digests already computed while writing (large streamed files).
     With ``folders`` the sub-folders are listed too (``folders``: each with the files under it,
@@ -191,7 +195,7 @@ def write_manifest(folder: Path | str, info: dict, known: dict[str, str] | None 
     known = known or {}
     files, subfolders = [], []
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
-        if path.name == MANIFEST or path.name.startswith("."):
+        if path.name == MANIFEST or path.name.startswith(".") or (names is not None and path.name not in names):
             continue
         if path.is_file():
             files.append(_file_entry(path, path.name, known))

@@ -9,14 +9,15 @@ scored exactly (:func:`sflp.openspiel.verify`), and the curve is written as
   with every digit);
 * ``curves.json`` -- the structure and the same rows, each with its exact figures as fractions;
 * ``curves.png`` and ``curves.svg`` -- ``nash_conv`` against the iteration, both axes logarithmic
-  (iterations are whole numbers >= 1), one line per stack (:func:`curve_picture`, drawn by
+  (iterations are whole numbers from 1 to 2**63 - 1), one line per stack (:func:`curve_picture`, drawn by
   :mod:`sflp.charts.media.draw`: the same rows give the same bytes).  A ``nash_conv`` below
   :data:`FLOOR` (an exact 0) is drawn at the floor.
 
 ``sflp verify --policy-dir D --out OUT`` writes them beside ``verify_stacks.csv`` (which, like the
 gate, judges each stack's last iterate); :class:`Tracker` writes them into a folder of its own
-(``"kind": "policy-curves"`` in its manifest), the CSV and JSON after every record and the pictures
-when it is closed (or :meth:`Tracker.write`), so a run that stops still leaves its table.
+(``"kind": "policy-curves"`` in its manifest, which lists only the files it wrote), the CSV and
+JSON after every record and the pictures when it is closed (or :meth:`Tracker.write`), so a run
+that stops still leaves its table, and a Tracker opened again on that folder resumes it.
 """
 
 from __future__ import annotations
@@ -30,19 +31,30 @@ from sflp.atomic import write_bytes
 CSV_NAME, JSON_NAME, PNG_NAME, SVG_NAME = "curves.csv", "curves.json", "curves.png", "curves.svg"
 NAMES = (CSV_NAME, JSON_NAME, PNG_NAME, SVG_NAME)
 COLUMNS = ("stack", "iteration", "nash_conv", "sb_gain", "bb_gain", "value_vs_each_other", "policy")
+FIGURES = ("nash_conv", "sb_gain", "bb_gain", "value_vs_each_other")
 KIND = "policy-curves"
+MAX_ITERATION = 2**63 - 1
+"""The largest iteration a row holds (a signed 64-bit integer: the CSV's readers, pandas and Arrow,
+read the column as int64)."""
+MAX_CURVE_BYTES = 256 * 1024 * 1024
+"""A ``curves.json`` (or ``curves.csv``) larger than this is not read back by a resuming Tracker:
+a row takes about 700 bytes there (its exact fractions), so this is some 380,000 rows."""
 FLOOR = 1e-12
 """Smallest ``nash_conv`` drawn on the log scale."""
 
 
 def curve_row(stack: float, iteration: int, report, source: str) -> dict:
     """One iterate's row: the figures of its exact :class:`~sflp.study.verify.VerifyReport`."""
-    exact = report.exact
+    return _row(stack, iteration, report.exact, source)
+
+
+def _row(stack: float, iteration: int, exact, source: str) -> dict:
+    """The row of the exact figures ``exact`` (fractions by name): each float rounded once from them."""
     row = {"stack": float(stack), "iteration": int(iteration)}
-    for key in ("nash_conv", "sb_gain", "bb_gain", "value_vs_each_other"):
+    for key in FIGURES:
         row[key] = float(exact[key])
     row["policy"] = source
-    row["exact"] = {key: _text(exact[key]) for key in ("nash_conv", "sb_gain", "bb_gain", "value_vs_each_other")}
+    row["exact"] = {key: _text(exact[key]) for key in FIGURES}
     return row
 
 
@@ -139,9 +151,25 @@ class Tracker:
     and rewrites ``curves.csv`` and ``curves.json``; :meth:`write` (and leaving a ``with`` block,
     or :meth:`close`) draws ``curves.png`` and ``curves.svg`` too.  ``out`` is a folder sflp owns
     (:func:`sflp.output.target.check_target`): a new or empty one, or one a Tracker wrote.
+
+    **Resuming.**  Opened on a folder a Tracker wrote, it reads that curve back (checked against
+    its manifest's SHA-256 and rebuilt byte for byte from its exact fractions, else refused) and
+    goes on from it: its rows are kept, and each new iteration adds a row.  The folder's game must
+    be this one: the same blinds and antes, and stacks that include every stack recorded there
+    (a resumed Tracker may follow more stacks); else it is refused naming both games.
+
+    **The user's files.**  The manifest lists only the files the Tracker wrote; anything else in
+    the folder is the user's: kept, said once (``notify``, by default one line on stderr), never
+    listed, so a later sflp run still sees it as the user's.  A file of the user's with the name of
+    one the Tracker is about to write (``curves.png`` before the first picture) is refused, not
+    replaced.
+
+    A refused :meth:`record` (a bad iteration, policy or stack, a scoring or write error) leaves
+    the Tracker's rows and files as they were.  Scoring is :meth:`score`'s, so that a Tracker
+    with another scorer can be built on this one.
     """
 
-    def __init__(self, games, out, *, base=None):
+    def __init__(self, games, out, *, base=None, notify=None):
         from sflp.checks import short
         from sflp.core.game import GameConfig
         from sflp.errors import ArgumentTypeError, ConfigError
@@ -164,57 +192,183 @@ class Tracker:
             self.base, self.stacks = base, stacks
             for s in stacks:
                 self._config(s)  # each stack checked now, not at the first record
+        self.notify = notify if notify is not None else _to_stderr
         self.out = check_target(out, KIND)
-        manifest = read_manifest(self.out) if self.out.is_dir() else None
-        if manifest is not None and manifest.get("kind") != KIND:
-            from sflp.errors import OutputError
-
-            raise OutputError(f"{self.out} holds an sflp {manifest.get('kind') or 'report'}, which the Tracker would "
-                              "overwrite: give it a folder of its own")
+        manifest = read_manifest(self.out) if self.out.is_dir() else None  # check_target: a Tracker's, if any
         self.rows: list[dict] = []
+        self._own: set[str] = set()  # the files this Tracker (or the one it resumes) wrote
+        self._told: set[str] = set()  # the user's files already said to be kept
+        if manifest is not None:
+            self.rows = self._resume(manifest)
+            self.notify(f"resumed the curve in {self.out}: {len(self.rows)} row(s) kept "
+                        f"({_rows_text(self.rows)}); each new iteration adds a row")
+            self._tell_kept()
 
     def _config(self, stack: float):
         return self.base.with_stack(float(stack))
 
-    def record(self, iteration: int, policy, stack: float | None = None, *, source: str | None = None) -> dict:
-        """Score ``policy`` (anything :func:`sflp.openspiel.verify` takes) exactly at iteration
-        ``iteration`` (a whole number >= 1) of ``stack`` (needed when the tracker has several),
-        add its row, rewrite the CSV and JSON, and return the row (``row["nash_conv"]`` ...)."""
+    def _resume(self, manifest: dict) -> list[dict]:
+        """The rows of the curve in :attr:`out` (a Tracker's folder), read as untrusted input."""
+        from sflp.errors import DataError, OutputError
+        from sflp.inputs import parse_json
+        from sflp.output.manifest import check_manifest, manifest_problems, read_listed
+
+        hint = "the Tracker will not resume it; move the folder away or give a new one"
+        problems = manifest_problems(manifest)
+        entries = {e["name"]: e for e in manifest["files"]} if not problems else {}
+        if not problems:
+            problems = [f"it does not list {name}" for name in (CSV_NAME, JSON_NAME) if name not in entries]
+        if not problems:
+            try:
+                # the Tracker's own files only: a file of the user's that an older sflp listed is the user's
+                problems = [p for p in check_manifest(self.out) if p.split(": ", 1)[0] in NAMES
+                            and not p.endswith(": not listed in the manifest")]
+            except OSError as exc:
+                problems = [exc.strerror or exc.__class__.__name__]
+        if problems:
+            raise DataError(f"{self.out} holds a Tracker's curve that does not match its manifest.json "
+                            f"({problems[0]}): {hint}")
+        self._own = {name for name in entries if name in NAMES}
+        path = self.out / JSON_NAME
+        data = {name: read_listed(self.out, name, MAX_CURVE_BYTES, entries[name]) for name in (JSON_NAME, CSV_NAME)}
+        try:
+            curve = parse_json(data[JSON_NAME].decode("utf-8"), str(path), error=DataError)
+        except UnicodeDecodeError:
+            raise DataError(f"{path} is not UTF-8 text: {hint}") from None
+        if not (isinstance(curve, dict) and set(curve) == {"structure", "rows"} and isinstance(curve["rows"], list)
+                and isinstance(curve["structure"], dict)):
+            raise DataError(f"{path} is not a Tracker's curve (an object of 'structure' and 'rows'): {hint}")
+        mine = self.base.as_dict()
+        mine.pop("stack")
+        theirs = curve["structure"]
+        rows = [_read_row(r, k, path, hint) for k, r in enumerate(curve["rows"])]
+        stacks = sorted({r["stack"] for r in rows})
+        if theirs != mine or not set(stacks) <= set(self.stacks):
+            raise OutputError(f"{self.out} holds the curve of {_games_text(theirs, stacks)}; this Tracker follows "
+                              f"{_games_text(mine, self.stacks)}: give it a folder of its own (or the same game, "
+                              "with every stack recorded there)")
+        seen = set()
+        for r in rows:
+            key = (r["stack"], r["iteration"])
+            if key in seen:
+                raise DataError(f"{path} holds iteration {key[1]} of {key[0]:g} bb twice: {hint}")
+            seen.add(key)
+        if json_text(rows, self.base) != data[JSON_NAME] or csv_text(rows) != data[CSV_NAME]:
+            raise DataError(f"{self.out}: curves.json and curves.csv are not the files a Tracker writes for "
+                            f"these rows (edited?): {hint}")
+        return rows
+
+    @staticmethod
+    def check_iteration(iteration) -> int:
+        """``iteration`` as an int if it is a whole number from 1 to :data:`MAX_ITERATION` (a
+        Python or numpy integer, not a bool), else :class:`~sflp.errors.ConfigError`.  Not 0: the
+        curve's axes are logarithmic, and ``sflp verify --policy-dir`` reads ``_it0`` as no
+        iteration."""
+        from numbers import Integral
+
+        from sflp.checks import short
         from sflp.errors import ConfigError
+
+        if isinstance(iteration, bool) or not isinstance(iteration, Integral) or not 1 <= iteration <= MAX_ITERATION:
+            raise ConfigError(f"iteration={short(iteration)}: expected a whole number from 1 to 2**63 - 1 "
+                              f"({MAX_ITERATION:,})")
+        return int(iteration)
+
+    def score(self, policy, config, source: str | None):
+        """The exact figures of ``policy`` in ``config``: a mapping with the fractions of
+        :data:`FIGURES` (:func:`sflp.openspiel.verify`'s ``exact``)."""
         from sflp.openspiel import verify
 
-        if isinstance(iteration, bool) or not isinstance(iteration, int) or iteration < 1:
-            raise ConfigError(f"iteration={iteration!r}: expected a whole number >= 1")
+        return verify(policy, config, source=source).exact
+
+    def record(self, iteration: int, policy, stack: float | None = None, *, source: str | None = None) -> dict:
+        """Score ``policy`` (anything :func:`sflp.openspiel.verify` takes) exactly at iteration
+        ``iteration`` (:meth:`check_iteration`: a whole number from 1 to 2**63 - 1) of ``stack``
+        (needed when the tracker has several), add its row, rewrite the CSV and JSON, and return the
+        row (``row["nash_conv"]`` ...).  A refused record changes nothing."""
+        from sflp.checks import short
+        from sflp.errors import ConfigError
+
+        iteration = self.check_iteration(iteration)
         if stack is None:
             if len(self.stacks) != 1:
                 raise ConfigError(f"this Tracker follows {len(self.stacks)} stacks: say which, record(..., stack=10)")
             stack = self.stacks[0]
-        if float(stack) not in self.stacks:
-            raise ConfigError(f"stack={stack!r} is not one of the Tracker's stacks "
+        try:
+            known = float(stack) in self.stacks
+        except (TypeError, ValueError):
+            known = False
+        if not known:
+            raise ConfigError(f"stack={short(stack)} is not one of the Tracker's stacks "
                               f"({', '.join(f'{s:g}' for s in self.stacks)})")
         if any(r["stack"] == float(stack) and r["iteration"] == iteration for r in self.rows):
             raise ConfigError(f"iteration {iteration} of {float(stack):g} bb is recorded already")
-        report = verify(policy, self._config(stack), source=source)
-        row = curve_row(float(stack), iteration, report, source or f"iteration {iteration}")
-        self.rows.append(row)
-        self._write(pictures=False)
+        exact = self.score(policy, self._config(stack), source)
+        row = _row(float(stack), iteration, exact, source or f"iteration {iteration}")
+        self._commit([*self.rows, row], pictures=False)
         return row
 
     def write(self) -> dict[str, Path]:
         """Write every file, pictures too; returns their paths."""
-        return self._write(pictures=True)
+        return self._commit(self.rows, pictures=True)
 
-    def _write(self, pictures: bool) -> dict[str, Path]:
+    def _commit(self, rows: list[dict], pictures: bool) -> dict[str, Path]:
+        """Write the files of ``rows`` and the manifest of the Tracker's files, then make ``rows``
+        the Tracker's; on any error put back the files it had replaced and keep its rows."""
         import sflp
-        from sflp.output.manifest import write_manifest
+        from sflp.errors import OutputError, SflpError
+        from sflp.output.manifest import reason_of, write_manifest
 
-        self.out.mkdir(parents=True, exist_ok=True)
-        paths = {}
-        for name, data in curve_files(self.rows, self.base, pictures=pictures and bool(self.rows)).items():
-            write_bytes(self.out / name, data)
-            paths[name] = self.out / name
-        write_manifest(self.out, {"kind": KIND, "sflp_version": sflp.__version__})
-        return paths
+        files = curve_files(rows, self.base, pictures=pictures and bool(rows))  # made before any file is touched
+        for name in files:
+            path = self.out / name
+            if name not in self._own and (path.exists() or path.is_symlink()):
+                raise OutputError(f"{path} is not the Tracker's (its manifest does not list it): sflp will not "
+                                  "replace it; move it away")
+        old = {name: (self.out / name).read_bytes() if name in self._own and (self.out / name).is_file() else None
+               for name in files}
+        written: list[str] = []
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+            for name, data in files.items():
+                write_bytes(self.out / name, data)
+                written.append(name)
+            write_manifest(self.out, {"kind": KIND, "sflp_version": sflp.__version__}, names=self._own | set(files))
+        except (OSError, SflpError) as exc:
+            self._put_back(written, old)
+            if isinstance(exc, SflpError):
+                raise
+            raise OutputError(f"cannot write the curve in {self.out}: {reason_of(exc)}") from None
+        self._own |= set(files)
+        self.rows = rows
+        self._tell_kept()
+        return {name: self.out / name for name in files}
+
+    def _put_back(self, written: list[str], old: dict[str, bytes | None]) -> None:
+        """Undo the writes of a failed :meth:`_commit` (as far as the disk lets it)."""
+        for name in written:
+            try:
+                if old[name] is None:
+                    (self.out / name).unlink()
+                else:
+                    write_bytes(self.out / name, old[name])
+            except OSError:  # the manifest still lists the old bytes: a resume refuses the mismatch
+                pass
+
+    def _tell_kept(self) -> None:
+        """Say once which of the user's files are in the folder (the Tracker keeps them)."""
+        from sflp.output.manifest import MANIFEST
+
+        try:
+            names = sorted(p.name for p in self.out.iterdir())
+        except OSError:
+            return
+        new = [n for n in names if n not in self._own and n != MANIFEST and not n.startswith(".")
+               and n not in self._told]
+        if new:
+            self._told.update(new)
+            self.notify(f"kept {len(new)} file(s) in {self.out} that sflp did not write: "
+                        + ", ".join(new[:8]) + (", ..." if len(new) > 8 else ""))
 
     def close(self) -> None:
         if self.rows:
@@ -225,3 +379,62 @@ class Tracker:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _to_stderr(message: str) -> None:
+    """The Tracker's default ``notify``: one line on stderr."""
+    import sys
+
+    print(f"sflp: {message}", file=sys.stderr, flush=True)
+
+
+def _games_text(structure: dict, stacks) -> str:
+    """``blinds 0.5/1, ante 0.1, BB ante 0 at 5, 8 bb``: a curve's structure (``as_dict`` without
+    the stack; shown as it is when it is not one) and its stacks."""
+    from sflp.checks import short
+
+    at = " at " + (", ".join(f"{s:g}" for s in stacks) + " bb" if stacks else "no stack yet")
+    try:
+        return (f"blinds {structure['small_blind']:g}/{structure['big_blind']:g}, ante {structure['ante']:g}, "
+                f"BB ante {structure['bb_ante']:g}" + at)
+    except (KeyError, TypeError, ValueError):
+        return short(structure) + at
+
+
+def _rows_text(rows: Sequence[dict]) -> str:
+    """``iterations 1 to 100 of 10 bb; 3 to 40 of 5 bb``: what a curve holds, per stack."""
+    parts = []
+    for stack in sorted({r["stack"] for r in rows}):
+        its = [r["iteration"] for r in rows if r["stack"] == stack]
+        parts.append(f"iterations {min(its)} to {max(its)} of {stack:g} bb")
+    return "; ".join(parts) or "no iteration"
+
+
+def _read_row(row, k: int, path: Path, hint: str) -> dict:
+    """Row ``k`` of a ``curves.json`` read back, rebuilt from its exact fractions, or DataError."""
+    from sflp.errors import DataError
+
+    def bad(what: str):
+        return DataError(f"{path}: row {k + 1} {what}: {hint}")
+
+    keys = ("stack", "iteration", *FIGURES, "policy", "exact")
+    if not isinstance(row, dict) or set(row) != set(keys):
+        raise bad(f"does not have the keys {', '.join(keys)}")
+    stack, iteration, exact = row["stack"], row["iteration"], row["exact"]
+    if isinstance(stack, bool) or not isinstance(stack, (int, float)) or not 0 < stack < float("inf"):
+        raise bad("has no stack (a positive number)")
+    if isinstance(iteration, bool) or not isinstance(iteration, int) or not 1 <= iteration <= MAX_ITERATION:
+        raise bad("has no iteration (a whole number from 1 to 2**63 - 1)")
+    if not isinstance(row["policy"], str):
+        raise bad("has no policy name (a text)")
+    if not isinstance(exact, dict) or set(exact) != set(FIGURES) or not all(isinstance(v, str) for v in exact.values()):
+        raise bad(f"has no exact figures ({', '.join(FIGURES)} as fractions)")
+    fractions = {}
+    for key in FIGURES:
+        try:
+            fractions[key] = Fraction(exact[key]) if len(exact[key]) <= 10_000 else None
+        except (ValueError, ZeroDivisionError):
+            fractions[key] = None
+        if fractions[key] is None:
+            raise bad(f"has no exact {key} (a fraction p/q)")
+    return _row(stack, iteration, fractions, row["policy"])
