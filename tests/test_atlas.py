@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -204,6 +205,23 @@ def test_a_tampered_file_is_refused(small, tmp_path):
     shutil.copyfile(extra.with_name("part-0.parquet"), extra)  # pandas would read it: refused
     with pytest.raises(DataError, match="part-1.parquet: not listed in the manifest"):
         read_atlas(copy)
+
+
+def test_a_manifest_whose_stacks_were_edited_is_refused(small, tmp_path):
+    """The manifest has no checksum of its own: its structures' stacks (what Atlas.structures
+    tells a reader) are checked against the rows of values.parquet (issue 52: edited 10 -> 25,
+    the atlas claimed 5-25 bb)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(small, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    assert manifest["structures"][0]["stacks"]["high"] == 10.0  # SMALL_STACKS: 5:10:0.5
+    manifest["structures"][0]["stacks"]["high"] = 25.0
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(DataError, match=r"sb0.5_bb1_ante0_bbante0's stacks are .* but its values are at 11 "
+                                        r"stacks from 5 to 10 bb") as info:
+        read_atlas(copy)
+    assert "\n" not in str(info.value)
+    assert read_atlas(copy, verify=False).structures[0]["stacks"]["high"] == 25.0  # asked for: as it is
 
 
 def test_a_folder_that_is_no_atlas_is_refused(tmp_path):
