@@ -305,6 +305,18 @@ def test_jobs_start_each_structure_where_its_blinds_and_antes_are_covered_and_de
     assert atlas_jobs(SMALL, SMALL_STACKS, ante_stacks=(6, 8))[0].ante_stacks == (6.0,)
 
 
+def test_ante_stacks_refusal_prints_every_digit_and_agrees_with_itself():
+    """A stack just below the line's first stack is named with all its digits (shortest
+    round-trip), never rounded to the text of the stack it falls short of (issue 52)."""
+    structures = [(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.123456789012, 0.0)]
+    with pytest.raises(ConfigError) as info:
+        atlas_jobs(structures, [2.0, 3.0, 4.0], ante_stacks=(1.1234567890111, 5.0))
+    top = repr(1.0 + 0.123456789012)  # the big blind and the highest ante, the float the check compares
+    assert str(info.value) == (f"--ante-stacks: stack 1.1234567890111 bb cannot cover the big blind and the highest "
+                               f"ante ({top} bb in all); give stacks from {top} bb on")
+    assert atlas_jobs(structures, [2.0, 3.0, 4.0], ante_stacks=(float(top), 5.0))  # what it says is taken
+
+
 def test_atlas_jobs_refuse_bad_inputs():
     with pytest.raises(ConfigError, match="given twice"):
         atlas_jobs([SMALL[0], SMALL[0]], SMALL_STACKS)
