@@ -94,3 +94,26 @@ def test_ctrl_c_during_the_imports_is_one_line_and_exit_130(tmp_path, module):
         proc.kill()
     assert proc.returncode == 130, err
     assert err.decode() == "sflp: interrupted\n" and out == b""
+
+
+def test_chart_starts_at_the_first_covering_stack_as_atlas_does_and_says_so(tmp_path, capsys):
+    """``sflp chart --ante 0.125 --stacks 1:2:0.25`` was refused while ``sflp atlas`` on the same
+    grid starts at 1.125 bb (1 + 0.125, the big blind and SB's ante): both now start there, and say
+    on stderr which stacks were left out."""
+    import json
+
+    code, out, err = run(capsys, "chart", "--ante", "0.125", "--stacks", "1:2:0.25", "--out", tmp_path / "c",
+                         "--formats", "csv")
+    assert code == 0, err
+    assert err == ("sflp: note: --stacks: 1 stack below 1.125 bb (1) cannot cover the big blind and antes: left "
+                   "out, the chart starts at 1.125 bb\n")
+    assert json.loads((tmp_path / "c" / "manifest.json").read_text())["stacks"] == {
+        "count": 5, "low": 1.125, "high": 2.0, "step": None}  # 1.125, 1.25, 1.5, 1.75, 2: what the set covers
+    assert "from 1.125 to 2 bb" in out
+    code, out, err = run(capsys, "chart", "--ante", "0.125", "--stacks", "1:1.1:0.05", "--out", tmp_path / "d")
+    assert code == 2 and "cannot cover" in err and err.count("\n") == 1 and not (tmp_path / "d").exists()
+    code, _, err = run(capsys, "atlas", "--ante", "0,0.125", "--stacks", "1:2:0.25", "--out", tmp_path / "a",
+                       "--hands", "none", "--ante-stacks", "none")
+    assert code == 0, err
+    assert ("1 structure starts above 1 bb, at the first stack that covers the big blind and antes "
+            "(sb0.5_bb1_ante0.125_bbante0 at 1.125 bb)") in err

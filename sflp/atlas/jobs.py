@@ -161,9 +161,9 @@ def _grid_from(stacks: Sequence[float], first: float) -> tuple[float, ...]:
     """The grid ``stacks`` from ``first`` on: ``first`` itself when it is above the grid's start,
     then the grid stacks above it (the rule of ``sflp chart``'s default stacks); the grid itself
     (not a copy) when ``first`` does not cut it."""
-    if first <= stacks[0]:
-        return stacks if isinstance(stacks, tuple) else tuple(stacks)
-    return (first, *stacks[bisect.bisect_right(stacks, first):])
+    from sflp.core.game import stacks_from
+
+    return stacks_from(stacks, first)[0]
 
 
 class AtlasJobs(Sequence):
