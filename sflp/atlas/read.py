@@ -255,10 +255,11 @@ def read_atlas(folder: Path | str, *, verify: bool | str = True) -> Atlas:
 
     Nothing is trusted: the folder must carry an sflp manifest of kind ``structure-atlas`` that
     lists every file of every structure it names, every file must match its size and SHA-256 there
-    (:func:`sflp.output.manifest.check_manifest`; ``verify=False`` skips only this, for a folder
-    edited by hand), every Parquet file the atlas's schema, every row the structure or line
+    (:func:`sflp.output.manifest.check_manifest`; ``verify=False`` skips this and the check of the
+    stacks below, for a folder edited by hand), every Parquet file the atlas's schema, every row the structure or line
     its partition names, and each structure's ``stacks`` in the manifest the stacks of its rows
-    (:func:`_stacks_problem`; skipped with ``verify=False`` too); else a :class:`~sflp.errors.DataError`.  With ``verify="proof"`` every
+    (:func:`_stacks_problem`); else a
+    :class:`~sflp.errors.DataError`.  With ``verify="proof"`` every
     structure's stack path and every ante path is re-proved from its stored segments and the
     thresholds re-derived from the proof, row for row (:func:`sflp.atlas.proof.verify_atlas`;
     the result is ``.proof``)."""

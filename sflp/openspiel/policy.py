@@ -43,6 +43,10 @@ every state is renormalised exactly, its probabilities over their sum as fractio
 exact binary values (the scores are those of the normalised policy, fraction for fraction), and
 one :class:`PolicyRenormalised` warning says how far the worst sum was.
 
+Why one module: it is one piece, though over 600 lines: reading a policy (its states, actions, probabilities,
+level and game) and writing one are the two directions of one encoding, so the states' names and
+every check of them live in one place.
+
 Terms: OpenSpiel's ``nash_conv`` is the sum over both players of what a best response gains over
 the policy, which is what sflp calls the (total) exploitability; OpenSpiel's ``exploitability``
 is half of it (``nash_conv / 2``).
