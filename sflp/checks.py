@@ -222,6 +222,8 @@ def parse_number(text: str, what: str, *, special: bool = False, exact: bool = F
     that is too large);
     ``special`` also lets ``inf`` / ``nan`` through (for a caller whose own check names them);
     ``whole`` asks for an ``int``: ASCII digits with an optional sign (at most 4,300 of them).
+    A number that is not zero as written but that a float cannot hold (``1e-400``) is refused:
+    it would silently become 0 (no ante, say).
     Anything else is a :class:`~sflp.errors.ConfigError` of one line naming ``what`` and quoting
     ``text``.
 
@@ -238,6 +240,9 @@ def parse_number(text: str, what: str, *, special: bool = False, exact: bool = F
         return int(text)
     if not isinstance(text, str) or not (PLAIN_NUMBER.fullmatch(text) or (special and _SPECIAL.fullmatch(text))):
         raise ConfigError(f"{what} {short(text)} is not a number (write plain digits, such as 10, 0.125 or 1e-6)")
+    if PLAIN_NUMBER.fullmatch(text) and float(text) == 0 and re.search(r"[1-9]", text.lower().partition("e")[0]):
+        raise ConfigError(f"{what} {short(text)} is too small for a float: it would be read as 0 (the smallest "
+                          "positive float is about 5e-324); write 0 for zero")
     if not exact:
         return float(text)
     exponent = text.lower().partition("e")[2].lstrip("+-").lstrip("0")

@@ -97,6 +97,7 @@ def pytest_generate_tests(metafunc) -> None:
     marker = metafunc.definition.get_closest_marker("sflp_stacks")
     if marker is not None:
         stacks = list(marker.args)
+        _check_marker(stacks, marker.kwargs)
     else:
         try:
             stacks = [float(s) for s in metafunc.config.getini("sflp_stacks")]
@@ -105,6 +106,24 @@ def pytest_generate_tests(metafunc) -> None:
                                     "stacks in bb, such as 5 10 15") from None
     metafunc.parametrize("sflp_referee", stacks, indirect=True, ids=[f"{float(getattr(s, 'stack', s)):g}bb"
                                                                      for s in stacks])
+
+
+def _check_marker(stacks: list, kwargs: dict) -> None:
+    """The arguments of ``@pytest.mark.sflp_stacks``: at least one, each a stack (a number) or a
+    GameConfig; else the test file's collection fails with one message naming the marker and the
+    bad argument, without a traceback through pytest (never a raw ValueError from the plugin)."""
+    from sflp.checks import short
+    from sflp.core.game import GameConfig
+
+    usage = "give each stack as its own argument, a number or a GameConfig: @pytest.mark.sflp_stacks(5, 10, 15)"
+    if kwargs or not stacks:
+        given = ", ".join([*map(short, stacks), *(f"{k}={short(v)}" for k, v in kwargs.items())])
+        pytest.fail(f"@pytest.mark.sflp_stacks({given}): {usage}", pytrace=False)
+    for s in stacks:
+        if isinstance(s, GameConfig) or (isinstance(s, (int, float)) and not isinstance(s, bool)):
+            continue
+        hint = " (one text of several stacks?)" if isinstance(s, str) else ""
+        pytest.fail(f"@pytest.mark.sflp_stacks: {short(s)} is no stack{hint}; {usage}", pytrace=False)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -206,6 +207,23 @@ def test_a_tampered_file_is_refused(small, tmp_path):
         read_atlas(copy)
 
 
+def test_a_manifest_whose_stacks_were_edited_is_refused(small, tmp_path):
+    """The manifest has no checksum of its own: its structures' stacks (what Atlas.structures
+    tells a reader) are checked against the rows of values.parquet (issue 52: edited 10 -> 25,
+    the atlas claimed 5-25 bb)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(small, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    assert manifest["structures"][0]["stacks"]["high"] == 10.0  # SMALL_STACKS: 5:10:0.5
+    manifest["structures"][0]["stacks"]["high"] = 25.0
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(DataError, match=r"sb0.5_bb1_ante0_bbante0's stacks are .* but its values are at 11 "
+                                        r"stacks from 5 to 10 bb") as info:
+        read_atlas(copy)
+    assert "\n" not in str(info.value)
+    assert read_atlas(copy, verify=False).structures[0]["stacks"]["high"] == 25.0  # asked for: as it is
+
+
 def test_a_folder_that_is_no_atlas_is_refused(tmp_path):
     with pytest.raises(DataError, match="not a folder"):
         read_atlas(tmp_path / "missing")
@@ -285,6 +303,18 @@ def test_jobs_start_each_structure_where_its_blinds_and_antes_are_covered_and_de
     assert dealt == [1.5 + 0.5 * k for k in range(48)]  # every 0.5 bb that covers ante 0.125
     assert {(j.ante_low, j.ante_high) for j in jobs[:3]} == {(0.0, 0.125)} and jobs[3].ante_stacks == ()
     assert atlas_jobs(SMALL, SMALL_STACKS, ante_stacks=(6, 8))[0].ante_stacks == (6.0,)
+
+
+def test_ante_stacks_refusal_prints_every_digit_and_agrees_with_itself():
+    """A stack just below the line's first stack is named with all its digits (shortest
+    round-trip), never rounded to the text of the stack it falls short of (issue 52)."""
+    structures = [(0.5, 1.0, 0.0, 0.0), (0.5, 1.0, 0.123456789012, 0.0)]
+    with pytest.raises(ConfigError) as info:
+        atlas_jobs(structures, [2.0, 3.0, 4.0], ante_stacks=(1.1234567890111, 5.0))
+    top = repr(1.0 + 0.123456789012)  # the big blind and the highest ante, the float the check compares
+    assert str(info.value) == (f"--ante-stacks: stack 1.1234567890111 bb cannot cover the big blind and the highest "
+                               f"ante ({top} bb in all); give stacks from {top} bb on")
+    assert atlas_jobs(structures, [2.0, 3.0, 4.0], ante_stacks=(float(top), 5.0))  # what it says is taken
 
 
 def test_atlas_jobs_refuse_bad_inputs():

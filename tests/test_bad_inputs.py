@@ -86,7 +86,8 @@ ISSUE_30_ROWS = [  # issue 30's repros that are one command (the case number fir
     (["solve", "--stack", "1e300", "--ante", "2e100"], "(--ante) is above 1e+100 bb", {}),  # 11
     (["chart", "--ante", "1e6", "--out", "new"], "e.g. --stacks 1000001:25000025:50000.05", {}),  # 12
     (["chart", "--ante", "1e6", "--stacks", "1:30:1", "--out", "new"], "--stacks 1000001:25000025:50000.05", {}),
-    (["chart", "--ante", "0.1234567891", "--stacks", "1:2:1", "--out", "new"], "--stacks 1.1234567891:25:0.05", {}),
+    (["chart", "--ante", "0.1234567891", "--stacks", "1:1.1:0.1", "--out", "new"], "--stacks 1.1234567891:25:0.05",
+     {}),  # every stack below the blinds and antes (a grid reaching above them starts at 1.1234567891)
 ]
 CLI_ROWS += ISSUE_30_ROWS
 

@@ -341,3 +341,48 @@ def test_upper_bounds_name_their_reason():
     for line in (ROOT / "pyproject.toml").read_text().splitlines():
         if re.search(r'"[A-Za-z0-9_.-]+[^"]*<[0-9]', line):
             assert "#" in line, f"an upper bound without a reason: {line.strip()}"
+
+
+KNOWN_ADVISORIES = (
+    # (package, the first release that fixes it, advisory): a floor below the fix allows the hole
+    ("pyarrow", "14.0.1", "CVE-2023-47248 (GHSA-5wvp-7f3h-6wmm): code execution reading untrusted Parquet/IPC"),
+    ("pillow", "10.0.0", "CVE-2023-44271: unbounded text length in ImageFont, denial of service"),
+    ("pillow", "10.2.0", "CVE-2023-50447: arbitrary code execution through PIL.ImageMath.eval"),
+    ("pillow", "10.3.0", "CVE-2024-28219: buffer overflow in _imagingcms.c"),
+    ("tqdm", "4.66.3", "CVE-2024-34062 (GHSA-g7vv-2v7x-gj9p): CLI arguments passed to eval"),
+    ("reportlab", "3.6.13", "CVE-2023-33733: code execution through rl_safe_eval"),
+)
+"""Advisories with a fixed release, of packages sflp depends on (checked by hand against the
+advisory databases: GitHub's advisories, PyPA's advisory-database)."""
+
+
+def _every_floor() -> list[tuple[str, str]]:
+    """Every ``(name, X)`` of a ``name>=X`` in pyproject.toml: the dependencies and every extra."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    specs = [*project["dependencies"], *(s for extra in project["optional-dependencies"].values() for s in extra)]
+    floors = []
+    for spec in specs:
+        m = re.match(r"\s*([A-Za-z0-9_.-]+)(?:\[[^]]*\])?\s*>=\s*([0-9][0-9.]*(?:(?:a|b|rc)[0-9]+)?)", spec)
+        if m:
+            floors.append((m.group(1).lower().replace("_", "-"), m.group(2)))
+    return floors
+
+
+def test_no_floor_allows_a_version_with_a_known_advisory():
+    """A lower bound is a claim that the version works; it must not be a version with a known hole
+    (sflp reads atlases and chart sets users receive from others), here or in the floors CI tests."""
+    from packaging.version import Version
+
+    pins = {}
+    for line in (ROOT / ".ci" / "floor-constraints.txt").read_text().splitlines():
+        name, _, version = line.split("#", 1)[0].strip().partition("==")
+        if version:
+            pins[name.strip().lower()] = version.strip()
+    floors = _every_floor() + list(pins.items())
+    assert any(name == "pyarrow" for name, _ in floors)  # the check reads the extras too
+    holes = [f"{name}>={floor} allows {advisory}, fixed in {fixed}"
+             for name, floor in floors for package, fixed, advisory in KNOWN_ADVISORIES
+             if name == package and Version(floor) < Version(fixed)]
+    assert not holes, holes

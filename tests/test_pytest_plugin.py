@@ -98,3 +98,24 @@ def test_x(sflp_referee):
     result = pytester.runpytest(*_plugin_args(), "-p", "no:cacheprovider")
     assert result.ret != 0
     result.stdout.fnmatch_lines(["*sflp_referee*"])
+
+
+@pytest.mark.parametrize("args, needle", [
+    ('"x,y"', "@pytest.mark.sflp_stacks: 'x,y' is no stack (one text of several stacks?)"),
+    pytest.param("True", "@pytest.mark.sflp_stacks: True is no stack", marks=pytest.mark.slow),  # a pytest run each
+    pytest.param("", "@pytest.mark.sflp_stacks(): give each stack as its own argument", marks=pytest.mark.slow),
+])
+def test_a_bad_sflp_stacks_marker_is_a_usage_error_naming_it(pytester, args, needle):
+    """Collection only: the marker is checked before any game is set up (issue 52: "x,y" was a raw
+    ValueError from inside the plugin)."""
+    pytester.makepyfile(test_bad=f"""
+import pytest
+
+@pytest.mark.sflp_stacks({args})
+def test_x(sflp_referee):
+    pass
+""")
+    result = pytester.runpytest_inprocess(*_plugin_args(), "-p", "no:cacheprovider", "--collect-only", "-q")
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # the file's collection failed
+    text = "\n".join(result.outlines + result.errlines)
+    assert needle in text and "ValueError" not in text and "pluggy" not in text, text

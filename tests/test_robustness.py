@@ -187,7 +187,8 @@ def test_min_stack_and_default_stacks():
 
 def test_chart_bad_explicit_range_suggests_a_start(capsys, tmp_path):
     out_dir = tmp_path / "c"
-    code, out, err = run(capsys, "chart", "--stacks", "1:5:1", "--bb-ante", "1", "--out", str(out_dir))
+    # every stack below 2 bb (a grid that reaches 2 bb starts there, as sflp atlas does: tests/test_cli_edges.py)
+    code, out, err = run(capsys, "chart", "--stacks", "1:1.5:0.5", "--bb-ante", "1", "--out", str(out_dir))
     one_line_error(code, out, err, "stack 1 bb cannot cover", "start at 2 bb", "--stacks 2:25:0.05")
     assert not out_dir.exists()
 

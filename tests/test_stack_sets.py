@@ -271,3 +271,43 @@ def test_long_policy_names_and_the_export_messages_fit_80_columns(tmp_path, caps
     assert max(len(line) for line in out.replace(str(tmp_path), "DIR").splitlines()) <= 80
     code, out, _ = _run(capsys, "export", "efg", "--stacks", "5,10", "--out", str(tmp_path / "g"))
     assert code == 0 and max(len(line) for line in out.replace(str(tmp_path), "D").splitlines()) <= 80
+
+
+# ---------------------------------------------------------------- issue 52: the folder's edges
+
+
+def test_a_symlink_out_of_the_policy_folder_is_refused_naming_it(tmp_path, capsys):
+    folder, elsewhere = tmp_path / "policies", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (folder / "10bb.json").write_text(json.dumps(_equilibrium_policy(10, named=False)))
+    (elsewhere / "secret.json").write_text(json.dumps(_equilibrium_policy(5, named=False)))
+    (folder / "5bb.json").symlink_to(elsewhere / "secret.json")
+    code, out, err = _run(capsys, "verify", "--policy-dir", str(folder))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "'5bb.json' in the policy folder" in err and "outside the folder" in err and "secret.json" in err
+    (folder / "5bb.json").unlink()
+    (folder / "5bb.json").symlink_to("10bb.json")  # a link inside the folder reads the folder's own file
+    assert sorted(policy_folder(folder)[0]) == [5.0, 10.0]
+
+
+def test_policy_names_are_shown_whole_and_one_line_each(tmp_path, capsys, monkeypatch):
+    """Names that differ only at their start and that are too long for the column, and a name with
+    a newline: each shown whole, the newline escaped (was: both cut to their common end, the newline
+    printed as it is)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    names = {5: "experiment_alpha_with_a_long_common_tail_5bb_final.json",
+             10: "experiment_omega_with_a_long_common_tail_10bb_final.json"}
+    for s, name in names.items():
+        (tmp_path / name).write_text(json.dumps(_equilibrium_policy(s, named=False)))
+    code, out, _ = _run(capsys, "verify", "--policy-dir", str(tmp_path))
+    assert code == 0
+    for name in names.values():
+        assert name in out
+    assert max(len(line) for line in out.replace(str(tmp_path), "DIR").splitlines()) <= 80
+    for name in names.values():
+        (tmp_path / name).unlink()
+    (tmp_path / "run\n2_10bb.json").write_text(json.dumps(_equilibrium_policy(10, named=False)))
+    code, out, _ = _run(capsys, "verify", "--policy-dir", str(tmp_path))
+    assert code == 0 and "'run\\n2_10bb.json'" in out
+    assert not any(line.startswith("2_10bb.json") for line in out.splitlines())

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from sflp.charts.text import exact_name_text, fmt_num
+from sflp.charts.text import exact_name_text
 from sflp.errors import ConfigError
 
 KIND = "structure-atlas"
@@ -161,9 +161,9 @@ def _grid_from(stacks: Sequence[float], first: float) -> tuple[float, ...]:
     """The grid ``stacks`` from ``first`` on: ``first`` itself when it is above the grid's start,
     then the grid stacks above it (the rule of ``sflp chart``'s default stacks); the grid itself
     (not a copy) when ``first`` does not cut it."""
-    if first <= stacks[0]:
-        return stacks if isinstance(stacks, tuple) else tuple(stacks)
-    return (first, *stacks[bisect.bisect_right(stacks, first):])
+    from sflp.core.game import stacks_from
+
+    return stacks_from(stacks, first)[0]
 
 
 class AtlasJobs(Sequence):
@@ -266,7 +266,8 @@ def atlas_jobs(structures: Sequence[tuple[float, float, float, float]], stacks: 
         if grid[-1] < first or own_count < 2:
             raise ConfigError(
                 f"{stacks_option}: structure {structure_name(sb, bb, ante, bb_ante)} needs at least two stacks "
-                f"from {fmt_num(first)} bb (its big blind and antes) on; the grid ends at {fmt_num(grid[-1])} bb")
+                f"from {exact_name_text(first)} bb (its big blind and antes) on; the grid ends at "
+                f"{exact_name_text(grid[-1])} bb")
         antes = sorted(lines[(sb, bb, bb_ante)])
         a_low, a_high = antes[0], antes[-1]
         line_stacks: tuple[float, ...] = ()
@@ -280,8 +281,9 @@ def atlas_jobs(structures: Sequence[tuple[float, float, float, float]], stacks: 
                 low = [s for s in line_stacks if s < top or not math.isfinite(s)]
                 if low:
                     raise ConfigError(
-                        f"{ante_stacks_option}: stack {fmt_num(low[0])} bb cannot cover the big blind and the highest "
-                        f"ante ({fmt_num(top)} bb in all); give stacks from {fmt_num(top)} bb on")
+                        f"{ante_stacks_option}: stack {exact_name_text(low[0])} bb cannot cover the big blind and "
+                        f"the highest ante ({exact_name_text(top)} bb in all); give stacks from "
+                        f"{exact_name_text(top)} bb on")
         # the line's ante paths are dealt round the line's structures, so that they spread over the workers
         share = line_stacks[antes.index(ante)::len(antes)]
         specs.append((sb, bb, ante, bb_ante, max(first, grid[0]), share, a_low if share else 0.0,

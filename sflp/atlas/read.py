@@ -16,6 +16,7 @@ import numpy as np
 from sflp.atlas.jobs import DATASETS, KIND, structure_name
 from sflp.atlas.tables import STRUCTURE_COLUMNS, pyarrow_modules, schemas
 from sflp.charts.text import exact_name_text, fmt_num
+from sflp.checks import short
 from sflp.errors import ConfigError, DataError
 
 # ---------------------------------------------------------------- reading it back
@@ -222,14 +223,43 @@ def _listing_problem(manifest: dict) -> str | None:
     return None
 
 
+def _stacks_problem(manifest: dict, frames: dict) -> str | None:
+    """Why a structure's ``stacks`` in the manifest (count, low, high, step: what
+    :attr:`Atlas.structures` tells a reader) are not the stacks of its rows in ``values`` and the
+    range its ``paths`` cover (the manifest itself has no checksum, so it is checked against the
+    data it describes)."""
+    from sflp.atlas.write import _grid_info
+
+    values, paths = frames["values"], frames["paths"]
+    for s in manifest["structures"]:
+        name = s["name"]
+        said = s.get("stacks")
+        stacks = values.loc[values["structure"] == name, "stack"].tolist()
+        if not stacks:
+            return f"structure {name} has no rows in values.parquet"
+        found = _grid_info(stacks)
+        if not isinstance(said, dict) or any(said.get(k) != v for k, v in found.items()):
+            return (f"structure {name}'s stacks are {short(said, 120)} in the manifest, but its values are at "
+                    f"{found['count']} stacks from {fmt_num(found['low'])} to {fmt_num(found['high'])} bb")
+        segments = paths[paths["structure"] == name]
+        if len(segments) and (float(segments["from"].min()) != found["low"]
+                              or float(segments["to"].max()) != found["high"]):
+            return (f"structure {name}'s path covers {fmt_num(float(segments['from'].min()))} to "
+                    f"{fmt_num(float(segments['to'].max()))} bb, but its stacks are {fmt_num(found['low'])} to "
+                    f"{fmt_num(found['high'])} bb")
+    return None
+
+
 def read_atlas(folder: Path | str, *, verify: bool | str = True) -> Atlas:
     """An atlas folder (:func:`write_atlas`, ``sflp atlas``) read back as an :class:`Atlas`.
 
     Nothing is trusted: the folder must carry an sflp manifest of kind ``structure-atlas`` that
     lists every file of every structure it names, every file must match its size and SHA-256 there
-    (:func:`sflp.output.manifest.check_manifest`; ``verify=False`` skips only this, for a folder
-    edited by hand), every Parquet file the atlas's schema, and every row the structure or line
-    its partition names; else a :class:`~sflp.errors.DataError`.  With ``verify="proof"`` every
+    (:func:`sflp.output.manifest.check_manifest`; ``verify=False`` skips this and the check of the
+    stacks below, for a folder edited by hand), every Parquet file the atlas's schema, every row the structure or line
+    its partition names, and each structure's ``stacks`` in the manifest the stacks of its rows
+    (:func:`_stacks_problem`); else a
+    :class:`~sflp.errors.DataError`.  With ``verify="proof"`` every
     structure's stack path and every ante path is re-proved from its stored segments and the
     thresholds re-derived from the proof, row for row (:func:`sflp.atlas.proof.verify_atlas`;
     the result is ``.proof``)."""
@@ -270,6 +300,11 @@ def read_atlas(folder: Path | str, *, verify: bool | str = True) -> Atlas:
         frame = frames[name]
         rank = frame["structure"].map(lambda n: order.get(n, len(order))).to_numpy()
         frames[name] = frame.iloc[np.argsort(rank, kind="stable")].reset_index(drop=True)
+    if verify:
+        stale = _stacks_problem(manifest, frames)
+        if stale is not None:
+            raise DataError(f"{folder}: its manifest does not match its data: {stale}; read a folder edited by hand "
+                            "with verify=False")
     atlas = Atlas(folder, manifest, frames)
     if verify == "proof":
         from sflp.atlas.proof import verify_atlas

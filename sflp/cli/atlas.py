@@ -101,6 +101,14 @@ def cmd_atlas(args) -> int:
         runner = dask_runner(args.scheduler, worker_timeout=worker_timeout)
     elif args.worker_timeout is not None:
         raise ConfigError("--worker-timeout is how long a Dask cluster may have no worker: give it with --scheduler")
+    late = [j for j in jobs if j.low > stacks[0]]  # as sflp chart: each from its first covering stack
+    if late:
+        from sflp.core.game import stack_text
+
+        shown = ", ".join(f"{j.name} at {stack_text(j.low)} bb" for j in late[:3]) + (", ..." if len(late) > 3 else "")
+        print(f"sflp: note: --stacks: {len(late)} structure{'s start' if len(late) != 1 else ' starts'} above "
+              f"{stack_text(stacks[0])} bb, at the first stack that covers the big blind and antes ({shown}); "
+              "the stacks below it are left out", file=sys.stderr)
     hands = () if args.hands.strip().lower() == "none" else args.hands
     result = write_atlas(jobs, out, workers=args.workers, runner=runner, hands=hands, reach=args.reach,
                          **lock_options(args, Path(args.out) if args.out else None))

@@ -81,6 +81,15 @@ def cmd_chart(args) -> int:
     # the options' own texts are parsed here, so that errors name the option
     check_structure(args)
     stacks = parse_stacks(args.stacks) if args.stacks is not None else None
+    if stacks is not None:  # start at the first stack that covers the blinds and antes, as sflp atlas does
+        from sflp.checks import Stacks
+        from sflp.core.game import left_out_note, stacks_from
+
+        first = min_stack(args.big_blind, args.ante, args.bb_ante)
+        kept, left_out = stacks_from(stacks, first)
+        if left_out and stacks[-1] >= first:  # none covering: refused below, as before
+            print(f"sflp: note: {left_out_note(left_out, first)}", file=sys.stderr)
+            stacks = Stacks(kept)
     span = stacks or default_stacks(args.big_blind, args.ante, args.bb_ante)
     grid_stacks = parse_grid_stacks(args.grid_stacks, span[0], span[-1])
     progress = _Progress(not args.json and sys.stderr.isatty())

@@ -14,11 +14,24 @@ _ARGV: list[str] = []
 """The arguments of this run (set by :func:`main`), for the parser's hints."""
 
 
+_NEGATIVE_NUMBER = re.compile(r"^-(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)$",
+                              re.IGNORECASE)
+"""A negative number as :func:`sflp.checks.parse_number` reads one (``-1``, ``-1e3``, ``-inf``)."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors: ``sflp: error: <what> (see `sflp solve --help`)``, exit 2.
 
     argparse's ``argument --stack: --stack 'ten' is not a number`` names the option once, and a
     number typed without its option (``sflp solve 10``) gets ``did you mean `--stack 10`?``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # argparse takes only -1 and -.5 for negative numbers and anything else that starts with a
+        # dash for an option: `--stack -inf` or `--stack -1e3` would be "expected one argument".
+        # Every number sflp reads (sflp.checks.parse_number, with inf and nan) goes to the option,
+        # whose own check names it and says what is allowed (no sflp option looks like a number)
+        self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def error(self, message: str):
         text = " ".join(message.split())
@@ -238,10 +251,18 @@ def run() -> None:
     After an interrupt the process ends with :func:`os._exit` once output is flushed and the
     ``atexit`` hooks have run: CPython marks a ``KeyboardInterrupt`` that surfaced inside an
     import as unhandled even when :func:`main` caught it, and would then kill the process with
-    SIGINT at exit (status -2) instead of returning 130/143.
+    SIGINT at exit (status -2) instead of returning 130/143.  A Ctrl-C before :func:`main` has
+    set its handlers (while the commands' modules are imported, which takes a second or two on a
+    busy machine) ends the run the same way: one line, exit 130, no traceback.
     """
     _PROCESS_ENDS.append(True)
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl-C before main's own handlers: in the imports of the commands, the parse
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt the goodbye
+        code = _interrupted(signal.SIGINT)
     if code in (130, 143):
         import atexit
 

@@ -80,20 +80,23 @@ def _verify_config(args, policy):
 
 class _NotedWarnings:
     """Each :class:`sflp.openspiel.GameNotNamed` warning of the block printed once on stderr, as
-    ``sflp: warning: ...`` (never on stdout, which is the command's output)."""
+    ``sflp: warning: ...`` (never on stdout, which is the command's output), and the
+    :class:`sflp.openspiel.PolicyRenormalised` warnings as one line: the worst of them, and how many
+    policies were renormalised."""
 
     def __enter__(self):
         import warnings
 
-        from sflp.openspiel.policy import GameNotNamed
+        from sflp.openspiel.policy import GameNotNamed, PolicyRenormalised
 
         self._catch = warnings.catch_warnings(record=True)
         self._seen = self._catch.__enter__()
         warnings.simplefilter("always", GameNotNamed)
+        warnings.simplefilter("always", PolicyRenormalised)
         return self
 
     def __exit__(self, *exc) -> None:
-        from sflp.openspiel.policy import GameNotNamed
+        from sflp.openspiel.policy import GameNotNamed, PolicyRenormalised
 
         self._catch.__exit__(*exc)
         printed = set()
@@ -102,6 +105,11 @@ class _NotedWarnings:
             if issubclass(w.category, GameNotNamed) and text not in printed:
                 printed.add(text)
                 print(f"sflp: warning: {text}", file=sys.stderr)
+        renormalised = [w.message for w in self._seen if isinstance(w.message, PolicyRenormalised)]
+        if renormalised:
+            worst = max(renormalised, key=lambda m: m.worst)
+            more = f" ({len(renormalised)} policies renormalised; this is the worst)" if len(renormalised) > 1 else ""
+            print(f"sflp: warning: {worst}{more}", file=sys.stderr)
 
 
 def _check_best_response(args) -> None:

@@ -218,6 +218,34 @@ def default_stacks(
     return [first] + [float(s) for s in grid if s > floor]
 
 
+def stacks_from(stacks, first: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """``(kept, left_out)`` of the increasing stacks ``stacks`` and ``first``, a structure's
+    smallest stack (:func:`min_stack`): ``kept`` is the grid from ``first`` on -- ``first`` itself
+    when it is above the grid's start, then the grid stacks above it (the rule of
+    :func:`default_stacks`; ``stacks`` itself when ``first`` does not cut it) -- and ``left_out``
+    the stacks below ``first``, which cannot cover the big blind and antes.  ``sflp chart`` and
+    ``sflp atlas`` both start a structure so.
+
+    >>> stacks_from((1.0, 1.05, 1.1, 1.15, 1.2), 1.125)
+    ((1.125, 1.15, 1.2), (1.0, 1.05, 1.1))
+    >>> stacks_from((2.0, 3.0), 1.5)
+    ((2.0, 3.0), ())
+    """
+    import bisect
+
+    if first <= stacks[0]:
+        return (stacks if isinstance(stacks, tuple) else tuple(stacks)), ()
+    return (first, *stacks[bisect.bisect_right(stacks, first):]), tuple(stacks[:bisect.bisect_left(stacks, first)])
+
+
+def left_out_note(left_out, first: float, option: str = "--stacks") -> str:
+    """The stderr note of :func:`stacks_from`'s ``left_out`` (no silent subset): how many, which
+    (the first few), why, and where the structure starts instead."""
+    shown = ", ".join(stack_text(x) for x in left_out[:5]) + (", ..." if len(left_out) > 5 else "")
+    return (f"{option}: {len(left_out)} stack{'s' if len(left_out) != 1 else ''} below {stack_text(first)} bb "
+            f"({shown}) cannot cover the big blind and antes: left out, the chart starts at {stack_text(first)} bb")
+
+
 def check_stacks(stacks, config: GameConfig, option: str = "--stacks") -> None:
     """Every stack of a sweep covers ``config``'s big blind and antes, else a ConfigError that
     names the first bad stack and suggests a valid range (:func:`stacks_hint`).  Of checked

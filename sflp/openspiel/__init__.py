@@ -51,6 +51,7 @@ from sflp.openspiel.game import (
 )
 from sflp.openspiel.policy import (
     GameNotNamed,
+    PolicyRenormalised,
     Strategies,
     from_strategy,
     named_game,
@@ -66,7 +67,8 @@ to_efg = efg_text
 
 __all__ = [
     "BestResponse", "best_response", "write_best_response",
-    "ACTIONS", "ACTION_IDS", "GAME_KEY", "INSTALL_HINT", "EfgSummary", "GameNotNamed", "Strategies",
+    "ACTIONS", "ACTION_IDS", "GAME_KEY", "INSTALL_HINT", "EfgSummary", "GameNotNamed",
+    "PolicyRenormalised", "Strategies",
     "check_game", "combo_info_state", "efg_config", "efg_text", "from_strategy", "game_entry", "game_tag",
     "info_state", "named_game", "load_game", "policy_game", "policy_folder", "policy_rows", "pyspiel",
     "read_policy", "split_state", "tag_game", "to_efg", "to_strategy", "verify", "verify_stacks",

@@ -36,8 +36,16 @@ refused, and either level must name all of its states.
 Only the mapping needs nothing but sflp; the rest needs OpenSpiel
 (:data:`~sflp.openspiel.game.INSTALL_HINT`), imported on first use.  A policy that misses an
 information state, names an information state or action the game does not have, or whose
-probabilities at a state do not sum to 1 (within :data:`SUM_TOLERANCE`) is refused with one
-:class:`~sflp.errors.ConfigError` naming the state.
+probabilities at a state do not sum to 1 is refused with one :class:`~sflp.errors.ConfigError`
+naming the state.  "Sum to 1" is within :data:`SUM_TOLERANCE` (a float64 rounding: the policy is
+read as given) or, for a policy exported in float32, within :data:`RENORMALISE_TOLERANCE`: then
+every state is renormalised exactly, its probabilities over their sum as fractions of the floats'
+exact binary values (the scores are those of the normalised policy, fraction for fraction), and
+one :class:`PolicyRenormalised` warning says how far the worst sum was.
+
+Why one module: it is one piece, though over 600 lines: reading a policy (its states, actions, probabilities,
+level and game) and writing one are the two directions of one encoding, so the states' names and
+every check of them live in one place.
 
 Terms: OpenSpiel's ``nash_conv`` is the sum over both players of what a best response gains over
 the policy, which is what sflp calls the (total) exploitability; OpenSpiel's ``exploitability``
@@ -50,6 +58,7 @@ import numbers
 import re
 from collections.abc import Mapping
 from decimal import Decimal
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
@@ -70,7 +79,13 @@ from sflp.openspiel.game import (
 )
 
 SUM_TOLERANCE = 1e-9
-"""How far a state's probabilities may sum from 1 (float rounding of a normalised policy is ~1e-16)."""
+"""How far a state's probabilities may sum from 1 and be read as given (float rounding of a
+normalised float64 policy is ~1e-16)."""
+RENORMALISE_TOLERANCE = 1e-6
+"""How far a state's probabilities may sum from 1 at most: a policy of which some state is farther
+than :data:`SUM_TOLERANCE`, but none farther than this (a float32 softmax sums to 1 within about
+6e-8), is renormalised exactly -- each state's probabilities over their sum, in fractions of the
+floats' exact binary values -- with one :class:`PolicyRenormalised` warning."""
 _ACTION_NAMES = {v: k for k, v in ACTION_IDS.items()}
 _STATES = {info_state(player, hand): (player, k) for player in ("sb", "bb") for k, hand in enumerate(CLASS_NAMES)}
 """The class level's 338 information states: ``{state: (player, class id)}``."""
@@ -273,6 +288,16 @@ def to_strategy(policy, game=None, *, source: str | None = None):
     return _read(policy, game, source)[0]
 
 
+class PolicyRenormalised(UserWarning):
+    """A policy whose probabilities sum to 1 only within a float32 rounding
+    (:data:`RENORMALISE_TOLERANCE`) was renormalised exactly: ``worst`` is how far its farthest
+    state's sum was from 1, ``state`` that state.  ``sflp verify`` prints it once on stderr."""
+
+    def __init__(self, message: str, worst: float = 0.0, state: str = "") -> None:
+        super().__init__(message)
+        self.worst, self.state = worst, state
+
+
 class GameNotNamed(UserWarning):
     """A policy that names no game (no state names one, no :data:`GAME_KEY` entry) was scored in
     the game asked: :func:`verify` warns, ``sflp verify`` prints it on stderr."""
@@ -343,18 +368,36 @@ def _read(policy, game=None, source: str | None = None):
                           f"{f' (and {len(missing) - 1} more)' if len(missing) > 1 else ''}: it must cover {what}")
     size = N_CLASSES if states is _STATES else N_COMBOS
     freq = {"sb": np.zeros(size), "bb": np.zeros(size)}
+    exact: dict[str, list] = {"sb": [None] * size, "bb": [None] * size}
+    worst = (Fraction(0), None)  # the farthest exact sum from 1, and its state
     for state, (player, k) in states.items():
         probs = _state_probabilities(player, state, rows[state])
-        total = sum(probs.values())
-        if abs(total - 1.0) > SUM_TOLERANCE:
-            raise ConfigError(f"policy state {state!r}: the probabilities sum to {total!r}, not 1 "
-                              f"(within {SUM_TOLERANCE:g})")
+        fold, play = (Fraction(probs[a]) for a in ACTIONS[player])  # the floats' exact binary values
+        off = abs(fold + play - 1)
+        if off > RENORMALISE_TOLERANCE:
+            raise ConfigError(f"policy state {state!r}: the probabilities sum to {sum(probs.values())!r}, not 1 "
+                              f"(allowed: within {SUM_TOLERANCE:g}, or within {RENORMALISE_TOLERANCE:g}, a float32 "
+                              "rounding, renormalised)")
+        worst = max(worst, (off, state), key=lambda w: w[0])
         freq[player][k] = probs[ACTIONS[player][1]]  # shove or call
+        exact[player][k] = play / (fold + play)
+    renormalised = worst[0] > SUM_TOLERANCE
     if size == N_CLASSES:
         freq = {player: f[COMBO_CLASS] for player, f in freq.items()}
+        exact = {player: [q[c] for c in COMBO_CLASS] for player, q in exact.items()}
     name = source or type(policy).__name__
-    return Strategies(StrategySpec("sb", name, "openspiel", freq["sb"]),
-                      StrategySpec("bb", name, "openspiel", freq["bb"])), own
+    if not renormalised:  # as given: a float64 policy's rounding (~1e-16) is no renormalisation
+        return Strategies(StrategySpec("sb", name, "openspiel", freq["sb"]),
+                          StrategySpec("bb", name, "openspiel", freq["bb"])), own
+    import warnings
+
+    off, state = worst
+    warnings.warn(PolicyRenormalised(
+        f"the probabilities of {name} sum to 1 only within {float(off):.3g} (worst at state {state!r}), "
+        f"a float32 rounding: every state was renormalised exactly (each probability over its state's sum)",
+        float(off), state), stacklevel=3)
+    return Strategies(*(StrategySpec(p, name, "openspiel", np.array([float(q) for q in exact[p]]),
+                                     exact_freq=tuple(exact[p])) for p in ("sb", "bb"))), own
 
 
 def _level_states(rows) -> dict:

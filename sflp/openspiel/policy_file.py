@@ -35,8 +35,7 @@ def read_policy(path) -> dict:
     OpenSpiel's ``TabularPolicy.serialize()`` text is read too (:func:`parse_serialized`: plain
     text, every probability exact in the default hex form).  Its other forms are refused with the
     two lines that write the JSON (:data:`JSON_HINT`): ``to_string()`` text (its probabilities
-    have 6 digits, so they would not even sum to 1 within
-    :data:`~sflp.openspiel.policy.SUM_TOLERANCE`) and a pickle (sflp never unpickles a file:
+    have 6 digits, which lose the policy) and a pickle (sflp never unpickles a file:
     unpickling runs whatever code the file names)."""
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
         raise ArgumentTypeError(f"path={short(path)}: expected the policy file to read (a str or a Path)")

@@ -15,7 +15,8 @@ Which stack a file is
   policy saved as ``10bb.json`` beside each game is found.
 
 The files read are the folder's ``*.json`` and ``*.txt`` (OpenSpiel's ``serialize()`` text), not
-its subfolders, hidden files or ``manifest.json`` (what ``sflp export efg --stacks`` writes beside
+its subfolders, hidden files or ``manifest.json`` (a symlink that leads out of the folder is
+refused, naming it and where it leads) (what ``sflp export efg --stacks`` writes beside
 the games, so policies saved in that folder are found).  Two files for one stack, a file whose stack cannot be told,
 or a file whose name says another stack than the game the policy names are each refused, naming
 the file.  ``stacks`` (``--stacks``) picks the stacks to score: each must have its file, and the
@@ -149,12 +150,18 @@ def _policy_names(root) -> list[str]:
     try:
         names = sorted(p.name for p in root.iterdir() if not p.name.startswith(".") and p.name != MANIFEST
                        and p.suffix.lower() in SUFFIXES)
+        inside = root.resolve()
         for name in names:  # a FIFO, a folder or a dangling symlink named like a policy is no policy
             if not (root / name).is_file():
                 kind = ("a dangling symlink" if (root / name).is_symlink() and not (root / name).exists()
                         else "a folder" if (root / name).is_dir() else "not a regular file")
                 raise ConfigError(f"{name!r} in the policy folder {short(os.fspath(root), 300)} is {kind}: "
                                   "move it out, or rename it without .json/.txt")
+            target = (root / name).resolve()
+            if not target.is_relative_to(inside):  # a link out of the folder: never read silently
+                raise ConfigError(f"{name!r} in the policy folder {short(os.fspath(root), 300)} is a symlink to "
+                                  f"{short(os.fspath(target), 300)}, outside the folder: sflp reads only the folder's "
+                                  "own files (copy the policy in, or remove the link)")
     except OSError as exc:
         raise ConfigError(f"cannot list the policy folder {short(os.fspath(root), 300)}: "
                           f"{exc.strerror or type(exc).__name__}") from None

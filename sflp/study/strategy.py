@@ -65,6 +65,7 @@ import json
 import math
 import os
 from dataclasses import dataclass
+from fractions import Fraction
 from json.decoder import JSONDecodeError, scanstring
 from pathlib import Path
 
@@ -123,6 +124,11 @@ class StrategySpec:
     missing: tuple[str, ...] = ()
     note: str = ""
     """Set when the spec was ambiguous (a file named like a range): what was read, how to ask for the other."""
+    exact_freq: tuple | None = None
+    """The 1,326 combo frequencies as exact fractions when they are not floats (a float32 policy
+    renormalised exactly, :func:`sflp.openspiel.to_strategy`), else None; ``combo_freq`` holds them
+    rounded to the nearest float, and the exact figures (:func:`sflp.study.verify.verify`,
+    ``exact=True``) are computed from these."""
 
     @property
     def description(self) -> str:
@@ -146,6 +152,11 @@ class StrategySpec:
         freq += 0.0
         freq.setflags(write=False)
         object.__setattr__(self, "combo_freq", freq)
+        if self.exact_freq is not None:
+            exact = tuple(self.exact_freq)
+            if len(exact) != N_COMBOS or not all(isinstance(q, Fraction) and 0 <= q <= 1 for q in exact):
+                raise ConfigError(f"exact_freq: expected {N_COMBOS} Fractions in [0, 1], the combo frequencies exactly")
+            object.__setattr__(self, "exact_freq", exact)
         object.__setattr__(self, "player", _player(self.player))
 
     @classmethod
@@ -168,9 +179,11 @@ class StrategySpec:
 
     def _class_uniform(self) -> np.ndarray:
         first = self.combo_freq[[c[0] for c in CLASS_COMBOS]]
-        return np.bincount(
-            COMBO_CLASS, weights=self.combo_freq != first[COMBO_CLASS], minlength=N_CLASSES
-        ) == 0
+        alike = np.bincount(COMBO_CLASS, weights=self.combo_freq != first[COMBO_CLASS], minlength=N_CLASSES) == 0
+        if self.exact_freq is not None:  # two fractions may round to one float
+            q = self.exact_freq
+            alike &= np.array([all(q[c] == q[members[0]] for c in members) for members in CLASS_COMBOS])
+        return alike
 
     @property
     def level(self) -> str:
@@ -193,6 +206,16 @@ class StrategySpec:
         if not self.uniform:
             raise ConfigError(f"strategy {self.source!r} varies inside a class: evaluate it at combo level")
         return self.class_freq
+
+    def exact_frequencies(self, level: str):
+        """The strategy at ``level`` at its exact value: :attr:`exact_freq` (at class level the
+        first combo of each class) when it is set, else the floats of :meth:`frequencies`."""
+        floats = self.frequencies(level)
+        if self.exact_freq is None:
+            return floats
+        if level == "combo":
+            return self.exact_freq
+        return tuple(self.exact_freq[members[0]] for members in CLASS_COMBOS)
 
 
 def _floats(values, expected: str) -> np.ndarray:

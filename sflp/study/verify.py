@@ -241,8 +241,8 @@ def _exact_figures(config: GameConfig, table, nash: Fraction, sb, bb, level: str
     level = _level(level, sb, bb)
     game = PushFoldGame(config, table, level)
     zeros = np.zeros(N_CLASSES if level == "class" else N_COMBOS)
-    x = sb.frequencies(level) if sb is not None else zeros
-    y = bb.frequencies(level) if bb is not None else zeros
+    x = sb.exact_frequencies(level) if sb is not None else zeros  # exact fractions where a spec has them
+    y = bb.exact_frequencies(level) if bb is not None else zeros
     value, sb_br, bb_br = exact_figures(game, x, y)  # sb_br depends on y only, bb_br on x only
     out = {"nash_value": nash}
     if sb is not None:

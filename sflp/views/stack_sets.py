@@ -139,37 +139,53 @@ def _value(v: float) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
+def shown_name(name: str) -> str:
+    """A file name as text output shows it: as it is when every character prints, else quoted
+    with its control characters escaped (``'a\\nb.json'``), so one name is one line and two
+    names never look alike."""
+    return name if name.isprintable() else repr(name)
+
+
 def format_scores(scores, verdicts=None, files: dict | None = None, width: int = 80) -> str:
     """The text table of a policy set's scores: one line per stack, the worst stack, the gate."""
     import textwrap
 
     base = scores.base
     head = (f"{len(scores.scores)} {'policy' if len(scores.scores) == 1 else 'policies'}"
-            + (f" in {scores.folder}" if scores.folder else "")
+            + (f" in {shown_name(str(scores.folder))}" if scores.folder else "")
             + f", scored exactly (blinds {float(base.small_blind):g}/{float(base.big_blind):g}, "
             f"ante {float(base.ante):g}, BB ante {float(base.bb_ante):g}), bb/hand")
     lines = textwrap.wrap(head, width, break_long_words=False, break_on_hyphens=False)
     if scores.skipped:
         lines += textwrap.wrap(f"not scored ({len(scores.skipped)} file(s) for stacks not asked by --stacks): "
-                               + ", ".join(scores.skipped[:6]) + (", ..." if len(scores.skipped) > 6 else ""),
+                               + ", ".join(map(shown_name, scores.skipped[:6]))
+                               + (", ..." if len(scores.skipped) > 6 else ""),
                                width, break_long_words=False, break_on_hyphens=False)
     gate = verdicts is not None
     fixed = 7 + 2 + 2 + 9 + 2 + 9 + 2 + 9 + 2 + 8 + (6 if gate else 0) + len(" <- worst")
-    name_width = max(6, min(max(len(s.source) for s in scores.scores), width - fixed))
-    title = (f"{'stack':>7}  {'policy':<{name_width}}  {'nash_conv':>9}  {'SB gain':>9}  {'BB gain':>9}  "
+    names = [shown_name(s.source) for s in scores.scores]
+    # a name is never cut (its end or its start may be what tells two runs apart): names too long
+    # for their column go on a line of their own under their row
+    own_line = max(map(len, names)) > width - fixed
+    name_width = 0 if own_line else max(6, max(map(len, names)))
+    column = "" if own_line else f"  {'policy':<{name_width}}"
+    title = (f"{'stack':>7}{column}  {'nash_conv':>9}  {'SB gain':>9}  {'BB gain':>9}  "
              f"{'value':>8}" + ("  gate" if gate else ""))
     lines += ["", title]
     worst = scores.worst
     for k, s in enumerate(scores.scores):
         row = s.row()
-        name = s.source if len(s.source) <= name_width else "..." + s.source[-(name_width - 3):]
         mark = " <- worst" if s is worst and len(scores.scores) > 1 else ""
-        line = (f"{s.stack:>7g}  {name:<{name_width}}  {_num(row['nash_conv']):>9}  {_num(row['sb_gain']):>9}  "
+        cell = "" if own_line else f"  {names[k]:<{name_width}}"
+        line = (f"{s.stack:>7g}{cell}  {_num(row['nash_conv']):>9}  {_num(row['sb_gain']):>9}  "
                 f"{_num(row['bb_gain']):>9}  {_value(row['value_vs_each_other']):>8}"
                 + (f"  {'pass' if verdicts[k].passed else 'FAIL'}" if gate else ""))
         lines.append(line + (mark if len(line) + len(mark) <= width else ""))
+        if own_line:
+            lines.append(f"{'':>9}{names[k]}")
     nc = float(worst.report.exact["nash_conv"])
-    tail = [f"worst: {worst.stack:g} bb ({worst.source}), nash_conv {nc:.6g} bb/hand ({nc * 1000:.4g} mbb)"]
+    tail = [f"worst: {worst.stack:g} bb ({shown_name(worst.source)}), nash_conv {nc:.6g} bb/hand "
+            f"({nc * 1000:.4g} mbb)"]
     if any(s.report.level != "class" for s in scores.scores):
         tail.append("levels: " + ", ".join(f"{s.stack:g} bb {s.report.level}" for s in scores.scores))
     if gate:

@@ -1,0 +1,119 @@
+"""Issue 52, point 6: the command line's smaller edges.
+
+* a number that is not zero as typed but underflows to 0.0 (``--ante 1e-400``) is refused, not
+  read as no ante;
+* a negative number argparse would take for an option (``--stack -inf``, ``--stack -1e3``)
+  reaches sflp's own check of the option, which names it and says what is allowed;
+* Ctrl-C while the commands' modules are imported (before the command's signal handlers are set)
+  ends with one line and exit 130, no traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from sflp.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(capsys, *argv):
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv", [
+    ("solve", "--stack", "10", "--ante", "1e-400"),
+    ("solve", "--stack", "10", "--ante", "0.0000001e-400"),
+    ("solve", "--stack", "1e-400"),
+])
+def test_a_number_that_underflows_to_zero_is_refused(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "too small for a float" in err and repr(argv[-1]) in err, err
+    assert "Traceback" not in err
+
+
+def test_zero_written_any_way_is_still_zero(capsys):
+    code, out, err = run(capsys, "solve", "--stack", "3", "--ante", "0e-400", "--json")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("text", ["-inf", "-1e3", "-Infinity", "-nan"])
+def test_a_negative_number_reaches_sflps_check_of_the_option(capsys, text):
+    code, out, err = run(capsys, "solve", "--stack", text)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "expected one argument" not in err, err
+    assert "--stack" in err and ("positive" in err or "finite" in err or "not a number" in err), err
+
+
+_BLOCKING_IMPORT = textwrap.dedent('''
+    """Test-only (tests/test_cli_edges.py): when sflp's command modules are imported, say so on
+    stderr and wait, so that the test's SIGINT lands inside that import, as a Ctrl-C in the first
+    seconds of a run does.  Nothing else is changed: the import then goes on as usual."""
+    import os
+    import sys
+    import time
+
+
+    class _Block:
+        def find_spec(self, name, path=None, target=None):
+            if name == os.environ["SFLP_TEST_BLOCK_IMPORT"]:
+                sys.meta_path.remove(self)
+                os.write(2, b"ready\\n")
+                time.sleep(60)
+            return None
+
+
+    sys.meta_path.insert(0, _Block())
+''')
+
+
+@pytest.mark.parametrize("module", ["sflp.cli.game", "sflp.views.text"])
+def test_ctrl_c_during_the_imports_is_one_line_and_exit_130(tmp_path, module):
+    (tmp_path / "sitecustomize.py").write_text(_BLOCKING_IMPORT)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), "SFLP_TEST_BLOCK_IMPORT": module}
+    proc = subprocess.Popen([sys.executable, "-c", "from sflp.cli import run; run()", "solve", "--stack", "10"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        assert proc.stderr.readline() == b"ready\n"  # inside the import: the event, not a sleep
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.decode() == "sflp: interrupted\n" and out == b""
+
+
+def test_chart_starts_at_the_first_covering_stack_as_atlas_does_and_says_so(tmp_path, capsys):
+    """``sflp chart --ante 0.125 --stacks 1:2:0.25`` was refused while ``sflp atlas`` on the same
+    grid starts at 1.125 bb (1 + 0.125, the big blind and SB's ante): both now start there, and say
+    on stderr which stacks were left out."""
+    import json
+
+    code, out, err = run(capsys, "chart", "--ante", "0.125", "--stacks", "1:2:0.25", "--out", tmp_path / "c",
+                         "--formats", "csv")
+    assert code == 0, err
+    assert err == ("sflp: note: --stacks: 1 stack below 1.125 bb (1) cannot cover the big blind and antes: left "
+                   "out, the chart starts at 1.125 bb\n")
+    assert json.loads((tmp_path / "c" / "manifest.json").read_text())["stacks"] == {
+        "count": 5, "low": 1.125, "high": 2.0, "step": None}  # 1.125, 1.25, 1.5, 1.75, 2: what the set covers
+    assert "from 1.125 to 2 bb" in out
+    code, out, err = run(capsys, "chart", "--ante", "0.125", "--stacks", "1:1.1:0.05", "--out", tmp_path / "d")
+    assert code == 2 and "cannot cover" in err and err.count("\n") == 1 and not (tmp_path / "d").exists()
+    code, _, err = run(capsys, "atlas", "--ante", "0,0.125", "--stacks", "1:2:0.25", "--out", tmp_path / "a",
+                       "--hands", "none", "--ante-stacks", "none")
+    assert code == 0, err
+    assert ("1 structure starts above 1 bb, at the first stack that covers the big blind and antes "
+            "(sb0.5_bb1_ante0.125_bbante0 at 1.125 bb)") in err
