@@ -95,3 +95,16 @@ def test_a_sum_off_by_1e_5_is_still_refused_naming_the_state(float32_table):
     with pytest.raises(ConfigError, match="1e-06") as info:
         sflp.openspiel.to_strategy(table)
     assert "policy state '1-1-2-AKs'" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_tracker_says_it_once_however_many_iterates_it_scores(float32_table, tmp_path):
+    """A float32 trainer's every iterate is renormalised: the Tracker warns at the first, not at each
+    (the warnings' texts differ, so Python's own once-per-text filter would repeat them)."""
+    with pytest.warns(PolicyRenormalised) as seen:
+        with sflp.Tracker(CONFIG, tmp_path / "curves", notify=lambda message: None) as tracker:
+            for it in (1, 2, 3):
+                table = {state: [(a, float(np.float32(q * (1 + it * 1e-8)))) for a, q in pairs]
+                         for state, pairs in float32_table.items()}
+                tracker.record(it, table)
+    assert len(tracker.rows) == 3
+    assert len([w for w in seen if issubclass(w.category, PolicyRenormalised)]) == 1, [str(w.message) for w in seen]

@@ -277,9 +277,23 @@ class Tracker:
     def score(self, policy, config, source: str | None):
         """The exact figures of ``policy`` in ``config``: a mapping with the fractions of
         :data:`FIGURES` (:func:`sflp.openspiel.verify`'s ``exact``)."""
-        from sflp.openspiel import verify
+        import warnings
 
-        return verify(policy, config, source=source).exact
+        from sflp.openspiel import verify
+        from sflp.openspiel.policy import PolicyRenormalised
+
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always", PolicyRenormalised)
+            exact = verify(policy, config, source=source).exact
+        for w in seen:  # a float32 trainer's every iterate is renormalised: said once a Tracker
+            if isinstance(w.message, PolicyRenormalised):
+                if not getattr(self, "_renormalised", False):
+                    self._renormalised = True
+                    warnings.warn(PolicyRenormalised(f"{w.message} (this Tracker says so once)", w.message.worst,
+                                                     w.message.state), stacklevel=3)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return exact
 
     def record(self, iteration: int, policy, stack: float | None = None, *, source: str | None = None) -> dict:
         """Score ``policy`` (anything :func:`sflp.openspiel.verify` takes) exactly at iteration
