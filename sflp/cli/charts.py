@@ -195,7 +195,7 @@ def cmd_verify_thresholds(args) -> int:
     if args.json:
         print_json(check.to_dict())
     else:
-        print(check.text())
+        print(check.text(terminal_width()))
     return 0
 
 
