@@ -56,8 +56,8 @@ class AtlasCheck:
 
     def text(self, width: int | None = None) -> str:
         """The check in words, one sentence a line, each wrapped to ``width`` when given
-        (:func:`sflp.charts.proof.wrapped_lines`)."""
-        from sflp.charts.proof import wrapped_lines
+        (:func:`sflp.charts.media.terminal.wrapped_lines`)."""
+        from sflp.charts.media.terminal import wrapped_lines
 
         return wrapped_lines([
             f"{self.folder}: atlas certified.",

@@ -512,6 +512,8 @@ class ThresholdsCheck:
         """The check in words: a head line and one sentence a line; with ``width`` (the CLI's
         terminal width) each sentence is wrapped to it (a long folder name is never cut)."""
         k = self.kinds
+        from sflp.charts.media.terminal import wrapped_lines
+
         return wrapped_lines([
             f"{self.folder}: thresholds certified.",
             f"  {self.roots:,} roots in {EXACT_FILE} checked with integers ({k.get('breakpoint', 0):,} "
@@ -523,22 +525,6 @@ class ThresholdsCheck:
             f"  all {self.rows:,} rows of {THRESHOLDS_FILE} re-derived from the re-proved path and equal, text for "
             "text" + ("." if self.verified_manifest else " (manifest not checked: verify=False)."),
         ], width)
-
-
-def wrapped_lines(lines: list[str], width: int | None) -> str:
-    """``lines`` joined, each wrapped to ``width`` columns (none when ``width`` is None) with its
-    continuation indented two columns more than its own indent; words (a folder name) are never
-    broken, so only a word longer than the width passes it."""
-    if width is None:
-        return "\n".join(lines)
-    import textwrap
-
-    out = []
-    for line in lines:
-        indent = " " * (len(line) - len(line.lstrip(" ")))
-        out += textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent + "  ",
-                             break_long_words=False, break_on_hyphens=False) or [""]
-    return "\n".join(out)
 
 
 def _entries(folder: Path) -> dict:
