@@ -43,7 +43,7 @@ def test_study_modules_import_no_report_dependency(module):
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "sflp"
-SUBPACKAGES = ("approx", "openspiel", "output", "charts", "views", "atlas", "cli")
+SUBPACKAGES = ("approx", "openspiel", "examples", "output", "charts", "views", "atlas", "cli")
 """Subpackages that form one unit each; imports inside one are free."""
 FLOORS = ("core", "solving", "study")
 """Folders whose modules each have their own place in the order (``core.cards``)."""
