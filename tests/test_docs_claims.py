@@ -30,9 +30,10 @@ def _help(capsys, *argv: str) -> str:
 
 
 def test_verbose_is_offered_only_where_an_lp_is_solved(capsys):
-    """``--verbose`` shows the LP solver's log; equity, rank, sc and cache solve no LP, so (like
-    export) they have no ``--verbose`` (on main 6380a4f they offered one that did nothing)."""
-    for command in (["equity"], ["rank"], ["sc"], ["cache"], ["export"]):
+    """``--verbose`` shows the LP solver's log; equity, rank, sc, cache and verify-thresholds
+    solve no LP, so (like export) they have no ``--verbose`` (on main 6380a4f they offered one that
+    did nothing)."""
+    for command in (["equity"], ["rank"], ["sc"], ["cache"], ["verify-thresholds"], ["export"]):
         assert "--verbose" not in _help(capsys, *command), command
     for command in (["solve"], ["chart"], ["verify"]):  # these solve the LP: its log is there to show
         assert "LP solver's own log" in " ".join(_help(capsys, *command).split()), command

@@ -271,5 +271,5 @@ def add_commands(sub) -> None:
                    help="a chart-set folder (sflp chart --out) or an atlas (sflp atlas --out)")
     p.add_argument("--no-manifest", action="store_true",
                    help="do not check the files against manifest.json (a folder edited by hand)")
-    add_output(p)
+    add_output(p, verbose=False)  # integers only: no LP, no solver log to show
     p.set_defaults(func=cmd_verify_thresholds)
