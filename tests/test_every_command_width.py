@@ -14,14 +14,23 @@ allowed past the width is a name the user typed, shown whole: the folders below 
 from __future__ import annotations
 
 import argparse
+import re
+import unicodedata
 
 import pytest
 
-from sflp.charts.media.terminal import visible_width
 from sflp.cli import main
 from sflp.cli.main import build_parser
 
 WIDTH = 80
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def display_width(line: str) -> int:
+    """The columns ``line`` takes on a terminal: ANSI codes none, a combining mark none, a wide or
+    full-width character (East Asian ``W``/``F``) two, any other character one."""
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in ANSI.sub("", line))
 
 
 def _subcommands(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -64,7 +73,7 @@ CACHE_LINE = "SFLP_CACHE_DIR moves it"
 
 
 def _too_wide(text: str) -> list[str]:
-    return [line for line in text.splitlines() if visible_width(line) > WIDTH]
+    return [line for line in text.splitlines() if display_width(line) > WIDTH]
 
 
 def _run(capsys, argv: list[str], codes=(0,)) -> tuple[str, str]:
@@ -135,3 +144,8 @@ def test_simulate_text_fits_80_columns():
     text = format_text(report)
     assert "1,000,000,000" in text or "1000000000" in text
     assert not _too_wide(text), _too_wide(text)
+
+
+def test_display_width_counts_columns_not_characters_or_bytes():
+    assert display_width("\x1b[38;5;28m≤2.3†\x1b[0m") == 5  # colour codes none, ≤ and † one each
+    assert display_width("全角") == 4 and display_width("e\u0301") == 1
