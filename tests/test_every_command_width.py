@@ -57,13 +57,13 @@ RUNS: dict[str, list[list[str]]] = {
     "verify-thresholds": [["verify-thresholds", "ch"]],
     "exploit": [["exploit", "--stack", "10", "--bb", "30%"]],
     "compare": [["compare", "ch", "ch", "--out", "cmp"]],
-    "atlas": [["atlas", "--ante", "0,0.125", "--stacks", "2:4:1", "--ante-stacks", "none", "--hands", "none",
+    "atlas": [["atlas", "--ante", "0", "--stacks", "2:3:1", "--ante-stacks", "none", "--hands", "none",
                "--workers", "0", "--out", "at"], ["verify-thresholds", "at"]],
     "verify": [["verify", "--stack", "10", "--sb", "30%", "--bb", "20%"]],
     "export": [["export", "efg", "--stack", "5", "--out", "g5.efg"],
-               ["export", "efg", "--stacks", "5,6", "--out", "games"]],
+               ["export", "efg", "--stacks", "5", "--out", "games"]],
     "approx": [["approx", "cfr+", "--stack", "5", "--iterations", "20"]],
-    "approx-bench": [["approx-bench", "--stacks", "5", "--seconds", "0.05", "--out", "bench"]],
+    "approx-bench": [["approx-bench", "--stacks", "5", "--seconds", "0.02", "--out", "bench"]],
 }
 SLOW_RUNS: dict[str, list[list[str]]] = {
     "export": [["export", "npz", "--stack", "5", "--out", "combo5.npz"]],
