@@ -178,7 +178,7 @@ HOW: dict[str, str | tuple[str, ...]] = {
         "committed records and quotes; --check, run here, compares the quotes with the records",
     "python benchmarks/record.py --only chart":
         "rewrites benchmarks/results/chart.json and its quotes in the checkout; --check, run here, reads them",
-    # slow: OpenSpiel's six solvers and sflp's five for 20 s each at three stacks (about 11 minutes); the fast
+    # slow: OpenSpiel's six solvers and sflp's five for 20 s each at three stacks (586 s once, 2 cores); the fast
     # suite runs --openspiel without OpenSpiel (tests/test_openspiel.py::test_without_openspiel_the_commands_...)
     "sflp approx-bench --openspiel --stacks 5,10,20 --seconds 20": ("slow",),
     # run as written with SFLP_CACHE_DIR a folder of its own (PRIVATE_CACHE): the cache the test session shares
