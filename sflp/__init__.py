@@ -29,11 +29,11 @@ Import order:
     -> solving.solver / solving.piece -> solving.follower -> solving.thresholds
     -> study.strategy -> study.verify
     -> approx / study.simulate / study.exploit / study.sc / study.compare / study.referee
-    -> openspiel -> output -> charts -> views / atlas / testing -> cli / pytest_plugin
+    -> openspiel / examples -> output -> charts -> views / atlas / testing -> cli / pytest_plugin
 
 A module imports only modules to its left (inside functions too); modules separated by ``/``
 share a layer and do not import each other; ``approx``, ``openspiel``, ``output``, ``charts``,
-``views``, ``atlas`` and ``cli`` are one unit each, free inside but with no circle.
+``views``, ``atlas``, ``examples`` and ``cli`` are one unit each, free inside but with no circle.
 ``tests/test_architecture.py`` reads this order from here and checks every import.
 """
 

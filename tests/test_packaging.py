@@ -244,6 +244,7 @@ def test_wheel_installs_and_solves_outside_the_checkout(tmp_path):
     assert "sflp/data/equity_table.bin" in names and "sflp/data/equity_table.sha256" in names
     assert "sflp/data/push_fold_lp.npz" in names  # the LP template (sflp.solving.lp.compile_template)
     assert "sflp/py.typed" in names and "sflp/__main__.py" in names
+    assert "sflp/examples/cfr_plus.py" in names  # docs/OPENSPIEL.md's trainer: python -m sflp.examples.cfr_plus
     # chart.html's skeleton, style and code (sflp.charts.media.html.page.STATIC_FILES, listed here so this
     # test stays free of the report's imports)
     for static in ("chart.html", "chart.css", "chart.js"):

@@ -1,11 +1,17 @@
 """Every shell example in README.md and docs/*.md runs, as written, in a fresh folder.
 
-The commands are read from the ```bash blocks of the README and of every page of docs/ by a small
-extractor (trailing ``# ...`` comments dropped, ``A && B`` kept as one line, each command once).
+The commands are read from the ```bash (``sh``, ``shell``) blocks of the README and of every page
+of docs/, and from the ``$ `` lines of its ```console blocks, by a small extractor (trailing
+``# ...`` comments dropped, ``A && B`` kept as one line, each command once); a block of no
+language or ```text that holds a command fails :func:`test_no_command_hides_in_an_untagged_block`.
 ``HOW`` says how each one is run; a documented command missing from it fails
-:func:`test_every_readme_command_is_covered`, so a new example cannot go untested.  ``sflp`` and
-``python`` are this interpreter (shims on PATH), ``~`` is a temporary home, and the data folder
-for ``sflp equity build`` is a temporary one.
+:func:`test_every_readme_command_is_covered`, so a new example cannot go untested, and a step a
+command needs first must itself be a documented command (no hidden setup).  The folder is outside
+the clone: it holds an empty ``reports/`` and, for DEVELOPMENT.md's benchmark commands (which a
+page says run in a clone), a link to ``benchmarks/``; nothing else of the checkout (the OpenSpiel
+trainer is ``python -m sflp.examples.cfr_plus``, installed with sflp).  ``sflp`` and ``python``
+are this interpreter (shims on PATH), ``~`` is a temporary home, and the data folder for ``sflp
+equity build`` is a temporary one.
 
 The first command of the README, the main job, also regenerates the committed example set in
 ``reports/``: the data files must come out byte-identical (see
@@ -31,11 +37,25 @@ DOCS = ROOT / "docs"
 MAIN_SET = "hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25"
 
 
+BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+"""A fenced block of a page: its language tag (maybe empty) and its text."""
+COMMAND_BLOCKS = ("bash", "sh", "shell", "console")
+COMMAND_WORDS = re.compile(r"^\s*(?:\$\s+)?(?:sflp|python|python3|pip|cd|cp|pytest)\s")
+"""A line that reads as a shell command."""
+
+
 def page_commands(page: Path) -> list[str]:
-    """The command lines of one page's bash blocks, comments dropped, in order."""
+    """The command lines of one page's bash and console blocks (in a console block, the ``$ ``
+    lines), comments dropped, in order."""
     out = []
-    for block in re.findall(r"```(?:bash|sh|shell)\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+    for lang, block in BLOCK.findall(page.read_text(encoding="utf-8")):
+        if lang not in COMMAND_BLOCKS:
+            continue
         for line in block.splitlines():
+            if lang == "console":
+                if not line.startswith("$ "):
+                    continue  # the command's output
+                line = line[2:]
             line = re.sub(r"\s+#\s.*$", "", line).strip()
             if line and not line.startswith("#"):
                 out.append(line)
@@ -53,7 +73,7 @@ POLICY_JSON = ("python -c \"import json, sflp; s = sflp.solve(sflp.GameConfig(st
                "open('reports/policy.json', 'w'))\"")
 """docs/OPENSPIEL.md's step that writes the policy table its `sflp verify --policy` examples read."""
 GAMES = "sflp export efg --stacks 5,10,15 --out reports/games"
-TRAIN = "python docs/examples/cfr_plus.py reports/games --iterations 10,30,100"
+TRAIN = "python -m sflp.examples.cfr_plus reports/games --iterations 10,30,100"
 """docs/OPENSPIEL.md's solver-author workflow: the games, OpenSpiel's CFR+ iterates saved beside them."""
 BR_GAME = "sflp export efg --stack 10 --out reports/br/10bb.efg"
 BR_POLICY = ("python -c \"import json, sflp; x, y = sflp.solve(sflp.GameConfig(stack=9)).class_strategies(); "
@@ -78,6 +98,8 @@ HOW: dict[str, str | tuple[str, ...]] = {
     "sflp compare nash ante=0.125": ("slow",),
     "sflp compare reports/my-chart reports/hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25 --out reports/mine-vs-nash":
         ("slow", "sflp chart --stacks 1:25:0.05", "sflp chart --stacks 1:25:0.1 --out reports/my-chart"),
+    "sflp chart --stacks 1:25:0.1 --out reports/my-chart":
+        "the setup of the slow test of `sflp compare reports/my-chart ...`, which runs it as written",
     "sflp rank --json": ("run",),
     "sflp verify-thresholds reports/ante": ("with", "sflp chart --stacks 2,5,10,15 --ante 0.1 --out reports/ante"),
     'sflp verify --stack 10 --sb "[50]AKo,KQs[/50],JJ-" --bb 30%': ("run",),
@@ -141,17 +163,31 @@ HOW: dict[str, str | tuple[str, ...]] = {
     # exit 1: BB's "22+,A2+,K9o+" is exploitable by more than 0.001 bb, and the README says that
     # --max-exploitability then exits 1 (the gate is the point of the example)
     'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001':
-        ("with", "sflp solve --stack 10 --out reports/s10", "cp reports/s10/sb_push_10bb.csv my_push.csv"),
+        ("with", "sflp solve --stack 10 --out reports/s10"),
     # slow: two seconds by design; the fast suite runs `sflp approx cfr+ --stack 10 --seconds 3.5` as a real
     # command (tests/test_cli_views.py::test_progress_bar_on_a_terminal_for_long_runs)
     "sflp approx cfr+ --stack 10 --seconds 2": ("slow",),
     "sflp approx-bench --stacks 5,10,20": ("slow",),
     "sflp simulate --stack 10 --hands 1000000 --seed 1": ("slow",),
     "sflp cache info": ("run",),
-    "sflp cache clear":
-        "tests/test_caches.py::test_numba_and_the_lp_cache_go_to_the_cache_folder_and_clear_removes_only_sflp_files "
-        "runs it on a cache folder of its own (run here, it would empty the cache the test session shares)",
+    "cp reports/s10/sb_push_10bb.csv my_push.csv": ("with", "sflp solve --stack 10 --out reports/s10"),
+    # DEVELOPMENT.md / PERFORMANCE.md: the benchmarks, run in a clone
+    "python benchmarks/record.py --check": ("run",),
+    "python benchmarks/record.py":
+        "runs every benchmark (minutes on an idle machine, its figures depend on the load) and rewrites the "
+        "committed records and quotes; --check, run here, compares the quotes with the records",
+    "python benchmarks/record.py --only chart":
+        "rewrites benchmarks/results/chart.json and its quotes in the checkout; --check, run here, reads them",
+    # slow: OpenSpiel's six solvers and sflp's five for 20 s each at three stacks (586 s once, 2 cores); the fast
+    # suite runs --openspiel without OpenSpiel (tests/test_openspiel.py::test_without_openspiel_the_commands_...)
+    "sflp approx-bench --openspiel --stacks 5,10,20 --seconds 20": ("slow",),
+    # run as written with SFLP_CACHE_DIR a folder of its own (PRIVATE_CACHE): the cache the test session shares
+    # stays; tests/test_caches.py::test_numba_and_the_lp_cache_go_to_the_cache_folder_and_clear_removes_only_sflp_files
+    # checks what it removes
+    "sflp cache clear": ("run",),
 }
+PRIVATE_CACHE = {"sflp cache clear"}
+"""Commands run with ``SFLP_CACHE_DIR`` a folder of their test's own."""
 
 
 EXIT_CODES = {'sflp verify --stack 10 --sb my_push.csv --bb "22+,A2+,K9o+" --max-exploitability 0.001': 1}
@@ -171,10 +207,11 @@ def shell(tmp_path):
     work, home = tmp_path / "work", tmp_path / "home"
     work.mkdir()
     home.mkdir()
-    # a reader runs the docs' commands in a clone: reports/ is there (what they write goes under it)
-    # and so is docs/examples/ (the stand-in trainer of docs/OPENSPIEL.md)
+    # a folder outside the clone: reports/ is there (what the commands write goes under it), and
+    # benchmarks/ for DEVELOPMENT.md's commands, which run in a clone; docs/ is not (issue 52: the
+    # OpenSpiel trainer ran only inside a clone, it is sflp.examples.cfr_plus now)
     (work / "reports").mkdir()
-    (work / "docs").symlink_to(ROOT / "docs")
+    (work / "benchmarks").symlink_to(ROOT / "benchmarks")
     env = {k: v for k, v in os.environ.items() if k not in ("SFLP_DATA_DIR", "SFLP_PAUSE_AT")}
     env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", HOME=str(home),
                XDG_DATA_HOME=str(home / ".local" / "share"), PYTHONPATH=str(ROOT), NO_COLOR="1")
@@ -219,6 +256,29 @@ def test_every_readme_command_is_covered():
     assert sorted(set(HOW) - set(commands)) == [], "HOW lists commands the README no longer has"
     for line in _lines("with"):  # a command run after another runs where that one runs: in the fast set
         assert HOW[HOW[line][1]][0] == "run", (line, HOW[line])
+    hidden = {step for how in HOW.values() if isinstance(how, tuple) for step in how[1:]} - set(commands)
+    assert sorted(hidden) == [], "setup steps the docs do not show (issue 52: `verify --sb my_push.csv`)"
+    not_run = [line for line, how in HOW.items() if isinstance(how, str) and "runs it as written" not in how
+               and "runs exactly this line" not in how and "the setup of the slow test" not in how]
+    assert len(not_run) <= 10, ("the list of documented commands not run as written should stay short", not_run)
+
+
+def test_no_command_hides_in_an_untagged_block():
+    """A fenced block of no language or of ```text that holds a shell command would be skipped by
+    the extractor; such blocks are tagged ```bash (issue 52: DEVELOPMENT.md's and PERFORMANCE.md's
+    benchmark commands, OPENSPIEL.md's convergence atlas were not run)."""
+    untagged = []
+    for page in [README, *sorted(DOCS.glob("*.md"))]:
+        for lang, block in BLOCK.findall(page.read_text(encoding="utf-8")):
+            if lang not in COMMAND_BLOCKS and lang != "python" and any(map(COMMAND_WORDS.match, block.splitlines())):
+                untagged.append(f"{page.name}: {block.splitlines()[0][:60]}")
+    assert untagged == []
+
+
+def test_a_console_block_gives_its_dollar_lines(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```console\n$ sflp rank --json   # the ranking\n{\"rows\": []}\n```\n", encoding="utf-8")
+    assert page_commands(page) == ["sflp rank --json"]
 
 
 def test_ci_runs_the_readme_test_command_verbatim():
@@ -235,8 +295,9 @@ def test_the_readme_opens_with_the_two_commands():
 @pytest.mark.parametrize("line", _lines("run"))
 def test_readme_command_runs(shell, line, tmp_path):
     _, steps = _steps(line)
+    extra = {"SFLP_CACHE_DIR": str(tmp_path / "cache")} if line in PRIVATE_CACHE else {}
     for step in steps:
-        shell(step)
+        shell(step, **extra)
     done = set(steps)
     for *setup, command in _followers(line):  # the commands that need this one's files, in the same folder
         for step in [s for s in setup if s not in done]:  # a setup step shared with an earlier one runs once
@@ -286,7 +347,12 @@ def test_the_main_job_reproduces_the_committed_reports(shell):
     versions that made the committed set (its manifest's "made_with"), as they are in CI's newest
     pass.
     """
-    shell("sflp chart --stacks 1:25:0.05")
+    proc = shell("sflp chart --stacks 1:25:0.05", COLUMNS="80")
+    # docs/CLI.md quotes the footnote this command prints under its grids (issue 52: it quoted one
+    # the output no longer printed)
+    quoted = re.search(r"`sflp chart --stacks 1:25:0.05` prints\s+`(† 63s: [^`]+)`",
+                       (DOCS / "CLI.md").read_text(encoding="utf-8"))
+    assert quoted and quoted.group(1) in proc.stdout.splitlines(), (quoted, proc.stdout[-1500:])
     new = shell.work / "reports" / MAIN_SET
     old = ROOT / "reports" / MAIN_SET
     assert sorted(p.name for p in new.iterdir()) == sorted(p.name for p in old.iterdir())

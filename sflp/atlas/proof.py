@@ -54,13 +54,20 @@ class AtlasCheck:
                 "ante_thresholds_rows": self.ante_rows,
                 "path_signs": {"float_with_proven_bound": self.float_signs, "exact_integers": self.exact_signs}}
 
-    def text(self) -> str:
-        return (f"{self.folder}: atlas certified. {self.structures:,} stack paths re-proved ({self.stack_segments:,} "
-                f"segments) and {self.ante_paths:,} ante paths ({self.ante_segments:,} segments), each support an "
-                f"equilibrium on its segment and no root missed, {self.float_signs:,} signs decided in floats with a "
-                f"proven error bound and {self.exact_signs:,} questions exactly with integers; all "
-                f"{self.threshold_rows:,} rows of thresholds.parquet and {self.ante_rows:,} of "
-                "ante_thresholds.parquet re-derived from the proofs and equal, column for column")
+    def text(self, width: int | None = None) -> str:
+        """The check in words, one sentence a line, each wrapped to ``width`` when given
+        (:func:`sflp.charts.media.terminal.wrapped_lines`)."""
+        from sflp.charts.media.terminal import wrapped_lines
+
+        return wrapped_lines([
+            f"{self.folder}: atlas certified.",
+            f"  {self.structures:,} stack paths re-proved ({self.stack_segments:,} segments) and {self.ante_paths:,} "
+            f"ante paths ({self.ante_segments:,} segments), each support an equilibrium on its segment and no root "
+            f"missed, {self.float_signs:,} signs decided in floats with a proven error bound and "
+            f"{self.exact_signs:,} questions exactly with integers.",
+            f"  all {self.threshold_rows:,} rows of thresholds.parquet and {self.ante_rows:,} of "
+            "ante_thresholds.parquet re-derived from the proofs and equal, column for column.",
+        ], width)
 
 
 def _segments(frame, where: str, low: float, high: float) -> list:

@@ -508,17 +508,23 @@ class ThresholdsCheck:
                 "path_signs": {"float_with_proven_bound": self.float_signs, "exact_integers": self.exact_signs},
                 "manifest_checked": self.verified_manifest}
 
-    def text(self) -> str:
+    def text(self, width: int | None = None) -> str:
+        """The check in words: a head line and one sentence a line; with ``width`` (the CLI's
+        terminal width) each sentence is wrapped to it (a long folder name is never cut)."""
         k = self.kinds
-        return (f"{self.folder}: thresholds certified. {self.roots:,} roots in {EXACT_FILE} checked with "
-                f"integers ({k.get('breakpoint', 0):,} breakpoints, {k.get('crossing', 0):,} 0.5 crossings, "
-                f"{k.get('end', 0)} ends): each interval isolates one root of its polynomial, which rounds to "
-                f"the published 6 decimals; path re-proved: {self.segments:,} segments (each support an "
-                f"equilibrium on its segment, no root missed, the roots those of {EXACT_FILE}), "
-                f"{self.float_signs:,} of its signs decided in floats with a proven error bound and "
-                f"{self.exact_signs:,} questions exactly with integers; all {self.rows:,} rows of "
-                f"{THRESHOLDS_FILE} re-derived from the re-proved path and equal, text for text"
-                + ("" if self.verified_manifest else " (manifest not checked: verify=False)"))
+        from sflp.charts.media.terminal import wrapped_lines
+
+        return wrapped_lines([
+            f"{self.folder}: thresholds certified.",
+            f"  {self.roots:,} roots in {EXACT_FILE} checked with integers ({k.get('breakpoint', 0):,} "
+            f"breakpoints, {k.get('crossing', 0):,} 0.5 crossings, {k.get('end', 0)} ends): each interval "
+            "isolates one root of its polynomial, which rounds to the published 6 decimals.",
+            f"  path re-proved: {self.segments:,} segments (each support an equilibrium on its segment, no root "
+            f"missed, the roots those of {EXACT_FILE}), {self.float_signs:,} of its signs decided in floats with a "
+            f"proven error bound and {self.exact_signs:,} questions exactly with integers.",
+            f"  all {self.rows:,} rows of {THRESHOLDS_FILE} re-derived from the re-proved path and equal, text for "
+            "text" + ("." if self.verified_manifest else " (manifest not checked: verify=False)."),
+        ], width)
 
 
 def _entries(folder: Path) -> dict:

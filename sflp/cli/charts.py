@@ -204,7 +204,7 @@ def cmd_verify_thresholds(args) -> int:
     if args.json:
         print_json(check.to_dict())
     else:
-        print(check.text())
+        print(check.text(terminal_width()))
     return 0
 
 
@@ -280,5 +280,5 @@ def add_commands(sub) -> None:
                    help="a chart-set folder (sflp chart --out) or an atlas (sflp atlas --out)")
     p.add_argument("--no-manifest", action="store_true",
                    help="do not check the files against manifest.json (a folder edited by hand)")
-    add_output(p)
+    add_output(p, verbose=False)  # integers only: no LP, no solver log to show
     p.set_defaults(func=cmd_verify_thresholds)

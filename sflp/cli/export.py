@@ -64,7 +64,8 @@ def cmd_export(args) -> int:
         print_json({**summary.to_dict(), "level": "combo" if args.combos else "class"})
     elif args.combos:
         _say(f"Wrote {summary.path}: {summary.bytes / 1e6:.0f} MB, the 1,326-combo game ({summary.terminals:,} "
-              f"terminal nodes), in {summary.seconds:.1f} s.\nOpenSpiel loads it in about 10 s and 4 GB: "
+              f"terminal nodes), in {summary.seconds:.1f} s.\nOpenSpiel loads it in some seconds and about 4 GB "
+              "(docs/OPENSPIEL.md quotes a measured run): "
               f"pyspiel.load_efg_game(open({str(summary.path)!r}).read()); a policy on it names combo states "
               "(0-0-1310-AhKd), scored by sflp verify --policy FILE --efg FILE")
     else:
@@ -162,7 +163,7 @@ def add_commands(sub) -> None:
                         "sequence form as numpy arrays (10 MB)")
     p.add_argument("--combos", action="store_true",
                    help="efg at combo level: 1,326 hands a player, one stack (354 MB at 10 bb; OpenSpiel loads it "
-                        "in about 10 s and 4 GB)")
+                        "in some seconds and about 4 GB: docs/OPENSPIEL.md has a measured run)")
     add_structure(p, stack_from="one file per stack of --stacks")
     p.add_argument("--stacks", default=None, metavar="LIST",
                    help="several stacks (5,10,15 or START:STOP:STEP): one <stack>bb.efg each (10bb.efg) "

@@ -125,8 +125,8 @@ def _cache_text(info: dict) -> str:
     """``sflp cache info`` as text."""
     if not info["enabled"]:
         return "Caching is off (SFLP_CACHE_DIR is set but empty): sflp keeps nothing on disk."
-    lines = [f"Cache folder: {info['folder']} ({info['set_by']}; SFLP_CACHE_DIR moves it, SFLP_CACHE_DIR= turns "
-             "caching off)"]
+    lines = [f"Cache folder: {info['folder']}", f"  ({info['set_by']})",
+             "  SFLP_CACHE_DIR moves it; SFLP_CACHE_DIR= (set but empty) turns caching off"]
     if not info["writable"]:
         lines.append("  not writable: sflp runs without caching (numba compiles its kernels in each process)")
     lp, nb = info["lp"], info["numba"]
@@ -177,7 +177,7 @@ def add_commands(sub) -> None:
     p.add_argument("--data-dir", default=None,
                    help="folder of the equity table (default: $SFLP_DATA_DIR, else the table shipped with "
                         "sflp; `build` writes there, or to the user data folder when that is read-only)")
-    add_output(p)
+    add_output(p, verbose=False)  # no LP: no solver log to show
     p.set_defaults(func=cmd_equity)
 
     p = add_parser(sub, "solve", help="exact equilibrium of one stack")
@@ -192,17 +192,17 @@ def add_commands(sub) -> None:
     p.set_defaults(func=cmd_solve)
 
     p = add_parser(sub, "rank", help="the 169 hands by exact equity against a random hand (percentage ranges)")
-    add_output(p)
+    add_output(p, verbose=False)  # no LP: no solver log to show
     p.set_defaults(func=cmd_rank)
 
     p = add_parser(sub, "sc", help="Sklansky-Chubukov numbers: how deep each hand can shove face up")
     add_structure(p, stack=False)
-    add_output(p)
+    add_output(p, verbose=False)  # no LP: no solver log to show
     p.set_defaults(func=cmd_sc)
 
     p = add_parser(sub, "cache", help="where sflp's caches are and how big (compiled LPs, numba's kernels); "
                                       "clear them")
     p.add_argument("action", choices=("info", "clear"),
                    help="info: the folder, files and sizes; clear: remove the files sflp wrote there (only those)")
-    add_output(p)
+    add_output(p, verbose=False)  # no LP: no solver log to show
     p.set_defaults(func=cmd_cache)

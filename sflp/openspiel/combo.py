@@ -34,7 +34,8 @@ It is a large file: 354 MB at 10 bb without an ante (1,624,350 deals, 3,250,026 
 chance nodes, 4,873,050 terminals).  :func:`write_combo_efg` writes it **streaming**, one SB
 combo at a time, to a temporary twin that replaces the target only when complete.  Measured
 (``benchmarks/bench_combo_efg.py``, recorded in ``benchmarks/results/combo_efg.json``): OpenSpiel's
-``pyspiel.load_efg_game`` reads it in under 10 s with a peak of 3.98 GB resident, just within the
+``pyspiel.load_efg_game`` reads it in some seconds (the record's time, with its machine, is
+quoted in docs/OPENSPIEL.md) with a peak of 3.98 GB resident, just within the
 issue's bound for shipping it (about a minute and 4 GB); its ``nash_conv`` on the loaded game
 peaks at 8.3 GB, and Gambit's reader takes 83 s and 5.8 GB.  See ``docs/OPENSPIEL.md``, "Combo
 level".

@@ -525,8 +525,10 @@ def format_text(report: SimulationReport) -> str:
     verdict = "inside" if report.inside else "OUTSIDE"
     lines = [
         f"simulate: stack {c.stack:g} bb, blinds {c.small_blind:g}/{c.big_blind:g}, ante {c.ante:g}, "
-        f"BB ante {c.bb_ante:g}; {n:,} hands, seed {report.seed}",
-        f"SB strategy: {report.sb_source}; BB strategy: {report.bb_source}",
+        f"BB ante {c.bb_ante:g}",
+        f"{n:,} hands, seed {report.seed}",
+        f"SB strategy: {report.sb_source}",
+        f"BB strategy: {report.bb_source}",
         f"SB mean net   {number_text(report.mean, '+.6f')} bb/hand  (stderr {number_text(report.stderr, '.6f')})",
         f"95% interval  [{number_text(report.ci_low, '+.6f')}, {number_text(report.ci_high, '+.6f')}]",
         f"exact value   {number_text(report.exact_value, '+.6f')} bb/hand: {verdict} the interval "
@@ -540,8 +542,9 @@ def format_text(report: SimulationReport) -> str:
         s = report.showdowns
         lines.append(
             f"  SB wins {report.sb_wins:,} ({100 * report.sb_wins / s:.2f}%), ties {report.ties:,} "
-            f"({100 * report.ties / s:.2f}%), SB loses {report.sb_losses:,} ({100 * report.sb_losses / s:.2f}%)"
+            f"({100 * report.ties / s:.2f}%),"
         )
+        lines.append(f"  SB loses {report.sb_losses:,} ({100 * report.sb_losses / s:.2f}%)")
     lines.append(f"{report.seconds:.2f} s, {report.hands_per_minute / 1e6:,.1f} M hands/minute")
     return "\n".join(lines) + "\n"
 

@@ -98,7 +98,8 @@ def rank_dict(rows) -> dict:
 def format_rank(rows) -> str:
     """The hand ranking as a table: rank, hand, equity, cumulative share of combos."""
     lines = [
-        "Hands by exact all-in equity against a random hand (card removal; ties count half)",
+        "Hands by exact all-in equity against a random hand",
+        "(card removal; ties count half)",
         f"{'rank':>4}  {'hand':<4} {'equity':>9}  {'cum %':>7}",
     ]
     for r in rows:

@@ -386,3 +386,19 @@ def format_written(files: dict, width: int | None = None) -> str:
     """``Wrote: a.csv, b.png``: the files a command wrote (the values of ``files``), sorted,
     wrapped after a comma to ``width`` (None: one line)."""
     return "\n".join(wrap_items("Wrote: ", sorted(map(str, files.values())), width, sep=", "))
+
+
+def wrapped_lines(lines: list[str], width: int | None) -> str:
+    """``lines`` joined, each wrapped to ``width`` columns (none when ``width`` is None) with its
+    continuation indented two columns more than its own indent; words (a folder name) are never
+    broken, so only a word longer than the width passes it."""
+    if width is None:
+        return "\n".join(lines)
+    import textwrap
+
+    out = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        out += textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent + "  ",
+                             break_long_words=False, break_on_hyphens=False) or [""]
+    return "\n".join(out)

@@ -1,6 +1,6 @@
 """A stand-in for your solver: OpenSpiel's CFR+ on every game of a folder `sflp export efg --stacks` wrote.
 
-Run:  python docs/examples/cfr_plus.py FOLDER [--iterations 10,30]
+Run:  python -m sflp.examples.cfr_plus FOLDER [--iterations 10,30]   (from any folder: it is installed with sflp)
 
 For each ``<stack>bb.efg`` in FOLDER it runs OpenSpiel's C++ CFR+ and, at each of the iteration
 counts given, saves the average policy as OpenSpiel writes it (``policy_table()`` as JSON) beside
