@@ -57,7 +57,8 @@ def _folder(tmp_path, iterates, name="{s:g}bb_it{i}.json"):
     return folder
 
 
-def test_policy_dir_with_iterates_writes_the_curve_files(iterates, tmp_path, capsys):
+def test_policy_dir_with_iterates_writes_the_curve_files(iterates, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
     folder = _folder(tmp_path, iterates)
     want = {key: sflp.openspiel.verify(table, BASE.with_stack(key[0])).exact for key, table in iterates.items()}
     last8, first8 = float(want[(8.0, 40)]["nash_conv"]), float(want[(8.0, 3)]["nash_conv"])
@@ -88,6 +89,8 @@ def test_policy_dir_with_iterates_writes_the_curve_files(iterates, tmp_path, cap
         (folder / f"5bb_it{it}.json").write_text(json.dumps(iterates[(5.0, 40)]))
     code, out, _ = run(capsys, "verify", "--policy-dir", folder)
     assert code == 0 and "(8 of 9 shown)" in out and "every iterate is in --json's \"curves\"" in out
+    # the curve's lines fit 80 columns too (issue 52 §7: its header was 97 characters, its rows 150)
+    assert max(len(line) for line in out.splitlines()) <= 80, out
     for it in range(50, 57):
         (folder / f"5bb_it{it}.json").unlink()
     # a bound between the first and the last iterate's figure passes only because the last is judged

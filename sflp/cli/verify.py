@@ -266,7 +266,7 @@ def _verify_policy_dir(args, bounds) -> int:
         print_json(out)
     else:
         text = format_scores(scores, verdicts, files, width=terminal_width())
-        print(text if curves is None else "\n".join([_curve_lines(curves), "", text]))
+        print(text if curves is None else "\n".join([_curve_lines(curves, terminal_width()), "", text]))
     if verdicts is not None and not all(v.passed for v in verdicts):
         if not args.json:
             failed = [f"{s.stack:g}" for s, v in zip(scores.scores, verdicts) if not v.passed]
@@ -302,23 +302,36 @@ def _score_iterates(args, runs, base, skipped):
     return StackScores(tuple(last), base, args.policy_dir, tuple(skipped)), rows
 
 
-def _curve_lines(rows) -> str:
+def _curve_lines(rows, width: int = 80) -> str:
     """The curve as text: per stack, nash_conv at each iteration (the first, the last and at
-    most six between)."""
+    most six between), in lines of at most ``width`` characters (a stack's cells wrap under its
+    first cell)."""
+    import textwrap
+
     from sflp.charts.text import fmt_num
 
-    lines = [f"{len(rows)} iterates scored exactly: nash_conv (bb/hand) by iteration; the table below is each "
-             "stack's last"]
+    head = (f"{len(rows)} iterates scored exactly: nash_conv (bb/hand) by iteration; the table below is each "
+            "stack's last")
+    lines = textwrap.wrap(head, max(width, 40))
     thinned = False
     for stack in dict.fromkeys(r["stack"] for r in rows):
         its = [r for r in rows if r["stack"] == stack]
         shown = its if len(its) <= 8 else [its[round(k * (len(its) - 1) / 7)] for k in range(8)]
         thinned |= len(shown) < len(its)
-        more = f"  ({len(shown)} of {len(its)} shown)" if len(shown) < len(its) else ""
-        cells = "  ".join(f"it{r['iteration']} {r['nash_conv']:.3g}" for r in shown)
-        lines.append(f"  {fmt_num(stack):>6} bb  {cells}{more}")
+        cells = [f"it{r['iteration']} {r['nash_conv']:.3g}" for r in shown]
+        if len(shown) < len(its):
+            cells.append(f"({len(shown)} of {len(its)} shown)")
+        lead = f"  {fmt_num(stack):>6} bb  "
+        line = lead
+        for cell in cells:
+            if line.strip() and len(line) + len(cell) > width:
+                lines.append(line.rstrip())
+                line = " " * len(lead)
+            line += cell + "  "
+        lines.append(line.rstrip())
     if thinned:
-        lines.append("  every iterate is in --json's \"curves\" and in curves.csv (--out DIR)")
+        lines += textwrap.wrap("every iterate is in --json's \"curves\" and in curves.csv (--out DIR)", max(width, 40),
+                               initial_indent="  ", subsequent_indent="  ")
     return "\n".join(lines)
 
 
