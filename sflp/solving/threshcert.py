@@ -305,7 +305,7 @@ class _SegRows:
         if not seg.ok:
             raise SolveError(f"thresholds: segment {index} has a support the exact certificate does not cover "
                              f"({len(seg.support.sb_mixed)} mixed hands per player)")
-        if seg._rows("M", seg.sm).any() or seg._rows("Cn", seg.bm).any():
+        if seg.sm and (seg._rows("M", seg.sm).any() or seg._rows("Cn", seg.bm).any()):
             raise SolveError(f"thresholds: segment {index}: a mixed hand's margin is not identically 0")
         self.index, self.seg = index, seg
         names, req, rows = event_rows(seg)
