@@ -49,7 +49,12 @@ Every sign is decided first in floats with a proven bound, the whole row block o
 once (:func:`_float_signs`), and exactly with integers where the bound cannot decide it (a root in
 the interval, a value too close to 0); each published root is then refined to its nearest float,
 rounded to 6 decimals and floored to 0.1 bb exactly (:mod:`sflp.solving.rootcert`).  Anything that
-fails raises :class:`~sflp.errors.SolveError`.
+fails raises :class:`~sflp.errors.SolveError`.  The 338 margin rows of a segment are themselves
+floats with a proven bound, made for all segments in one batched product (:func:`_float_rows`);
+a row's exact integers are made only for a question the floats leave open (:meth:`_SegRows.exact`).
+
+Why one module: the three steps of the proof, the crossings and the rows they ask about (exact
+and as floats with their bound) are one argument, read top to bottom against the module doc.
 """
 
 from __future__ import annotations
