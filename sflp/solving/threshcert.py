@@ -187,7 +187,7 @@ def _float_rows(segs) -> list[tuple[np.ndarray, np.ndarray] | None]:
     Cramer polynomial ``P`` in place for the term's shift, up to ``38 + 29k`` bits).  Neither need
     be a float: each is rounded to nearest, ``a_t = fl(a_t)(1 + alpha_t)``, ``p_t = fl(p_t)(1 + pi_t)``,
     ``|alpha_t|, |pi_t| <= u = 2^-53`` (integers: no underflow; overflow is refused).  With
-    ``S = sum_t |fl(a_t) fl(p_t)|``, so ``|c - sum_t fl(a_t) fl(p_t)| <= (2u + u^2) S``, and the float
+    ``S = sum_t |fl(a_t) fl(p_t)|``, ``|c - sum_t fl(a_t) fl(p_t)| <= (2u + u^2) S``, and the float
     product ``cf = fl(fl(V)' fl(P))`` errs by at most ``gamma_T S`` (``gamma_T = T u / (1 - T u)``,
     a dot product of ``T`` terms in any order, fused or not), so ``|c - cf| <= gamma_{T+2} S``.  The
     float ``Sf = fl(|fl(V)|' |fl(P)|)`` is at least ``(1 - gamma_T) S``, and the code takes
