@@ -15,6 +15,12 @@ the float path alone), alternating with the certified runs in the same process, 
 certified / float is printed in wall and in CPU seconds.  Target (CPU): the certificate
 (:mod:`sflp.solving.threshcert`) costs at most 1.5x the float path.
 
+The certificate alone (issue 53, point 3): :func:`sflp.solving.threshcert.certify_path` on the
+float path's segments of each range, with the big margin rows float-first in one batched product
+(the code) against the same call with every row made in exact integers first (``_EXACT_BIG_ROWS``,
+the route before issue 53), alternating in this process on the same segments; CPU and wall
+medians and the ratio new / old.  Both give the same certificate (checked each run).
+
 The ante path (issue 35): the exact thresholds along the ante from 0 to 0.25 bb at 10 bb, against
 a stack path with the same number of breakpoints (1 bb up to the stack halfway between that
 path's n-th and (n+1)-th breakpoints), timed alternately in this process.  Target: the ante path
@@ -30,6 +36,7 @@ import time
 from _common import Record, Timing, machine, peak_rss, report, timed
 
 from sflp.core.game import GameConfig
+from sflp.solving import threshcert
 from sflp.solving.thresholds import compute_thresholds
 
 RECORD = Record("thresholds")
@@ -69,9 +76,57 @@ def main(argv: list[str] | None = None) -> int:
         RECORD.put(f"{key}.segments", len(result.segments), f"{len(result.segments):,}", "segments")
         RECORD.seconds(f"{key}.per_segment.wall", t.wall / len(result.segments),
                        f"wall per segment of the path: {what}, certificate included")
+    certificate_part(config, args.runs)
     ante_path(config, args.runs)
     RECORD.write()
     return 0
+
+
+def _certify(config: GameConfig, low: float, high: float, segments: list, exact_rows: bool):
+    """``certify_path`` on ``segments``, the big rows float-first or (``exact_rows``) exact first."""
+    threshcert._EXACT_BIG_ROWS = exact_rows
+    try:
+        return threshcert.certify_path(config, low, high, segments)
+    finally:
+        threshcert._EXACT_BIG_ROWS = False
+
+
+def _big_rows(segs: list, exact_rows: bool) -> list:
+    """The big rows of fresh segment certificates ``segs``: the step issue 53 point 3 changes."""
+    big = [None] * len(segs) if exact_rows else threshcert._float_rows(segs)
+    return [threshcert._SegRows(j, seg, rows) for j, (seg, rows) in enumerate(zip(segs, big))]
+
+
+def certificate_part(config: GameConfig, runs: int) -> None:
+    """The certificate alone and its big rows alone, float-first against exact, same segments, same run."""
+    from sflp.core.game import PushFoldGame
+    from sflp.solving.segment import SegmentCertificate
+
+    for low, high in ((1.0, 200.0), (1.0, 25.0)):
+        segments = list(compute_thresholds(config, low, high, certify=False).segments)
+        game = PushFoldGame(config.with_stack(low))
+        t_new, t_old, r_new, r_old = Timing(), Timing(), Timing(), Timing()
+        for _ in range(runs + 2):
+            new = timed(lambda lo=low, hi=high, s=segments: _certify(config, lo, hi, s, False), t_new)
+            old = timed(lambda lo=low, hi=high, s=segments: _certify(config, lo, hi, s, True), t_old)
+            assert new == old and new.exact_checks == old.exact_checks
+            for exact_rows, timing in ((False, r_new), (True, r_old)):
+                segs = [SegmentCertificate(game, sup) for _, _, sup in segments]  # fresh: no cached rows
+                timed(lambda s=segs, e=exact_rows: _big_rows(s, e), timing)
+        key = f"{low:g}-{high:g}.certificate"
+        what = f"the certificate alone {low:g}-{high:g} bb ({len(segments)} segments)"
+        report(what + ", big rows float-first", t_new)
+        report("    the same, big rows exact first (before issue 53)", t_old)
+        print(f"    float-first / exact: wall {t_new.wall / t_old.wall:.2f}x, CPU {t_new.cpu / t_old.cpu:.2f}x")
+        report("    its big rows alone, float-first in one batch", r_new)
+        report("    its big rows alone, exact first", r_old)
+        print(f"    float-first / exact: wall {r_new.wall / r_old.wall:.2f}x, CPU {r_new.cpu / r_old.cpu:.2f}x")
+        RECORD.timing(key, t_new, what)
+        RECORD.timing(f"{key}.exact_rows", t_old, what + ", big rows exact first")
+        RECORD.put(f"{key}.ratio_cpu", round(t_new.cpu / t_old.cpu, 2), f"{t_new.cpu / t_old.cpu:.2f}x",
+                   "CPU of the certificate with float-first big rows over exact-first")
+        RECORD.timing(f"{key}.rows", r_new, what + ": its big rows, float-first")
+        RECORD.timing(f"{key}.rows.exact", r_old, what + ": its big rows, exact first")
 
 
 def ante_path(config: GameConfig, runs: int) -> None:

@@ -183,6 +183,70 @@ def test_to_float_states_a_bound_on_its_own_rounding():
     assert tc._to_float(np.array([[2**1100, 1]], dtype=object)) is None
 
 
+def _fake_segment(rng: random.Random, k: int, wide: bool, n: int = 7):
+    """A stand-in for a :class:`~sflp.solving.segment.SegmentCertificate` with ``k`` mixed hands
+    a side, as :func:`~sflp.solving.threshcert._float_rows` reads it: its ``M`` and ``Cn`` terms,
+    vectors of 62-bit integers (``wide``: up to 200 bits, an object array) times polynomials of
+    ``38 + 29 k``-bit integers.  Half the hands' terms cancel to a few bits (``a_2 p_2 = -a_0 p_0``
+    plus a little): the exact sum is far below the products, where a bound without the terms'
+    rounding fails."""
+    from types import SimpleNamespace
+
+    top = 200 if wide else 62
+    bits = 38 + 29 * k
+    size = k + 2
+
+    def vec():
+        return np.array([rng.choice([1, -1]) * rng.randint(2**(top - 10), 2**top - 1) for _ in range(n)],
+                        dtype=object if wide else np.int64)
+
+    def poly():
+        return [rng.choice([1, -1]) * rng.randint(2**(bits - 4), 2**bits) for _ in range(k + 1)]
+
+    terms = {}
+    for kind in ("M", "Cn"):
+        polys = [poly() for _ in range(1 + k)]
+        vecs = [vec() for _ in range(2 + 2 * k)]
+        if k:  # the first coefficient of term 2 (shift 0, polynomial 1) cancels term 0's on half the hands
+            polys[1][0] = polys[0][0]
+            for h in range(0, n, 2):
+                vecs[2][h] = -int(vecs[0][h]) + rng.randint(-8, 8)
+        terms[kind] = [(vecs[0], polys[0], 0), (vecs[1], polys[0], 1)] + [
+            t for c in range(k) for t in ((vecs[2 + 2 * c], polys[1 + c], 0), (vecs[3 + 2 * c], polys[1 + c], 1))]
+    seg = SimpleNamespace(ok=True, sm=list(range(k)), _fits64=not wide, n=n, _terms=terms)
+    exact = np.zeros((2 * n, size), dtype=object)
+    for g, kind in enumerate(("M", "Cn")):
+        for v, p, shift in terms[kind]:
+            for t, c in enumerate(p):
+                for h in range(n):
+                    exact[g * n + h, t + shift] += int(v[h]) * c
+    return seg, exact
+
+
+def test_the_batched_float_rows_bound_their_error_exactly_whatever_the_integers_widths():
+    """``_float_rows``'s contract ``|c - cf| <= ce`` for every coefficient of every big row (issue 53),
+    on segments of 0 to 5 mixed hands, 62-bit and 200-bit vectors (neither exact in a float), with
+    cancelling terms; checked in Fractions.  The test's own power: the floats err (a bound of 0 fails),
+    and on the cancelling hands by more than ``u`` times the products' size (a bound that forgets the
+    inputs' rounding, ``gamma_T`` of the float sum alone taken as ``u``, fails)."""
+    rng = random.Random(53)
+    ks = [k for k in range(6) for _ in range(6)]
+    segs, exacts = zip(*[_fake_segment(rng, k, wide) for k, wide in zip(ks, [False, True] * 18)])
+    errs = beyond_u = 0
+    for k, (cf, ce), exact in zip(ks, tc._float_rows(list(segs)), exacts):
+        for c, f, e in zip(exact.ravel(), cf.ravel(), ce.ravel()):
+            err = abs(Fraction(int(c)) - Fraction(f))
+            assert err <= Fraction(e), (k, c, f, e)
+            errs += err > 0
+            beyond_u += err > Fraction(e) / (2 * (2 + 2 * k + 4))  # u times the products' size
+    assert errs > 200 and beyond_u > 10, (errs, beyond_u)
+    # out of the float range: that segment the exact route (None), the others still batched
+    seg, _ = _fake_segment(rng, 1, True)
+    seg._terms["M"][0] = (np.array([2**1100] * seg.n, dtype=object), *seg._terms["M"][0][1:])
+    out = tc._float_rows([seg, segs[0]])
+    assert out[0] is None and out[1] is not None
+
+
 # ---------------------------------------------------------------- through and below 0 (issue 40, point 3)
 
 

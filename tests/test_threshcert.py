@@ -12,6 +12,7 @@ import random
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from sflp.core.game import GameConfig, PushFoldGame
@@ -224,3 +225,45 @@ def test_a_wrong_support_is_caught(th):
     swapped = segs[:j] + [(segs[j][0], segs[j][1], segs[j - 2][2])] + segs[j + 1:]
     with pytest.raises(SolveError):
         certify_path(CONFIG, LOW, HIGH, swapped)
+
+
+def test_the_float_first_big_rows_decide_the_exact_signs_and_the_same_proof(th, monkeypatch):
+    """Issue 53: the big rows (``M``, ``Cn``) made in one batched float product with a proven bound
+    (``_float_rows``) against their exact integers (``SegmentCertificate.M``, ``.Cn``) on the 1-10 path:
+    every coefficient within its bound (and some floats inexact: a bound of 0 fails), every sign the
+    float filter proves on a gap the exact sign there (a flipped row fails), and the whole proof the
+    same as the exact route's (``_EXACT_BIG_ROWS``, the code before issue 53), question for question,
+    on its first 60 segments (to the middle of the 60th)."""
+    from sflp.solving import threshcert as tc
+    from sflp.solving.segment import SegmentCertificate
+
+    game = PushFoldGame(CONFIG.with_stack(LOW))
+    part = list(th.segments[:60])
+    high = (part[-1][0] + part[-1][1]) / 2
+    segs = [SegmentCertificate(game, sup) for _, _, sup in part]
+    cert = th.certificate
+    ends = [cert.low, *cert.breakpoints, cert.high]
+    inexact = decided = 0
+    for j, (seg, big) in enumerate(zip(segs, tc._float_rows(segs))):
+        sr = tc._SegRows(j, seg, big)  # the rows and bounds the proof uses
+        rows = np.vstack([seg.M[sr.sb_rows], seg.Cn[sr.bb_rows]])
+        cf, ce = sr.cf[sr.n_small:], sr.ce[sr.n_small:]
+        cfx = np.array([[int(v) if abs(v) >= 2**52 else Fraction(v) for v in row] for row in cf.tolist()],
+                       dtype=object)  # the floats exactly (every float beyond 2^52 is an integer)
+        err = np.abs(rows - cfx)
+        assert (err <= ce.astype(object)).all()  # int or Fraction against float: compared exactly
+        inexact += int((err > 0).sum())
+        a, b = ends[j].hi, ends[j + 1].lo  # inside the open segment: every row of one sign on [a, b]
+        signs = sr.float_signs(a, b)[sr.n_small:]
+        for x in (a, b):
+            powers = np.array([x.numerator**t * x.denominator**(seg.d - t) for t in range(seg.d + 1)], dtype=object)
+            at = (rows @ powers).tolist()
+            assert all(s == (v > 0) - (v < 0) for s, v in zip(signs.tolist(), at) if s)
+        decided += int(np.count_nonzero(signs))
+    assert inexact > 1000 and decided > 0.99 * len(segs) * 338, (inexact, decided)
+    floats = certify_path(CONFIG, LOW, high, part)
+    monkeypatch.setattr(tc, "_EXACT_BIG_ROWS", True)
+    exact_route = certify_path(CONFIG, LOW, high, part)
+    assert floats == exact_route
+    assert (floats.exact_checks, floats.float_checks) == (exact_route.exact_checks, exact_route.float_checks)
+    assert [r.value for r in floats.breakpoints] == [r.value for r in exact_route.breakpoints]

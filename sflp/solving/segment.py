@@ -369,15 +369,7 @@ class SegmentCertificate:
                                                                                    (KSv[i, :], Nx[c], 1))],
             "Rn": [(rho, Q, 0)] + [(pairs_v[i, :], Nx[c], 0) for c, i in enumerate(sm)],
         }
-        # the value's numerator: sum_{i in Ps} M_i; BB's best-response numerator: sum_{j in Pb} Cn_j
-        self.M_ps = self._row_sum("M", ps)
-        self.Cn_pb = self._row_sum("Cn", pb)
-        # (g - f) r.x = (g-f) (sum_{Ps} rp + sum_{Ms} rp_i x_i) / D
-        rp_ps = sum(int(counts.row_pairs[i]) for i in ps)
-        self.rx = [rp_ps * q for q in Q]
-        for c, i in enumerate(sm):
-            self.rx = _add(self.rx, [int(counts.row_pairs[i]) * v for v in Nx[c]])
-        self.rx = _pad(self.rx, size)
+        self._row_pairs = counts.row_pairs  # for rx (made on first use, as M_ps and Cn_pb)
         self.sigma0, self.fold, self.gf = sigma0, st.fold, st.steal_fold
         r_num, r_den = _r_parts(counts.r)
         self.r_num_list, self.r_den_list = r_num.tolist(), r_den.tolist()
@@ -413,6 +405,26 @@ class SegmentCertificate:
             for t, v in enumerate(poly):
                 out[t + shift] += total * v
         return out
+
+    @functools.cached_property
+    def M_ps(self) -> np.ndarray:
+        """The value's numerator ``sum_{i in Ps} M_i`` (exact; the thresholds' certificate needs none of
+        these three, so they are made on first use)."""
+        return self._row_sum("M", self.ps)
+
+    @functools.cached_property
+    def Cn_pb(self) -> np.ndarray:
+        """BB's best-response numerator ``sum_{j in Pb} Cn_j`` (exact)."""
+        return self._row_sum("Cn", self.pb)
+
+    @functools.cached_property
+    def rx(self) -> list[int]:
+        """The numerator of ``r.x`` over ``D Q``: ``(g - f) r.x = (g-f) (sum_{Ps} rp + sum_{Ms} rp_i x_i) / D``."""
+        rp = self._row_pairs
+        rx = [sum(int(rp[i]) for i in self.ps) * q for q in self.Q]
+        for c, i in enumerate(self.sm):
+            rx = _add(rx, [int(rp[i]) * v for v in self.Nx[c]])
+        return _pad(rx, self.d + 1)
 
     @functools.cached_property
     def M(self) -> np.ndarray:

@@ -49,7 +49,12 @@ Every sign is decided first in floats with a proven bound, the whole row block o
 once (:func:`_float_signs`), and exactly with integers where the bound cannot decide it (a root in
 the interval, a value too close to 0); each published root is then refined to its nearest float,
 rounded to 6 decimals and floored to 0.1 bb exactly (:mod:`sflp.solving.rootcert`).  Anything that
-fails raises :class:`~sflp.errors.SolveError`.
+fails raises :class:`~sflp.errors.SolveError`.  The 338 margin rows of a segment are themselves
+floats with a proven bound, made for all segments in one batched product (:func:`_float_rows`);
+a row's exact integers are made only for a question the floats leave open (:meth:`_SegRows.exact`).
+
+Why one module: the three steps of the proof, the crossings and the rows they ask about (exact
+and as floats with their bound) are one argument, read top to bottom against the module doc.
 """
 
 from __future__ import annotations
@@ -151,16 +156,71 @@ def event_rows(seg) -> tuple[list[str], list[int], list[list[int]]]:
     return names, req, rows
 
 
-def _big_rows(seg) -> tuple[list[str], np.ndarray, list[int], np.ndarray, np.ndarray]:
-    """SB's margins of the hands not mixed and BB's column terms of the hands not mixed: names,
-    hands' kinds and rows (``M`` then ``Cn``), required signs, float rows and their error bounds."""
-    n = seg.n
-    sb_rows = [i for i in range(n) if not seg.mixed_sb[i]]
-    bb_rows = [j for j in range(n) if not seg.mixed_bb[j]]
-    names = [f"M {CLASS_NAMES[i]}" for i in sb_rows] + [f"Cn {CLASS_NAMES[j]}" for j in bb_rows]
-    req = [1 if seg.pure_sb[i] else -1 for i in sb_rows] + [-1 if seg.pure_bb[j] else 1 for j in bb_rows]
-    exact = np.vstack([seg.M[sb_rows], seg.Cn[bb_rows]])
-    return names, exact, req, sb_rows, bb_rows
+_ROW_NAMES = {kind: [f"{kind} {name}" for name in CLASS_NAMES] for kind in ("M", "Cn")}
+
+
+def _big_rows(seg) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """SB's margins of the hands not mixed and BB's column terms of the hands not mixed: names
+    (``M`` then ``Cn``), required signs, and the hands of the two blocks (the rows' exact integers
+    are made on demand, :meth:`_SegRows.exact`)."""
+    sb_rows, bb_rows = np.flatnonzero(~seg.mixed_sb), np.flatnonzero(~seg.mixed_bb)
+    names = [_ROW_NAMES["M"][i] for i in sb_rows.tolist()] + [_ROW_NAMES["Cn"][j] for j in bb_rows.tolist()]
+    req = np.concatenate([np.where(seg.pure_sb[sb_rows], 1, -1), np.where(seg.pure_bb[bb_rows], -1, 1)])
+    return names, req.astype(np.int8), sb_rows, bb_rows
+
+
+_EXACT_BIG_ROWS = False
+"""True: every big row is made in exact integers first and rounded (the route before issue 53,
+kept as the benchmark's same-run reference and the tests' oracle); False: :func:`_float_rows`."""
+
+
+def _float_rows(segs) -> list[tuple[np.ndarray, np.ndarray] | None]:
+    r"""The big rows (``M`` and ``Cn`` of every hand, :func:`_big_rows`) of every segment in floats,
+    with a proven bound on each coefficient's error: per segment ``(cf, ce)`` of shape
+    ``(2 n, d + 1)`` (the ``n`` rows of ``M``, then of ``Cn``) with ``|c - cf| <= ce`` for the exact
+    integer coefficient ``c``; None for a segment whose numbers leave the float range (it then
+    takes the exact route).  Segments with as many mixed hands share one batched product.
+
+    A coefficient is a sum of ``T = 2 + 2k`` products ``c = sum_t a_t p_t``
+    (:class:`~sflp.solving.segment.SegmentCertificate`'s terms: ``a_t`` the entry of a term's
+    integer vector ``V`` for the hand, up to 62 bits or wider, ``p_t`` the coefficient of its
+    Cramer polynomial ``P`` in place for the term's shift, up to ``38 + 29k`` bits).  Neither need
+    be a float: each is rounded to nearest, ``a_t = fl(a_t)(1 + alpha_t)``, ``p_t = fl(p_t)(1 + pi_t)``,
+    ``|alpha_t|, |pi_t| <= u = 2^-53`` (integers: no underflow; overflow is refused).  With
+    ``S = sum_t |fl(a_t) fl(p_t)|``, ``|c - sum_t fl(a_t) fl(p_t)| <= (2u + u^2) S``, and the float
+    product ``cf = fl(fl(V)' fl(P))`` errs by at most ``gamma_T S`` (``gamma_T = T u / (1 - T u)``,
+    a dot product of ``T`` terms in any order, fused or not), so ``|c - cf| <= gamma_{T+2} S``.  The
+    float ``Sf = fl(|fl(V)|' |fl(P)|)`` is at least ``(1 - gamma_T) S``, and the code takes
+    ``ce = fl(2 (T + 4) u Sf)``: ``gamma_{T+2} / (1 - gamma_T) <= 2 (T + 4) u (1 - u)`` for every
+    ``T u < 0.01`` (here ``T <= 12``), with ample room.  ``Sf <= 2^900`` is required (and every
+    ``cf`` finite) so that the sign filter's own bound (:func:`_float_signs`) stays in range."""
+    out: list = [None] * len(segs)
+    groups: dict = {}
+    for g, seg in enumerate(segs):
+        if seg.ok:
+            groups.setdefault((len(seg.sm), seg._fits64, seg.n), []).append(g)
+    for (k, _, n), members in groups.items():
+        T, size = 2 + 2 * k, k + 2
+        vecs, polys = [], []
+        for g in members:
+            for kind in ("M", "Cn"):
+                for vec, poly, shift in segs[g]._terms[kind]:
+                    vecs.append(vec)
+                    polys.append([0] * shift + [int(c) for c in poly] + [0] * (size - shift - len(poly)))
+        try:
+            V = np.array(vecs, dtype=np.float64).reshape(len(members), 2, T, n).swapaxes(2, 3)
+            P = np.array(polys, dtype=np.float64).reshape(len(members), 2, T, size)
+        except OverflowError:  # an integer beyond the float range: these segments the exact way
+            continue
+        with np.errstate(over="ignore", invalid="ignore"):
+            cf = np.matmul(V, P).reshape(len(members), 2 * n, size)
+            mag = np.matmul(np.abs(V), np.abs(P)).reshape(len(members), 2 * n, size)
+        ce = (2 * (T + 4) * _U) * mag
+        fine = (np.isfinite(cf).all(axis=(1, 2)) & (mag <= 2.0**900).all(axis=(1, 2))).tolist()
+        for r, g in enumerate(members):
+            if fine[r]:
+                out[g] = (cf[r], ce[r])
+    return out
 
 
 def _to_float(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -241,35 +301,58 @@ def _float_signs(cf: np.ndarray, ce: np.ndarray, a: Fraction, b: Fraction) -> np
 
 
 class _SegRows:
-    """The event polynomials of one segment, exact and as floats."""
+    """The event polynomials of one segment, exact and as floats: the small rows (:func:`event_rows`)
+    exact, rounded once; the big rows (:func:`_big_rows`) as ``big`` from :func:`_float_rows`
+    (floats with a proven bound), their exact integers made only for a row whose sign or root the
+    floats leave open (:meth:`exact`).  ``big=None``: the exact route, every row made in integers."""
 
-    def __init__(self, index: int, seg):
+    def __init__(self, index: int, seg, big: tuple[np.ndarray, np.ndarray] | None = None):
         if not seg.ok:
             raise SolveError(f"thresholds: segment {index} has a support the exact certificate does not cover "
                              f"({len(seg.support.sb_mixed)} mixed hands per player)")
-        if seg._rows("M", seg.sm).any() or seg._rows("Cn", seg.bm).any():
+        if seg.sm and (seg._rows("M", seg.sm).any() or seg._rows("Cn", seg.bm).any()):
             raise SolveError(f"thresholds: segment {index}: a mixed hand's margin is not identically 0")
         self.index, self.seg = index, seg
         names, req, rows = event_rows(seg)
-        bnames, bexact, breq, self.sb_rows, self.bb_rows = _big_rows(seg)
+        bnames, breq, self.sb_rows, self.bb_rows = _big_rows(seg)
         self.n_small = len(rows)
         self.names = names + bnames
-        self.req = np.array(req + breq, dtype=np.int8)
+        self.req = np.concatenate([np.array(req, dtype=np.int8), breq])
         self.small = rows
-        self.big = bexact
-        exact_all = np.vstack([np.array(rows, dtype=object).reshape(len(rows), -1), bexact]) if len(bexact) \
-            else np.array(rows, dtype=object)
-        conv = _to_float(exact_all)
-        self.cf, self.ce = conv if conv is not None else (None, None)
-        zero = np.flatnonzero(~(exact_all != 0).any(axis=1))
-        if len(zero):
-            raise SolveError(f"thresholds: segment {index}: the event polynomial {self.names[int(zero[0])]} "
+        self._exact: dict[int, list[int]] = {}
+        small = np.array(rows, dtype=object).reshape(len(rows), -1)
+        conv = _to_float(small)
+        if big is not None and conv is not None:
+            n = seg.n
+            pick = np.concatenate([self.sb_rows, n + self.bb_rows])
+            bf, be = big[0][pick], big[1][pick]
+            self.cf, self.ce = np.vstack([conv[0], bf]), np.vstack([conv[1], be])
+            # a big row is not the zero polynomial where a coefficient's float is beyond its bound
+            unsure = self.n_small + np.flatnonzero(~(np.abs(bf) > be).any(axis=1))
+            zero = [r for r in unsure.tolist() if not any(self.exact(r))]
+            zero += np.flatnonzero(~(small != 0).any(axis=1)).tolist()
+        else:  # the exact route: every big row in integers, rounded once
+            bexact = np.vstack([seg.M[self.sb_rows], seg.Cn[self.bb_rows]])
+            self._exact = {self.n_small + r: [int(c) for c in row] for r, row in enumerate(bexact)}
+            exact_all = np.vstack([small, bexact])
+            conv = _to_float(exact_all)
+            self.cf, self.ce = conv if conv is not None else (None, None)
+            zero = np.flatnonzero(~(exact_all != 0).any(axis=1)).tolist()
+        if zero:
+            raise SolveError(f"thresholds: segment {index}: the event polynomial {self.names[min(zero)]} "
                              "is identically 0")
 
     def exact(self, r: int) -> list[int]:
+        """Row ``r``'s exact integer coefficients (a big row made on first use)."""
         if r < self.n_small:
             return self.small[r]
-        return [int(c) for c in self.big[r - self.n_small]]
+        hit = self._exact.get(r)
+        if hit is None:
+            r -= self.n_small
+            ns = len(self.sb_rows)
+            kind, hand = ("M", self.sb_rows[r]) if r < ns else ("Cn", self.bb_rows[r - ns])
+            hit = self._exact[r + self.n_small] = [int(c) for c in self.seg._rows(kind, [int(hand)])[0]]
+        return hit
 
     def float_signs(self, a: Fraction, b: Fraction) -> np.ndarray:
         if self.cf is None:
@@ -407,7 +490,9 @@ def certify_path(config, low: float, high: float, segments, table=None, along: s
         from sflp.core.game import line_payoffs
 
         game = PushFoldGame(config, table, payoffs=line_payoffs(config, along, table))
-    rows = [_SegRows(j, SegmentCertificate(game, sup)) for j, (_, _, sup) in enumerate(segments)]
+    segs = [SegmentCertificate(game, sup) for _, _, sup in segments]
+    big = [None] * len(segs) if _EXACT_BIG_ROWS else _float_rows(segs)  # one batched float product
+    rows = [_SegRows(j, seg, rows_j) for j, (seg, rows_j) in enumerate(zip(segs, big))]
     J = len(segments)
     lo_root, hi_root = end_root(low, 0), end_root(high, J - 1)
     floats = [float(a) for a, _, _ in segments] + [float(high)]
