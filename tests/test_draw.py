@@ -147,6 +147,19 @@ def test_glyphs_rendered_once_give_pillows_own_pixels(monkeypatch):
     assert np.array_equal(np.asarray(Image.open(io.BytesIO(cached))), np.asarray(Image.open(io.BytesIO(plain))))
 
 
+def test_png_is_written_at_zlib_level_1_with_level_6s_pixels(monkeypatch):
+    # the PNG's zlib level trades bytes for time only: decoded, a level-1 picture is level 6's pixels
+    import sflp.charts.media.draw as draw
+
+    fast = png_bytes(_texts(), 120)
+    idat = fast.index(b"IDAT") + 4
+    assert fast[idat:idat + 2] == b"\x78\x01"  # the zlib header of level 1 (RFC 1950: FLEVEL 0)
+    monkeypatch.setattr(draw, "PNG_LEVEL", 6)
+    small = png_bytes(_texts(), 120)
+    assert small[small.index(b"IDAT") + 4:][:2] == b"\x78\x9c" and len(small) < len(fast)
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(fast))), np.asarray(Image.open(io.BytesIO(small))))
+
+
 # ---------------------------------------------------------------- PDF
 
 
