@@ -147,18 +147,31 @@ def test_glyphs_rendered_once_give_pillows_own_pixels(monkeypatch):
     assert np.array_equal(np.asarray(Image.open(io.BytesIO(cached))), np.asarray(Image.open(io.BytesIO(plain))))
 
 
-def test_png_is_written_at_zlib_level_1_with_level_6s_pixels(monkeypatch):
-    # the PNG's zlib level trades bytes for time only: decoded, a level-1 picture is level 6's pixels
+def test_png_file_holds_pillows_level_6_pixels(monkeypatch):
+    # draw._png_file writes the rows unfiltered at zlib level PNG_LEVEL (Pillow's encoder tries five
+    # filters a row, twice the time): decoded, the picture is the one Pillow's level 6 wrote, its dpi too
     import sflp.charts.media.draw as draw
 
     fast = png_bytes(_texts(), 120)
     idat = fast.index(b"IDAT") + 4
-    assert fast[idat:idat + 2] == b"\x78\x01"  # the zlib header of level 1 (RFC 1950: FLEVEL 0)
-    monkeypatch.setattr(draw, "PNG_LEVEL", 6)
-    small = png_bytes(_texts(), 120)
-    assert small[small.index(b"IDAT") + 4:][:2] == b"\x78\x9c" and len(small) < len(fast)
-    assert np.array_equal(np.asarray(Image.open(io.BytesIO(fast))), np.asarray(Image.open(io.BytesIO(small))))
+    assert fast[idat:idat + 2] == b"\x78\x5e"  # the zlib header of levels 2-5 (RFC 1950: FLEVEL 1)
+    monkeypatch.setattr(draw, "_PILLOW_PNG", True)  # the old path: Pillow's encoder, level 6
+    old = png_bytes(_texts(), 120)
+    assert old[old.index(b"IDAT") + 4:][:2] == b"\x78\x9c" and fast != old
+    a, b = Image.open(io.BytesIO(fast)), Image.open(io.BytesIO(old))
+    assert a.mode == b.mode == "RGB" and a.info == b.info and a.info["dpi"][0] == pytest.approx(120, abs=0.02)
+    assert np.array_equal(np.asarray(a), np.asarray(b))
+    Image.open(io.BytesIO(fast)).verify()  # every chunk's CRC
 
+
+@given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 2**32 - 1))
+@settings(max_examples=20, deadline=None)
+def test_png_file_decodes_to_its_pixels(width, height, seed):
+    from sflp.charts.media.draw import _png_file
+
+    pixels = np.random.default_rng(seed).integers(0, 256, (height, width, 3), dtype=np.uint8)
+    data = _png_file(pixels.tobytes(), (width, height), 72)
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(data))), pixels)
 
 # ---------------------------------------------------------------- PDF
 
