@@ -64,6 +64,17 @@ from sflp.core.cards import CLASS_NAMES, PLAYERS
 
 _text_colour = functools.cache(text_colour)
 """:func:`sflp.charts.colors.text_colour`, once a colour (a grid's cells share a few dozen colours)."""
+_frequency_colour = functools.lru_cache(maxsize=4096)(frequency_colour)
+""":func:`sflp.charts.colors.frequency_colour`, once a frequency and player (most cells are 0 or 1)."""
+
+
+def _grids(frame: pd.DataFrame, names: Sequence[str], **where) -> list[np.ndarray]:
+    """``grid_from_tidy(frame, name, **where).to_numpy()`` for each of ``names``: the rows selected and
+    put in grid order once (and checked once to hold the 169 hands), each column then one take."""
+    rows = select(frame, **where)
+    position = pd.DataFrame({"hand": rows["hand"].to_numpy(), "row": np.arange(len(rows))})
+    order = grid_from_tidy(position, "row").to_numpy()
+    return [rows[name].to_numpy()[order] for name in names]
 
 # ---------------------------------------------------------------- threshold charts
 
@@ -181,11 +192,9 @@ def _threshold_notes(verb: str, low: float, high: float) -> list[str]:
 
 
 def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float, structure: str) -> None:
-    rows = select(tdf, player=player)
     # the grids as numpy arrays, read cell by cell below (a DataFrame's .iat costs more than the cell)
-    labels, max_stack, hands, intervals, any_intervals, capped = (
-        grid_from_tidy(rows, name).to_numpy()
-        for name in ("chart_label", "max_stack", "hand", "intervals", "any_intervals", "capped"))
+    labels, max_stack, hands, intervals, any_intervals, capped = _grids(
+        tdf, ("chart_label", "max_stack", "hand", "intervals", "any_intervals", "capped"), player=player)
     scale = chart_scale(high, low)
     verb = _VERB[player]
     title = f"{PLAYER_TITLES[player]} thresholds (bb), {structure}, stacks {fmt_num(low)}-{fmt_num(high)} bb"
@@ -224,14 +233,15 @@ def _hand_format(hand: str) -> str:
     return f'[=1]"{hand}";[>0]"{hand} "0%;"{hand}"'
 
 
-def _frequency_grid(ws, top: int, left: int, freq: pd.DataFrame, hands: pd.DataFrame, player: str,
+def _frequency_grid(ws, top: int, left: int, freq, hands, player: str,
                     size: float = 9) -> None:
     _rank_labels(ws, top, left)
-    freqs, names = freq.to_numpy(dtype=np.float64).tolist(), hands.to_numpy().tolist()  # cells read as lists
+    # the grids (DataFrames or arrays) read as lists
+    freqs, names = np.asarray(freq, dtype=np.float64).tolist(), np.asarray(hands).tolist()
     for r in range(13):
         for c in range(13):
             f = freqs[r][c]
-            colour = frequency_colour(f, player)
+            colour = _frequency_colour(f, player)
             cell = ws.cell(top + r, left + c, f)
             _styled(cell, _hand_format(names[r][c]), _fill(colour),
                     _font(_text_colour(colour) if f > 0 else "777777", False, size), _CENTER, _BORDER)
@@ -262,8 +272,7 @@ def _ranges_sheet(ws, ranges: pd.DataFrame, stacks: Sequence[float]) -> None:
         at = select(ranges, stack=stack)
         for player, left in (("sb", GRID_LEFT), ("bb", RANGE_BB_LEFT)):
             ws.cell(top, left + 2, f"{PLAYER_TITLES[player]} frequency at {fmt_num(stack)} bb").font = _BOLD
-            freq = grid_from_tidy(at, "frequency", player=player)
-            hands = grid_from_tidy(at, "hand", player=player)
+            freq, hands = _grids(at, ("frequency", "hand"), player=player)
             _frequency_grid(ws, top + 2, left, freq, hands, player, THRESHOLD_FONT_SIZE)
             ws.cell(top + 15, left - 1, RANGE_NOTE[player]).font = _NOTE
             areas.append((left, f"{column_letter(left - 1)}{top}:{column_letter(left + 12)}{top + 15}"))
