@@ -408,7 +408,8 @@ def _png_file(rgb: bytes, size: tuple[int, int], dpi: float) -> bytes:
     width, height = size
     stride = 3 * width
     view = memoryview(rgb)
-    rows = b"".join(b"\x00" + view[k:k + stride] for k in range(0, stride * height, stride))
+    # each row after its filter byte 0: the rows joined by 0 after an empty first piece (one copy)
+    rows = b"\x00".join([b"", *(view[k:k + stride] for k in range(0, stride * height, stride))])
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
