@@ -43,6 +43,7 @@ BENCHMARKS = {
     "atlas_scale": ["--runs", "3"],
     "files": ["--runs", "3"],
     "referee": ["--runs", "5"],
+    "media": ["--runs", "5"],
 }
 
 

@@ -120,6 +120,59 @@ def test_png_is_reproducible_and_has_no_text_chunks():
     assert b"tEXt" not in a and b"iTXt" not in a and b"tIME" not in a
 
 
+def _texts() -> Drawing:
+    """Texts at sub-pixel positions, repeated (as a grid's hand names are), in both weights, several
+    colours and sizes, anchored three ways, with characters that are not ASCII, over a fill."""
+    d = Drawing(300, 200)
+    d.rect(0, 0, 150, 200, fill="1F4E79")
+    for i in range(40):
+        x, y = 7.13 + (i % 8) * 36.37, 14.71 + (i // 8) * 37.9
+        d.text(x, y, ["AKs", "72o", "25+", UNICODE][i % 4], 6.5 + (i % 3), ["000000", "FFFFFF", "C00000"][i % 3],
+               "bold" if i % 5 == 0 else "normal", ["start", "middle", "end"][i % 3])
+        d.text(x, y + 12, "AKs", 6.5)  # the same text again, at another fraction of a pixel
+    return d
+
+
+def test_glyphs_rendered_once_give_pillows_own_pixels(monkeypatch):
+    # every text's mask is rendered once a process (draw._glyph) and drawn as Pillow's text() draws
+    # it: the same mask at the same integer point with the same ink, so the PNG is the same bytes
+    import sflp.charts.media.draw as draw
+
+    draw._glyph.cache_clear()
+    cached = png_bytes(_texts(), 120)
+    assert draw._glyph.cache_info().hits > 0  # the repeated texts were not rendered again
+    monkeypatch.setattr(draw, "_GLYPHS", False)  # Pillow's ImageDraw.text for every text
+    plain = png_bytes(_texts(), 120)
+    assert cached == plain
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(cached))), np.asarray(Image.open(io.BytesIO(plain))))
+
+
+def test_png_file_holds_pillows_level_6_pixels(monkeypatch):
+    # draw._png_file writes the rows unfiltered at zlib level PNG_LEVEL (Pillow's encoder tries five
+    # filters a row, twice the time): decoded, the picture is the one Pillow's level 6 wrote, its dpi too
+    import sflp.charts.media.draw as draw
+
+    fast = png_bytes(_texts(), 120)
+    idat = fast.index(b"IDAT") + 4
+    assert fast[idat:idat + 2] == b"\x78\x5e"  # the zlib header of levels 2-5 (RFC 1950: FLEVEL 1)
+    monkeypatch.setattr(draw, "_PILLOW_PNG", True)  # the old path: Pillow's encoder, level 6
+    old = png_bytes(_texts(), 120)
+    assert old[old.index(b"IDAT") + 4:][:2] == b"\x78\x9c" and fast != old
+    a, b = Image.open(io.BytesIO(fast)), Image.open(io.BytesIO(old))
+    assert a.mode == b.mode == "RGB" and a.info == b.info and a.info["dpi"][0] == pytest.approx(120, abs=0.02)
+    assert np.array_equal(np.asarray(a), np.asarray(b))
+    Image.open(io.BytesIO(fast)).verify()  # every chunk's CRC
+
+
+@given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 2**32 - 1))
+@settings(max_examples=20, deadline=None)
+def test_png_file_decodes_to_its_pixels(width, height, seed):
+    from sflp.charts.media.draw import _png_file
+
+    pixels = np.random.default_rng(seed).integers(0, 256, (height, width, 3), dtype=np.uint8)
+    data = _png_file(pixels.tobytes(), (width, height), 72)
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(data))), pixels)
+
 # ---------------------------------------------------------------- PDF
 
 

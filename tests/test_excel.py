@@ -129,6 +129,28 @@ def test_the_copy_keeps_xlsxwriters_entries_in_order(tmp_path):
         assert copied.testzip() is None
 
 
+
+@pytest.mark.parametrize("when", [excel.DEFAULT_TIME, datetime.datetime(2026, 7, 3, 13, 45, 59),
+                                  datetime.datetime(1970, 1, 1)])
+def test_stamping_the_headers_gives_the_bytes_of_writing_every_entry_again(tmp_path, when):
+    # the workbook's time stamps are set in the zip's headers (_stamped), not by decompressing and
+    # compressing every entry again (_rewritten): the same file, byte for byte
+    from sflp.charts.media.xlsx.book import write_book
+
+    raw = io.BytesIO()
+    write_book(small_workbook(), raw, when)
+    excel._rewritten(io.BytesIO(raw.getvalue()), tmp_path / "rewritten.xlsx", when)
+    stamped = excel._stamped(raw.getvalue(), when)
+    assert stamped is not None and stamped == (tmp_path / "rewritten.xlsx").read_bytes()
+    assert stamped != raw.getvalue()  # XlsxWriter's 1980 dates and attributes were replaced
+    excel._reproducible_copy(io.BytesIO(raw.getvalue()), tmp_path / "copy.xlsx", when)
+    assert (tmp_path / "copy.xlsx").read_bytes() == stamped
+    # a zip the headers cannot carry that way (here: a comment after the end record) is rewritten
+    commented = raw.getvalue()[:-2] + b"\x02\x00hi"
+    assert excel._stamped(commented, when) is None
+    excel._reproducible_copy(io.BytesIO(commented), tmp_path / "commented.xlsx", when)
+    assert (tmp_path / "commented.xlsx").read_bytes() == stamped
+
 def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path, monkeypatch):
     target = tmp_path / "a.xlsx"
     target.write_bytes(b"old")

@@ -10,6 +10,7 @@ sheets' notes and number formats; a module a sheet would scatter them over six f
 
 from __future__ import annotations
 
+import functools
 import math
 import textwrap
 from collections.abc import Sequence
@@ -60,6 +61,20 @@ from sflp.charts.scale import MARK_GAP, chart_scale, footnotes, ink, parse_inter
 from sflp.charts.stacks import HAND_EV_STACKS, hand_ev_stacks  # noqa: F401 -- HAND_EV_STACKS: the cap, documented here
 from sflp.charts.text import fmt_num
 from sflp.core.cards import CLASS_NAMES, PLAYERS
+
+_text_colour = functools.cache(text_colour)
+""":func:`sflp.charts.colors.text_colour`, once a colour (a grid's cells share a few dozen colours)."""
+_frequency_colour = functools.lru_cache(maxsize=4096)(frequency_colour)
+""":func:`sflp.charts.colors.frequency_colour`, once a frequency and player (most cells are 0 or 1)."""
+
+
+def _grids(frame: pd.DataFrame, names: Sequence[str], **where) -> list[np.ndarray]:
+    """``grid_from_tidy(frame, name, **where).to_numpy()`` for each of ``names``: the rows selected and
+    put in grid order once (and checked once to hold the 169 hands), each column then one take."""
+    rows = select(frame, **where)
+    position = pd.DataFrame({"hand": rows["hand"].to_numpy(), "row": np.arange(len(rows))})
+    order = grid_from_tidy(position, "row").to_numpy()
+    return [rows[name].to_numpy()[order] for name in names]
 
 # ---------------------------------------------------------------- threshold charts
 
@@ -177,13 +192,9 @@ def _threshold_notes(verb: str, low: float, high: float) -> list[str]:
 
 
 def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float, structure: str) -> None:
-    rows = select(tdf, player=player)
-    labels = grid_from_tidy(rows, "chart_label")
-    max_stack = grid_from_tidy(rows, "max_stack")
-    hands = grid_from_tidy(rows, "hand")
-    intervals = grid_from_tidy(rows, "intervals")
-    any_intervals = grid_from_tidy(rows, "any_intervals")
-    capped = grid_from_tidy(rows, "capped")
+    # the grids as numpy arrays, read cell by cell below (a DataFrame's .iat costs more than the cell)
+    labels, max_stack, hands, intervals, any_intervals, capped = _grids(
+        tdf, ("chart_label", "max_stack", "hand", "intervals", "any_intervals", "capped"), player=player)
     scale = chart_scale(high, low)
     verb = _VERB[player]
     title = f"{PLAYER_TITLES[player]} thresholds (bb), {structure}, stacks {fmt_num(low)}-{fmt_num(high)} bb"
@@ -192,18 +203,18 @@ def _threshold_sheet(ws, tdf: pd.DataFrame, player: str, low: float, high: float
     marked: list[tuple[str, str, str]] = []  # in grid order, row by row
     for r in range(13):
         for c in range(13):
-            number, mark = label_parts(labels.iat[r, c])
-            hand = hands.iat[r, c]
-            colour = scale.colour(max_stack.iat[r, c], bool(capped.iat[r, c]))
+            number, mark = label_parts(labels[r, c])
+            hand = hands[r, c]
+            colour = scale.colour(max_stack[r, c], bool(capped[r, c]))
             cell = ws.cell(GRID_TOP + r, GRID_LEFT + c, label_value(number))
             _styled(cell, label_format(hand, number, mark), _hatched(colour) if mark == MARK_GAP else _fill(colour),
                     _font(ink(colour), False, THRESHOLD_FONT_SIZE), _CENTER, _BORDER)
             if mark:  # on screen; the printed page lists the same under the grid
-                marked.append((hand, mark, intervals.iat[r, c]))
+                marked.append((hand, mark, intervals[r, c]))
                 note = (
                     f"{hand}: {verb} with frequency > 0.5 at stacks "
-                    f"{_intervals_text(intervals.iat[r, c])} bb; with any frequency at "
-                    f"{_intervals_text(any_intervals.iat[r, c])} bb."
+                    f"{_intervals_text(intervals[r, c])} bb; with any frequency at "
+                    f"{_intervals_text(any_intervals[r, c])} bb."
                 )
                 cell.comment = Comment(note, "sflp", 260, 110)
     _grid_dimensions(ws, GRID_LEFT, THRESHOLD_CELL_WIDTH, GRID_TOP, THRESHOLD_CELL_HEIGHT)
@@ -222,16 +233,18 @@ def _hand_format(hand: str) -> str:
     return f'[=1]"{hand}";[>0]"{hand} "0%;"{hand}"'
 
 
-def _frequency_grid(ws, top: int, left: int, freq: pd.DataFrame, hands: pd.DataFrame, player: str,
+def _frequency_grid(ws, top: int, left: int, freq, hands, player: str,
                     size: float = 9) -> None:
     _rank_labels(ws, top, left)
+    # the grids (DataFrames or arrays) read as lists
+    freqs, names = np.asarray(freq, dtype=np.float64).tolist(), np.asarray(hands).tolist()
     for r in range(13):
         for c in range(13):
-            f = float(freq.iat[r, c])
-            colour = frequency_colour(f, player)
+            f = freqs[r][c]
+            colour = _frequency_colour(f, player)
             cell = ws.cell(top + r, left + c, f)
-            _styled(cell, _hand_format(hands.iat[r, c]), _fill(colour),
-                    _font(text_colour(colour) if f > 0 else "777777", False, size), _CENTER, _BORDER)
+            _styled(cell, _hand_format(names[r][c]), _fill(colour),
+                    _font(_text_colour(colour) if f > 0 else "777777", False, size), _CENTER, _BORDER)
 
 
 def _ev_grid(ws, top: int, left: int, ev: pd.DataFrame) -> None:
@@ -244,7 +257,7 @@ def _ev_grid(ws, top: int, left: int, ev: pd.DataFrame) -> None:
             v = float(values[r, c])
             colour = ev_colour(v, scale)
             cell = ws.cell(top + r, left + c, None if math.isnan(v) else v)
-            _styled(cell, EV_FORMAT, _fill(colour), _font(text_colour(colour), False, 9), _CENTER, _BORDER)
+            _styled(cell, EV_FORMAT, _fill(colour), _font(_text_colour(colour), False, 9), _CENTER, _BORDER)
 
 
 def _ranges_sheet(ws, ranges: pd.DataFrame, stacks: Sequence[float]) -> None:
@@ -259,8 +272,7 @@ def _ranges_sheet(ws, ranges: pd.DataFrame, stacks: Sequence[float]) -> None:
         at = select(ranges, stack=stack)
         for player, left in (("sb", GRID_LEFT), ("bb", RANGE_BB_LEFT)):
             ws.cell(top, left + 2, f"{PLAYER_TITLES[player]} frequency at {fmt_num(stack)} bb").font = _BOLD
-            freq = grid_from_tidy(at, "frequency", player=player)
-            hands = grid_from_tidy(at, "hand", player=player)
+            freq, hands = _grids(at, ("frequency", "hand"), player=player)
             _frequency_grid(ws, top + 2, left, freq, hands, player, THRESHOLD_FONT_SIZE)
             ws.cell(top + 15, left - 1, RANGE_NOTE[player]).font = _NOTE
             areas.append((left, f"{column_letter(left - 1)}{top}:{column_letter(left + 12)}{top + 15}"))
