@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -529,6 +530,20 @@ def test_a_job_runs_on_its_arguments_as_they_were_when_submitted():
             for k in range(200):  # changed at once, while a feeder thread would still be pickling it
                 d[f"x{k}"] = k
         assert all(f.result() == {"k": 0} for f in futures)
+
+
+def test_atlas_solver_workers_run_at_normal_priority_and_chart_writers_stay_niced():
+    """The local atlas's workers are its solvers: niced like chart writers, on a busy machine they
+    got a tenth of a core (issue 53 item 6).  A writer beside a solver is still niced."""
+    from sflp.atlas.local import LocalRunner
+    from sflp.output.jobs import WORKER_NICENESS, Jobs
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform: jobs run inline, in this process")
+    parent = os.nice(0)  # os.nice(0) changes nothing and returns the niceness
+    assert LocalRunner(workers=2)(os.nice, [0, 0, 0]) == [parent] * 3
+    with Jobs(workers=1) as writers:
+        assert writers.submit(os.nice, 0).result() == min(parent + WORKER_NICENESS, 19)
 
 
 def test_png_and_svg_draw_each_picture_once(tmp_path, monkeypatch):
