@@ -116,19 +116,20 @@ format's files (and the ranges in every form) are written from the blocks' array
 thresholds themselves."""
 
 
-def job_workers(formats: Sequence[str], workers: int | None) -> int | None:
-    """The worker processes a set of ``formats`` gets when the caller did not say (``workers``
-    None): none when no format is drawn from frames.  A set of CSV files has a few small jobs (the
-    SC numbers, the grids, the thresholds' files), and forking for them cost CPU and no wall time:
-    1-25 bb at 0.05, 3.9 s wall and 4.4 s CPU with two workers, 3.9 s and 3.9 s inline; 1-1000 at
-    0.01, 8.7 s and 11.0 s against 8.6 s and 9.9 s (medians of 2-3 runs, issue 34).
+def job_workers(formats: Sequence[str], workers: int | None) -> int:
+    """The worker processes a set of ``formats`` gets: ``workers``, or when the caller did not say
+    (None) none, every file written in this process.  Forked writers re-import pandas and the format
+    libraries (about 100 MB each) and cost more CPU than they save wall time on a loaded machine:
+    the main job (1-25 bb at 0.05, every format) took 4.60 CPU-s and 264 MB in one process against
+    5.68 CPU-s and about 445 MB PSS over three with two writers (medians of 3 fresh runs, load 1.2-3.5,
+    issue 53 item 2; ``benchmarks/bench_chart.py --workers``).  ``workers=2`` is still the least wall
+    time on an idle 2-core machine.  A set of CSV files never paid for them either: 1-25 bb at 0.05,
+    3.9 s wall and 4.4 s CPU with two workers, 3.9 s and 3.9 s inline (issue 34).
 
     >>> job_workers(("csv",), None), job_workers(("csv", "xlsx"), None), job_workers(("csv",), 2)
-    (0, None, 2)
+    (0, 0, 2)
     """
-    if workers is None and not FRAME_FORMATS & set(formats):
-        return 0
-    return workers
+    return 0 if workers is None else workers
 
 
 def warm(config, formats: Sequence[str]) -> None:
