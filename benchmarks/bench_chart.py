@@ -1,7 +1,7 @@
 """Benchmark of whole chart jobs: ``sflp chart`` in a fresh process, wall and CPU seconds, peak memory.
 
 Run:  python benchmarks/bench_chart.py [--runs 3] [--sizes small,medium,large] [--record]
-      python benchmarks/bench_chart.py --workers [--runs 5]   # one process (the default) against 1 and 2 writers
+      python benchmarks/bench_chart_workers.py [--runs 3] [--record]   # only the --workers table
 
 For each size, ``python -m sflp.cli chart --stacks RANGE --out TMP --json`` runs in a new process
 with a fresh cache folder: once to fill the cache (not in the medians), then ``--runs`` times
@@ -341,9 +341,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="small,medium,large")
     parser.add_argument("--writers", default="",
                         help="sizes whose per-format table to print (medium,large), not recorded")
-    parser.add_argument("--workers", action="store_true",
-                        help="only the small job's --workers table: the default (one process) against "
-                             "--workers 1 and 2, wall, CPU and PSS as ratios (issue 53 item 2)")
     parser.add_argument("--solver-alone", metavar="STACKS", help=argparse.SUPPRESS)  # the child of solver_run
     RECORD.arguments(parser)
     args = parser.parse_args(argv)
@@ -353,12 +350,6 @@ def main(argv: list[str] | None = None) -> int:
     RECORD.use(args)
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory() as tmp:
-        if args.workers:
-            env = {"SFLP_CACHE_DIR": str(Path(tmp) / "cache")}
-            one_run(SIZES["small"][0], Path(tmp) / "first", memory=False, env=env)  # fills the cache, not timed
-            print(f"\nsmall: sflp chart --stacks {SIZES['small'][0]}, medians of {args.runs} fresh runs each")
-            workers_table(SIZES["small"][0], args.runs, Path(tmp), env, RECORD)
-            args.sizes = ""
         for size in [s for s in args.sizes.split(",") if s]:
             size_table(size, args.runs, Path(tmp), RECORD)
         for size in [s for s in args.writers.split(",") if s]:

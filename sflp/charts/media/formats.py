@@ -119,12 +119,12 @@ thresholds themselves."""
 def job_workers(formats: Sequence[str], workers: int | None) -> int:
     """The worker processes a set of ``formats`` gets: ``workers``, or when the caller did not say
     (None) none, every file written in this process.  Forked writers re-import pandas and the format
-    libraries (about 100 MB each) and cost more CPU than they save wall time on a loaded machine:
-    the main job (1-25 bb at 0.05, every format) took 4.60 CPU-s and 264 MB in one process against
-    5.68 CPU-s and about 445 MB PSS over three with two writers (medians of 3 fresh runs, load 1.2-3.5,
-    issue 53 item 2; ``benchmarks/bench_chart.py --workers``).  ``workers=2`` is still the least wall
-    time on an idle 2-core machine.  A set of CSV files never paid for them either: 1-25 bb at 0.05,
-    3.9 s wall and 4.4 s CPU with two workers, 3.9 s and 3.9 s inline (issue 34).
+    libraries (about 120 MB each): the main job (1-25 bb at 0.05, every format) took 3.75 CPU-s,
+    4.38 s wall and 206 MB PSS in one process against 4.76 CPU-s, 7.56 s and 456 MB summed over
+    three with two writers (medians of 3 fresh runs, load about 3.5 on 2 cores, issue 53 item 2;
+    ``benchmarks/bench_chart_workers.py``).  ``workers=2`` may still save wall time on an idle
+    machine.  A set of CSV files never paid for them either: 1-25 bb at 0.05, 3.9 s wall and 4.4 s
+    CPU with two workers, 3.9 s and 3.9 s inline (issue 34).
 
     >>> job_workers(("csv",), None), job_workers(("csv", "xlsx"), None), job_workers(("csv",), 2)
     (0, 0, 2)
