@@ -1,15 +1,17 @@
 """Benchmark of whole chart jobs: ``sflp chart`` in a fresh process, wall and CPU seconds, peak memory.
 
 Run:  python benchmarks/bench_chart.py [--runs 3] [--sizes small,medium,large] [--record]
+      python benchmarks/bench_chart_workers.py [--runs 3] [--record]   # only the --workers table
 
 For each size, ``python -m sflp.cli chart --stacks RANGE --out TMP --json`` runs in a new process
 with a fresh cache folder: once to fill the cache (not in the medians), then ``--runs`` times
 alternating with **the solver alone** (the exact thresholds and every stack read off the path,
 imports included, in a fresh process: ``--solver-alone``).  Each is measured in **wall seconds**
 and in **CPU seconds** (user + system of the CLI and every worker it forks).  A job's **writers**
-are its time beyond the solver's, in both: in wall seconds they run at nice 10 on the cores the
-solver leaves (what a user waits on this machine); in CPU seconds they are what the files cost
-(what a one-core machine waits).  The **peak memory** is that of the whole process tree (the sum
+are its time beyond the solver's, in both: in wall seconds what a user waits on this machine (by
+default the writers run in the CLI's process, after the solver; with ``--workers N`` at nice 10 on
+the cores the solver leaves); in CPU seconds what the files cost (what a one-core machine waits).
+The **peak memory** is that of the whole process tree (the sum
 of the proportional set sizes of the CLI and its workers, so copy-on-write pages shared after a
 fork count once; sampled from ``/proc`` every 50 ms), in one more run.  ``--writers SIZES``
 adds a table of each format alone (``--formats csv`` ...).  The small size also times
@@ -202,7 +204,7 @@ def size_table(size: str, runs: int, tmp: Path, rec: Record) -> None:
 
     A first run fills a fresh cache folder (the compiled LP; numba's kernels from 5,000 stacks) and
     is not in the medians; its cache is measured.  The writers are the job beyond the solver: in
-    wall seconds (what a user waits, the writers running at nice 10 beside the solver) and in CPU
+    wall seconds (what a user waits: the writers in the CLI's process, after the solver) and in CPU
     seconds (what they cost: the figure of a one-core machine).  One more run samples memory."""
     stacks, count = SIZES[size]
     cache = tmp / f"cache-{size}"
@@ -245,7 +247,7 @@ def size_table(size: str, runs: int, tmp: Path, rec: Record) -> None:
     for line in target_lines(size, figures):
         print(f"  target: {line}")
     if size == "small":
-        workers_table(stacks, runs, tmp, env, rec, {2: (job, peak)})
+        workers_table(stacks, runs, tmp, env, rec, {0: (job, peak)})
     files = sorted(((p.stat().st_size, p.name) for p in out.iterdir()), reverse=True)
     print("  largest files: " + ", ".join(f"{n} {b / 1e6:.1f} MB" for b, n in files[:4]))
     sys.stdout.flush()
@@ -272,23 +274,41 @@ def size_table(size: str, runs: int, tmp: Path, rec: Record) -> None:
             rec.put(f"{size}.file.{n}", b, f"{b / 1e6:.1f} MB", f"size of {n}")
 
 
-def workers_table(stacks: str, runs: int, tmp: Path, env: dict, rec: Record, known: dict) -> None:
-    """The same job with ``--workers 0`` and ``--workers 1`` beside the default two: wall, CPU
-    and peak memory (what one core, or a batch of many structures, would choose)."""
-    print(f"  {'workers':<14} {'wall s':>8} {'CPU s':>8} {'peak MB':>8}")
-    for workers in (0, 1, 2):
-        if workers in known:
-            t, peak = known[workers]
-        else:
-            t = Timing()
-            for _ in range(runs):
-                got = one_run(stacks, tmp / f"w{workers}", memory=False, env=env, extra=("--workers", str(workers)))
-                t.add(got["seconds"], got["cpu"])
-            peak = one_run(stacks, tmp / f"w{workers}", env=env, extra=("--workers", str(workers)))["tree_mb"]
-            rec.timing(f"small.workers{workers}", t, f"sflp chart --stacks {stacks} --workers {workers}")
-            rec.put(f"small.workers{workers}.peak_mb", round(peak, 1), f"{peak:.0f} MB",
-                    f"peak PSS of the process tree, --workers {workers}")
-        print(f"  {f'--workers {workers}':<14} {t.wall:8.2f} {t.cpu:8.2f} {peak:8.0f}")
+def workers_table(stacks: str, runs: int, tmp: Path, env: dict, rec: Record, known: dict | None = None) -> None:
+    """The same job with ``--workers 1`` and ``--workers 2`` beside the default (one process, issue 53
+    item 2): wall, CPU and peak memory, and each as a ratio to the default measured in the same run
+    (equal work, the same files).  The runs of the counts alternate, so a change of the machine's
+    load reaches all of them alike; ``known`` holds ``{0: (timing, peak)}`` when the caller has
+    measured the default already."""
+    known = dict(known or {})
+    counts = (0, 1, 2)
+    timings = {w: known[w][0] for w in known}
+    todo = [w for w in counts if w not in known]
+    for w in todo:
+        timings[w] = Timing()
+    for _ in range(runs):
+        for w in todo:
+            got = one_run(stacks, tmp / f"w{w}", memory=False, env=env, extra=("--workers", str(w)))
+            timings[w].add(got["seconds"], got["cpu"])
+    peaks = {w: known[w][1] for w in known}
+    for w in todo:
+        peaks[w] = one_run(stacks, tmp / f"w{w}", env=env, extra=("--workers", str(w)))["tree_mb"]
+    base_t, base_peak = timings[0], peaks[0]
+    print(f"  {'workers':<22} {'wall s':>8} {'CPU s':>8} {'peak MB':>8}   {'÷ default: wall':>15} {'CPU':>6} "
+          f"{'PSS':>6}")
+    for w in counts:
+        t, peak = timings[w], peaks[w]
+        name = f"--workers {w}" + (" (the default)" if w == 0 else "")
+        print(f"  {name:<22} {t.wall:8.2f} {t.cpu:8.2f} {peak:8.0f}   {t.wall / base_t.wall:15.2f} "
+              f"{t.cpu / base_t.cpu:6.2f} {peak / base_peak:6.2f}")
+        rec.timing(f"small.workers{w}", t, f"sflp chart --stacks {stacks} --workers {w}")
+        rec.put(f"small.workers{w}.peak_mb", round(peak, 1), f"{peak:.0f} MB",
+                f"peak PSS of the process tree, --workers {w}")
+        if w:
+            for what, value in (("wall", t.wall / base_t.wall), ("cpu", t.cpu / base_t.cpu),
+                                ("peak", peak / base_peak)):
+                rec.put(f"small.workers{w}.ratio.{what}", round(value, 4), ratio_text(value),
+                        f"--workers {w} / the default (one process), {what}, same run")
     sys.stdout.flush()
 
 
@@ -334,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
             size_table(size, args.runs, Path(tmp), RECORD)
         for size in [s for s in args.writers.split(",") if s]:
             writer_table(size, args.runs, Path(tmp))
-    print("\nwall = what a user waits (the writers run at nice 10 beside the solver, on the other cores); "
+    print("\nwall = what a user waits (by default the writers run in the CLI's process, after the solver); "
           "CPU = user + system seconds of the CLI and its workers, what a one-core machine waits.\n"
           "Targets (issue 34): small <= 1.2 s wall, <= 1.5 s CPU, <= 250 MB, csv alone <= 0.6 s wall; "
           "writers' CPU <= 0.5 x the solver's for medium and large.")

@@ -30,6 +30,7 @@ import figures  # noqa: E402
 
 BENCHMARKS = {
     "chart": ["--runs", "3"],
+    "chart_workers": ["--runs", "3"],
     "core": ["--rounds", "3", "--skip-combo"],
     "thresholds": ["--runs", "3"],
     "equity": ["--runs", "1"],

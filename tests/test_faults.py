@@ -89,8 +89,8 @@ def test_a_killed_run_leaves_the_old_set_and_the_next_run_cleans_up(old_set, tmp
     before = snapshot(tmp_path / "set")
     points = tmp_path / "points"
     points.mkdir()
-    proc = subprocess.Popen([sys.executable, "-m", "sflp", "chart", "--stacks", "2,5,8", "--out",
-                             str(tmp_path / "set"), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "sflp", "chart", "--stacks", "2,5,8", "--workers", "2",
+                             "--out", str(tmp_path / "set"), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**_env(), "SFLP_PAUSE_AT": f"ranges.csv={points}"})  # workers running
     try:
         end = time.monotonic() + 600  # the run reaches the pause point or ends; 600 s only bounds a hang

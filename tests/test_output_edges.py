@@ -277,7 +277,8 @@ def test_a_worker_killed_by_the_oom_killer_is_one_line_and_the_old_set_stays(tmp
     points = tmp_path / "points"
     points.mkdir()
     proc = subprocess.Popen([sys.executable, "-m", "sflp", "chart", "--stacks", "2,5,8", "--out", "set",
-                             "--formats", "csv,png"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             "--formats", "csv,png", "--workers", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE,
                             text=True, env=env(SFLP_PAUSE_AT=f"staged={points}"))
     try:
         flag = points / "staged"
@@ -494,7 +495,8 @@ def test_a_second_signal_during_the_workers_shutdown_ends_cleanly(tmp_path, sign
 
     first_set(tmp_path, "--stacks", "2,3", "--formats", "csv,png")
     before = tree(tmp_path / "set")
-    proc, _ = _paused(tmp_path, "jobs", "--stacks", "1:6:0.1", "--out", "set", "--formats", "csv,png,xlsx,svg")
+    proc, _ = _paused(tmp_path, "jobs", "--stacks", "1:6:0.1", "--out", "set", "--formats", "csv,png,xlsx,svg",
+                      "--workers", "2")  # the writers' pool is what shuts down (one process is the default)
     sig = getattr(signal, signal_name)
     try:
         proc.send_signal(sig)  # GNU timeout signals the process, then its group: twice in a row

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from sflp.charts.text import exact_name_text
 from sflp.errors import ConfigError
 
 KIND = "structure-atlas"
@@ -81,7 +80,8 @@ class AtlasJob:
     @property
     def line(self) -> str:
         """The line of structures that differ only in their ante: ``sb0.5_bb1_bbante0``."""
-        n = exact_name_text
+        from sflp.charts.text import exact_name_text as n
+
         return f"sb{n(self.small_blind)}_bb{n(self.big_blind)}_bbante{n(self.bb_ante)}"
 
     def config(self, stack: float | None = None):
@@ -98,7 +98,8 @@ def structure_name(small_blind: float, big_blind: float, ante: float, bb_ante: f
     >>> structure_name(0.5, 1, 0.125, 0)
     'sb0.5_bb1_ante0.125_bbante0'
     """
-    n = exact_name_text  # the shortest text of each number: two different antes never share a name
+    from sflp.charts.text import exact_name_text as n  # the shortest text of each number: no two antes share a name
+
     return f"sb{n(small_blind)}_bb{n(big_blind)}_ante{n(ante)}_bbante{n(bb_ante)}"
 
 
@@ -151,6 +152,8 @@ def parse_antes(text: str, option: str = "--ante") -> list[float]:
         raise ConfigError(f"{option} {text!r}: antes must be numbers of at least 0 (got {bad[0]:g})")
     huge = [v for v in values if not math.isfinite(4 * v)]
     if huge:  # a stack covers the big blind and both antes: it must stay a finite float
+        from sflp.charts.text import exact_name_text
+
         shown = typed.get(huge[0], exact_name_text(huge[0])) if ":" not in text else exact_name_text(huge[0])
         raise ConfigError(f"{option} {text!r}: ante {shown} leaves no finite stack that covers the big blind and "
                           "both antes")
@@ -223,6 +226,7 @@ def atlas_jobs(structures: Sequence[tuple[float, float, float, float]], stacks: 
     structure by ante) so that they spread over the workers.  ``charts`` are the formats of each
     structure's chart set (``None``: every format; ``()``: none).  Every input is checked here,
     before any work; errors name the options."""
+    from sflp.charts.text import exact_name_text
     from sflp.checks import Stacks, stack_list
     from sflp.core.game import GameConfig, min_stack
 

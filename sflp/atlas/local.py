@@ -52,7 +52,8 @@ class LocalRunner:
     :func:`sflp.atlas.write.write_atlas` takes.
 
     ``workers`` forked processes (:class:`sflp.output.jobs.Jobs`) share the jobs, at most
-    :data:`WINDOW_PER_WORKER` each in flight; 0 runs them in this process, one at a time.
+    :data:`WINDOW_PER_WORKER` each in flight, at this process's priority (they are the solvers; only
+    writers beside a solver are niced); 0 runs them in this process, one at a time.
     Default: :func:`local_workers`."""
 
     def __init__(self, workers: int | None = None) -> None:
@@ -73,7 +74,7 @@ class LocalRunner:
                 yield fn(job)
             return
         _warm()  # loaded once here, shared by the forked workers (copy on write)
-        with Jobs(n) as pool:
+        with Jobs(n, niceness=0) as pool:  # the workers are the solvers: normal priority
             pending: deque = deque()
             queue = iter(jobs)
             for job in queue:

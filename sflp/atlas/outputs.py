@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sflp.atomic import write_bytes
-from sflp.core.cards import CLASS_NAMES, PLAYERS
 
 MAP_HANDS = ("K5o", "Q9o", "J7s", "T3s")
 """The hands of ``hand_maps.png`` by default: hands whose push and call ranges move with the ante
@@ -52,6 +51,8 @@ class PathView:
     ``ante_thresholds.parquet``) as the page and the pictures read a path."""
 
     def __init__(self, rows: list[dict], config, low: float, high: float, along: str, top: str = "max_stack"):
+        from sflp.core.cards import CLASS_NAMES, PLAYERS  # here: `sflp atlas --help` reads MAP_HANDS, no numpy
+
         self.config, self.low, self.high, self.along = config, float(low), float(high), along
         self._hands = {}
         for r in rows:

@@ -119,7 +119,8 @@ def chart(
     ``grid_stacks`` the stacks of the range grids.  The folder is written as one unit: a folder
     of the user's files is refused, files a previous set's manifest does not list are kept and
     passed to ``on_keep``; ``wait=False`` fails at once when another job holds the folder
-    (``on_wait`` is called when this one starts waiting).
+    (``on_wait`` is called when this one starts waiting).  ``workers`` forked processes write the
+    slow files (default 0: all in this process, the least CPU and memory; the same bytes either way).
     """
     from sflp.charts.about import default_out_dir
     from sflp.charts.chartset import write_set

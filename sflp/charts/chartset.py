@@ -153,8 +153,8 @@ def write_chart_set(
     ``exact`` adds ``value_exact`` ("p/q") to values.csv.
     ``title`` (e.g. ``"Exploitative"``) is put before the pictures' and sheets' titles.
     ``progress(phase, done, total)`` is called as the job advances (``"solving"`` per stack, then
-    ``"writing"`` per writer).  The slow files are made by ``workers`` forked processes (default:
-    2 where ``fork`` and two cores exist; 0 = all in this process, see :mod:`sflp.output.jobs`)
+    ``"writing"`` per writer).  The slow files are made by ``workers`` forked processes (default
+    0: all in this process, the least CPU and memory; see :func:`sflp.charts.media.formats.job_workers`)
     while this process writes the small CSV files.  Raises :class:`~sflp.errors.OutputError`
     when ``out_dir`` cannot be written.  Files in ``out_dir`` that its manifest does not list
     are the user's: they are kept, and ``on_keep(names)`` is called with their names after the swap.

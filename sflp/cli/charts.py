@@ -230,9 +230,8 @@ def add_commands(sub) -> None:
                         "frequency), ranges.parquet (needs the parquet extra); auto = csv up to 2,000 stacks, "
                         "segments above")
     p.add_argument("--workers", type=whole("--workers", 0, MAX_WORKERS), default=None, metavar="N",
-                   help="worker processes for the slow files, 0 = all in this process (default: 2 where two "
-                        "cores are usable and the formats need frames, else 0); 0 costs the least CPU and "
-                        "memory, 2 the least wall time")
+                   help="worker processes for the slow files (default 0: all in this process, the least CPU and "
+                        "memory); 2 can save wall time on an idle machine with two free cores")
     add_paper(p)
     add_lock(p)
     add_output(p)

@@ -22,7 +22,6 @@ from sflp.cli.options import (
     use_color,
 )
 from sflp.errors import ConfigError
-from sflp.views.text import format_solution, solution_dict
 
 
 def cmd_equity(args) -> int:
@@ -61,6 +60,7 @@ def cmd_equity(args) -> int:
 
 def cmd_solve(args) -> int:
     from sflp.solving.solver import solve
+    from sflp.views.text import format_solution, solution_dict  # here: its numpy is no cost of `--help`
 
     config = config_from(args)
     out_dir = Path(args.out) if args.out else None

@@ -31,9 +31,11 @@ from sflp.checks import MAX_WORKERS  # noqa: F401 -- the limit of Jobs(workers),
 from sflp.errors import OutputError
 
 WORKER_NICENESS = 10
-"""How much lower the workers' scheduling priority is than the main process's: while it solves,
-the writers' jobs use the spare core and what the solver leaves (at 10, about a tenth of a core
-it wants); once it waits, they have the machine."""
+"""How much lower the writers' scheduling priority is than the main process's (the default of
+:class:`Jobs`): while it solves, the writers' jobs use the spare core and what the solver leaves (at
+10, about a tenth of a core it wants); once it waits, they have the machine.  Workers that are the
+solvers (the local atlas's) pass ``niceness=0``: niced, on a busy machine they got a tenth of a core
+(the README's atlas ran 2 s of CPU in 4 min 38 s, issue 53 item 6)."""
 
 
 def _exit_with(parent: int) -> None:
@@ -44,11 +46,11 @@ def _exit_with(parent: int) -> None:
     os._exit(1)
 
 
-def _init_worker(parent: int, warm=None, *args) -> None:
+def _init_worker(parent: int, niceness: int, warm=None, *args) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(os, "nice"):
-        os.nice(WORKER_NICENESS)  # the solver in the main process keeps its core; writers take what is left
+    if niceness and hasattr(os, "nice"):
+        os.nice(niceness)  # writers: the solver in the main process keeps its core, they take what is left
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     if warm is not None:
         warm(*args)
@@ -170,11 +172,14 @@ class Jobs:
 
     ``warm(*warm_args)`` runs in each worker as it starts (imports, caches), before any job; the
     workers start at :meth:`start` or the first job, so a caller can start them early and let
-    them warm up while it does other work.
+    them warm up while it does other work.  The workers run ``niceness`` lower in priority than
+    this process (default :data:`WORKER_NICENESS`, for writers beside a solver; 0 for solvers).
     """
 
-    def __init__(self, workers: int | None = None, warm=None, warm_args: tuple = ()):
+    def __init__(self, workers: int | None = None, warm=None, warm_args: tuple = (),
+                 niceness: int = WORKER_NICENESS):
         self.workers = default_workers() if workers is None else max(0, int(workers))
+        self.niceness = int(niceness)
         self.pool: ProcessPoolExecutor | None = None
         self.futures: list[_Future | _Done] = []
         self.warm = (warm, *warm_args)
@@ -194,7 +199,7 @@ class Jobs:
         if self.workers and self.pool is None:
             ctx = multiprocessing.get_context("fork")
             self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_init_worker,
-                                            initargs=(os.getpid(), *self.warm))
+                                            initargs=(os.getpid(), self.niceness, *self.warm))
             self.pool.submit(int)  # a no-op job: a fork pool starts every worker at once
         return self
 

@@ -116,19 +116,20 @@ format's files (and the ranges in every form) are written from the blocks' array
 thresholds themselves."""
 
 
-def job_workers(formats: Sequence[str], workers: int | None) -> int | None:
-    """The worker processes a set of ``formats`` gets when the caller did not say (``workers``
-    None): none when no format is drawn from frames.  A set of CSV files has a few small jobs (the
-    SC numbers, the grids, the thresholds' files), and forking for them cost CPU and no wall time:
-    1-25 bb at 0.05, 3.9 s wall and 4.4 s CPU with two workers, 3.9 s and 3.9 s inline; 1-1000 at
-    0.01, 8.7 s and 11.0 s against 8.6 s and 9.9 s (medians of 2-3 runs, issue 34).
+def job_workers(formats: Sequence[str], workers: int | None) -> int:
+    """The worker processes a set of ``formats`` gets: ``workers``, or when the caller did not say
+    (None) none, every file written in this process.  Forked writers re-import pandas and the format
+    libraries (about 120 MB each): the main job (1-25 bb at 0.05, every format) took 3.75 CPU-s,
+    4.38 s wall and 206 MB PSS in one process against 4.76 CPU-s, 7.56 s and 456 MB summed over
+    three with two writers (medians of 3 fresh runs, load about 3.5 on 2 cores, issue 53 item 2;
+    ``benchmarks/bench_chart_workers.py``).  ``workers=2`` may still save wall time on an idle
+    machine.  A set of CSV files never paid for them either: 1-25 bb at 0.05, 3.9 s wall and 4.4 s
+    CPU with two workers, 3.9 s and 3.9 s inline (issue 34).
 
     >>> job_workers(("csv",), None), job_workers(("csv", "xlsx"), None), job_workers(("csv",), 2)
-    (0, None, 2)
+    (0, 0, 2)
     """
-    if workers is None and not FRAME_FORMATS & set(formats):
-        return 0
-    return workers
+    return 0 if workers is None else workers
 
 
 def warm(config, formats: Sequence[str]) -> None:
