@@ -90,7 +90,8 @@ def test_policy_dir_with_iterates_writes_the_curve_files(iterates, tmp_path, cap
     code, out, _ = run(capsys, "verify", "--policy-dir", folder)
     assert code == 0 and "(8 of 9 shown)" in out and "every iterate is in --json's \"curves\"" in out
     # the curve's lines fit 80 columns too (issue 52 §7: its header was 97 characters, its rows 150)
-    assert max(len(line) for line in out.splitlines()) <= 80, out
+    # (a folder's path is never broken: a line that is one long path alone may be wider)
+    assert all(len(line) <= 80 or " " not in line.strip() for line in out.splitlines()), out
     for it in range(50, 57):
         (folder / f"5bb_it{it}.json").unlink()
     # a bound between the first and the last iterate's figure passes only because the last is judged
