@@ -123,7 +123,7 @@ def test_bad_iterate_folders_and_records_are_one_clear_error(iterates, tmp_path,
     assert code == 2 and "are both iteration 3 of 5 bb" in err
     (folder / "5bb-it3.json").rename(folder / "5bb_it0.json")
     code, _, err = run(capsys, "verify", "--policy-dir", folder)
-    assert code == 2 and "mixes" in err and "'5bb_it0.json'" in err  # it0 is no iterate: a plain file
+    assert code == 2 and "'5bb_it0.json'" in err and "from 1 to 2**63 - 1" in err  # the Tracker's range
     tracker = sflp.Tracker(BASE, tmp_path / "t")
     for call, message in ((lambda: tracker.record(0, iterates[(5.0, 3)]), "iteration=0: expected a whole number"),
                           (lambda: tracker.record(3, iterates[(5.0, 3)], stack=8), "stack=8 is not one of"),

@@ -74,18 +74,23 @@ def name_stack(path: Path | str) -> float | None:
     return None
 
 
-_ITERATE = re.compile(r"[_-]it([0-9]{1,12})$", re.IGNORECASE)
+_ITERATE = re.compile(r"[_-]it([0-9]+)$", re.IGNORECASE)
 
 
 def name_iteration(path: Path | str) -> int | None:
     """The training iteration a file's name says (``10bb_it30.json``, ``10bb-it200.txt``: ``_it`` or
-    ``-it`` and a whole number >= 1 ending the name), else None.
+    ``-it`` and a whole number from 1 to :data:`~sflp.views.curves.MAX_ITERATION`, 2**63 - 1, the
+    Tracker's range, ending the name), else None.
 
     >>> name_iteration("10bb_it30.json"), name_iteration("cfr_12.5bb-IT7.txt"), name_iteration("10bb.json")
     (30, 7, None)
     """
+    from sflp.views.curves import MAX_ITERATION
+
     match = _ITERATE.search(Path(path).stem)
-    return int(match[1]) if match and int(match[1]) >= 1 else None
+    if not match or len(match[1].lstrip("0")) > len(str(MAX_ITERATION)):
+        return None
+    return int(match[1]) if 1 <= int(match[1]) <= MAX_ITERATION else None
 
 
 def policy_iterates(folder: Path | str, stacks: Sequence[float] | None = None):
@@ -95,10 +100,11 @@ def policy_iterates(folder: Path | str, stacks: Sequence[float] | None = None):
     policy file, two files of one stack and iteration, or ``_it0`` are refused, naming the files."""
     names = _policy_names(folder)
     iterates = [n for n in names if name_iteration(n) is not None]
+    bad = next((n for n in names if _ITERATE.search(Path(n).stem) and name_iteration(n) is None), None)
+    if bad is not None:  # _it0, or past the Tracker's largest iteration
+        raise ConfigError(f"policy file {bad!r}: an iteration is a whole number from 1 to 2**63 - 1 "
+                          "(10bb_it1.json)")
     if not iterates:
-        zero = next((n for n in names if _ITERATE.search(Path(n).stem)), None)
-        if zero is not None:
-            raise ConfigError(f"policy file {zero!r}: an iteration is a whole number >= 1 (10bb_it1.json)")
         return None
     plain = [n for n in names if name_iteration(n) is None]
     if plain:
