@@ -81,6 +81,14 @@ def _bounded_repr(limit: int) -> reprlib.Repr:
 _REPR = _bounded_repr(SHORT_LIMIT)
 
 
+def shown_name(name: str) -> str:
+    """A file or folder name as a note or an error message shows it: as it is when every character
+    prints, else quoted with its control characters escaped (``'a\\nb.json'``), so one name is one
+    line (a name cannot forge a line of its own) and two names never look alike.  Every name sflp
+    prints in a one-line note or error goes through it."""
+    return name if name.isprintable() else repr(name)
+
+
 def short(value, limit: int = SHORT_LIMIT) -> str:
     """``repr(value)`` in one short line, bounded in time and memory however large the value: a
     40 MB string, a list of a million items or an integer of 10,000 digits (whose ``repr`` Python

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -178,3 +179,108 @@ def test_a_refused_policy_or_a_failed_write_changes_nothing(tmp_path, monkeypatc
     monkeypatch.setattr(curves, "write_bytes", real)
     tracker.record(2, policy(2))
     assert [int(r["iteration"]) for r in csv_rows(out)] == [1, 2] and check_manifest(out) == []
+
+
+def _another_kind(folder, kind="structure-atlas"):
+    """A set of another kind swapped into ``folder`` the way every sflp writer does (StagedFolder)."""
+    from sflp.output.stage import StagedFolder
+
+    with StagedFolder(folder, kind) as stage:
+        (stage / "atlas.csv").write_text("stack\n5\n")
+        write_manifest(stage, {"kind": kind})
+
+
+@pytest.mark.parametrize("recorded", [0, 1])
+def test_a_set_of_another_kind_put_in_the_folder_is_refused_at_the_write(tmp_path, recorded):
+    out = tmp_path / "run"
+    tracker = sflp.Tracker(GAME, out, notify=notes()[1])
+    for it in range(1, recorded + 1):
+        tracker.record(it, policy(it))
+    rows = list(tracker.rows)
+    if recorded:  # an atlas never replaces a Tracker's folder: the user removed it first
+        shutil.rmtree(out)
+    _another_kind(out)
+    before = files(out)
+    with pytest.raises(OutputError, match=r"holds a structure atlas \(sflp atlas\); this run writes a Tracker's "
+                                          r".*Nothing was changed"):
+        tracker.record(5, policy(5))
+    with pytest.raises(OutputError, match="holds a structure atlas"):
+        tracker.close() if recorded else tracker.write()
+    assert files(out) == before and tracker.rows == rows
+    assert json.loads((out / "manifest.json").read_text())["kind"] == "structure-atlas"
+
+
+def test_two_trackers_on_one_folder_never_lose_a_row(tmp_path):
+    out = tmp_path / "run"
+    a = sflp.Tracker(GAME, out, notify=notes()[1])
+    a.record(1, policy(1))
+    b = sflp.Tracker(GAME, out, notify=notes()[1])
+    b.record(2, policy(2))
+    before = files(out)
+    with pytest.raises(OutputError, match=r"^.*run was changed by another writer since this Tracker last wrote it; "
+                                          "reopen a Tracker on it to resume. Nothing was changed$"):
+        a.record(3, policy(3))
+    assert files(out) == before and [r["iteration"] for r in a.rows] == [1]
+    fresh = sflp.Tracker(GAME, tmp_path / "new", notify=notes()[1])  # made before anything was written there
+    sflp.Tracker(GAME, tmp_path / "new", notify=notes()[1]).record(1, policy(1))
+    with pytest.raises(OutputError, match="was changed by another writer"):
+        fresh.record(2, policy(2))
+    c = sflp.Tracker(GAME, out, notify=notes()[1])
+    c.record(3, policy(3))
+    assert [int(r["iteration"]) for r in csv_rows(out)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("stack, source, message", [
+    ("3", None, r"^stack='3' is not a number: give one of the Tracker's stacks in bb \(3\)"),
+    (True, None, r"^stack=True is not a number"),
+    (None, "a\x00b", r"^source='a\\x00b' holds the control character '\\x00': give a name of printable"),
+    (None, "run\n2", r"^source='run\\n2' holds the control character '\\n'"),
+])
+def test_a_stack_that_is_no_number_or_a_source_with_control_characters_is_refused(tmp_path, stack, source, message):
+    out = tmp_path / "run"
+    tracker = sflp.Tracker(GAME, out)
+    tracker.record(1, policy(1))
+    before = files(out)
+    with pytest.raises(ConfigError, match=message):
+        tracker.record(2, policy(2), stack, source=source)
+    assert files(out) == before and len(tracker.rows) == 1
+    tracker.record(2, policy(2), 3, source="run 2 é")
+
+
+def test_names_in_notes_and_refusals_are_escaped_one_line(tmp_path, capsys):
+    from sflp.cli.options import keep_printer
+    from sflp.output.target import check_target
+
+    out = tmp_path / "run"
+    said, tell = notes()
+    tracker = sflp.Tracker(GAME, out, notify=tell)
+    tracker.record(1, policy(1))
+    (out / "evil\nsflp: error: fake line").write_text("x")
+    (out / "esc\x1b[31m").write_text("x")
+    tracker.record(2, policy(2))
+    assert said == [f"kept 2 file(s) in {out} that sflp did not write: 'esc\\x1b[31m', "
+                    "'evil\\nsflp: error: fake line'"]
+    keep_printer(out)(["evil\nsflp: error: fake line", "esc\x1b[31m"])
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\x1b" not in err and "'evil\\nsflp: error: fake line', 'esc\\x1b[31m'" in err
+    atlas = tmp_path / "at\nlas"
+    _another_kind(atlas)
+    for call in (lambda: check_target(atlas, "solution"), lambda: sflp.Tracker(GAME, atlas)):
+        with pytest.raises(OutputError) as caught:
+            call()
+        assert "\n" not in str(caught.value) and str(caught.value).startswith(repr(str(atlas)) + " holds a structure")
+
+
+def test_policy_dir_reads_every_iteration_the_tracker_writes(tmp_path):
+    from sflp.openspiel.stacks import policy_iterates
+
+    folder = tmp_path / "policies"
+    folder.mkdir()
+    for it in (1, 12345678901234, 2**63 - 1):
+        (folder / f"3bb_it{it}.json").write_text(json.dumps(policy(5)))
+    found, _ = policy_iterates(folder)
+    assert list(found[3.0]) == [1, 12345678901234, 2**63 - 1]
+    (folder / f"3bb_it{2**63}.json").write_text(json.dumps(policy(5)))
+    with pytest.raises(ConfigError, match=r"^policy file '3bb_it9223372036854775808.json': an iteration is a "
+                                          r"whole number from 1 to 2\*\*63 - 1"):
+        policy_iterates(folder)

@@ -158,9 +158,11 @@ def add_lock(p: argparse.ArgumentParser) -> None:
 
 def keep_printer(out_dir: Path | str):
     """``on_keep``: say on stderr which of the user's files a run kept in ``out_dir``."""
+    from sflp.checks import shown_name
+
     return lambda names: print(
-        f"sflp: kept {len(names)} file(s) in {out_dir} that sflp did not write: "
-        + ", ".join(names[:8]) + (", ..." if len(names) > 8 else ""), file=sys.stderr)
+        f"sflp: kept {len(names)} file(s) in {shown_name(str(out_dir))} that sflp did not write: "
+        + ", ".join(map(shown_name, names[:8])) + (", ..." if len(names) > 8 else ""), file=sys.stderr)
 
 
 def lock_options(args, out_dir: Path | None) -> dict:

@@ -23,9 +23,17 @@ import stat
 from pathlib import Path
 
 from sflp.atomic import check_name
+from sflp.checks import shown_name
 from sflp.errors import ArgumentTypeError, ConfigError, OutputError
 from sflp.output.manifest import MANIFEST, folder_problems, listed_folders, manifest_problems, read_manifest, reason_of
 from sflp.output.marker import MARKER, is_marked
+
+
+def _shown(path) -> str:
+    """A path from the user as a message shows it (:func:`~sflp.checks.shown_name`): a control
+    character in it is escaped, so the message stays one line."""
+    return shown_name(str(path))
+
 
 KINDS = {
     "chart-set": "a chart set (sflp chart or sflp exploit)",
@@ -69,8 +77,8 @@ def kind_problem(target: Path, kind: str) -> str | None:
     manifest = read_manifest(target) if target.is_dir() and not target.is_symlink() else None
     if manifest is None or manifest.get("kind") == kind:
         return None
-    return (f"{target} holds {kind_words(manifest.get('kind'))}; this run writes {KINDS[kind]}, and sflp replaces "
-            "a set only with one of its own kind: choose another folder (or remove that one yourself)")
+    return (f"{_shown(target)} holds {kind_words(manifest.get('kind'))}; this run writes {KINDS[kind]}, and sflp "
+            "replaces a set only with one of its own kind: choose another folder (or remove that one yourself)")
 
 
 def foreign_entries(target: Path) -> list[Path]:
@@ -86,25 +94,25 @@ def foreign_entries(target: Path) -> list[Path]:
     if not target.exists() and not target.is_symlink():
         return []
     if target.is_symlink():
-        raise OutputError(f"{target} is a symlink: sflp puts a set in place of a folder and never writes through a "
-                          "symlink; give the folder itself")
+        raise OutputError(f"{_shown(target)} is a symlink: sflp puts a set in place of a folder and never writes "
+                          "through a symlink; give the folder itself")
     if not target.is_dir():
-        raise OutputError(f"{target} exists and is not a folder")
+        raise OutputError(f"{_shown(target)} exists and is not a folder")
     try:
         entries = sorted(target.iterdir())
     except OSError as exc:
-        raise OutputError(f"cannot read {target}: {reason_of(exc)}") from None
+        raise OutputError(f"cannot read {_shown(target)}: {reason_of(exc)}") from None
     marker = target / MARKER
     if marker in entries:  # a swap cut short by SIGKILL leaves sflp's marker in the target
         if not is_marked(target, target.name, None):
-            raise OutputError(f"{marker} is not sflp's marker (sflp uses that name); rename it")
+            raise OutputError(f"{_shown(marker)} is not sflp's marker (sflp uses that name); rename it")
         entries.remove(marker)
     if not entries:
         return []
     manifest = read_manifest(target)
     if manifest is None:
         raise OutputError(
-            f"{target} is not an sflp report folder: it holds {entries[0].name!r} and no sflp manifest.json, "
+            f"{_shown(target)} is not an sflp report folder: it holds {entries[0].name!r} and no sflp manifest.json, "
             "so sflp cannot tell which files it wrote; choose a new or empty folder, or one sflp wrote"
         )
     problems = manifest_problems(manifest)
@@ -119,7 +127,7 @@ def foreign_entries(target: Path) -> list[Path]:
             problems += folder_problems(target, name, inner)
     listed |= set(folders)
     if problems:
-        raise OutputError(f"{target / MANIFEST} is not a valid sflp manifest ({'; '.join(problems[:3])}); "
+        raise OutputError(f"{_shown(target / MANIFEST)} is not a valid sflp manifest ({'; '.join(problems[:3])}); "
                           "sflp will not replace anything there")
     return [p for p in entries if p.name not in listed and p.name != MANIFEST]
 
@@ -199,33 +207,35 @@ def removal_problem(target: Path, foreign: list[Path]) -> str | None:
             path = todo.pop()
             flag = _immutable(path)
             if flag is not None:
-                return (f"{path} is {flag} (chattr): sflp could not remove the old set after the swap, so it does "
-                        f"not replace {target}; clear the flag or choose another folder")
+                return (f"{_shown(path)} is {flag} (chattr): sflp could not remove the old set after the swap, so "
+                        f"it does not replace {_shown(target)}; clear the flag or choose another folder")
             if entry.name in names and path.is_dir() and not path.is_symlink():
                 if not os.access(path, os.R_OK | os.X_OK):
-                    return f"cannot read {path} to keep it in the new set: Permission denied; choose another folder"
+                    return (f"cannot read {_shown(path)} to keep it in the new set: Permission denied; "
+                            "choose another folder")
                 if user not in (None, 0) and path.lstat().st_uid != user and not os.access(path, os.W_OK):
-                    return (f"{path} is another user's read-only folder: sflp could not remove the old copy after "
-                            f"the swap, so it does not replace {target}")
+                    return (f"{_shown(path)} is another user's read-only folder: sflp could not remove the old copy "
+                            f"after the swap, so it does not replace {_shown(target)}")
                 try:
                     todo.extend(path.iterdir())
                 except OSError as exc:
-                    return f"cannot read {path} to keep it in the new set: {reason_of(exc)}"
+                    return f"cannot read {_shown(path)} to keep it in the new set: {reason_of(exc)}"
     return None
 
 
 def unswappable(target: Path) -> str | None:
     """Why an existing folder ``target`` cannot be replaced by a swap, or None."""
     if _is_mount(target):
-        return (f"{target} is a mount point: sflp writes a set beside its folder and swaps the two, which a "
-                f"mount point does not allow; write into a folder inside it, e.g. --out {target / 'charts'}")
+        return (f"{_shown(target)} is a mount point: sflp writes a set beside its folder and swaps the two, which a "
+                f"mount point does not allow; write into a folder inside it, e.g. --out {_shown(target / 'charts')}")
     flag = _immutable(target)
     if flag is not None:
-        return f"{target} is {flag} (chattr): sflp could not replace it; choose another folder"
+        return f"{_shown(target)} is {flag} (chattr): sflp could not replace it; choose another folder"
     mode = target.lstat().st_mode
     if not mode & stat.S_IWUSR or not os.access(target, os.W_OK | os.X_OK):
-        return (f"{target} is read-only (mode {stat.filemode(mode)}): sflp would not be able to remove the old "
-                f"set, so it does not replace it; make it writable (chmod u+w {target}) or choose another folder")
+        return (f"{_shown(target)} is read-only (mode {stat.filemode(mode)}): sflp would not be able to remove "
+                f"the old set, so it does not replace it; make it writable (chmod u+w {_shown(target)}) "
+                "or choose another folder")
     return None
 
 
@@ -240,8 +250,9 @@ def _listed_by_a_set(target: Path) -> str | None:
             continue
         first = path.relative_to(parent).parts[0]
         if first in listed_folders(manifest):
-            return (f"output folder {target} is inside {parent / first}, part of the sflp set {parent} (its "
-                    f"manifest lists it): writing there would break that set; choose another folder")
+            return (f"output folder {_shown(target)} is inside {_shown(parent / first)}, part of the sflp set "
+                    f"{_shown(parent)} (its manifest lists it): writing there would break that set; "
+                    "choose another folder")
     return None
 
 
@@ -262,7 +273,7 @@ def check_target(target: Path | str, kind: str) -> Path:
     for folder in (target, *target.parents):
         if folder.exists():
             if folder != target and not folder.is_dir():
-                raise OutputError(f"output folder {target} cannot be created: {folder} is a file")
+                raise OutputError(f"output folder {_shown(target)} cannot be created: {_shown(folder)} is a file")
             break
     inside = _listed_by_a_set(target)
     if inside is not None:
@@ -274,6 +285,6 @@ def check_target(target: Path | str, kind: str) -> Path:
             raise OutputError(why)
     lock = target.parent / f".{target.name}.lock"
     if lock.is_symlink():
-        raise OutputError(f"{lock} is a symlink, not sflp's lock file; sflp will not follow it (remove it if it "
-                          "is stale)")
+        raise OutputError(f"{_shown(lock)} is a symlink, not sflp's lock file; sflp will not follow it (remove it "
+                          "if it is stale)")
     return target

@@ -23,10 +23,13 @@ that stops still leaves its table, and a Tracker opened again on that folder res
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from fractions import Fraction
+from numbers import Real
 from pathlib import Path
 
 from sflp.atomic import write_bytes
+from sflp.checks import shown_name
 
 CSV_NAME, JSON_NAME, PNG_NAME, SVG_NAME = "curves.csv", "curves.json", "curves.png", "curves.svg"
 NAMES = (CSV_NAME, JSON_NAME, PNG_NAME, SVG_NAME)
@@ -200,7 +203,9 @@ class Tracker:
         self._told: set[str] = set()  # the user's files already said to be kept
         if manifest is not None:
             self.rows = self._resume(manifest)
-            self.notify(f"resumed the curve in {self.out}: {len(self.rows)} row(s) kept "
+        self._state = self._fingerprint()  # what the folder holds now: a write checks it is unchanged
+        if manifest is not None:
+            self.notify(f"resumed the curve in {shown_name(str(self.out))}: {len(self.rows)} row(s) kept "
                         f"({_rows_text(self.rows)}); each new iteration adds a row")
             self._tell_kept()
 
@@ -274,6 +279,26 @@ class Tracker:
                               f"({MAX_ITERATION:,})")
         return int(iteration)
 
+    @staticmethod
+    def check_source(source) -> str | None:
+        """``source`` (the name a row gives its policy) if it is None or a text without control
+        characters (U+0000 to U+001F, U+007F to U+009F) or line separators (U+2028, U+2029), else
+        :class:`~sflp.errors.ConfigError`.  Refused rather than escaped: the name is written as it
+        is into ``curves.csv`` and ``curves.json``, read back by a resuming Tracker and shown in
+        one-line notes, and an escaped name would no longer be the one the caller gave."""
+        from sflp.checks import short
+        from sflp.errors import ArgumentTypeError, ConfigError
+
+        if source is None:
+            return None
+        if not isinstance(source, str):
+            raise ArgumentTypeError(f"source={short(source)}: expected a str naming the policy (or None)")
+        bad = next((c for c in source if ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029"), None)
+        if bad is not None:
+            raise ConfigError(f"source={short(source)} holds the control character {bad!r}: give a name of "
+                              "printable characters (no line breaks, tabs or escapes)")
+        return source
+
     def score(self, policy, config, source: str | None):
         """The exact figures of ``policy`` in ``config``: a mapping with the fractions of
         :data:`FIGURES` (:func:`sflp.openspiel.verify`'s ``exact``)."""
@@ -304,13 +329,17 @@ class Tracker:
         from sflp.errors import ConfigError
 
         iteration = self.check_iteration(iteration)
+        source = self.check_source(source)
         if stack is None:
             if len(self.stacks) != 1:
                 raise ConfigError(f"this Tracker follows {len(self.stacks)} stacks: say which, record(..., stack=10)")
             stack = self.stacks[0]
+        if isinstance(stack, bool) or not isinstance(stack, (Real, Decimal)):
+            raise ConfigError(f"stack={short(stack)} is not a number: give one of the Tracker's stacks in bb "
+                              f"({', '.join(f'{s:g}' for s in self.stacks)}) as an int, float, Fraction or Decimal")
         try:
             known = float(stack) in self.stacks
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             known = False
         if not known:
             raise ConfigError(f"stack={short(stack)} is not one of the Tracker's stacks "
@@ -331,32 +360,85 @@ class Tracker:
         the Tracker's; on any error put back the files it had replaced and keep its rows."""
         import sflp
         from sflp.errors import OutputError, SflpError
+        from sflp.output.lock import TargetLock
         from sflp.output.manifest import reason_of, write_manifest
 
         files = curve_files(rows, self.base, pictures=pictures and bool(rows))  # made before any file is touched
+        try:
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"cannot write the curve in {shown_name(str(self.out))}: {reason_of(exc)}") from None
+        # sflp's lock on the folder (the one a chart set or atlas written there takes for its swap):
+        # what is checked below stays true while the Tracker writes
+        lock = TargetLock(self.out.parent / f".{self.out.name}.lock")
+        lock.acquire(True, lambda: self.notify(f"waiting for another sflp run writing {shown_name(str(self.out))} ..."))
+        try:
+            self._check_folder(files)
+            old = {name: (self.out / name).read_bytes() if name in self._own and (self.out / name).is_file()
+                   else None for name in files}
+            written: list[str] = []
+            try:
+                self.out.mkdir(parents=True, exist_ok=True)
+                for name, data in files.items():
+                    write_bytes(self.out / name, data)
+                    written.append(name)
+                write_manifest(self.out, {"kind": KIND, "sflp_version": sflp.__version__},
+                               names=self._own | set(files))
+            except (OSError, SflpError) as exc:
+                self._put_back(written, old)
+                if isinstance(exc, SflpError):
+                    raise
+                raise OutputError(f"cannot write the curve in {shown_name(str(self.out))}: {reason_of(exc)}") from None
+            self._own |= set(files)
+            self.rows = rows
+            self._state = self._fingerprint()
+        finally:
+            lock.release()
+        self._tell_kept()
+        return {name: self.out / name for name in files}
+
+    def _fingerprint(self) -> tuple:
+        """What the folder holds of the Tracker's: the SHA-256 of its manifest and of each file it
+        wrote (None for a missing one).  Another writer's change (another Tracker's row, a
+        set swapped in, an edit) changes it."""
+        import hashlib
+
+        from sflp.output.manifest import MANIFEST
+
+        def digest(name: str) -> str | None:
+            path = self.out / name
+            try:
+                return hashlib.sha256(path.read_bytes()).hexdigest() if not path.is_symlink() else "symlink"
+            except FileNotFoundError:
+                return None
+            except OSError as exc:
+                return exc.__class__.__name__
+
+        return tuple((name, digest(name)) for name in (MANIFEST, *sorted(self._own)))
+
+    def _check_folder(self, files) -> None:
+        """Before a write, holding the lock: the folder still holds what this Tracker last wrote
+        there (or read, or found empty), else :class:`~sflp.errors.OutputError` and nothing is
+        written -- a set of another kind put there since (the check :class:`StagedFolder` makes
+        again at its swap), another writer's change, a file of the user's with the name of one of
+        the Tracker's."""
+        from sflp.errors import OutputError
+        from sflp.output.target import kind_problem
+
+        if self.out.is_symlink() or (self.out.exists() and not self.out.is_dir()):
+            raise OutputError(f"{shown_name(str(self.out))} is no longer a folder: the Tracker writes nothing "
+                              "there and keeps its rows; give it a folder of its own")
+        why = kind_problem(self.out, KIND)
+        if why is not None:
+            raise OutputError(f"{why}. Nothing was changed (the Tracker keeps its rows)")
+        if self._fingerprint() != self._state:
+            raise OutputError(f"{shown_name(str(self.out))} was changed by another writer since this Tracker last "
+                              "wrote it; reopen a Tracker on it to resume. Nothing was changed")
         for name in files:
             path = self.out / name
             if name not in self._own and (path.exists() or path.is_symlink()):
-                raise OutputError(f"{path} is not the Tracker's (its manifest does not list it): sflp will not "
-                                  "replace it; move it away")
-        old = {name: (self.out / name).read_bytes() if name in self._own and (self.out / name).is_file() else None
-               for name in files}
-        written: list[str] = []
-        try:
-            self.out.mkdir(parents=True, exist_ok=True)
-            for name, data in files.items():
-                write_bytes(self.out / name, data)
-                written.append(name)
-            write_manifest(self.out, {"kind": KIND, "sflp_version": sflp.__version__}, names=self._own | set(files))
-        except (OSError, SflpError) as exc:
-            self._put_back(written, old)
-            if isinstance(exc, SflpError):
-                raise
-            raise OutputError(f"cannot write the curve in {self.out}: {reason_of(exc)}") from None
-        self._own |= set(files)
-        self.rows = rows
-        self._tell_kept()
-        return {name: self.out / name for name in files}
+                raise OutputError(f"{shown_name(str(path))} is not the Tracker's (its manifest does not list it): "
+                                  "sflp will not replace it; move it away")
 
     def _put_back(self, written: list[str], old: dict[str, bytes | None]) -> None:
         """Undo the writes of a failed :meth:`_commit` (as far as the disk lets it)."""
@@ -381,8 +463,8 @@ class Tracker:
                and n not in self._told]
         if new:
             self._told.update(new)
-            self.notify(f"kept {len(new)} file(s) in {self.out} that sflp did not write: "
-                        + ", ".join(new[:8]) + (", ..." if len(new) > 8 else ""))
+            self.notify(f"kept {len(new)} file(s) in {shown_name(str(self.out))} that sflp did not write: "
+                        + ", ".join(map(shown_name, new[:8])) + (", ..." if len(new) > 8 else ""))
 
     def close(self) -> None:
         if self.rows:

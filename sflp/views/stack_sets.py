@@ -27,6 +27,7 @@ from pathlib import Path
 import pandas as pd
 
 from sflp.atomic import write_bytes
+from sflp.checks import shown_name
 
 CSV_NAME = "verify_stacks.csv"
 JSON_NAME = "verify_stacks.json"
@@ -137,13 +138,6 @@ def _value(v: float) -> str:
     """SB's value in 8 characters: 4 decimals, or 4 significant digits when large (no negative zero)."""
     text = f"{v:.4f}" if abs(v) < 1000 else f"{v:.3g}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-
-def shown_name(name: str) -> str:
-    """A file name as text output shows it: as it is when every character prints, else quoted
-    with its control characters escaped (``'a\\nb.json'``), so one name is one line and two
-    names never look alike."""
-    return name if name.isprintable() else repr(name)
 
 
 def format_scores(scores, verdicts=None, files: dict | None = None, width: int = 80) -> str:
