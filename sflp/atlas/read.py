@@ -166,6 +166,8 @@ def _partition_problem(frame, name: str, part: str, file: str, manifest: dict) -
             return f"structure {part} is not in the manifest"
         columns = STRUCTURE_COLUMNS
     for c in columns:
+        if not _number(want.get(c)):
+            return f"structure {want.get('name')}'s {c} is {short(want.get(c), 40)} in the manifest, not a number"
         values = frame[c].to_numpy() if len(frame) else np.zeros(0)
         if len(values) and not (values == float(want[c])).all():
             bad = float(values[values != float(want[c])][0])
