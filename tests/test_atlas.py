@@ -224,6 +224,66 @@ def test_a_manifest_whose_stacks_were_edited_is_refused(small, tmp_path):
     assert read_atlas(copy, verify=False).structures[0]["stacks"]["high"] == 25.0  # asked for: as it is
 
 
+@pytest.fixture(scope="module")
+def lined(tmp_path_factory) -> Path:
+    """SMALL at 5 and 5.5 bb with the path along the ante at 5 bb (no page pictures: under a second)."""
+    out = tmp_path_factory.mktemp("atlas") / "lined"
+    write_atlas(atlas_jobs(SMALL, [5.0, 5.5], ante_stacks=(5.0,)), out, workers=0, hands=())
+    return out
+
+
+def _breakpoints(m):
+    m["structures"][0]["breakpoints"] += 1
+
+
+def _ante_high(m):
+    assert m["structures"][0]["ante_path"]["high"] == 0.1
+    m["structures"][0]["ante_path"]["high"] = 0.2
+
+
+def _reach(m):
+    m["structures"][0]["reach"] = True
+
+
+def _chart_set(m):
+    m["structures"][0]["chart_set"] = f"charts/{m['structures'][0]['name']}"
+
+
+def _no_ante(m):
+    m["structures"][0]["ante"] = None
+
+
+def _twice(m):
+    m["structures"].append(dict(m["structures"][0]))
+
+
+@pytest.mark.parametrize("atlas, edit, field", [
+    ("small", _breakpoints, "breakpoints are 131 in the manifest, but its path in paths.parquet has 131 segments"),
+    ("lined", _ante_high, "ante_path runs from 0 to 0.2 bb in the manifest, but its ante paths .* cover 0 to 0.1 bb"),
+    ("small", _reach, "reach is true in the manifest"),
+    ("small", _chart_set, "chart_set is 'charts/sb0.5_bb1_ante0_bbante0' in the manifest, but the folder has no "),
+    ("small", _twice, "structure sb0.5_bb1_ante0_bbante0 is listed 2 times"),
+    ("small", _no_ante, "structure sb0.5_bb1_ante0_bbante0's ante is None in the manifest, not a number"),
+])
+def test_every_field_of_a_manifest_structure_is_checked_against_its_data(atlas, edit, field, request, tmp_path):
+    """Issue 52: each field of a structure's entry in the manifest (no checksum of its own: an
+    attacker edits it freely) is checked against the data it summarises, and a structure listed
+    twice is refused, by read_atlas and by verify-thresholds (which reads with --no-manifest too)."""
+    from sflp.atlas.proof import verify_atlas
+
+    copy = tmp_path / "copy"
+    shutil.copytree(request.getfixturevalue(atlas), copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    edit(manifest)
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(DataError, match=field) as info:
+        read_atlas(copy)
+    assert "\n" not in str(info.value)
+    if edit is _twice:
+        with pytest.raises(DataError, match="structure sb0.5_bb1_ante0_bbante0 is listed 2 times"):
+            verify_atlas(read_atlas(copy, verify=False))
+
+
 def test_a_folder_that_is_no_atlas_is_refused(tmp_path):
     with pytest.raises(DataError, match="not a folder"):
         read_atlas(tmp_path / "missing")

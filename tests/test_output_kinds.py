@@ -303,3 +303,41 @@ def test_a_single_file_never_replaces_part_of_a_set(sets, capsys, tmp_path):
     assert run(capsys, "export", "efg", "--stack", 2, "--out", efg)[0] == 0
     code, _, err = run(capsys, "verify", "--policy", policy, "--best-response", efg)
     assert code == 2 and "exists and was not written by sflp" in err
+
+
+def _bench_results(*methods: str) -> list:
+    """Tiny benchmark results (two trace points each, no solve) for the real bench writer."""
+    import numpy as np
+
+    from sflp.approx.common import ApproxResult, TracePoint
+
+    trace = [TracePoint(1, 0.01, 0.2, 0.1, 0.3), TracePoint(2, 0.02, 0.02, 0.01, 0.03)]
+    return [ApproxResult(m, GameConfig(stack=5), np.zeros(169), np.zeros(169), trace, 0, 2, 0.02) for m in methods]
+
+
+def test_a_quick_approx_bench_never_replaces_an_openspiel_atlas(tmp_path, capsys):
+    """Issue 52: ``approx-bench --openspiel`` (hours) and ``approx-bench`` (seconds) both wrote kind
+    approx-bench, so the quick run replaced the atlas with exit 0.  The atlas is its own kind now;
+    an atlas written before that (manifest approx-bench, OpenSpiel methods in its CSV) is refused
+    too, and a new OpenSpiel run still replaces it (keeping its kind)."""
+    from sflp.views.bench_files import write_approx_bench
+
+    atlas = tmp_path / "atlas" / "set"
+    write_approx_bench(_bench_results("cfr+", "openspiel-cfr"), atlas)  # the real writer: what --openspiel writes
+    assert read_manifest(atlas)["kind"] == "openspiel-bench"
+    refused(capsys, KINDS["openspiel-bench"], atlas, "approx-bench", "--stacks", "5", "--seconds", "0.1",
+            "--out", atlas)
+    old = tmp_path / "old" / "set"
+    shutil.copytree(atlas, old)
+    manifest = json.loads((old / "manifest.json").read_text())
+    manifest["kind"] = "approx-bench"  # as sflp wrote an OpenSpiel atlas before
+    (old / "manifest.json").write_text(json.dumps(manifest))
+    refused(capsys, KINDS["openspiel-bench"], old, "approx-bench", "--stacks", "5", "--seconds", "0.1", "--out", old)
+    write_approx_bench(_bench_results("openspiel-cfr"), old)  # a new atlas replaces its older self (and its kind)
+    assert read_manifest(old)["kind"] == "approx-bench" and "openspiel-cfr" in (old / "approx_bench.csv").read_text()
+    refused(capsys, KINDS["openspiel-bench"], old, "approx-bench", "--stacks", "5", "--seconds", "0.1", "--out", old)
+    quick = tmp_path / "quick"
+    write_approx_bench(_bench_results("cfr+"), quick)
+    assert read_manifest(quick)["kind"] == "approx-bench"
+    with pytest.raises(OutputError, match="holds an approximate-solver benchmark .*; this run writes an OpenSpiel"):
+        write_approx_bench(_bench_results("openspiel-cfr"), quick)

@@ -148,6 +148,11 @@ def verify_atlas(atlas) -> AtlasCheck:
     if atlas.manifest.get("equity_table_sha256") != TABLE_SHA256:
         raise DataError(f"{folder}: its manifest names another equity table than the one sflp ships "
                         f"({TABLE_SHA256[:12]}...): the paths are re-proved with the shipped one")
+    names = [s["name"] for s in atlas.structures]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:  # read with verify=False (--no-manifest), nothing else refused it
+        raise DataError(f"{folder}: structure {twice} is listed {names.count(twice)} times in its manifest's "
+                        "structures: each structure is proved once")
     totals = dict(structures=0, stack_segments=0, threshold_rows=0, ante_paths=0, ante_segments=0, ante_rows=0,
                   float_signs=0, exact_signs=0)
     for s in atlas.structures:

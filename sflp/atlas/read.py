@@ -166,6 +166,8 @@ def _partition_problem(frame, name: str, part: str, file: str, manifest: dict) -
             return f"structure {part} is not in the manifest"
         columns = STRUCTURE_COLUMNS
     for c in columns:
+        if not _number(want.get(c)):
+            return f"structure {want.get('name')}'s {c} is {short(want.get(c), 40)} in the manifest, not a number"
         values = frame[c].to_numpy() if len(frame) else np.zeros(0)
         if len(values) and not (values == float(want[c])).all():
             bad = float(values[values != float(want[c])][0])
@@ -250,18 +252,106 @@ def _stacks_problem(manifest: dict, frames: dict) -> str | None:
     return None
 
 
+def _line_name(s: dict) -> str:
+    from sflp.charts.text import exact_name_text as n
+
+    return f"sb{n(float(s['small_blind']))}_bb{n(float(s['big_blind']))}_bbante{n(float(s['bb_ante']))}"
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _shown(value) -> str:
+    return fmt_num(float(value)) if _number(value) else short(value, 40)
+
+
+def _entries_problem(manifest: dict, frames: dict) -> str | None:
+    """Why a manifest's structure entries, field by field, are not what the data they summarise
+    hold (the fields :func:`sflp.atlas.write._structure_entry` writes; ``stacks`` is
+    :func:`_stacks_problem`'s): no structure twice, ``name`` its blinds' and antes' name,
+    ``breakpoints`` the segments of its path but one, ``ante_path``'s ``line``, ``low`` and ``high``
+    its line's name and the range its ante paths cover, ``chart_set`` its ``charts/<structure>``
+    files listed (or none), ``reach`` true only for a structure the reach could have added (after
+    the given ones, no ante path, no chart set, its ante strictly between its line's given antes).
+    ``lp_solves`` is a count of the run the data cannot confirm: only a whole number >= 0."""
+    from sflp.atlas.jobs import CHARTS
+    from sflp.output.manifest import listed_folders
+
+    structures = manifest["structures"]
+    names = [s["name"] for s in structures]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        return f"structure {twice} is listed {names.count(twice)} times in its structures"
+    chart_sets = {inner.partition("/")[0] for inner in listed_folders(manifest).get(CHARTS, [])}
+    stray = sorted(chart_sets - set(names))
+    if stray:
+        return f"its {CHARTS}/ folder holds {stray[0]}, which is no structure of the manifest"
+    given: dict[str, list[float]] = {}
+    for s in structures:
+        if not s.get("reach"):
+            given.setdefault(_line_name(s), []).append(float(s["ante"]))
+    paths, ante_paths, ante_rows = frames["paths"], frames["ante_paths"], frames["ante_thresholds"]
+    reached = False
+    for s in structures:
+        name = s["name"]
+        want = structure_name(*(float(s[c]) for c in STRUCTURE_COLUMNS))
+        if name != want:
+            return f"structure {name}'s blinds and antes in the manifest are those of {want}"
+        segments = int((paths["structure"] == name).sum())
+        if not _number(s.get("breakpoints")) or s["breakpoints"] != segments - 1:
+            return (f"structure {name}'s breakpoints are {_shown(s.get('breakpoints'))} in the manifest, but its "
+                    f"path in paths.parquet has {segments:,} segments ({segments - 1:,} breakpoints)")
+        lp = s.get("lp_solves")
+        if not isinstance(lp, int) or isinstance(lp, bool) or lp < 0:
+            return f"structure {name}'s lp_solves are {short(lp, 40)} in the manifest, not a whole number >= 0"
+        ante_path = s.get("ante_path")
+        if ante_path is not None:
+            line = _line_name(s)
+            if not isinstance(ante_path, dict) or ante_path.get("line") != line:
+                return f"structure {name}'s ante_path is {short(ante_path, 80)} in the manifest, not on line {line}"
+            stacks = [float(x) for x in ante_path.get("stacks", [])]
+            mine = ante_paths[(ante_paths["line"] == line) & ante_paths["stack"].isin(stacks)]
+            rows = ante_rows[(ante_rows["line"] == line) & ante_rows["stack"].isin(stacks)]
+            low, high = ante_path.get("low"), ante_path.get("high")
+            covers = (float(mine["from"].min()), float(mine["to"].max())) if len(mine) else None
+            if (not _number(low) or not _number(high) or covers != (low, high)
+                    or not (rows["ante_low"] == low).all() or not (rows["ante_high"] == high).all()):
+                held = "no segment" if covers is None else f"{fmt_num(covers[0])} to {fmt_num(covers[1])} bb"
+                return (f"structure {name}'s ante_path runs from {_shown(low)} to {_shown(high)} bb in the "
+                        f"manifest, but its ante paths in ante_paths.parquet cover {held}")
+        chart_set = s.get("chart_set")
+        if chart_set != (f"{CHARTS}/{name}" if name in chart_sets else None):
+            held = f"files in {CHARTS}/{name}/" if name in chart_sets else f"no {CHARTS}/{name}/ files listed"
+            return f"structure {name}'s chart_set is {short(chart_set, 80)} in the manifest, but the folder has {held}"
+        reach = s.get("reach", False)
+        if not isinstance(reach, bool):
+            return f"structure {name}'s reach is {short(reach, 40)} in the manifest, not true or false"
+        if reach:
+            antes = given.get(_line_name(s), [])
+            if ante_path is not None or chart_set is not None or not antes or not (
+                    min(antes) < float(s["ante"]) < max(antes)):
+                return (f"structure {name}'s reach is true in the manifest, but the reach adds only structures "
+                        "without an ante path or chart set, at antes between its line's given ones")
+            reached = True
+        elif reached:
+            return (f"structure {name}'s reach is false in the manifest, but it comes after a structure the reach "
+                    "added (the reach's come last)")
+    return None
+
+
 def read_atlas(folder: Path | str, *, verify: bool | str = True) -> Atlas:
     """An atlas folder (:func:`write_atlas`, ``sflp atlas``) read back as an :class:`Atlas`.
 
     Nothing is trusted: the folder must carry an sflp manifest of kind ``structure-atlas`` that
     lists every file of every structure it names, every file must match its size and SHA-256 there
-    (:func:`sflp.output.manifest.check_manifest`; ``verify=False`` skips this and the check of the
-    stacks below, for a folder edited by hand), every Parquet file the atlas's schema, every row the structure or line
-    its partition names, and each structure's ``stacks`` in the manifest the stacks of its rows
-    (:func:`_stacks_problem`); else a
-    :class:`~sflp.errors.DataError`.  With ``verify="proof"`` every
-    structure's stack path and every ante path is re-proved from its stored segments and the
-    thresholds re-derived from the proof, row for row (:func:`sflp.atlas.proof.verify_atlas`;
+    (:func:`sflp.output.manifest.check_manifest`; ``verify=False`` skips this and the checks of the
+    manifest's fields below, for a folder edited by hand), every Parquet file the atlas's schema,
+    every row the structure or line its partition names, and each structure's ``stacks`` in the
+    manifest the stacks of its rows (:func:`_stacks_problem`) and its other fields what the data
+    hold, no structure twice (:func:`_entries_problem`); else a :class:`~sflp.errors.DataError`.
+    With ``verify="proof"`` every structure's stack path and every ante path is re-proved from its
+    stored segments and the thresholds re-derived from the proof, row for row (:func:`sflp.atlas.proof.verify_atlas`;
     the result is ``.proof``)."""
     from sflp.checks import instance
     from sflp.output.manifest import check_manifest, read_manifest
@@ -301,7 +391,7 @@ def read_atlas(folder: Path | str, *, verify: bool | str = True) -> Atlas:
         rank = frame["structure"].map(lambda n: order.get(n, len(order))).to_numpy()
         frames[name] = frame.iloc[np.argsort(rank, kind="stable")].reset_index(drop=True)
     if verify:
-        stale = _stacks_problem(manifest, frames)
+        stale = _stacks_problem(manifest, frames) or _entries_problem(manifest, frames)
         if stale is not None:
             raise DataError(f"{folder}: its manifest does not match its data: {stale}; read a folder edited by hand "
                             "with verify=False")

@@ -11,7 +11,6 @@ from sflp.cli.options import (
     add_output,
     add_parser,
     add_structure,
-    check_target,
     config_from,
     keep_printer,
     number,
@@ -39,11 +38,12 @@ def cmd_approx(args) -> int:
 def cmd_approx_bench(args) -> int:
     from sflp.approx import METHODS
     from sflp.approx.bench import approx_bench
-    from sflp.views.bench_files import write_approx_bench
+    from sflp.views.bench_files import BENCH_KIND, OPENSPIEL_KIND, bench_target, write_approx_bench
 
     stacks = parse_stacks(args.stacks)
     out_dir = Path(args.out or ("reports/openspiel-atlas" if args.openspiel else "reports/approx-bench"))
-    check_target(out_dir, "approx-bench")  # checked now (a folder of other files is refused), written at the end
+    # checked now (a folder of other files, or a benchmark of the other kind, is refused), written at the end
+    bench_target(out_dir, OPENSPIEL_KIND if args.openspiel else BENCH_KIND)
     base = config_from(args, stack=stacks[0])
     runs = len(METHODS)
     if args.openspiel:

@@ -44,6 +44,7 @@ KINDS = {
     "verify-stacks": "a policy set's scores (sflp verify --policy-dir --out)",
     "efg-set": "the games of sflp export efg --stacks",
     "approx-bench": "an approximate-solver benchmark (sflp approx-bench)",
+    "openspiel-bench": "an OpenSpiel convergence atlas (sflp approx-bench --openspiel)",
 }
 """Every kind of set sflp writes (the ``"kind"`` of its ``manifest.json``), with the words that
 name it to a user."""

@@ -105,11 +105,66 @@ def convergence_picture(rows: list[dict]):
     return d
 
 
+BENCH_KIND = "approx-bench"
+OPENSPIEL_KIND = "openspiel-bench"
+"""The kinds of set (:data:`sflp.output.target.KINDS`): sflp's approximate solvers alone, and the
+OpenSpiel convergence atlas (``--openspiel``: its methods too, named ``openspiel-...``).  Two kinds,
+so that a quick benchmark never replaces an atlas that took hours (issue 52)."""
+
+
+def bench_kind(methods: Iterable[str]) -> str:
+    """The kind of a benchmark of these methods: :data:`OPENSPIEL_KIND` when one is OpenSpiel's."""
+    return OPENSPIEL_KIND if any(str(m).startswith("openspiel-") for m in methods) else BENCH_KIND
+
+
+def _held_kinds(folder: Path) -> tuple[object, str | None]:
+    """The ``"kind"`` of ``folder``'s manifest (None: no manifest), and the kind of benchmark it
+    holds: the manifest's, except that an ``approx-bench`` set whose listed ``approx_bench.csv`` has
+    OpenSpiel methods is an OpenSpiel atlas written before the two had their own kinds (None: no
+    benchmark)."""
+    import csv
+
+    from sflp.output.manifest import read_manifest
+
+    manifest = read_manifest(folder) if folder.is_dir() and not folder.is_symlink() else None
+    kind = None if manifest is None else manifest.get("kind")
+    if kind != BENCH_KIND or not any(isinstance(e, dict) and e.get("name") == CSV_NAME
+                                     for e in manifest.get("files", []) or []):
+        return kind, kind if kind in (BENCH_KIND, OPENSPIEL_KIND) else None
+    try:
+        with open(folder / CSV_NAME, newline="", encoding="utf-8") as f:
+            return kind, bench_kind(row.get("method") or "" for row in csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return kind, kind
+
+
+def bench_target(out: Path | str, kind: str) -> tuple[Path, str]:
+    """``out`` checked for a benchmark of ``kind`` (:func:`sflp.output.target.check_target`), and
+    the kind the set written there names: an OpenSpiel atlas written before it had its own kind
+    (manifest ``approx-bench``, OpenSpiel methods in its CSV) is replaced by a new atlas that keeps
+    that kind (the set it replaces is of its kind, :class:`~sflp.output.stage.StagedFolder`'s
+    rule), and refused to a benchmark of sflp's methods alone, as a set of another kind is."""
+    from sflp.errors import OutputError
+    from sflp.output.target import KINDS, check_target
+
+    out = Path(out)
+    said, held = _held_kinds(out)
+    if held == OPENSPIEL_KIND and kind == BENCH_KIND:
+        raise OutputError(f"{out} holds {KINDS[OPENSPIEL_KIND]}; this run writes {KINDS[BENCH_KIND]}, and sflp "
+                          "replaces a set only with one of its own kind: choose another folder (or remove that one "
+                          "yourself)")
+    as_kind = BENCH_KIND if held == OPENSPIEL_KIND and said == BENCH_KIND else kind
+    return check_target(out, as_kind), as_kind
+
+
 def write_approx_bench(results, out_dir: Path | str, *, on_keep=None) -> dict[str, Path]:
     """Write ``approx_bench.csv`` and ``approx_bench.png`` into ``out_dir``; returns their paths.
 
     The folder is one unit with a ``manifest.json``, under the output-folder contract of
-    :class:`~sflp.output.stage.StagedFolder` (the user's own files are kept, ``on_keep``).
+    :class:`~sflp.output.stage.StagedFolder` (the user's own files are kept, ``on_keep``), of kind
+    ``openspiel-bench`` when a method is OpenSpiel's, else ``approx-bench`` (:func:`bench_kind`):
+    a benchmark replaces only a folder of its own kind (:func:`bench_target`, which says how an
+    OpenSpiel atlas written before it had its kind is replaced).
     """
     import sflp
     from sflp.approx.bench import bench_rows
@@ -118,14 +173,15 @@ def write_approx_bench(results, out_dir: Path | str, *, on_keep=None) -> dict[st
     from sflp.output.manifest import write_manifest
     from sflp.output.stage import StagedFolder
 
-    out = Path(out_dir)
     rows = bench_rows(results)
+    kind = bench_kind(row["method"] for row in rows)
+    out, as_kind = bench_target(out_dir, kind)
     png = png_bytes(convergence_picture(rows), DPI)
-    folder = StagedFolder(out, "approx-bench")
+    folder = StagedFolder(out, as_kind)
     with folder as stage:
         write_bytes(stage / CSV_NAME, csv_text(rows).encode("utf-8"))
         write_bytes(stage / PNG_NAME, png)
-        write_manifest(stage, {"kind": "approx-bench", "sflp_version": sflp.__version__})
+        write_manifest(stage, {"kind": as_kind, "sflp_version": sflp.__version__})
     if folder.kept and on_keep is not None:
         on_keep(folder.kept)
     return {"csv": out / CSV_NAME, "png": out / PNG_NAME}
