@@ -117,3 +117,42 @@ def test_chart_starts_at_the_first_covering_stack_as_atlas_does_and_says_so(tmp_
     assert code == 0, err
     assert ("1 structure starts above 1 bb, at the first stack that covers the big blind and antes "
             "(sb0.5_bb1_ante0.125_bbante0 at 1.125 bb)") in err
+
+
+_BLOCKING_IMPORT_UNTIL_STDIN = textwrap.dedent('''
+    """Test-only (tests/test_cli_edges.py): when the named module is imported (inside the command,
+    after sflp has set its signal handlers), say so on stderr and wait for a line on stdin."""
+    import os
+    import sys
+
+
+    class _Block:
+        def find_spec(self, name, path=None, target=None):
+            if name == os.environ["SFLP_TEST_BLOCK_IMPORT"]:
+                sys.meta_path.remove(self)
+                os.write(2, b"ready\\n")
+                sys.stdin.readline()
+            return None
+
+
+    sys.meta_path.insert(0, _Block())
+''')
+
+
+def test_a_sigint_the_caller_ignores_stays_ignored(tmp_path):
+    """``trap '' INT; sflp …`` (nohup, a background job of a script): sflp must not turn a Ctrl-C
+    it was started deaf to back on; the run ends as if nothing was sent (it was exit 130)."""
+    (tmp_path / "sitecustomize.py").write_text(_BLOCKING_IMPORT_UNTIL_STDIN)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "SFLP_TEST_BLOCK_IMPORT": "sflp.solving.solver"}
+    proc = subprocess.Popen([sys.executable, "-c", "from sflp.cli import run; run()", "solve", "--stack", "2"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert proc.stderr.readline() == b"ready\n"  # inside the command, its handlers set: the event
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(b"go\n", timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert b"interrupted" not in err and out

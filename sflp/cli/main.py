@@ -199,7 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     _RECEIVED.clear()
     previous = {}
     if threading.current_thread() is threading.main_thread():
-        previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        # a signal the caller chose to ignore (`trap '' INT`, nohup, a background job of a
+        # non-interactive shell) stays ignored: sflp must not turn back on a Ctrl-C it was spared
+        previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)
+                    if signal.getsignal(sig) is not signal.SIG_IGN}
     stdout = sys.stdout
     sys.stdout = _GuardedStdout(stdout)
     try:
