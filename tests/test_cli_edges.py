@@ -156,3 +156,26 @@ def test_a_sigint_the_caller_ignores_stays_ignored(tmp_path):
         proc.kill()
     assert proc.returncode == 0, err
     assert b"interrupted" not in err and out
+
+
+@pytest.mark.parametrize("argv, option", [
+    (("chart", "--stacks", "-5,10"), "--stacks"),
+    (("chart", "--stacks", "-inf:5:1"), "--stacks"),
+    (("atlas", "--ante", "-0.1,0"), "--ante"),
+])
+def test_a_list_or_range_starting_with_a_minus_reaches_sflps_check(tmp_path, capsys, argv, option):
+    code, out, err = run(capsys, *argv, "--out", tmp_path / "x")
+    assert code == 2 and out == "" and not (tmp_path / "x").exists()
+    assert err.count("\n") == 1 and "expected one argument" not in err, err
+    assert f"{option} {argv[-1]!r}" in err, err
+
+
+@pytest.mark.parametrize("argv, typed", [
+    (("atlas", "--ante", "0,1e-400", "--stacks", "2,3"), "--ante '0,1e-400': 1e-400 is too small for a float"),
+    (("chart", "--stacks", "1e-400,2"), "--stacks '1e-400,2': 1e-400 is too small for a float"),
+    (("solve", "--stack", "10", "--bb-ante", "4.9e-324"), "--bb-ante 4.9e-324 is below 1e-100 bb"),
+])
+def test_a_refusal_says_what_is_wrong_and_names_the_option_once(tmp_path, capsys, argv, typed):
+    code, out, err = run(capsys, *argv, "--out", tmp_path / "x")
+    assert code == 2 and err.count("\n") == 1 and typed in err, err
+    assert "START:STOP:STEP" not in err and err.count(typed.split()[0]) == 1, err

@@ -14,9 +14,11 @@ _ARGV: list[str] = []
 """The arguments of this run (set by :func:`main`), for the parser's hints."""
 
 
-_NEGATIVE_NUMBER = re.compile(r"^-(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)$",
-                              re.IGNORECASE)
-"""A negative number as :func:`sflp.checks.parse_number` reads one (``-1``, ``-1e3``, ``-inf``)."""
+_NEGATIVE_NUMBER = re.compile(r"^-(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)"
+                              r"(?:[,:].*)?$", re.IGNORECASE | re.DOTALL)
+"""A negative number as :func:`sflp.checks.parse_number` reads one (``-1``, ``-1e3``, ``-inf``), alone or
+first in a comma list or a START:STOP:STEP range (``-5,10``, ``-inf:5:1``): the option's own check reads
+what follows."""
 
 
 class _Parser(argparse.ArgumentParser):

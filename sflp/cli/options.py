@@ -21,7 +21,8 @@ STRUCTURE_OPTIONS = {"stack": "--stack", "small_blind": "--small-blind", "big_bl
                      "ante": "--ante", "bb_ante": "--bb-ante"}
 """The library's name of each game field and the option that sets it."""
 
-_FIELD_VALUE = re.compile(r"(?<![\w-])(?P<field>stack|small_blind|big_blind|ante|bb_ante)=(?P<value>[^\s,;:()]+)")
+_FIELD_VALUE = re.compile(r"(?<![\w-])(?P<field>stack|small_blind|big_blind|ante|bb_ante)=(?P<value>[^\s,;:()]+)"
+                          r"(?P<hint> \(--[a-z-]+\))?")
 
 
 def cli_words(message: str, args) -> str:
@@ -38,9 +39,11 @@ def cli_words(message: str, args) -> str:
     '--small-blind 2 is larger than --big-blind 1'
     >>> cli_words("stack=0.0 must be positive", argparse.Namespace(big_blind=0.0))  # sc: no --stack option
     'stack=0.0 must be positive'
+    >>> cli_words("bb_ante=1e-300 (--bb-ante) is below 1e-100 bb", argparse.Namespace(bb_ante=1e-300))
+    '--bb-ante 1e-300 is below 1e-100 bb'
     >>> TYPED.clear()
     """
-    def option(match: re.Match) -> str:
+    def option(match: re.Match) -> str:  # the library's hint of the option, "(--bb-ante)", goes: it is named
         field, value = match["field"], match["value"]
         name = STRUCTURE_OPTIONS[field]
         if getattr(args, field, None) is None:  # not an option of this command (or not given): library words
