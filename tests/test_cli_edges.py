@@ -179,3 +179,17 @@ def test_a_refusal_says_what_is_wrong_and_names_the_option_once(tmp_path, capsys
     code, out, err = run(capsys, *argv, "--out", tmp_path / "x")
     assert code == 2 and err.count("\n") == 1 and typed in err, err
     assert "START:STOP:STEP" not in err and err.count(typed.split()[0]) == 1, err
+
+
+def test_approx_seconds_is_refused_in_the_words_of_the_command_line(capsys):
+    code, out, err = run(capsys, "approx", "cfr+", "--stack", "10", "--seconds", "-1")
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "--seconds '-1' must be a positive finite number" in err and "None" not in err, err
+
+
+def test_the_cfr_plus_example_names_itself_as_it_is_run(capsys):
+    from sflp.examples import cfr_plus
+
+    with pytest.raises(SystemExit):
+        cfr_plus.main(["--help"])
+    assert capsys.readouterr().out.startswith("usage: python -m sflp.examples.cfr_plus ")

@@ -68,6 +68,7 @@ def test_a_float32_softmax_is_scored_as_its_exact_renormalisation(float32_table,
     with pytest.warns(PolicyRenormalised) as seen:
         report = sflp.openspiel.verify(read_policy(path), CONFIG)
     assert len(seen) == 1 and "renormalised" in str(seen[0].message)
+    assert "the probabilities of the policy sum" in str(seen[0].message), seen[0].message  # not "of dict"
     assert seen[0].message.worst == float(worst)
     value, nash_conv = _reference(float32_table)
     assert report.exact["value_vs_each_other"] == value

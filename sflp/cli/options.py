@@ -100,6 +100,20 @@ def number(name: str):
     return parse
 
 
+def positive(name: str):
+    """The argparse type of an option that is a positive finite number (``--seconds``): :func:`number`,
+    then a one-line refusal naming the option, in its own words, of 0, a negative number, inf or nan."""
+    read = number(name)
+
+    def parse(text: str) -> float:
+        value = read(text)
+        if not (value > 0 and math.isfinite(value)):
+            raise argparse.ArgumentTypeError(f"{name} {text!r} must be a positive finite number")
+        return value
+
+    return parse
+
+
 def whole(name: str, low: int = 0, high: int | None = None):
     """The argparse type of a whole-number option: plain ASCII digits (:func:`sflp.checks.parse_number`),
     at least ``low`` and at most ``high`` (None: no limit)."""
