@@ -193,3 +193,22 @@ def test_the_cfr_plus_example_names_itself_as_it_is_run(capsys):
     with pytest.raises(SystemExit):
         cfr_plus.main(["--help"])
     assert capsys.readouterr().out.startswith("usage: python -m sflp.examples.cfr_plus ")
+
+
+@pytest.mark.parametrize("argv", [
+    ("solve", "--stack", "5"),
+    ("chart", "--stacks", "1:2:0.5"),
+    ("verify", "--policy-dir", "pol"),
+    ("exploit", "--stacks", "5,10", "--bb", "30%"),
+])
+def test_an_empty_out_is_refused_alike_by_every_command(tmp_path, capsys, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)  # "" was the current folder for some commands: it must stay empty
+    code, out, err = run(capsys, *argv, "--out", "")
+    assert (code, out, err) == (2, "", "sflp: error: --out '' is empty: give a folder\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_exploit_of_one_stack_refuses_an_out_it_would_not_write(tmp_path, capsys):
+    code, out, err = run(capsys, "exploit", "--stack", "10", "--bb", "30%", "--out", tmp_path / "x")
+    assert code == 2 and out == "" and err.count("\n") == 1 and not (tmp_path / "x").exists()
+    assert f"--out '{tmp_path / 'x'}' writes an exploit chart set, with --stacks" in err, err

@@ -118,6 +118,9 @@ def cmd_exploit(args) -> int:
     if (args.stack is None) == (args.stacks is None):
         raise ConfigError("sflp exploit needs --stack S (one stack) or --stacks START:STOP:STEP (a chart set)")
     locked = _locked_spec(args)
+    if args.stack is not None and args.out is not None:
+        raise ConfigError(f"--out {args.out!r} writes an exploit chart set, with --stacks; one stack's best response "
+                          "(--stack) is printed (--json for JSON)")
     if args.stack is not None:
         from sflp.study.exploit import exploit
         from sflp.views.text import format_exploit

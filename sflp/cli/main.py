@@ -211,6 +211,10 @@ def main(argv: list[str] | None = None) -> int:
         if stdout is None:  # before any work: every command prints its result there
             raise _StdoutError("cannot write to standard output: it is closed (run the command with an open stdout, "
                                "e.g. > /dev/null)")
+        if getattr(args, "out", None) == "" and args.command != "export":  # export's --out is a file: its own check
+            # one check for every command: an empty name was read as the current folder by some
+            # (`chart`: "output folder '.'") and as no --out at all by others (`solve`: nothing written)
+            raise SflpError("--out '' is empty: give a folder")
         code = args.func(args)
         sys.stdout.flush()
         return code

@@ -232,8 +232,6 @@ def _verify_policy_dir(args, bounds) -> int:
         from sflp.output.target import check_target
         from sflp.views.stack_sets import SCORES_KIND
 
-        if not args.out:
-            raise ConfigError("--out '' is empty: give the folder for verify_stacks.csv and .json")
         check_target(out_dir, SCORES_KIND)
     stacks = parse_stacks(args.stacks) if args.stacks is not None else None
     iterates = policy_iterates(args.policy_dir, stacks)
