@@ -212,3 +212,18 @@ def test_exploit_of_one_stack_refuses_an_out_it_would_not_write(tmp_path, capsys
     code, out, err = run(capsys, "exploit", "--stack", "10", "--bb", "30%", "--out", tmp_path / "x")
     assert code == 2 and out == "" and err.count("\n") == 1 and not (tmp_path / "x").exists()
     assert f"--out '{tmp_path / 'x'}' writes an exploit chart set, with --stacks" in err, err
+
+
+def test_a_set_of_the_wrong_kind_is_named_by_its_kind_and_what_the_command_reads(tmp_path, capsys):
+    """``sflp compare ATLAS C`` said "ATLAS/manifest.json does not list thresholds.csv" and
+    ``verify-thresholds`` "no certified thresholds (a single stack, or made before …)"."""
+    from sflp.output.target import KINDS
+
+    folder = tmp_path / "S"
+    assert run(capsys, "solve", "--stack", "5", "--out", folder)[0] == 0
+    code, out, err = run(capsys, "compare", folder, "nash")
+    assert code == 2 and err == (f"sflp: error: {folder} holds {KINDS['solution']}; sflp compare reads "
+                                 f"{KINDS['chart-set']}\n")
+    code, out, err = run(capsys, "verify-thresholds", folder)
+    assert code == 2 and err == (f"sflp: error: {folder} holds {KINDS['solution']}; sflp verify-thresholds reads "
+                                 f"{KINDS['chart-set']} or {KINDS['structure-atlas']}\n")
