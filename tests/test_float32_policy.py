@@ -83,7 +83,8 @@ def test_the_cli_says_once_how_far_the_worst_sum_was(float32_table, tmp_path, ca
     code = main(["verify", "--policy-dir", str(folder)])
     out, err = capsys.readouterr()
     assert code == 0, err
-    warnings = [line for line in err.splitlines() if line.startswith("sflp: warning:")]
+    warnings = [" ".join(said.split()) for said in err.replace("\n  ", " ").splitlines()  # wrapped to the width
+                if said.startswith("sflp: warning:")]
     assert len(warnings) == 1 and "renormalised" in warnings[0] and "float32" in warnings[0], err
     assert f"{float(_worst_sum(float32_table)):.3g}" in warnings[0]
     assert "warning" not in out

@@ -244,6 +244,18 @@ def terminal_width() -> int:
     return int(text) if text.isascii() and text.isdigit() and int(text) > 0 else DEFAULT_COLUMNS
 
 
+def say(kind: str, text: str) -> None:
+    """A note or a warning on stderr, ``sflp: note: …`` (``kind`` "note" or "warning"), wrapped to
+    :func:`terminal_width` (at least 40 columns), its later lines indented two spaces.  A word is
+    never broken (a long folder name stays whole).  An error is not said so: it stays one line,
+    whatever its length, for the scripts that read it."""
+    import textwrap
+
+    lines = textwrap.wrap(f"sflp: {kind}: {' '.join(text.split())}", max(terminal_width(), 40),
+                          subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+    print("\n".join(lines), file=sys.stderr)
+
+
 def use_color(args) -> bool:
     return not getattr(args, "no_color", False) and sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
 
