@@ -221,6 +221,22 @@ _SPECIAL = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 _WHOLE = re.compile(r"[+-]?[0-9]{1,4300}")
 
 
+class Underflow(ConfigError):
+    """A number that is not zero as written but that a float reads as 0 (``1e-400``): raised by
+    :func:`parse_number`, so that a reader of lists says that, not that the list is malformed."""
+
+    def __init__(self, what: str, text: str) -> None:
+        self.text = text
+        super().__init__(f"{what} {short(text)} {self.reason}")
+
+    reason = ("is too small for a float: it would be read as 0 (the smallest positive float is about 5e-324); "
+              "write 0 for zero")
+
+    def in_list(self, option: str, whole: str) -> ConfigError:
+        """The one-line error for ``whole``, the list or range typed for ``option``."""
+        return ConfigError(f"{option} {short(whole)}: {self.text} {self.reason}")
+
+
 def parse_number(text: str, what: str, *, special: bool = False, exact: bool = False,
                  whole: bool = False) -> float | Fraction | int:
     """``text`` read as a :data:`PLAIN_NUMBER`: the one reader of numbers typed on the command
@@ -249,8 +265,7 @@ def parse_number(text: str, what: str, *, special: bool = False, exact: bool = F
     if not isinstance(text, str) or not (PLAIN_NUMBER.fullmatch(text) or (special and _SPECIAL.fullmatch(text))):
         raise ConfigError(f"{what} {short(text)} is not a number (write plain digits, such as 10, 0.125 or 1e-6)")
     if PLAIN_NUMBER.fullmatch(text) and float(text) == 0 and re.search(r"[1-9]", text.lower().partition("e")[0]):
-        raise ConfigError(f"{what} {short(text)} is too small for a float: it would be read as 0 (the smallest "
-                          "positive float is about 5e-324); write 0 for zero")
+        raise Underflow(what, text)
     if not exact:
         return float(text)
     exponent = text.lower().partition("e")[2].lstrip("+-").lstrip("0")
@@ -335,6 +350,8 @@ def parse_stacks(text: str, option: str = "--stacks") -> Stacks:
     usage = f"{option} {text!r} is not START:STOP:STEP (e.g. 1:25:0.05) or a comma list (e.g. 2,5,10)"
     try:  # exact decimals, so that the grid lands on STOP; each a plain number (not 1_0, p/q, inf)
         parts = [parse_number(p.strip(_SPACE), option, exact=True) for p in text.split(":" if ":" in text else ",")]
+    except Underflow as exc:
+        raise exc.in_list(option, text) from None
     except ConfigError:
         raise ConfigError(usage) from None
     except OverflowError:

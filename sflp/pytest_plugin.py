@@ -119,10 +119,18 @@ def _check_marker(stacks: list, kwargs: dict) -> None:
     if kwargs or not stacks:
         given = ", ".join([*map(short, stacks), *(f"{k}={short(v)}" for k, v in kwargs.items())])
         pytest.fail(f"@pytest.mark.sflp_stacks({given}): {usage}", pytrace=False)
+    from sflp.errors import ConfigError
+
     for s in stacks:
-        if isinstance(s, GameConfig) or (isinstance(s, (int, float)) and not isinstance(s, bool)):
+        if isinstance(s, GameConfig):
             continue
         hint = " (one text of several stacks?)" if isinstance(s, str) else ""
+        if isinstance(s, (int, float)) and not isinstance(s, bool):
+            try:  # the fixture's own game: nan, -5 or 0.5 (below the big blind) fail here, at collection
+                GameConfig(stack=float(s))
+                continue
+            except (ConfigError, OverflowError) as exc:
+                hint = f" ({' '.join(str(exc).split())})"
         pytest.fail(f"@pytest.mark.sflp_stacks: {short(s)} is no stack{hint}; {usage}", pytrace=False)
 
 

@@ -149,3 +149,40 @@ def test_simulate_text_fits_80_columns():
 def test_display_width_counts_columns_not_characters_or_bytes():
     assert display_width("\x1b[38;5;28m≤2.3†\x1b[0m") == 5  # colour codes none, ≤ and † one each
     assert display_width("全角") == 4 and display_width("e\u0301") == 1
+
+
+def test_notes_and_warnings_wrap_to_80_columns(capsys, at_80, tmp_path):
+    """Notes and warnings on stderr are wrapped to the width, their later lines indented (the one
+    line of an error is not: scripts read it whole).  Were one line each of 137 (``chart``'s
+    stacks left out), 183 (``atlas``'s) and 209 columns (the float32 policy warning)."""
+    import json
+
+    import numpy as np
+
+    from sflp.core.cards import CLASS_NAMES
+    from sflp.core.game import GameConfig
+    from sflp.openspiel import info_state
+
+    config, rng = GameConfig(stack=5), np.random.default_rng(52)
+    table = {}
+    for player, play in (("sb", 1), ("bb", 2)):
+        z = np.exp(rng.normal(0.0, 2.0, (169, 2)).astype(np.float32))
+        probs = z / z.sum(axis=1, keepdims=True, dtype=np.float32)  # a float32 softmax: sums off by ~6e-8
+        table.update({info_state(player, hand, config): [(0, float(probs[k, 0])), (play, float(probs[k, 1]))]
+                      for k, hand in enumerate(CLASS_NAMES)})
+    (tmp_path / "pol").mkdir()
+    (tmp_path / "pol" / "5bb.json").write_text(json.dumps(table))
+    runs = {
+        "chart": ["chart", "--ante", "0.125", "--stacks", "1:1.25:0.05", "--formats", "csv", "--out", "c"],
+        "atlas": ["atlas", "--ante", "0,0.125", "--stacks", "1:1.25:0.125", "--hands", "none", "--ante-stacks",
+                  "none", "--workers", "0", "--out", "a"],
+        "verify": ["verify", "--policy-dir", "pol"],
+    }
+    for name, argv in runs.items():
+        out, err = _run(capsys, argv)
+        said = [line for line in err.splitlines() if line.startswith(("sflp: note:", "sflp: warning:"))]
+        assert said, (name, err)  # the run said its note
+        assert not _too_wide(err), (name, _too_wide(err))
+        lines = err.splitlines()
+        assert all(line.startswith(("sflp: ", "  ")) for line in lines), (name, err)
+        assert max(map(len, lines)) > 60 and len(lines) > 1, (name, err)  # wrapped, not cut

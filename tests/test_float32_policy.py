@@ -68,6 +68,7 @@ def test_a_float32_softmax_is_scored_as_its_exact_renormalisation(float32_table,
     with pytest.warns(PolicyRenormalised) as seen:
         report = sflp.openspiel.verify(read_policy(path), CONFIG)
     assert len(seen) == 1 and "renormalised" in str(seen[0].message)
+    assert "the probabilities of the policy sum" in str(seen[0].message), seen[0].message  # not "of dict"
     assert seen[0].message.worst == float(worst)
     value, nash_conv = _reference(float32_table)
     assert report.exact["value_vs_each_other"] == value
@@ -82,7 +83,8 @@ def test_the_cli_says_once_how_far_the_worst_sum_was(float32_table, tmp_path, ca
     code = main(["verify", "--policy-dir", str(folder)])
     out, err = capsys.readouterr()
     assert code == 0, err
-    warnings = [line for line in err.splitlines() if line.startswith("sflp: warning:")]
+    warnings = [" ".join(said.split()) for said in err.replace("\n  ", " ").splitlines()  # wrapped to the width
+                if said.startswith("sflp: warning:")]
     assert len(warnings) == 1 and "renormalised" in warnings[0] and "float32" in warnings[0], err
     assert f"{float(_worst_sum(float32_table)):.3g}" in warnings[0]
     assert "warning" not in out

@@ -102,6 +102,9 @@ def test_x(sflp_referee):
 
 @pytest.mark.parametrize("args, needle", [
     ('"x,y"', "@pytest.mark.sflp_stacks: 'x,y' is no stack (one text of several stacks?)"),
+    ('float("nan")', "@pytest.mark.sflp_stacks: nan is no stack (stack=nan must be finite)"),
+    pytest.param("-5", "@pytest.mark.sflp_stacks: -5 is no stack (stack=-5.0 must be positive)",
+                 marks=pytest.mark.slow),
     pytest.param("True", "@pytest.mark.sflp_stacks: True is no stack", marks=pytest.mark.slow),  # a pytest run each
     pytest.param("", "@pytest.mark.sflp_stacks(): give each stack as its own argument", marks=pytest.mark.slow),
 ])

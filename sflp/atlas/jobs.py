@@ -110,12 +110,14 @@ def parse_antes(text: str, option: str = "--ante") -> list[float]:
     >>> parse_antes("0:0.01:0.005"), parse_antes("0.125, 0")
     ([0.0, 0.005, 0.01], [0.0, 0.125])
     """
-    from sflp.checks import MAX_STACKS, parse_number
+    from sflp.checks import MAX_STACKS, Underflow, parse_number
 
     text = str(text).strip(" \t")
     usage = f"{option} {text!r} is not START:STOP:STEP (e.g. 0:0.25:0.005) or a comma list (e.g. 0,0.1,0.125)"
     try:
         parts = [parse_number(p.strip(" \t"), option, exact=True) for p in text.split(":" if ":" in text else ",")]
+    except Underflow as exc:
+        raise exc.in_list(option, text) from None
     except (ConfigError, OverflowError):
         raise ConfigError(usage) from None
     if ":" in text:

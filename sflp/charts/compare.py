@@ -115,7 +115,8 @@ def load_chart(folder: Path | str, name: str | None = None, *, verify: bool = Tr
         from sflp.output.manifest import checked_entries
 
         entries = checked_entries(folder, ("thresholds.csv", "values.csv"),
-                                  "a chart set of several stacks lists both (sflp chart --out)")
+                                  "a chart set of several stacks lists both (sflp chart --out)",
+                                  kinds=("chart-set",), reader="sflp compare")
     rows = _read_csv(tpath, entries.get("thresholds.csv"))
     need = {"player", "hand", "intervals"}
     if not rows or not need <= set(rows[0]):

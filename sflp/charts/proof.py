@@ -534,7 +534,8 @@ def _entries(folder: Path) -> dict:
 
     return checked_entries(folder, (EXACT_FILE, SEGMENTS_FILE, THRESHOLDS_FILE),
                            "the set has no certified thresholds (a single stack, or made before sflp wrote the "
-                           "certificate)")
+                           "certificate)", kinds=("chart-set",),
+                           reader="sflp verify-thresholds", reads=("chart-set", "structure-atlas"))
 
 
 def verify_thresholds(folder, *, verify: bool = True) -> ThresholdsCheck:

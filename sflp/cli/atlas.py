@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from sflp.cli.options import (
@@ -13,6 +12,7 @@ from sflp.cli.options import (
     lock_options,
     number,
     print_json,
+    say,
     terminal_width,
     whole,
 )
@@ -75,7 +75,7 @@ def cmd_atlas(args) -> int:
     ante_stacks = _ante_stacks(args.ante_stacks)
     if ante_stacks is None and not ante_path_available():
         ante_stacks = ()  # this sflp follows no path along the ante yet: the atlas has none
-        print("sflp: note: no ante paths (compute_thresholds has no along='ante' in this sflp)", file=sys.stderr)
+        say("note", "no ante paths (compute_thresholds has no along='ante' in this sflp)")
     charts = () if args.charts is None else (None if args.charts == "all" else _formats(args.charts))
     jobs = atlas_jobs(structures, stacks, ante_stacks=ante_stacks, charts=charts)
     check_reach(args.reach, jobs, "--reach")
@@ -106,9 +106,9 @@ def cmd_atlas(args) -> int:
         from sflp.core.game import stack_text
 
         shown = ", ".join(f"{j.name} at {stack_text(j.low)} bb" for j in late[:3]) + (", ..." if len(late) > 3 else "")
-        print(f"sflp: note: --stacks: {len(late)} structure{'s start' if len(late) != 1 else ' starts'} above "
-              f"{stack_text(stacks[0])} bb, at the first stack that covers the big blind and antes ({shown}); "
-              "the stacks below it are left out", file=sys.stderr)
+        say("note", f"--stacks: {len(late)} structure{'s start' if len(late) != 1 else ' starts'} above "
+                    f"{stack_text(stacks[0])} bb, at the first stack that covers the big blind and antes ({shown}); "
+                    "the stacks below it are left out")
     hands = () if args.hands.strip().lower() == "none" else args.hands
     result = write_atlas(jobs, out, workers=args.workers, runner=runner, hands=hands, reach=args.reach,
                          **lock_options(args, Path(args.out) if args.out else None))

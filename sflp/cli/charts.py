@@ -19,6 +19,7 @@ from sflp.cli.options import (
     lock_options,
     number,
     print_json,
+    say,
     terminal_width,
     use_color,
     whole,
@@ -88,7 +89,7 @@ def cmd_chart(args) -> int:
         first = min_stack(args.big_blind, args.ante, args.bb_ante)
         kept, left_out = stacks_from(stacks, first)
         if left_out and stacks[-1] >= first:  # none covering: refused below, as before
-            print(f"sflp: note: {left_out_note(left_out, first)}", file=sys.stderr)
+            say("note", left_out_note(left_out, first))
             stacks = Stacks(kept)
     span = stacks or default_stacks(args.big_blind, args.ante, args.bb_ante)
     grid_stacks = parse_grid_stacks(args.grid_stacks, span[0], span[-1])
@@ -118,6 +119,9 @@ def cmd_exploit(args) -> int:
     if (args.stack is None) == (args.stacks is None):
         raise ConfigError("sflp exploit needs --stack S (one stack) or --stacks START:STOP:STEP (a chart set)")
     locked = _locked_spec(args)
+    if args.stack is not None and args.out is not None:
+        raise ConfigError(f"--out {args.out!r} writes an exploit chart set, with --stacks; one stack's best response "
+                          "(--stack) is printed (--json for JSON)")
     if args.stack is not None:
         from sflp.study.exploit import exploit
         from sflp.views.text import format_exploit

@@ -14,9 +14,11 @@ _ARGV: list[str] = []
 """The arguments of this run (set by :func:`main`), for the parser's hints."""
 
 
-_NEGATIVE_NUMBER = re.compile(r"^-(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)$",
-                              re.IGNORECASE)
-"""A negative number as :func:`sflp.checks.parse_number` reads one (``-1``, ``-1e3``, ``-inf``)."""
+_NEGATIVE_NUMBER = re.compile(r"^-(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)"
+                              r"(?:[,:].*)?$", re.IGNORECASE | re.DOTALL)
+"""A negative number as :func:`sflp.checks.parse_number` reads one (``-1``, ``-1e3``, ``-inf``), alone or
+first in a comma list or a START:STOP:STEP range (``-5,10``, ``-inf:5:1``): the option's own check reads
+what follows."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -199,13 +201,20 @@ def main(argv: list[str] | None = None) -> int:
     _RECEIVED.clear()
     previous = {}
     if threading.current_thread() is threading.main_thread():
-        previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        # a signal the caller chose to ignore (`trap '' INT`, nohup, a background job of a
+        # non-interactive shell) stays ignored: sflp must not turn back on a Ctrl-C it was spared
+        previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)
+                    if signal.getsignal(sig) is not signal.SIG_IGN}
     stdout = sys.stdout
     sys.stdout = _GuardedStdout(stdout)
     try:
         if stdout is None:  # before any work: every command prints its result there
             raise _StdoutError("cannot write to standard output: it is closed (run the command with an open stdout, "
                                "e.g. > /dev/null)")
+        if getattr(args, "out", None) == "" and args.command != "export":  # export's --out is a file: its own check
+            # one check for every command: an empty name was read as the current folder by some
+            # (`chart`: "output folder '.'") and as no --out at all by others (`solve`: nothing written)
+            raise SflpError("--out '' is empty: give a folder")
         code = args.func(args)
         sys.stdout.flush()
         return code

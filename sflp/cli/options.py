@@ -21,7 +21,8 @@ STRUCTURE_OPTIONS = {"stack": "--stack", "small_blind": "--small-blind", "big_bl
                      "ante": "--ante", "bb_ante": "--bb-ante"}
 """The library's name of each game field and the option that sets it."""
 
-_FIELD_VALUE = re.compile(r"(?<![\w-])(?P<field>stack|small_blind|big_blind|ante|bb_ante)=(?P<value>[^\s,;:()]+)")
+_FIELD_VALUE = re.compile(r"(?<![\w-])(?P<field>stack|small_blind|big_blind|ante|bb_ante)=(?P<value>[^\s,;:()]+)"
+                          r"(?P<hint> \(--[a-z-]+\))?")
 
 
 def cli_words(message: str, args) -> str:
@@ -38,9 +39,11 @@ def cli_words(message: str, args) -> str:
     '--small-blind 2 is larger than --big-blind 1'
     >>> cli_words("stack=0.0 must be positive", argparse.Namespace(big_blind=0.0))  # sc: no --stack option
     'stack=0.0 must be positive'
+    >>> cli_words("bb_ante=1e-300 (--bb-ante) is below 1e-100 bb", argparse.Namespace(bb_ante=1e-300))
+    '--bb-ante 1e-300 is below 1e-100 bb'
     >>> TYPED.clear()
     """
-    def option(match: re.Match) -> str:
+    def option(match: re.Match) -> str:  # the library's hint of the option, "(--bb-ante)", goes: it is named
         field, value = match["field"], match["value"]
         name = STRUCTURE_OPTIONS[field]
         if getattr(args, field, None) is None:  # not an option of this command (or not given): library words
@@ -93,6 +96,20 @@ def number(name: str):
         if math.isinf(value) and "inf" not in text.lower():  # 1e400: name the input, not "inf"
             raise argparse.ArgumentTypeError(f"{name} {text!r} is too large for a float (at most ~1.8e308)")
         return value  # nan / inf themselves are refused by the check of the option's value
+
+    return parse
+
+
+def positive(name: str):
+    """The argparse type of an option that is a positive finite number (``--seconds``): :func:`number`,
+    then a one-line refusal naming the option, in its own words, of 0, a negative number, inf or nan."""
+    read = number(name)
+
+    def parse(text: str) -> float:
+        value = read(text)
+        if not (value > 0 and math.isfinite(value)):
+            raise argparse.ArgumentTypeError(f"{name} {text!r} must be a positive finite number")
+        return value
 
     return parse
 
@@ -227,6 +244,18 @@ def terminal_width() -> int:
         return shutil.get_terminal_size((DEFAULT_COLUMNS, 24)).columns
     text = os.environ.get("COLUMNS", "").strip()
     return int(text) if text.isascii() and text.isdigit() and int(text) > 0 else DEFAULT_COLUMNS
+
+
+def say(kind: str, text: str) -> None:
+    """A note or a warning on stderr, ``sflp: note: …`` (``kind`` "note" or "warning"), wrapped to
+    :func:`terminal_width` (at least 40 columns), its later lines indented two spaces.  A word is
+    never broken (a long folder name stays whole).  An error is not said so: it stays one line,
+    whatever its length, for the scripts that read it."""
+    import textwrap
+
+    lines = textwrap.wrap(f"sflp: {kind}: {' '.join(text.split())}", max(terminal_width(), 40),
+                          subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+    print("\n".join(lines), file=sys.stderr)
 
 
 def use_color(args) -> bool:

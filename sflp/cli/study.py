@@ -13,7 +13,7 @@ from sflp.cli.options import (
     add_structure,
     config_from,
     keep_printer,
-    number,
+    positive,
     print_json,
     show_progress,
     whole,
@@ -89,7 +89,7 @@ def add_commands(sub) -> None:
     add_structure(p)
     p.add_argument("--iterations", type=whole("--iterations", 1), default=None,
                    help="stop after N iterations (default: the method's own count when --seconds is not given)")
-    p.add_argument("--seconds", type=number("--seconds"), default=None,
+    p.add_argument("--seconds", type=positive("--seconds"), default=None,
                    help="stop at the first check past T seconds of the run's wall clock, counted from when the "
                         "reference solution is ready; the RL methods plan their hands from T (default: no limit)")
     p.add_argument("--seed", type=whole("--seed"), default=0, help="random seed (the sampling methods)")
@@ -99,7 +99,7 @@ def add_commands(sub) -> None:
     p = add_parser(sub, "approx-bench", help="all approximate solvers at several stacks: CSV + log-log PNG")
     p.add_argument("--stacks", default="5,10,20", help="START:STOP:STEP or a comma list of stacks in bb")
     add_structure(p, stack=False)
-    p.add_argument("--seconds", type=number("--seconds"), default=2.0,
+    p.add_argument("--seconds", type=positive("--seconds"), default=2.0,
                    help="time budget per method and stack, seconds")
     p.add_argument("--seed", type=whole("--seed"), default=0, help="random seed (the sampling methods)")
     p.add_argument("--openspiel", action="store_true",

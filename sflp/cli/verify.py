@@ -18,6 +18,7 @@ from sflp.cli.options import (
     load_spec,
     number,
     print_json,
+    say,
     show_progress,
     terminal_width,
 )
@@ -104,12 +105,12 @@ class _NotedWarnings:
             text = str(w.message)
             if issubclass(w.category, GameNotNamed) and text not in printed:
                 printed.add(text)
-                print(f"sflp: warning: {text}", file=sys.stderr)
+                say("warning", text)
         renormalised = [w.message for w in self._seen if isinstance(w.message, PolicyRenormalised)]
         if renormalised:
             worst = max(renormalised, key=lambda m: m.worst)
             more = f" ({len(renormalised)} policies renormalised; this is the worst)" if len(renormalised) > 1 else ""
-            print(f"sflp: warning: {worst}{more}", file=sys.stderr)
+            say("warning", f"{worst}{more}")
 
 
 def _check_best_response(args) -> None:
@@ -232,8 +233,6 @@ def _verify_policy_dir(args, bounds) -> int:
         from sflp.output.target import check_target
         from sflp.views.stack_sets import SCORES_KIND
 
-        if not args.out:
-            raise ConfigError("--out '' is empty: give the folder for verify_stacks.csv and .json")
         check_target(out_dir, SCORES_KIND)
     stacks = parse_stacks(args.stacks) if args.stacks is not None else None
     iterates = policy_iterates(args.policy_dir, stacks)

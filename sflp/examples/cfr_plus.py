@@ -18,7 +18,7 @@ from pathlib import Path
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m sflp.examples.cfr_plus", description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--iterations", default="10,30", help="comma list of iteration counts (default 10,30)")
     args = parser.parse_args(argv)

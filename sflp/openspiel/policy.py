@@ -392,8 +392,9 @@ def _read(policy, game=None, source: str | None = None):
     import warnings
 
     off, state = worst
+    whose = f"the policy {source}" if source else "the policy"
     warnings.warn(PolicyRenormalised(
-        f"the probabilities of {name} sum to 1 only within {float(off):.3g} (worst at state {state!r}), "
+        f"the probabilities of {whose} sum to 1 only within {float(off):.3g} (worst at state {state!r}), "
         f"a float32 rounding: every state was renormalised exactly (each probability over its state's sum)",
         float(off), state), stacklevel=3)
     return Strategies(*(StrategySpec(p, name, "openspiel", np.array([float(q) for q in exact[p]]),

@@ -261,7 +261,8 @@ def check_manifest(folder: Path | str) -> list[str]:
     return problems
 
 
-def checked_entries(folder: Path, names: Sequence[str], why: str = "") -> dict[str, dict]:
+def checked_entries(folder: Path, names: Sequence[str], why: str = "", *, kinds: Sequence[str] = (),
+                    reader: str = "", reads: Sequence[str] = ()) -> dict[str, dict]:
     """The manifest entries of the files ``names`` of a set, after checking the folder against its
     manifest: the one check every reader of a set makes before it trusts a byte (``read_ranges``,
     ``verify_thresholds``, ``sflp compare``'s charts).  The manifest must be sflp's and valid, list
@@ -269,7 +270,10 @@ def checked_entries(folder: Path, names: Sequence[str], why: str = "") -> dict[s
     match its size and SHA-256 (files it does not list are the user's and are not judged).  A
     failure is one :class:`~sflp.errors.DataError` that names the opt-out every reader offers for a
     folder edited by hand: ``verify=False`` (``--no-manifest`` on the command line).  Read the
-    files then with :func:`read_listed`, which checks that the bytes parsed are those hashed."""
+    files then with :func:`read_listed`, which checks that the bytes parsed are those hashed.
+    ``kinds`` (of :data:`sflp.output.target.KINDS`) are the kinds of set ``reader`` (``sflp
+    compare``) reads: a folder of another kind that lacks a file is named by its kind, in words, and
+    so are the kinds ``reader`` reads (``reads``, default ``kinds``)."""
     from sflp.errors import DataError
 
     hint = "read a folder edited by hand with verify=False (--no-manifest)"
@@ -282,6 +286,11 @@ def checked_entries(folder: Path, names: Sequence[str], why: str = "") -> dict[s
         raise DataError(f"{folder / MANIFEST} is not a valid sflp manifest: {invalid[0]}")
     entries = {e["name"]: e for e in manifest["files"]}
     for name in names:
+        if name not in entries and kinds and manifest.get("kind") not in kinds:
+            from sflp.output.target import KINDS, kind_words
+
+            raise DataError(f"{folder} holds {kind_words(manifest.get('kind'))}; {reader or 'this reader'} reads "
+                            + " or ".join(KINDS[k] for k in reads or kinds))
         if name not in entries:
             raise DataError(f"{folder / MANIFEST} does not list {name}" + (f": {why}" if why else ""))
     try:
