@@ -186,3 +186,15 @@ def test_notes_and_warnings_wrap_to_80_columns(capsys, at_80, tmp_path):
         lines = err.splitlines()
         assert all(line.startswith(("sflp: ", "  ")) for line in lines), (name, err)
         assert max(map(len, lines)) > 60 and len(lines) > 1, (name, err)  # wrapped, not cut
+
+
+def test_the_kept_files_note_wraps_to_80_columns(capsys, at_80):
+    """``sflp: kept N file(s) in DIR …: a, b, …`` names up to eight of the user's files: one line of
+    ~150 columns before; now wrapped as the notes are, each name whole."""
+    from sflp.cli.options import keep_printer
+
+    names = [f"my_notes_from_the_{k}th_session.txt" for k in range(10)]
+    keep_printer("reports/hu-pushfold_sb0.5_bb1_ante0_bbante0_1-25")(names)
+    err = capsys.readouterr().err
+    assert err.startswith("sflp: kept 10 file(s) in reports/") and not _too_wide(err), err
+    assert all(name in err.split() or f"{name}," in err.split() for name in names[:8]) and ", ..." in err

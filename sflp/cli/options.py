@@ -177,9 +177,9 @@ def keep_printer(out_dir: Path | str):
     """``on_keep``: say on stderr which of the user's files a run kept in ``out_dir``."""
     from sflp.checks import shown_name
 
-    return lambda names: print(
+    return lambda names: _wrapped(
         f"sflp: kept {len(names)} file(s) in {shown_name(str(out_dir))} that sflp did not write: "
-        + ", ".join(map(shown_name, names[:8])) + (", ..." if len(names) > 8 else ""), file=sys.stderr)
+        + ", ".join(map(shown_name, names[:8])) + (", ..." if len(names) > 8 else ""))
 
 
 def lock_options(args, out_dir: Path | None) -> dict:
@@ -251,10 +251,16 @@ def say(kind: str, text: str) -> None:
     :func:`terminal_width` (at least 40 columns), its later lines indented two spaces.  A word is
     never broken (a long folder name stays whole).  An error is not said so: it stays one line,
     whatever its length, for the scripts that read it."""
+    _wrapped(f"sflp: {kind}: {' '.join(text.split())}")
+
+
+def _wrapped(text: str) -> None:
+    """``text`` on stderr in lines of :func:`terminal_width` (at least 40), later lines indented two
+    spaces, no word broken."""
     import textwrap
 
-    lines = textwrap.wrap(f"sflp: {kind}: {' '.join(text.split())}", max(terminal_width(), 40),
-                          subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+    lines = textwrap.wrap(text, max(terminal_width(), 40), subsequent_indent="  ", break_long_words=False,
+                          break_on_hyphens=False)
     print("\n".join(lines), file=sys.stderr)
 
 
