@@ -68,3 +68,47 @@ def _solve(game):
 
     x, y, _ = _solve_lp(game, None)
     return x, y
+
+
+def test_a_pieces_systems_and_fit_are_the_builders():
+    """A piece's ``C, d, b`` (read off in place, issue 53 section 4) are :func:`indifference_system`'s
+    at ``K0`` and ``K1``, and its determinants' fit (one product with :func:`_fit_matrix`) is the
+    least-squares fit of the Chebyshev Vandermonde matrix to rounding."""
+    from numpy.polynomial import chebyshev as cheb
+
+    from sflp.solving.piece import _cheb_to_power, _fit_matrix, _Piece
+    from sflp.solving.support import indifference_system
+
+    game = PushFoldGame(GameConfig(stack=10))
+    p = game.payoffs
+    sup = Support.of(*_solve(game))
+    sup = sup.with_hand("sb", 60, -1.0).with_hand("bb", 61, -1.0) if len(sup.sb_mixed) < 2 else sup
+    piece = _Piece(p, sup, 10.0, 9.0, 11.0)
+    for K, rgf, C, d, b in ((p.K0, _rgf(p, 0.0), piece.C0, piece.d0, piece.b0),
+                            (p.K1, p.r * (p.g1 - p.f1), piece.C1, piece.d1, piece.b1)):
+        one = indifference_system(K, rgf, sup)
+        assert np.array_equal(C, one.C)
+        assert np.allclose(d, one.d, rtol=0, atol=1e-14) and np.allclose(b, one.b, rtol=0, atol=1e-14)
+    for k in (1, 2, 3):
+        u, fit = _fit_matrix(k)
+        vals = np.random.default_rng(k).normal(size=(len(u), 5))
+        coef, *_ = np.linalg.lstsq(cheb.chebvander(u, k), vals, rcond=None)
+        assert np.allclose(fit @ vals, _cheb_to_power(k) @ coef, rtol=0, atol=1e-13)
+
+
+def test_real_roots_take_each_columns_degree_from_its_largest_coefficient():
+    """:func:`_real_roots` reads a column's degree as its highest coefficient above 1e-11 of its
+    largest: a cubic with a negligible top coefficient is solved as the quadratic, a zero column has
+    no roots, and the roots are found in closed form and by eigenvalues alike."""
+    from sflp.solving.piece import _real_roots
+
+    power = np.array([
+        [-0.25, 0.0, 0.06, -0.5, 0.0],  # constant
+        [0.0, 0.0, -0.5, 1.0, 1.0],  # u
+        [1.0, 0.0, 1.0, 0.0, 0.0],  # u^2
+        [1e-13, 0.0, 0.0, 0.0, 0.0],  # u^3 (negligible in column 0)
+    ])
+    power = np.column_stack((power, [0.0, -0.25, 0.0, 1.0]))  # u^3 - u/4: roots -1/2, 0, 1/2
+    at, which = _real_roots(power, 0.0, 1.0)
+    got = sorted(zip(which.tolist(), np.round(at, 12).tolist()))
+    assert got == [(0, -0.5), (0, 0.5), (2, 0.2), (2, 0.3), (3, 0.5), (4, 0.0), (5, -0.5), (5, 0.0), (5, 0.5)]

@@ -95,14 +95,15 @@ class _Piece:
         self.bc0, self.bc1 = bb_sign * self.c0[self.bb_rows], bb_sign * self.c1[self.bb_rows]
         if k:
             # the indifference system is linear in (K, base): at K0 + S*K1 it is sys0 + S*sys1
-            sys0 = indifference_system(p.K0, rgf, support, (self.a0, self.c0))
-            sys1 = indifference_system(p.K1, rgf1, support, (self.a1, self.c1))
-            self.C0, self.d0, self.b0 = sys0.C, sys0.d, sys0.b
-            self.C1, self.d1, self.b1 = sys1.C, sys1.d, sys1.b
-            self.Ks0 = sb_sign[:, None] * p.K0[np.ix_(self.sb_rows, bm)]
-            self.Ks1 = sb_sign[:, None] * p.K1[np.ix_(self.sb_rows, bm)]
-            self.Kb0 = bb_sign[:, None] * p.K0[np.ix_(sm, self.bb_rows)].T
-            self.Kb1 = bb_sign[:, None] * p.K1[np.ix_(sm, self.bb_rows)].T
+            # (indifference_system's C, d, b with the pure products above, read off in place)
+            K0b, K1b = p.K0[:, bm], p.K1[:, bm]  # BB's mixed columns
+            K0s, K1s = p.K0[sm], p.K1[sm]  # SB's mixed rows
+            self.C0, self.d0, self.b0 = K0b[sm], -self.a0[sm], -self.c0[bm]
+            self.C1, self.d1, self.b1 = K1b[sm], -self.a1[sm], -self.c1[bm]
+            self.Ks0 = sb_sign[:, None] * K0b[self.sb_rows]
+            self.Ks1 = sb_sign[:, None] * K1b[self.sb_rows]
+            self.Kb0 = bb_sign[:, None] * K0s[:, self.bb_rows].T
+            self.Kb1 = bb_sign[:, None] * K1s[:, self.bb_rows].T
         self.n_sb = len(self.sb_rows)
         self.n_rows = 1 + 4 * k + self.n_sb + len(self.bb_rows)
         self.low, self.high = low, high
@@ -257,12 +258,9 @@ class _Piece:
         self.mid, self.half = 0.5 * (self.low + self.high), 0.5 * (self.high - self.low)
         mid, half = self.mid, self.half
         if k:
-            m = 2 * (k + 1) + 4
-            u = np.cos(np.pi * (np.arange(m) + 0.5) / m)
+            u, fit = _fit_matrix(k)
             D, NY, NX = self._dets(mid + half * u)
-            V = _cheb.chebvander(u, k)
-            coef, *_ = np.linalg.lstsq(V, np.column_stack((D, NX, NY)), rcond=None)
-            dets = _cheb_to_power(k) @ coef  # (k+1, 1+2k): ascending powers of u
+            dets = fit @ np.column_stack((D, NX, NY))  # (k+1, 1+2k): ascending powers of u
         else:
             dets = np.full((1, 1), self.scale)
         pD, pX, pY = dets[:, :1], dets[:, 1 : 1 + k], dets[:, 1 + k :]
@@ -300,6 +298,21 @@ class _Piece:
         return got
 
 
+_FIT_CACHE: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _fit_matrix(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``2 (k + 1) + 4`` Chebyshev nodes ``u`` of a degree-``k`` fit and the matrix taking the
+    values there to the least-squares polynomial's power-series coefficients (ascending in ``u``):
+    the pseudo-inverse of the Chebyshev Vandermonde matrix, then :func:`_cheb_to_power`; made once
+    per ``k``, so a fit is one matrix product."""
+    if k not in _FIT_CACHE:
+        m = 2 * (k + 1) + 4
+        u = np.cos(np.pi * (np.arange(m) + 0.5) / m)
+        _FIT_CACHE[k] = u, _cheb_to_power(k) @ np.linalg.pinv(_cheb.chebvander(u, k))
+    return _FIT_CACHE[k]
+
+
 _C2P_CACHE: dict[int, np.ndarray] = {}
 
 
@@ -320,12 +333,9 @@ def _real_roots(power: np.ndarray, mid: float, half: float) -> tuple[np.ndarray,
     column.  A column's degree is its highest coefficient above ``1e-11`` of its largest; linear
     and quadratic columns are solved in closed form, higher ones by their companion matrices."""
     deg = power.shape[0] - 1
-    n = power.shape[1]
     size = np.abs(power).max(axis=0)
-    eff = np.zeros(n, dtype=int)
-    for d in range(deg, 0, -1):
-        sel = (eff == 0) & (np.abs(power[d]) > 1e-11 * size) & (size > 0)
-        eff[sel] = d
+    big = (np.abs(power[1:]) > 1e-11 * size) & (size > 0)  # (deg, n): coefficient d + 1 counts
+    eff = np.where(big.any(axis=0), deg - np.argmax(big[::-1], axis=0), 0)  # the highest one that counts
     at, which = [], []
     for d in range(1, deg + 1):
         cols = np.flatnonzero(eff == d)
