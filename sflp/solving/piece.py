@@ -260,7 +260,11 @@ class _Piece:
         if k:
             u, fit = _fit_matrix(k)
             D, NY, NX = self._dets(mid + half * u)
-            dets = fit @ np.column_stack((D, NX, NY))  # (k+1, 1+2k): ascending powers of u
+            if _FIT_ONCE:
+                dets = fit @ np.column_stack((D, NX, NY))  # (k+1, 1+2k): ascending powers of u
+            else:  # the route before issue 53 (for the benchmark): a least-squares solve a piece
+                coef, *_ = np.linalg.lstsq(_cheb.chebvander(u, k), np.column_stack((D, NX, NY)), rcond=None)
+                dets = _cheb_to_power(k) @ coef
         else:
             dets = np.full((1, 1), self.scale)
         pD, pX, pY = dets[:, :1], dets[:, 1 : 1 + k], dets[:, 1 + k :]
@@ -298,6 +302,10 @@ class _Piece:
         return got
 
 
+_FIT_ONCE = True
+"""Fit a piece's determinants by one product with :func:`_fit_matrix` (made once per ``k``), not a
+least-squares solve a piece: a private switch, so that the benchmark times the route before
+issue 53 in the same process."""
 _FIT_CACHE: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
 
