@@ -112,3 +112,22 @@ def test_real_roots_take_each_columns_degree_from_its_largest_coefficient():
     at, which = _real_roots(power, 0.0, 1.0)
     got = sorted(zip(which.tolist(), np.round(at, 12).tolist()))
     assert got == [(0, -0.5), (0, 0.5), (2, 0.2), (2, 0.3), (3, 0.5), (4, 0.0), (5, -0.5), (5, 0.0), (5, 0.5)]
+
+
+def test_a_crossing_row_in_plain_floats_is_the_array_rows_bits():
+    """:meth:`_Piece.cross_row` (plain floats for one mixed hand a player) gives exactly what
+    :meth:`_Piece.cross_rows` gives, at stacks across the window, for k = 1 and k = 2."""
+    from sflp.solving.piece import _Piece
+
+    game = PushFoldGame(GameConfig(stack=10))
+    p = game.payoffs
+    sup0 = Support.of(*_solve(game))
+    sup0 = Support(sup0.sb_pure, (), sup0.bb_pure, ())
+    one = sup0.with_hand("sb", 60, -1.0).with_hand("bb", 61, -1.0)
+    two = one.with_hand("sb", 90, -1.0).with_hand("bb", 100, -1.0)
+    for sup in (one, two):
+        piece = _Piece(p, sup, 10.0, 9.0, 11.0)
+        for row in range(2 * piece.k):
+            f = piece.cross_row(row)
+            for S in np.linspace(9.0, 11.0, 7):
+                assert f(float(S)) == piece.cross_rows(float(S))[row]

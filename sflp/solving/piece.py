@@ -221,6 +221,17 @@ class _Piece:
         D, NY, NX = self._dets(np.array([S]))
         return np.concatenate((NX[0] - 0.5 * D[0], NY[0] - 0.5 * D[0]))
 
+    def cross_row(self, row: int):
+        """Crossing row ``row`` (what :meth:`cross_rows` gives in column ``row``) as a function of
+        the stack; in plain floats when one hand per player is mixed (the same operations, so the
+        same values)."""
+        if self.k != 1:
+            return lambda S: self.cross_rows(S)[row]
+        sc = self.scale
+        c0, c1 = float(self.C0[0, 0]), float(self.C1[0, 0])
+        n0, n1 = (float(self.b0[0]), float(self.b1[0])) if row == 0 else (float(self.d0[0]), float(self.d1[0]))
+        return lambda S: (n0 + S * n1) * sc - 0.5 * ((c0 + S * c1) * sc)
+
     def strategies(self, S: float) -> tuple[np.ndarray, np.ndarray]:
         """SB push and BB call frequencies of this support at ``S``."""
         D, NY, NX = self._dets(np.array([S]))
