@@ -22,8 +22,8 @@ the route before issue 53), alternating in this process on the same segments; CP
 medians and the ratio new / old.  Both give the same certificate (checked each run).
 
 The path without per-call overhead (issue 53, point 4): the float path (``certify=False``) of
-each range with the pivots' candidates scored in one batch, their small systems in closed form
-and each piece's fit one product (the code), against the same call with the routes before issue
+each range with the pivots' candidates scored in one batch, their small systems and a piece's
+2 x 2 determinants in closed form and each piece's fit one product (the code), against the same call with the routes before issue
 53 (one candidate at a time, LAPACK, a least-squares solve a piece: the private switches
 ``follower._BATCHED``, ``support._CLOSED_FORM``, ``piece._FIT_ONCE``), alternating in this process;
 CPU and wall medians and the ratio new / old.  Both give the same supports and breakpoints to

@@ -131,3 +131,23 @@ def test_a_crossing_row_in_plain_floats_is_the_array_rows_bits():
             f = piece.cross_row(row)
             for S in np.linspace(9.0, 11.0, 7):
                 assert f(float(S)) == piece.cross_rows(float(S))[row]
+
+
+def test_a_two_hand_pieces_determinants_written_out_are_lapacks(monkeypatch):
+    """For two mixed hands a player, :meth:`_Piece._dets` writes the five 2 x 2 determinants out
+    (issue 53 section 4); they are LAPACK's (the route with ``support._CLOSED_FORM`` off) to rounding."""
+    from sflp.solving import support
+    from sflp.solving.piece import _Piece
+
+    game = PushFoldGame(GameConfig(stack=10))
+    sup0 = Support.of(*_solve(game))
+    sup0 = Support(sup0.sb_pure, (), sup0.bb_pure, ())
+    two = sup0.with_hand("sb", 60, -1.0).with_hand("bb", 61, -1.0).with_hand("sb", 90, -1.0).with_hand("bb", 100, -1.0)
+    piece = _Piece(game.payoffs, two, 10.0, 9.0, 11.0)
+    S = np.linspace(9.0, 11.0, 9)
+    got = piece._dets(S)
+    monkeypatch.setattr(support, "_CLOSED_FORM", False)
+    want = piece._dets(S)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        assert np.allclose(g, w, rtol=1e-12, atol=1e-14)

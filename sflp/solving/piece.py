@@ -32,6 +32,7 @@ import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
 from sflp.core.game import Payoffs
+from sflp.solving import support as _support
 from sflp.solving.support import Support, indifference_system
 
 
@@ -128,6 +129,13 @@ class _Piece:
         if k == 1:
             return (self.C0[0, 0] + S * self.C1[0, 0]) * self.scale, d, b
         C = self.C0 + S[:, None, None] * self.C1
+        if k == 2 and _support._CLOSED_FORM:  # 2 x 2: the five determinants written out
+            dd, bb = self.d0 + s * self.d1, self.b0 + s * self.b1
+            c00, c01, c10, c11 = C[:, 0, 0], C[:, 0, 1], C[:, 1, 0], C[:, 1, 1]
+            D = (c00 * c11 - c01 * c10) * self.scale
+            NY = np.column_stack((dd[:, 0] * c11 - c01 * dd[:, 1], c00 * dd[:, 1] - dd[:, 0] * c10)) * self.scale
+            NX = np.column_stack((bb[:, 0] * c11 - c10 * bb[:, 1], c00 * bb[:, 1] - bb[:, 0] * c01)) * self.scale
+            return D, NY, NX
         mats = np.empty((m, 2 * k + 1, k, k))
         mats[:, 0] = C
         mats[:, 1 : 1 + k] = C[:, None]

@@ -288,8 +288,9 @@ def candidate_systems(
 
 _CLOSED_FORM = True
 """Solve the 1 x 1 and 2 x 2 candidate systems of :func:`solve_candidates` in closed form (a
-division; Cramer's rule), not by ``numpy.linalg`` (a private switch: the benchmark times the
-LAPACK route, the one before issue 53, against it in the same process)."""
+division; Cramer's rule), and write out a path piece's 2 x 2 determinants
+(:meth:`sflp.solving.piece._Piece._dets`), not by ``numpy.linalg`` (a private switch: the
+benchmark times the LAPACK route, the one before issue 53, against it in the same process)."""
 
 
 def solve_candidates(C: np.ndarray, d: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
