@@ -23,12 +23,13 @@ medians and the ratio new / old.  Both give the same certificate (checked each r
 
 The path without per-call overhead (issue 53, point 4): the float path (``certify=False``) of
 each range with the pivots' candidates scored in one batch, their small systems and a piece's
-2 x 2 determinants in closed form and each piece's fit one product (the code), against the same call with the routes before issue
-53 (one candidate at a time, LAPACK, a least-squares solve a piece: the private switches
-``follower._BATCHED``, ``support._CLOSED_FORM``, ``piece._FIT_ONCE``), alternating in this process;
-CPU and wall medians and the ratio new / old.  Both give the same supports and breakpoints to
-1e-11 (checked each run).  The pieces' other savings (systems read off in place, degrees
-without a loop) have no old route here and count on both sides.
+2 x 2 determinants in closed form and each piece's fit one product (the code), against the same
+call with the routes before issue 53 (one candidate at a time, LAPACK, a least-squares solve a
+piece: the private switches ``follower._BATCHED``, ``support._CLOSED_FORM``,
+``piece._FIT_ONCE``), alternating in this process; CPU and wall medians and the ratio new / old.
+Both give the same supports and breakpoints to 1e-11 (checked each run).  The pieces' other
+savings (systems read off in place, degrees without a loop, crossings in plain floats) have no
+old route here and count on both sides.
 
 The ante path (issue 35): the exact thresholds along the ante from 0 to 0.25 bb at 10 bb, against
 a stack path with the same number of breakpoints (1 bb up to the stack halfway between that
