@@ -193,3 +193,26 @@ def test_support_module_needs_only_numpy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == ""
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_closed_form_candidates_agree_with_lapack(k, monkeypatch):
+    """The 1 x 1 and 2 x 2 candidate systems solved in closed form (issue 53 section 4) give LU's
+    frequencies to rounding; a singular system gives NaN on both routes; k = 3 stays on LAPACK."""
+    import sflp.solving.support as support
+
+    rng = np.random.default_rng(k)
+    C = rng.normal(size=(50, k, k))
+    C[7] = 0.0  # singular
+    d, b = rng.normal(size=(50, k)), rng.normal(size=(50, k))
+    xs, ys = solve_candidates(C, d, b)
+    monkeypatch.setattr(support, "_CLOSED_FORM", False)
+    xs0, ys0 = solve_candidates(C, d, b)
+    assert np.isnan(xs[7]).all() and np.isnan(ys[7]).all() and np.isnan(xs0[7]).all()
+    ok = np.arange(50) != 7
+    scale = 1 + np.abs(xs0[ok]).max() + np.abs(ys0[ok]).max()
+    assert np.allclose(xs[ok], xs0[ok], rtol=0, atol=1e-11 * scale)
+    assert np.allclose(ys[ok], ys0[ok], rtol=0, atol=1e-11 * scale)
+    for c in np.flatnonzero(ok)[:5]:  # and each is the system's solution
+        assert np.allclose(C[c] @ ys[c], d[c], atol=1e-10 * scale)
+        assert np.allclose(C[c].T @ xs[c], b[c], atol=1e-10 * scale)

@@ -40,6 +40,10 @@ the stack ``p`` where it is found, ``w = _WINDOW * max(1, p)``: a fit over the w
 lose the roots near its low end when the range is wide (1 to 1e6 bb).  A segment that runs past
 its window is continued by fitting the same support on the next window (no LP, no breakpoint)."""
 
+_BATCHED = True
+"""Score a pivot's candidates in one batch (:func:`_scores`), not one by one (:func:`_score`): a
+private switch, so that the benchmark times the route before issue 53 in the same process."""
+
 
 def _window(p: float, low: float, high: float) -> tuple[float, float]:
     w = _WINDOW * max(1.0, p)
@@ -92,6 +96,65 @@ def _score(payoffs: Payoffs, K: np.ndarray, sup: Support, base: np.ndarray) -> f
     if out_b.any():
         worst = min(worst, mb[out_b].min())
     return float(worst)
+
+
+def _scores(payoffs: Payoffs, K: np.ndarray, cands: list[Support], base: np.ndarray) -> np.ndarray:
+    """:func:`_score` of every candidate of a pivot at once (``-inf`` where it is not square or
+    singular): the pure parts of all candidates multiplied out in two matrix products, the
+    candidates with ``k`` mixed hands a player solved as one stack of ``k x k`` systems, the
+    margins' worst row taken over a ``(candidates, hands)`` array; no Python loop over hands.
+
+    The same formulas as :func:`_score`, so the same scores up to the rounding of the products
+    (``K @ y`` as a row of ``Y @ K'``)."""
+    m, n = len(cands), K.shape[0]
+    out = np.full(m, -math.inf)
+    if not m:
+        return out
+    X, Y = np.zeros((m, n)), np.zeros((m, n))
+    sb_in, bb_in = np.zeros((m, n), dtype=bool), np.zeros((m, n), dtype=bool)  # pure or mixed
+    groups: dict[int, list[int]] = {}
+    for i, c in enumerate(cands):
+        sp, bp = list(c.sb_pure), list(c.bb_pure)
+        X[i, sp] = 1.0
+        Y[i, bp] = 1.0
+        sb_in[i, sp] = True
+        sb_in[i, list(c.sb_mixed)] = True
+        bb_in[i, bp] = True
+        bb_in[i, list(c.bb_mixed)] = True
+        k = len(c.sb_mixed)
+        if k and k != len(c.bb_mixed):
+            continue  # not square: -inf
+        groups.setdefault(k, []).append(i)
+    U, V = base + Y @ K.T, X @ K  # SB margins and BB column terms of the pure parts, one row a candidate
+    worst = np.full(m, math.inf)
+    for k, idx in list(groups.items()):
+        if not k:
+            continue
+        ix = np.array(idx)
+        sm = np.array([cands[i].sb_mixed for i in idx])
+        bm = np.array([cands[i].bb_mixed for i in idx])
+        C = K[sm[:, :, None], bm[:, None, :]]  # (g, k, k): each candidate's K[Ms, Mb]
+        try:
+            xs = np.linalg.solve(np.swapaxes(C, 1, 2), -V[ix[:, None], bm][..., None])[..., 0]
+            ys = np.linalg.solve(C, -U[ix[:, None], sm][..., None])[..., 0]
+        except np.linalg.LinAlgError:  # a singular system: each candidate of this size on its own
+            out[ix] = [_score(payoffs, K, cands[i], base) for i in idx]
+            del groups[k]
+            continue
+        worst[ix] = np.minimum(np.minimum(xs.min(axis=1), 1 - xs.max(axis=1)),
+                               np.minimum(ys.min(axis=1), 1 - ys.max(axis=1)))
+        U[ix] += np.einsum("gkn,gk->gn", K.T[bm], ys)  # + K[:, Mb] y_M
+        V[ix] += np.einsum("gkn,gk->gn", K[sm], xs)  # + K[Ms, :]' x_M
+    live = np.array([i for idx in groups.values() for i in idx], dtype=int)
+    if not len(live):
+        return out
+    ms, mb = U[live] / payoffs.r, V[live] / payoffs.r
+    sb_pure, bb_pure = X[live] > 0.5, Y[live] > 0.5
+    sb_out, bb_out = ~sb_in[live], ~bb_in[live]
+    sb_worst = np.where(sb_pure, ms, np.where(sb_out, -ms, math.inf)).min(axis=1)
+    bb_worst = np.where(bb_pure, -mb, np.where(bb_out, mb, math.inf)).min(axis=1)
+    out[live] = np.minimum(worst[live], np.minimum(sb_worst, bb_worst))
+    return out
 
 
 def _batch_freqs(base: np.ndarray, K: np.ndarray, sup: Support, sb_add=None, bb_add=None):
@@ -165,9 +228,15 @@ def _pivot(payoffs: Payoffs, piece: _Piece, row: int, stack: float) -> Support |
         mixed_other = set(other_mixed)
         pool = np.array([c for c in range(n) if c not in mixed_other], dtype=int)
         add_batch(sup, other, pool, fixed=hand)
+    if not _BATCHED:  # the route before issue 53: one candidate at a time
+        return _best(cands, np.array([_score(payoffs, K, c, base_rgf) for c in cands]))
+    return _best(cands, _scores(payoffs, K, cands, base_rgf))
+
+
+def _best(cands: list[Support], scores: np.ndarray) -> Support | None:
+    """The candidate of highest score (the last of equal ones), if that score is ``>= -_VALID_TOL``."""
     best, best_score = None, -_VALID_TOL
-    for cand in cands:
-        s = _score(payoffs, K, cand, base_rgf)
+    for cand, s in zip(cands, scores.tolist()):
         if s >= best_score:
             best, best_score = cand, s
     return best

@@ -32,6 +32,7 @@ import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
 from sflp.core.game import Payoffs
+from sflp.solving import support as _support
 from sflp.solving.support import Support, indifference_system
 
 
@@ -95,14 +96,15 @@ class _Piece:
         self.bc0, self.bc1 = bb_sign * self.c0[self.bb_rows], bb_sign * self.c1[self.bb_rows]
         if k:
             # the indifference system is linear in (K, base): at K0 + S*K1 it is sys0 + S*sys1
-            sys0 = indifference_system(p.K0, rgf, support, (self.a0, self.c0))
-            sys1 = indifference_system(p.K1, rgf1, support, (self.a1, self.c1))
-            self.C0, self.d0, self.b0 = sys0.C, sys0.d, sys0.b
-            self.C1, self.d1, self.b1 = sys1.C, sys1.d, sys1.b
-            self.Ks0 = sb_sign[:, None] * p.K0[np.ix_(self.sb_rows, bm)]
-            self.Ks1 = sb_sign[:, None] * p.K1[np.ix_(self.sb_rows, bm)]
-            self.Kb0 = bb_sign[:, None] * p.K0[np.ix_(sm, self.bb_rows)].T
-            self.Kb1 = bb_sign[:, None] * p.K1[np.ix_(sm, self.bb_rows)].T
+            # (indifference_system's C, d, b with the pure products above, read off in place)
+            K0b, K1b = p.K0[:, bm], p.K1[:, bm]  # BB's mixed columns
+            K0s, K1s = p.K0[sm], p.K1[sm]  # SB's mixed rows
+            self.C0, self.d0, self.b0 = K0b[sm], -self.a0[sm], -self.c0[bm]
+            self.C1, self.d1, self.b1 = K1b[sm], -self.a1[sm], -self.c1[bm]
+            self.Ks0 = sb_sign[:, None] * K0b[self.sb_rows]
+            self.Ks1 = sb_sign[:, None] * K1b[self.sb_rows]
+            self.Kb0 = bb_sign[:, None] * K0s[:, self.bb_rows].T
+            self.Kb1 = bb_sign[:, None] * K1s[:, self.bb_rows].T
         self.n_sb = len(self.sb_rows)
         self.n_rows = 1 + 4 * k + self.n_sb + len(self.bb_rows)
         self.low, self.high = low, high
@@ -127,6 +129,13 @@ class _Piece:
         if k == 1:
             return (self.C0[0, 0] + S * self.C1[0, 0]) * self.scale, d, b
         C = self.C0 + S[:, None, None] * self.C1
+        if k == 2 and _support._CLOSED_FORM:  # 2 x 2: the five determinants written out
+            dd, bb = self.d0 + s * self.d1, self.b0 + s * self.b1
+            c00, c01, c10, c11 = C[:, 0, 0], C[:, 0, 1], C[:, 1, 0], C[:, 1, 1]
+            D = (c00 * c11 - c01 * c10) * self.scale
+            NY = np.column_stack((dd[:, 0] * c11 - c01 * dd[:, 1], c00 * dd[:, 1] - dd[:, 0] * c10)) * self.scale
+            NX = np.column_stack((bb[:, 0] * c11 - c10 * bb[:, 1], c00 * bb[:, 1] - bb[:, 0] * c01)) * self.scale
+            return D, NY, NX
         mats = np.empty((m, 2 * k + 1, k, k))
         mats[:, 0] = C
         mats[:, 1 : 1 + k] = C[:, None]
@@ -220,6 +229,17 @@ class _Piece:
         D, NY, NX = self._dets(np.array([S]))
         return np.concatenate((NX[0] - 0.5 * D[0], NY[0] - 0.5 * D[0]))
 
+    def cross_row(self, row: int):
+        """Crossing row ``row`` (what :meth:`cross_rows` gives in column ``row``) as a function of
+        the stack; in plain floats when one hand per player is mixed (the same operations, so the
+        same values)."""
+        if self.k != 1:
+            return lambda S: self.cross_rows(S)[row]
+        sc = self.scale
+        c0, c1 = float(self.C0[0, 0]), float(self.C1[0, 0])
+        n0, n1 = (float(self.b0[0]), float(self.b1[0])) if row == 0 else (float(self.d0[0]), float(self.d1[0]))
+        return lambda S: (n0 + S * n1) * sc - 0.5 * ((c0 + S * c1) * sc)
+
     def strategies(self, S: float) -> tuple[np.ndarray, np.ndarray]:
         """SB push and BB call frequencies of this support at ``S``."""
         D, NY, NX = self._dets(np.array([S]))
@@ -257,12 +277,13 @@ class _Piece:
         self.mid, self.half = 0.5 * (self.low + self.high), 0.5 * (self.high - self.low)
         mid, half = self.mid, self.half
         if k:
-            m = 2 * (k + 1) + 4
-            u = np.cos(np.pi * (np.arange(m) + 0.5) / m)
+            u, fit = _fit_matrix(k)
             D, NY, NX = self._dets(mid + half * u)
-            V = _cheb.chebvander(u, k)
-            coef, *_ = np.linalg.lstsq(V, np.column_stack((D, NX, NY)), rcond=None)
-            dets = _cheb_to_power(k) @ coef  # (k+1, 1+2k): ascending powers of u
+            if _FIT_ONCE:
+                dets = fit @ np.column_stack((D, NX, NY))  # (k+1, 1+2k): ascending powers of u
+            else:  # the route before issue 53 (for the benchmark): a least-squares solve a piece
+                coef, *_ = np.linalg.lstsq(_cheb.chebvander(u, k), np.column_stack((D, NX, NY)), rcond=None)
+                dets = _cheb_to_power(k) @ coef
         else:
             dets = np.full((1, 1), self.scale)
         pD, pX, pY = dets[:, :1], dets[:, 1 : 1 + k], dets[:, 1 + k :]
@@ -300,6 +321,25 @@ class _Piece:
         return got
 
 
+_FIT_ONCE = True
+"""Fit a piece's determinants by one product with :func:`_fit_matrix` (made once per ``k``), not a
+least-squares solve a piece: a private switch, so that the benchmark times the route before
+issue 53 in the same process."""
+_FIT_CACHE: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _fit_matrix(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``2 (k + 1) + 4`` Chebyshev nodes ``u`` of a degree-``k`` fit and the matrix taking the
+    values there to the least-squares polynomial's power-series coefficients (ascending in ``u``):
+    the pseudo-inverse of the Chebyshev Vandermonde matrix, then :func:`_cheb_to_power`; made once
+    per ``k``, so a fit is one matrix product."""
+    if k not in _FIT_CACHE:
+        m = 2 * (k + 1) + 4
+        u = np.cos(np.pi * (np.arange(m) + 0.5) / m)
+        _FIT_CACHE[k] = u, _cheb_to_power(k) @ np.linalg.pinv(_cheb.chebvander(u, k))
+    return _FIT_CACHE[k]
+
+
 _C2P_CACHE: dict[int, np.ndarray] = {}
 
 
@@ -320,12 +360,9 @@ def _real_roots(power: np.ndarray, mid: float, half: float) -> tuple[np.ndarray,
     column.  A column's degree is its highest coefficient above ``1e-11`` of its largest; linear
     and quadratic columns are solved in closed form, higher ones by their companion matrices."""
     deg = power.shape[0] - 1
-    n = power.shape[1]
     size = np.abs(power).max(axis=0)
-    eff = np.zeros(n, dtype=int)
-    for d in range(deg, 0, -1):
-        sel = (eff == 0) & (np.abs(power[d]) > 1e-11 * size) & (size > 0)
-        eff[sel] = d
+    big = (np.abs(power[1:]) > 1e-11 * size) & (size > 0)  # (deg, n): coefficient d + 1 counts
+    eff = np.where(big.any(axis=0), deg - np.argmax(big[::-1], axis=0), 0)  # the highest one that counts
     at, which = [], []
     for d in range(1, deg + 1):
         cols = np.flatnonzero(eff == d)

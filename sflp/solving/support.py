@@ -286,8 +286,39 @@ def candidate_systems(
     return C, d, b
 
 
+_CLOSED_FORM = True
+"""Solve the 1 x 1 and 2 x 2 candidate systems of :func:`solve_candidates` in closed form (a
+division; Cramer's rule), and write out a path piece's 2 x 2 determinants
+(:meth:`sflp.solving.piece._Piece._dets`), not by ``numpy.linalg`` (a private switch: the
+benchmark times the LAPACK route, the one before issue 53, against it in the same process)."""
+
+
 def solve_candidates(C: np.ndarray, d: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(xs, ys)`` of shape ``(N, k)`` for a batch of systems (NaN where one is singular)."""
+    """``(xs, ys)`` of shape ``(N, k)`` for a batch of systems (NaN where one is singular).
+
+    ``k <= 2`` in closed form (:data:`_CLOSED_FORM`): ``y = d / c`` for ``k = 1``; Cramer's rule
+    for ``k = 2``, ``C' x = b`` with the transposed minors.  Equal to the LU solution up to
+    rounding (the pivots only test these frequencies against ``[0, 1]`` with a tolerance).
+
+    >>> C = np.array([[[2.0, 1.0], [1.0, 3.0]]]); d = np.array([[3.0, 5.0]]); b = np.array([[4.0, 7.0]])
+    >>> xs, ys = solve_candidates(C, d, b)
+    >>> ys.round(12).tolist(), xs.round(12).tolist()   # C y = d; C' x = b
+    ([[0.8, 1.4]], [[1.0, 2.0]])
+    """
+    k = C.shape[-1]
+    if _CLOSED_FORM and k == 1:
+        c = C[:, 0, :]
+        ok = np.abs(c) > 1e-300
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(ok, b / c, np.nan), np.where(ok, d / c, np.nan)
+    if _CLOSED_FORM and k == 2:
+        a, bb_, c, e = C[:, 0, 0], C[:, 0, 1], C[:, 1, 0], C[:, 1, 1]
+        det = a * e - bb_ * c
+        ok = (np.abs(det) > 1e-300)[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ys = np.column_stack((d[:, 0] * e - bb_ * d[:, 1], a * d[:, 1] - c * d[:, 0])) / det[:, None]
+            xs = np.column_stack((b[:, 0] * e - c * b[:, 1], a * b[:, 1] - bb_ * b[:, 0])) / det[:, None]
+        return np.where(ok, xs, np.nan), np.where(ok, ys, np.nan)
     det = np.linalg.det(C)
     ok = np.abs(det) > 1e-300
     xs = np.full(d.shape, np.nan)

@@ -555,16 +555,17 @@ def _hand_thresholds(segments, low: float, high: float) -> tuple[HandThresholds,
             [(0, h) for h in sup.sb_mixed] + [(n, h) for h in sup.bb_mixed]
         ):
             cuts = [a]
+            f = pc.cross_row(row)
             for r in croot_at[croot_row == row]:
                 if a < r < b:
-                    c = _root_near(lambda S, row=row: pc.cross_rows(S)[row], r, a, b)
+                    c = _root_near(f, r, a, b)
                     if c is not None and a < c < b:
                         cuts.append(c)
             cuts = sorted(set(cuts)) + [b]
             for s0, e0 in zip(cuts[:-1], cuts[1:]):
                 if e0 <= s0:
                     continue
-                if pc.cross_rows(0.5 * (s0 + e0))[row] > 0:
+                if f(0.5 * (s0 + e0)) > 0:
                     extra[base + h].append((s0, e0))
     played = pure | mixed
     over = [_runs(pure[:, idx], breaks, starts, ends) + extra[idx] for idx in range(2 * n)]
