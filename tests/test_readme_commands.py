@@ -178,9 +178,10 @@ HOW: dict[str, str | tuple[str, ...]] = {
         "committed records and quotes; --check, run here, compares the quotes with the records",
     "python benchmarks/record.py --only chart":
         "rewrites benchmarks/results/chart.json and its quotes in the checkout; --check, run here, reads them",
-    # slow: OpenSpiel's six solvers and sflp's five for 20 s each at three stacks (586 s once, 2 cores); the fast
-    # suite runs --openspiel without OpenSpiel (tests/test_openspiel.py::test_without_openspiel_the_commands_...)
-    "sflp approx-bench --openspiel --stacks 5,10,20 --seconds 20": ("slow",),
+    "sflp approx-bench --openspiel --stacks 5,10,20 --seconds 20":
+        "OpenSpiel's six solvers and sflp's five for 20 s each at three stacks: 586 s once on 2 cores, a third of "
+        "CI's whole budget for one benchmark; tests/test_openspiel.py::"
+        "test_the_atlas_runs_every_openspiel_method_and_scores_it_exactly runs the same path at 0.05 s a method",
     # run as written with SFLP_CACHE_DIR a folder of its own (PRIVATE_CACHE): the cache the test session shares
     # stays; tests/test_caches.py::test_numba_and_the_lp_cache_go_to_the_cache_folder_and_clear_removes_only_sflp_files
     # checks what it removes
