@@ -18,10 +18,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import sflp
 from sflp.cli.main import main
 from sflp.core.game import GameConfig
+from sflp.errors import ConfigError
 from sflp.openspiel import from_strategy
 from sflp.output.clean import FORMULA_START, csv_field
 
@@ -96,13 +98,20 @@ def test_policy_file_names_reach_verify_stacks_csv_inert(tmp_path, capsys):
 
 
 def test_the_trackers_source_reaches_curves_csv_inert(tmp_path):
+    # a source with a control character (the tab and CR formulas) is refused by the Tracker itself
+    # (tests/test_tracker_resume.py); the printable formulas are written, inert
+    printable = [t for t in EVIL if t.isprintable()]
+    assert len(printable) == len(EVIL) - 2
     with sflp.Tracker(GameConfig(stack=3), tmp_path / "t") as tracker:
-        for k, source in enumerate(EVIL, 1):
+        for k, source in enumerate(printable, 1):
             tracker.record(k, policy(3, k % 10), source=source)
+        for source in set(EVIL) - set(printable):
+            with pytest.raises(ConfigError, match="control character"):
+                tracker.record(99, policy(3, 1), source=source)
     text = (tmp_path / "t" / "curves.csv").read_bytes().decode()
     assert_no_formula(text, "curves.csv")
-    assert [r["policy"] for r in csv.DictReader(io.StringIO(text))] == ["'" + t for t in EVIL]
-    assert len(sflp.Tracker(GameConfig(stack=3), tmp_path / "t").rows) == len(EVIL)
+    assert [r["policy"] for r in csv.DictReader(io.StringIO(text))] == ["'" + t for t in printable]
+    assert len(sflp.Tracker(GameConfig(stack=3), tmp_path / "t").rows) == len(printable)
 
 
 def test_approx_bench_method_names_reach_its_csv_inert():

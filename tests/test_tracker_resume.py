@@ -262,7 +262,10 @@ def test_names_in_notes_and_refusals_are_escaped_one_line(tmp_path, capsys):
                     "'evil\\nsflp: error: fake line'"]
     keep_printer(out)(["evil\nsflp: error: fake line", "esc\x1b[31m"])
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "\x1b" not in err and "'evil\\nsflp: error: fake line', 'esc\\x1b[31m'" in err
+    # the CLI's note wraps to the width, its later lines indented: no name can start a line of its own
+    lines = err.splitlines()
+    assert lines[0].startswith("sflp: kept 2 file(s)") and all(line.startswith("  ") for line in lines[1:])
+    assert "\x1b" not in err and "'evil\\nsflp: error: fake line', 'esc\\x1b[31m'" in " ".join(err.split())
     atlas = tmp_path / "at\nlas"
     _another_kind(atlas)
     for call in (lambda: check_target(atlas, "solution"), lambda: sflp.Tracker(GAME, atlas)):

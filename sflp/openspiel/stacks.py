@@ -74,18 +74,21 @@ def name_stack(path: Path | str) -> float | None:
     return None
 
 
+MAX_ITERATION = 2**63 - 1
+"""The largest iteration a curve's row holds, of a file name (``_it<N>``) or of
+:meth:`sflp.Tracker.record` (a signed 64-bit integer: the CSV's readers, pandas and Arrow, read the
+column as int64)."""
 _ITERATE = re.compile(r"[_-]it([0-9]+)$", re.IGNORECASE)
 
 
 def name_iteration(path: Path | str) -> int | None:
     """The training iteration a file's name says (``10bb_it30.json``, ``10bb-it200.txt``: ``_it`` or
-    ``-it`` and a whole number from 1 to :data:`~sflp.views.curves.MAX_ITERATION`, 2**63 - 1, the
+    ``-it`` and a whole number from 1 to :data:`MAX_ITERATION`, 2**63 - 1, the
     Tracker's range, ending the name), else None.
 
     >>> name_iteration("10bb_it30.json"), name_iteration("cfr_12.5bb-IT7.txt"), name_iteration("10bb.json")
     (30, 7, None)
     """
-    from sflp.views.curves import MAX_ITERATION
 
     match = _ITERATE.search(Path(path).stem)
     if not match or len(match[1].lstrip("0")) > len(str(MAX_ITERATION)):

@@ -25,6 +25,31 @@ def reason_of(exc: OSError) -> str:
     return exc.strerror or exc.__class__.__name__
 
 
+KINDS = {
+    "chart-set": "a chart set (sflp chart or sflp exploit)",
+    "solution": "one stack's solution (sflp solve --out)",
+    "compare": "a comparison of two chart sets (sflp compare)",
+    "structure-atlas": "a structure atlas (sflp atlas)",
+    "policy-curves": "a Tracker's exploitability curves (sflp.Tracker)",
+    "verify-stacks": "a policy set's scores (sflp verify --policy-dir --out)",
+    "efg-set": "the games of sflp export efg --stacks",
+    "approx-bench": "an approximate-solver benchmark (sflp approx-bench)",
+    "openspiel-bench": "an OpenSpiel convergence atlas (sflp approx-bench --openspiel)",
+}
+"""Every kind of set sflp writes (the ``"kind"`` of its ``manifest.json``), with the words that
+name it to a user."""
+
+
+def kind_words(found) -> str:
+    """The words for the kind ``found`` in a manifest (any JSON value: the manifest is untrusted)."""
+    if found is None:
+        return "an sflp set whose manifest names no kind (not one this sflp wrote)"
+    if isinstance(found, str) and found in KINDS:
+        return KINDS[found]
+    text = found if isinstance(found, str) else type(found).__name__
+    return f"an sflp set of a kind this sflp does not write ({text!r:.40})"
+
+
 # ---------------------------------------------------------------- reading and checking a manifest
 
 
@@ -271,7 +296,7 @@ def checked_entries(folder: Path, names: Sequence[str], why: str = "", *, kinds:
     failure is one :class:`~sflp.errors.DataError` that names the opt-out every reader offers for a
     folder edited by hand: ``verify=False`` (``--no-manifest`` on the command line).  Read the
     files then with :func:`read_listed`, which checks that the bytes parsed are those hashed.
-    ``kinds`` (of :data:`sflp.output.target.KINDS`) are the kinds of set ``reader`` (``sflp
+    ``kinds`` (of :data:`KINDS`) are the kinds of set ``reader`` (``sflp
     compare``) reads: a folder of another kind that lacks a file is named by its kind, in words, and
     so are the kinds ``reader`` reads (``reads``, default ``kinds``)."""
     from sflp.errors import DataError
@@ -287,8 +312,6 @@ def checked_entries(folder: Path, names: Sequence[str], why: str = "", *, kinds:
     entries = {e["name"]: e for e in manifest["files"]}
     for name in names:
         if name not in entries and kinds and manifest.get("kind") not in kinds:
-            from sflp.output.target import KINDS, kind_words
-
             raise DataError(f"{folder} holds {kind_words(manifest.get('kind'))}; {reader or 'this reader'} reads "
                             + " or ".join(KINDS[k] for k in reads or kinds))
         if name not in entries:

@@ -25,7 +25,16 @@ from pathlib import Path
 from sflp.atomic import check_name
 from sflp.checks import shown_name
 from sflp.errors import ArgumentTypeError, ConfigError, OutputError
-from sflp.output.manifest import MANIFEST, folder_problems, listed_folders, manifest_problems, read_manifest, reason_of
+from sflp.output.manifest import (  # noqa: F401 - KINDS and kind_words: the kinds' words live with the manifest
+    KINDS,
+    MANIFEST,
+    folder_problems,
+    kind_words,
+    listed_folders,
+    manifest_problems,
+    read_manifest,
+    reason_of,
+)
 from sflp.output.marker import MARKER, is_marked
 
 
@@ -35,21 +44,6 @@ def _shown(path) -> str:
     return shown_name(str(path))
 
 
-KINDS = {
-    "chart-set": "a chart set (sflp chart or sflp exploit)",
-    "solution": "one stack's solution (sflp solve --out)",
-    "compare": "a comparison of two chart sets (sflp compare)",
-    "structure-atlas": "a structure atlas (sflp atlas)",
-    "policy-curves": "a Tracker's exploitability curves (sflp.Tracker)",
-    "verify-stacks": "a policy set's scores (sflp verify --policy-dir --out)",
-    "efg-set": "the games of sflp export efg --stacks",
-    "approx-bench": "an approximate-solver benchmark (sflp approx-bench)",
-    "openspiel-bench": "an OpenSpiel convergence atlas (sflp approx-bench --openspiel)",
-}
-"""Every kind of set sflp writes (the ``"kind"`` of its ``manifest.json``), with the words that
-name it to a user."""
-
-
 def check_kind(kind) -> str:
     """``kind`` if it is one of :data:`KINDS`, else :class:`~sflp.errors.ConfigError`."""
     if not isinstance(kind, str):
@@ -57,16 +51,6 @@ def check_kind(kind) -> str:
     if kind not in KINDS:
         raise ConfigError(f"kind={kind!r:.60} is not a kind of set sflp writes: expected one of {', '.join(KINDS)}")
     return kind
-
-
-def kind_words(found) -> str:
-    """The words for the kind ``found`` in a manifest (any JSON value: the manifest is untrusted)."""
-    if found is None:
-        return "an sflp set whose manifest names no kind (not one this sflp wrote)"
-    if isinstance(found, str) and found in KINDS:
-        return KINDS[found]
-    text = found if isinstance(found, str) else type(found).__name__
-    return f"an sflp set of a kind this sflp does not write ({text!r:.40})"
 
 
 def kind_problem(target: Path, kind: str) -> str | None:

@@ -30,15 +30,13 @@ from pathlib import Path
 
 from sflp.atomic import write_bytes
 from sflp.checks import shown_name
+from sflp.openspiel.stacks import MAX_ITERATION  # the one range of an iteration, --policy-dir's too
 
 CSV_NAME, JSON_NAME, PNG_NAME, SVG_NAME = "curves.csv", "curves.json", "curves.png", "curves.svg"
 NAMES = (CSV_NAME, JSON_NAME, PNG_NAME, SVG_NAME)
 COLUMNS = ("stack", "iteration", "nash_conv", "sb_gain", "bb_gain", "value_vs_each_other", "policy")
 FIGURES = ("nash_conv", "sb_gain", "bb_gain", "value_vs_each_other")
 KIND = "policy-curves"
-MAX_ITERATION = 2**63 - 1
-"""The largest iteration a row holds (a signed 64-bit integer: the CSV's readers, pandas and Arrow,
-read the column as int64)."""
 MAX_CURVE_BYTES = 256 * 1024 * 1024
 """A ``curves.json`` (or ``curves.csv``) larger than this is not read back by a resuming Tracker:
 a row takes about 700 bytes there (its exact fractions), so this is some 380,000 rows."""
