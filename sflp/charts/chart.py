@@ -147,7 +147,7 @@ def chart(
     clock = _SolveClock()
     pause_point("solving")  # tests: interrupted before anything is staged
     # the writers' worker processes start now: they load their libraries while this one solves
-    jobs = Jobs(job_workers(formats, workers), warm=warm, warm_args=(config, formats)).start()
+    jobs = Jobs(job_workers(workers), warm=warm, warm_args=(config, formats)).start()
     try:
         # the exact equilibrium path, computed once: it gives the thresholds and every stack's answer
         with clock:

@@ -244,7 +244,7 @@ def write_set(solutions, thresholds, out_dir: Path | str, *, exact: bool = False
 
     folder = StagedFolder(out, "chart-set", wait=wait, on_wait=on_wait)
     if jobs is None:  # the workers load pandas and the format libraries while this process solves
-        jobs = Jobs(job_workers(formats, workers), warm=warm, warm_args=(head.config, formats))
+        jobs = Jobs(job_workers(workers), warm=warm, warm_args=(head.config, formats))
     with folder as stage, jobs:
         jobs.temp_folder = str(folder.temp_folder())
         sc = jobs.submit(sc_job, head.config, formats)  # a worker computes them while this process solves

@@ -116,9 +116,9 @@ format's files (and the ranges in every form) are written from the blocks' array
 thresholds themselves."""
 
 
-def job_workers(formats: Sequence[str], workers: int | None) -> int:
-    """The worker processes a set of ``formats`` gets: ``workers``, or when the caller did not say
-    (None) none, every file written in this process.  Forked writers re-import pandas and the format
+def job_workers(workers: int | None) -> int:
+    """The worker processes a chart set's writers get, whatever its formats: ``workers``, or when the
+    caller did not say (None) none, every file written in this process.  Forked writers re-import pandas and the format
     libraries (about 120 MB each): the main job (1-25 bb at 0.05, every format) took 3.75 CPU-s,
     4.38 s wall and 206 MB PSS in one process against 4.76 CPU-s, 7.56 s and 456 MB summed over
     three with two writers (medians of 3 fresh runs, load about 3.5 on 2 cores, issue 53 item 2;
@@ -126,8 +126,8 @@ def job_workers(formats: Sequence[str], workers: int | None) -> int:
     machine.  A set of CSV files never paid for them either: 1-25 bb at 0.05, 3.9 s wall and 4.4 s
     CPU with two workers, 3.9 s and 3.9 s inline (issue 34).
 
-    >>> job_workers(("csv",), None), job_workers(("csv", "xlsx"), None), job_workers(("csv",), 2)
-    (0, 0, 2)
+    >>> job_workers(None), job_workers(2)
+    (0, 2)
     """
     return 0 if workers is None else workers
 
