@@ -199,6 +199,7 @@ class Tracker:
         self.rows: list[dict] = []
         self._own: set[str] = set()  # the files this Tracker (or the one it resumes) wrote
         self._told: set[str] = set()  # the user's files already said to be kept
+        self._renormalised = False  # a float32 renormalisation said already (once a Tracker)
         if manifest is not None:
             self.rows = self._resume(manifest)
         self._state = self._fingerprint()  # what the folder holds now: a write checks it is unchanged
@@ -310,7 +311,7 @@ class Tracker:
             exact = verify(policy, config, source=source).exact
         for w in seen:  # a float32 trainer's every iterate is renormalised: said once a Tracker
             if isinstance(w.message, PolicyRenormalised):
-                if not getattr(self, "_renormalised", False):
+                if not self._renormalised:
                     self._renormalised = True
                     warnings.warn(PolicyRenormalised(f"{w.message} (this Tracker says so once)", w.message.worst,
                                                      w.message.state), stacklevel=3)
